@@ -1,0 +1,102 @@
+-- The database the server reads. `area-scoring init` runs this file on an empty
+-- database, then loads seed/ and fills the derived tables at the end of this file.
+-- The server opens the file read-only: nothing here changes while it serves, except
+-- api_keys, which `area-scoring keys` edits in place.
+
+PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
+PRAGMA user_version = 1;            -- the schema version, db::SCHEMA_VERSION
+
+-- Plans, ranked: a plan may use what every plan of lower rank may use.
+-- requests_per_minute NULL means unlimited.
+CREATE TABLE plans (
+    name                TEXT    PRIMARY KEY,
+    rank                INTEGER NOT NULL UNIQUE,
+    requests_per_minute INTEGER CHECK (requests_per_minute IS NULL OR requests_per_minute > 0)
+);
+INSERT INTO plans (name, rank, requests_per_minute) VALUES
+    ('free', 0, 60),
+    ('starter', 1, 600),
+    ('growth', 2, 3000),
+    ('enterprise', 3, NULL);
+
+-- API keys. Only the SHA-256 of a key is kept; `id` is a public handle for
+-- listing and revoking that reveals nothing of the key.
+CREATE TABLE api_keys (
+    id         TEXT PRIMARY KEY,
+    key_hash   BLOB NOT NULL UNIQUE CHECK (length(key_hash) = 32),
+    plan       TEXT NOT NULL REFERENCES plans (name),
+    label      TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+
+-- Areas. area_no is assigned in ascending id order, so ordering by area_no is
+-- ordering by id: the tie-breaker every listing uses.
+CREATE TABLE areas (
+    area_no       INTEGER PRIMARY KEY,
+    id            TEXT    NOT NULL UNIQUE,
+    name          TEXT    NOT NULL,
+    province_slug TEXT    NOT NULL,
+    province      TEXT    NOT NULL,
+    municipality  TEXT    NOT NULL,
+    lat           REAL    NOT NULL CHECK (lat BETWEEN -90 AND 90),
+    lng           REAL    NOT NULL CHECK (lng BETWEEN -180 AND 180),
+    truth_score   REAL    NOT NULL CHECK (truth_score BETWEEN 0 AND 10),
+    updated_at    TEXT    NOT NULL
+);
+-- Search by minimum score alone walks this index from the top.
+CREATE INDEX areas_by_score ON areas (truth_score DESC, area_no);
+
+-- Each area's score by dimension; the weights of one area sum to 1.
+CREATE TABLE area_dimensions (
+    area_no   INTEGER NOT NULL REFERENCES areas (area_no),
+    dimension TEXT    NOT NULL CHECK (dimension IN ('safety', 'infrastructure',
+                  'service_delivery', 'market', 'amenities', 'environment', 'sentiment')),
+    score     REAL    NOT NULL CHECK (score BETWEEN 0 AND 10),
+    weight    REAL    NOT NULL CHECK (weight > 0 AND weight <= 1),
+    PRIMARY KEY (area_no, dimension)
+) WITHOUT ROWID;
+
+-- The identifiers of the data sources behind each dimension score, in order.
+CREATE TABLE dimension_sources (
+    area_no   INTEGER NOT NULL,
+    dimension TEXT    NOT NULL,
+    position  INTEGER NOT NULL,
+    source    TEXT    NOT NULL,
+    PRIMARY KEY (area_no, dimension, position),
+    FOREIGN KEY (area_no, dimension) REFERENCES area_dimensions (area_no, dimension)
+) WITHOUT ROWID;
+
+-- Daily truth_score history. day counts days since 1970-01-01 (UTC).
+CREATE TABLE history (
+    area_no     INTEGER NOT NULL REFERENCES areas (area_no),
+    day         INTEGER NOT NULL,
+    truth_score REAL    NOT NULL CHECK (truth_score BETWEEN 0 AND 10),
+    PRIMARY KEY (area_no, day)
+) WITHOUT ROWID;
+
+-- Derived tables, rebuilt from the ones above after every load -----------------
+
+-- Full-text index over name, municipality and province. remove_diacritics 2
+-- folds case and diacritics: 'danielskuil' finds Daniëlskuil. The prefix
+-- indexes make the 2- and 3-letter prefix queries of type-ahead search cheap.
+CREATE VIRTUAL TABLE areas_fts USING fts5 (
+    name, municipality, province,
+    content = 'areas', content_rowid = 'area_no',
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '2 3'
+);
+
+-- Spatial index over the centre points (a point is a box of zero size).
+CREATE VIRTUAL TABLE areas_rtree USING rtree (area_no, min_lat, max_lat, min_lng, max_lng);
+
+-- Every List Areas ordering, precomputed: `ordering` is a code from the fixed
+-- table in src/api/areas.rs (sort column and direction), province_slug is ''
+-- for all provinces. A page at any offset is then an index seek, not a scan.
+CREATE TABLE area_order (
+    ordering      INTEGER NOT NULL,
+    province_slug TEXT    NOT NULL,
+    position      INTEGER NOT NULL,
+    area_no       INTEGER NOT NULL,
+    PRIMARY KEY (ordering, province_slug, position)
+) WITHOUT ROWID;

@@ -1,0 +1,266 @@
+//! List Areas (`GET /v1/areas`) and Get Area (`GET /v1/areas/{id}`).
+//!
+//! Listing reads the precomputed `area_order` table: every sort and direction,
+//! for all areas and per province, stored by position at load time. A page at
+//! any offset is an index seek, and `total` is the length of that ordering.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use super::{AreaSummary, DimensionMap, area_no, history, summary};
+use crate::domain::{DIMENSIONS, dimension_position, round2};
+use crate::error::{ApiError, ApiResult};
+use crate::geo;
+use crate::params::{AreaParams, Circle, DEFAULT_HISTORY, ListParams, Order, Sort};
+
+/// One List Areas ordering: its code in area_order and the SQL that defines it.
+pub struct Ordering {
+    pub sort: Sort,
+    pub order: Order,
+    pub code: i64,
+    pub order_by: &'static str,
+}
+
+/// Every ordering a client can ask for. Ties always go to the lower id, in both
+/// directions, so pages never repeat or skip an area.
+pub const ORDERINGS: [Ordering; 6] = [
+    Ordering {
+        sort: Sort::Name,
+        order: Order::Asc,
+        code: 0,
+        order_by: "name COLLATE NOCASE ASC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::Name,
+        order: Order::Desc,
+        code: 1,
+        order_by: "name COLLATE NOCASE DESC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::TruthScore,
+        order: Order::Asc,
+        code: 2,
+        order_by: "truth_score ASC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::TruthScore,
+        order: Order::Desc,
+        code: 3,
+        order_by: "truth_score DESC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::UpdatedAt,
+        order: Order::Asc,
+        code: 4,
+        order_by: "updated_at ASC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::UpdatedAt,
+        order: Order::Desc,
+        code: 5,
+        order_by: "updated_at DESC, area_no ASC",
+    },
+];
+
+#[derive(Debug, Serialize)]
+pub struct AreaPage {
+    pub data: Vec<AreaSummary>,
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+const PAGE: &str = "
+    SELECT a.id, a.name, a.province, a.municipality, a.truth_score, a.updated_at
+    FROM area_order o JOIN areas a ON a.area_no = o.area_no
+    WHERE o.ordering = ?1 AND o.province_slug = ?2 AND o.position >= ?3
+    ORDER BY o.position LIMIT ?4";
+
+const ORDERING_LENGTH: &str = "
+    SELECT coalesce(max(position) + 1, 0) FROM area_order WHERE ordering = ?1 AND province_slug = ?2";
+
+pub fn list(conn: &Connection, p: &ListParams) -> ApiResult<AreaPage> {
+    let code = ORDERINGS
+        .iter()
+        .find(|o| o.sort == p.sort && o.order == p.order)
+        .map(|o| o.code)
+        .unwrap_or(0);
+    let province = p.province.unwrap_or("");
+    let total: i64 = conn
+        .prepare_cached(ORDERING_LENGTH)?
+        .query_row(params![code, province], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(PAGE)?;
+    let data = stmt
+        .query_map(params![code, province, p.offset, p.limit], |r| {
+            Ok(AreaSummary {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                province: r.get(2)?,
+                municipality: r.get(3)?,
+                truth_score: r.get(4)?,
+                updated_at: r.get(5)?,
+                distance_km: None,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(AreaPage {
+        data,
+        total,
+        limit: p.limit,
+        offset: p.offset,
+    })
+}
+
+#[derive(Debug, Serialize)]
+pub struct Dimension {
+    pub score: f64,
+    pub weight: f64,
+    pub sources: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Coordinates {
+    pub lat: f64,
+    pub lng: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Nearby {
+    pub id: String,
+    pub name: String,
+    pub truth_score: f64,
+    pub distance_km: f64,
+}
+
+/// An area in detail form (spec 2.1).
+#[derive(Debug, Serialize)]
+pub struct AreaDetail {
+    pub id: String,
+    pub name: String,
+    pub province: String,
+    pub municipality: String,
+    pub truth_score: f64,
+    pub dimensions: DimensionMap<Dimension>,
+    pub coordinates: Coordinates,
+    pub updated_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nearby: Option<Vec<Nearby>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<history::Point>>,
+}
+
+const DETAIL: &str = "
+    SELECT area_no, id, name, province, municipality, truth_score, lat, lng, updated_at
+    FROM areas WHERE id = ?1";
+
+const DIMENSIONS_OF_AREA: &str = "
+    SELECT d.dimension, d.score, d.weight, s.source
+    FROM area_dimensions d
+    LEFT JOIN dimension_sources s ON s.area_no = d.area_no AND s.dimension = d.dimension
+    WHERE d.area_no = ?1
+    ORDER BY d.dimension, s.position";
+
+/// How many nearby areas, and how far they may be.
+const NEARBY_COUNT: usize = 5;
+const NEARBY_RADIUS_KM: f64 = 25.0;
+
+pub fn get(conn: &Connection, id: &str, p: &AreaParams) -> ApiResult<AreaDetail> {
+    let found = conn
+        .prepare_cached(DETAIL)?
+        .query_row([id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                AreaDetail {
+                    id: r.get(1)?,
+                    name: r.get(2)?,
+                    province: r.get(3)?,
+                    municipality: r.get(4)?,
+                    truth_score: r.get(5)?,
+                    dimensions: DimensionMap(Vec::new()),
+                    coordinates: Coordinates {
+                        lat: r.get(6)?,
+                        lng: r.get(7)?,
+                    },
+                    updated_at: r.get(8)?,
+                    nearby: None,
+                    history: None,
+                },
+            ))
+        })
+        .optional()?;
+    let (no, mut area) = found.ok_or_else(|| ApiError::AreaNotFound {
+        ids: vec![id.to_string()],
+    })?;
+    area.dimensions = dimensions(conn, no)?;
+    if p.nearby {
+        let centre = Circle {
+            lat: area.coordinates.lat,
+            lng: area.coordinates.lng,
+            radius_km: NEARBY_RADIUS_KM,
+        };
+        area.nearby = Some(nearby(conn, no, &centre)?);
+    }
+    if p.history {
+        area.history = Some(history::points(conn, no, &DEFAULT_HISTORY)?);
+    }
+    Ok(area)
+}
+
+fn dimensions(conn: &Connection, no: i64) -> ApiResult<DimensionMap<Dimension>> {
+    let mut out: Vec<(&'static str, Dimension)> = Vec::new();
+    let mut stmt = conn.prepare_cached(DIMENSIONS_OF_AREA)?;
+    let mut rows = stmt.query([no])?;
+    while let Some(r) = rows.next()? {
+        let name: String = r.get(0)?;
+        let source: Option<String> = r.get(3)?;
+        let Some(known) = DIMENSIONS.iter().copied().find(|d| *d == name) else {
+            continue;
+        };
+        if out.last().map(|(n, _)| *n) != Some(known) {
+            out.push((
+                known,
+                Dimension {
+                    score: r.get(1)?,
+                    weight: r.get(2)?,
+                    sources: Vec::new(),
+                },
+            ));
+        }
+        if let (Some(source), Some((_, dim))) = (source, out.last_mut()) {
+            dim.sources.push(source);
+        }
+    }
+    out.sort_by_key(|(name, _)| dimension_position(name));
+    Ok(DimensionMap(out))
+}
+
+fn nearby(conn: &Connection, no: i64, centre: &Circle) -> ApiResult<Vec<Nearby>> {
+    let mut hits: Vec<geo::Hit> = geo::within(conn, centre)?
+        .into_iter()
+        .filter(|h| h.area_no != no)
+        .collect();
+    hits.sort_by(|a, b| {
+        a.distance_km
+            .total_cmp(&b.distance_km)
+            .then(a.area_no.cmp(&b.area_no))
+    });
+    hits.truncate(NEARBY_COUNT);
+    hits.iter()
+        .map(|h| {
+            let s = summary(conn, h.area_no, None)?;
+            Ok(Nearby {
+                id: s.id,
+                name: s.name,
+                truth_score: s.truth_score,
+                distance_km: round2(h.distance_km),
+            })
+        })
+        .collect()
+}
+
+/// Looks up an id for endpoints that only need to know the area exists.
+pub fn require_area(conn: &Connection, id: &str) -> ApiResult<i64> {
+    area_no(conn, id)?.ok_or_else(|| ApiError::AreaNotFound {
+        ids: vec![id.to_string()],
+    })
+}

@@ -1,0 +1,76 @@
+//! The endpoints, one file per family, and the response pieces they share.
+//!
+//! Handlers are plain functions from a connection and typed parameters to a
+//! serializable body or an `ApiError`; they never see HTTP.
+
+pub mod areas;
+pub mod compare;
+pub mod history;
+pub mod search;
+
+use rusqlite::{Connection, OptionalExtension};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::domain::round2;
+use crate::error::ApiResult;
+
+/// An area in list form (spec 2.3); search adds distance_km when geo is given.
+#[derive(Debug, Serialize)]
+pub struct AreaSummary {
+    pub id: String,
+    pub name: String,
+    pub province: String,
+    pub municipality: String,
+    pub truth_score: f64,
+    pub updated_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_km: Option<f64>,
+}
+
+const SUMMARY_BY_NO: &str = "SELECT id, name, province, municipality, truth_score, updated_at FROM areas WHERE area_no = ?1";
+
+pub fn summary(
+    conn: &Connection,
+    area_no: i64,
+    distance_km: Option<f64>,
+) -> ApiResult<AreaSummary> {
+    let row = conn
+        .prepare_cached(SUMMARY_BY_NO)?
+        .query_row([area_no], |r| {
+            Ok(AreaSummary {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                province: r.get(2)?,
+                municipality: r.get(3)?,
+                truth_score: r.get(4)?,
+                updated_at: r.get(5)?,
+                distance_km: distance_km.map(round2),
+            })
+        })?;
+    Ok(row)
+}
+
+/// The area_no of an area id, if there is such an area.
+pub fn area_no(conn: &Connection, id: &str) -> ApiResult<Option<i64>> {
+    let no = conn
+        .prepare_cached("SELECT area_no FROM areas WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    Ok(no)
+}
+
+/// A JSON object keyed by dimension name, in the order of the pairs (the
+/// spec's dimension order), which a plain map would lose.
+#[derive(Debug)]
+pub struct DimensionMap<T>(pub Vec<(&'static str, T)>);
+
+impl<T: Serialize> Serialize for DimensionMap<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}

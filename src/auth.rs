@@ -1,0 +1,156 @@
+//! API keys: issuing, listing, revoking, and telling a request's plan from its
+//! Authorization header.
+//!
+//! A key is `ask_` followed by 48 hex digits (192 random bits). Only its SHA-256
+//! is stored; the key is shown once, when created. Each key also has a public
+//! `id` (`key_` + 12 hex digits) for listing and revoking.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::dates;
+use crate::domain::Plan;
+use crate::error::ApiError;
+
+fn random_hex(bytes: usize) -> Result<String, String> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| format!("no randomness from the system: {e}"))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+pub fn hash(key: &str) -> Vec<u8> {
+    Sha256::digest(key.as_bytes()).to_vec()
+}
+
+/// The key, from an Authorization header of the form `Bearer <key>` (scheme in any case).
+pub fn bearer_key(header: Option<&str>) -> Result<&str, ApiError> {
+    let header = header.ok_or(ApiError::MissingApiKey)?.trim();
+    let (scheme, key) = header.split_once(' ').unwrap_or((header, ""));
+    let key = key.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || key.is_empty() {
+        return Err(ApiError::MissingApiKey);
+    }
+    Ok(key)
+}
+
+const PLAN_OF_KEY: &str = "SELECT plan FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL";
+
+/// The plan of a live key, or 401.
+pub fn authenticate(conn: &Connection, header: Option<&str>) -> Result<Plan, ApiError> {
+    let key = bearer_key(header)?;
+    let plan: Option<String> = conn
+        .prepare_cached(PLAN_OF_KEY)?
+        .query_row([hash(key)], |r| r.get(0))
+        .optional()?;
+    plan.and_then(|p| Plan::from_name(&p))
+        .ok_or(ApiError::InvalidApiKey)
+}
+
+/// Refuses a plan below `needed`.
+pub fn require(plan: Plan, needed: Plan) -> Result<(), ApiError> {
+    if plan >= needed {
+        Ok(())
+    } else {
+        Err(ApiError::PlanUpgradeRequired {
+            needed: needed.name(),
+            have: plan.name().into(),
+        })
+    }
+}
+
+/// Issues a key on `plan` and returns (id, key). The key is not stored.
+pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, String), String> {
+    let id = format!("key_{}", random_hex(6)?);
+    let key = format!("ask_{}", random_hex(24)?);
+    conn.execute(
+        "INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            id,
+            hash(&key),
+            plan.name(),
+            label,
+            dates::format_timestamp(dates::now_unix())
+        ],
+    )
+    .map_err(|e| format!("cannot store the key: {e}"))?;
+    Ok((id, key))
+}
+
+pub struct KeyRow {
+    pub id: String,
+    pub plan: String,
+    pub label: String,
+    pub created_at: String,
+    pub revoked_at: Option<String>,
+}
+
+pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, String> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
+        )
+        .map_err(|e| e.to_string())?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(KeyRow {
+                id: r.get(0)?,
+                plan: r.get(1)?,
+                label: r.get(2)?,
+                created_at: r.get(3)?,
+                revoked_at: r.get(4)?,
+            })
+        })
+        .and_then(Iterator::collect)
+        .map_err(|e| e.to_string());
+    rows
+}
+
+/// Revokes a key by id. Revoking twice keeps the first revocation time.
+pub fn revoke(conn: &Connection, id: &str) -> Result<(), String> {
+    let exists: bool = conn
+        .query_row("SELECT count(*) FROM api_keys WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .map_err(|e| e.to_string())?;
+    if !exists {
+        return Err(format!(
+            "no key has the id '{id}' (see: area-scoring keys list)"
+        ));
+    }
+    conn.execute(
+        "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+        params![id, dates::format_timestamp(dates::now_unix())],
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_bearer_keys_in_any_case() {
+        assert_eq!(bearer_key(Some("Bearer abc")), Ok("abc"));
+        assert_eq!(bearer_key(Some("bearer abc")), Ok("abc"));
+        assert_eq!(bearer_key(Some("BEARER   abc ")), Ok("abc"));
+        for bad in [
+            None,
+            Some(""),
+            Some("Bearer"),
+            Some("Bearer "),
+            Some("Basic abc"),
+            Some("abc"),
+        ] {
+            assert_eq!(bearer_key(bad), Err(ApiError::MissingApiKey), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn plans_allow_what_lower_plans_allow() {
+        assert!(require(Plan::Growth, Plan::Growth).is_ok());
+        assert!(require(Plan::Enterprise, Plan::Growth).is_ok());
+        assert!(require(Plan::Starter, Plan::Growth).is_err());
+        assert!(require(Plan::Free, Plan::Growth).is_err());
+    }
+}

@@ -1,0 +1,104 @@
+//! Runs a parsed command and turns its outcome into an exit code:
+//! 0 done, 1 failed (message on stderr), 2 usage error.
+
+use crate::auth;
+use crate::config::{self, Command};
+use crate::db;
+use crate::import;
+use crate::load;
+use crate::server;
+use crate::synthetic;
+
+pub fn main(args: &[String]) -> i32 {
+    let command = match config::parse(args, &|k| std::env::var(k).ok()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("area-scoring: {}\n\n{}", e.message, e.usage);
+            return 2;
+        }
+    };
+    match run(command) {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("area-scoring: {message}");
+            1
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), String> {
+    match command {
+        Command::Help(text) => {
+            println!("{text}");
+            Ok(())
+        }
+        Command::Init {
+            db,
+            force,
+            synthetic: None,
+        } => {
+            let count = load::init(&db, force)?;
+            eprintln!(
+                "created {} with {count} areas (real places, synthetic scores)",
+                db.display()
+            );
+            Ok(())
+        }
+        Command::Init {
+            db,
+            force,
+            synthetic: Some(s),
+        } => {
+            let count = synthetic::init(&db, force, s.areas, s.history_days)?;
+            eprintln!(
+                "created {} with {count} generated areas (synthetic names and scores)",
+                db.display()
+            );
+            Ok(())
+        }
+        Command::Import { db, file } => {
+            let summary = import::run(&db, &file)?;
+            eprintln!("{summary}");
+            Ok(())
+        }
+        Command::Serve(config) => {
+            simple_logger::SimpleLogger::new()
+                .with_level(log::LevelFilter::Info)
+                .env()
+                .init()
+                .map_err(|e| e.to_string())?;
+            server::start(&config)?.wait();
+            Ok(())
+        }
+        Command::KeysCreate { db, plan, label } => {
+            let conn = db::open_writable(&db)?;
+            let (id, key) = auth::create(&conn, plan, &label)?;
+            println!("{key}");
+            eprintln!(
+                "created key {id} on the {} plan; it is shown only this once",
+                plan.name()
+            );
+            Ok(())
+        }
+        Command::KeysList { db } => {
+            let conn = db::open_writable(&db)?;
+            for k in auth::list(&conn)? {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}",
+                    k.id,
+                    k.plan,
+                    if k.label.is_empty() { "-" } else { &k.label },
+                    k.created_at,
+                    k.revoked_at.as_deref().unwrap_or("-")
+                );
+            }
+            Ok(())
+        }
+        Command::KeysRevoke { db, id } => {
+            let conn = db::open_writable(&db)?;
+            auth::revoke(&conn, &id)?;
+            eprintln!("revoked {id}");
+            Ok(())
+        }
+    }
+}

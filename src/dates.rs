@@ -1,0 +1,141 @@
+//! Calendar arithmetic on days since 1970-01-01 (UTC), the unit history is stored in.
+//!
+//! The conversions are the standard proleptic-Gregorian day-count formulas, so
+//! no date crate is needed for the few things the API does with dates.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Today's day number in UTC.
+pub fn today() -> i64 {
+    now_unix().div_euclid(86_400)
+}
+
+pub fn now_unix() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// Day number of a calendar date.
+pub fn from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let m = month as i64;
+    let day_of_year = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day as i64 - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// Calendar date (year, month 1-12, day 1-31) of a day number.
+pub fn to_civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = year_of_era + era * 400 + if month <= 2 { 1 } else { 0 };
+    (year, month, day)
+}
+
+/// `YYYY-MM-DD`.
+pub fn format_date(days: i64) -> String {
+    let (y, m, d) = to_civil(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Parses `YYYY-MM-DD`, refusing dates that do not exist (2025-02-30).
+pub fn parse_date(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let digits = |r: std::ops::Range<usize>| -> Option<i64> {
+        let s = text.get(r)?;
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let (y, m, d) = (digits(0..4)?, digits(5..7)? as u32, digits(8..10)? as u32);
+    let days = from_civil(y, m, d);
+    (to_civil(days) == (y, m, d)).then_some(days)
+}
+
+/// ISO 8601 UTC timestamp of a Unix time, to the second, with a Z.
+pub fn format_timestamp(unix: i64) -> String {
+    let secs = unix.rem_euclid(86_400);
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        format_date(unix.div_euclid(86_400)),
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
+}
+
+/// The Monday that starts the ISO week holding `days`.
+pub fn week_monday(days: i64) -> i64 {
+    // 1970-01-01 was a Thursday: (days + 3) mod 7 counts days since Monday.
+    days - (days + 3).rem_euclid(7)
+}
+
+/// The first day of the calendar month holding `days`.
+pub fn month_start(days: i64) -> i64 {
+    let (y, m, _) = to_civil(days);
+    from_civil(y, m, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_known_dates() {
+        assert_eq!(from_civil(1970, 1, 1), 0);
+        assert_eq!(format_date(from_civil(2024, 2, 29)), "2024-02-29");
+        assert_eq!(format_date(20_000), "2024-10-04");
+        for d in -1000..100_000 {
+            let (y, m, dd) = to_civil(d);
+            assert_eq!(from_civil(y, m, dd), d);
+        }
+    }
+
+    #[test]
+    fn parses_only_real_dates() {
+        assert_eq!(parse_date("2024-02-29"), Some(from_civil(2024, 2, 29)));
+        for bad in [
+            "2025-02-29",
+            "2025-13-01",
+            "2025-00-10",
+            "2025-1-01",
+            "20250101",
+            "2025-01-0x",
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn weeks_start_on_monday_and_months_on_the_first() {
+        // 2026-11-22 is a Sunday; its ISO week began on Monday 2026-11-16.
+        assert_eq!(
+            format_date(week_monday(from_civil(2026, 11, 22))),
+            "2026-11-16"
+        );
+        assert_eq!(
+            format_date(week_monday(from_civil(2026, 11, 16))),
+            "2026-11-16"
+        );
+        assert_eq!(
+            format_date(month_start(from_civil(2026, 11, 22))),
+            "2026-11-01"
+        );
+        assert_eq!(format_timestamp(0), "1970-01-01T00:00:00Z");
+    }
+}

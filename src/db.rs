@@ -1,0 +1,77 @@
+//! Opening the database: the read-only pool the server uses, the writable
+//! connection the command line uses, and the check that a file is ours.
+
+use std::path::Path;
+use std::time::Duration;
+
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{Connection, OpenFlags};
+
+pub type Pool = r2d2::Pool<SqliteConnectionManager>;
+pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
+
+/// Marks a file as an area-scoring database (PRAGMA application_id, "AREA").
+pub const APPLICATION_ID: i64 = 0x4152_4541;
+/// Bumped whenever schema.sql changes incompatibly (PRAGMA user_version).
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// How long a reader waits for `keys create`/`revoke` to finish writing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
+/// Prepared statements kept per connection. rusqlite keeps 16 by default, fewer
+/// than the statements the API runs, which would re-prepare on every request.
+const STATEMENT_CACHE: usize = 64;
+
+/// Opens a pool of `size` read-only connections after checking the file.
+pub fn open_pool(path: &Path, size: u32) -> Result<Pool, String> {
+    check(path)?;
+    let manager = SqliteConnectionManager::file(path)
+        .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .with_init(|conn| {
+            conn.busy_timeout(BUSY_TIMEOUT)?;
+            conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+            Ok(())
+        });
+    r2d2::Pool::builder()
+        .max_size(size)
+        .min_idle(Some(size))
+        // A read-only local file does not go stale; checking it on every checkout
+        // would cost a query per request.
+        .test_on_check_out(false)
+        .connection_timeout(Duration::from_secs(5))
+        .build(manager)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
+/// Opens an existing database for writing (keys, import).
+pub fn open_writable(path: &Path) -> Result<Connection, String> {
+    check(path)?;
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+    Ok(conn)
+}
+
+/// Refuses a path that is missing, not SQLite, or not a database of this schema,
+/// with a message that says what to do.
+pub fn check(path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    if !path.is_file() {
+        return Err(format!(
+            "database {shown} does not exist; create it with: area-scoring init --db {shown}"
+        ));
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+    let read =
+        |pragma: &str| conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, i64>(0));
+    match (read("application_id"), read("user_version")) {
+        (Ok(APPLICATION_ID), Ok(SCHEMA_VERSION)) => Ok(()),
+        (Ok(APPLICATION_ID), Ok(v)) => Err(format!(
+            "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; re-create it with area-scoring init --force"
+        )),
+        (Ok(_), Ok(_)) => Err(format!(
+            "{shown} is an SQLite file but not an area-scoring database"
+        )),
+        (Err(e), _) | (_, Err(e)) => Err(format!("{shown} is not a database: {e}")),
+    }
+}

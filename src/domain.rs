@@ -1,0 +1,64 @@
+//! The fixed vocabulary of the API: provinces, dimensions, plans, and score rounding.
+
+/// The nine provinces: filter slug and display name (spec 2.8).
+pub const PROVINCES: [(&str, &str); 9] = [
+    ("eastern-cape", "Eastern Cape"),
+    ("free-state", "Free State"),
+    ("gauteng", "Gauteng"),
+    ("kwazulu-natal", "KwaZulu-Natal"),
+    ("limpopo", "Limpopo"),
+    ("mpumalanga", "Mpumalanga"),
+    ("north-west", "North West"),
+    ("northern-cape", "Northern Cape"),
+    ("western-cape", "Western Cape"),
+];
+
+/// The seven dimensions, in the order responses list them (spec 2.2).
+pub const DIMENSIONS: [&str; 7] = [
+    "safety",
+    "infrastructure",
+    "service_delivery",
+    "market",
+    "amenities",
+    "environment",
+    "sentiment",
+];
+
+/// Position of a dimension name in `DIMENSIONS`, for ordering.
+pub fn dimension_position(name: &str) -> usize {
+    DIMENSIONS
+        .iter()
+        .position(|d| *d == name)
+        .unwrap_or(DIMENSIONS.len())
+}
+
+/// Plans, in rank order: a plan may do whatever a lower one may.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Plan {
+    Free,
+    Starter,
+    Growth,
+    Enterprise,
+}
+
+impl Plan {
+    pub const ALL: [Plan; 4] = [Plan::Free, Plan::Starter, Plan::Growth, Plan::Enterprise];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Starter => "starter",
+            Plan::Growth => "growth",
+            Plan::Enterprise => "enterprise",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Plan> {
+        Plan::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Scores, changes and distances carry at most two decimals.
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

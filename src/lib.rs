@@ -1,0 +1,26 @@
+//! The Area Scoring API: a read-only HTTP JSON service over scored areas.
+//!
+//! `cli` runs the commands; `server` listens and hands requests to `app`,
+//! which authenticates (`auth`), routes (`router`), parses parameters
+//! (`query`, `params`) and calls a handler in `api`. `db` opens the database
+//! that `load` builds from `seed`.
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod dates;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod geo;
+pub mod http;
+pub mod import;
+pub mod load;
+pub mod params;
+pub mod query;
+pub mod router;
+pub mod seed;
+pub mod server;
+pub mod synthetic;

@@ -1,0 +1,261 @@
+//! Building a database file: schema, areas, derived tables, then an atomic
+//! rename into place.
+//!
+//! Every way of filling a database (`init` from seed/, and any later loader)
+//! goes through `create_database`, so each gets the same checks, the same
+//! derived indexes and the same all-or-nothing replacement: the new file is
+//! written beside the old one and renamed over it only once complete, and the
+//! old file's API keys and plan limits are carried over.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, Statement, Transaction, params};
+
+use crate::api::areas::ORDERINGS;
+use crate::dates;
+use crate::db;
+use crate::seed;
+
+pub const SCHEMA: &str = include_str!("../schema.sql");
+
+/// One area as a loader hands it over; the writer assigns area_no.
+pub struct NewArea<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub province_slug: &'a str,
+    pub province: &'a str,
+    pub municipality: &'a str,
+    pub lat: f64,
+    pub lng: f64,
+    pub truth_score: f64,
+    pub updated_at: &'a str,
+    pub dimensions: &'a [seed::DimensionScore],
+    /// Daily scores, oldest first, the first one on `first_day`.
+    pub history: &'a [f64],
+    pub first_day: i64,
+}
+
+/// Inserts areas one by one. Areas must come in ascending id order, so that
+/// area_no order is id order (the tie-breaker every listing relies on).
+pub struct AreaWriter<'t> {
+    areas: Statement<'t>,
+    dimensions: Statement<'t>,
+    sources: Statement<'t>,
+    history: Statement<'t>,
+    count: i64,
+    last_id: String,
+}
+
+impl<'t> AreaWriter<'t> {
+    fn new(tx: &'t Transaction) -> rusqlite::Result<AreaWriter<'t>> {
+        Ok(AreaWriter {
+            areas: tx.prepare(
+                "INSERT INTO areas (area_no, id, name, province_slug, province, municipality, lat, lng, truth_score, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?,
+            dimensions: tx.prepare(
+                "INSERT INTO area_dimensions (area_no, dimension, score, weight) VALUES (?1, ?2, ?3, ?4)",
+            )?,
+            sources: tx.prepare(
+                "INSERT INTO dimension_sources (area_no, dimension, position, source) VALUES (?1, ?2, ?3, ?4)",
+            )?,
+            history: tx.prepare("INSERT INTO history (area_no, day, truth_score) VALUES (?1, ?2, ?3)")?,
+            count: 0,
+            last_id: String::new(),
+        })
+    }
+
+    pub fn add(&mut self, a: &NewArea) -> Result<(), String> {
+        if self.count > 0 && a.id <= self.last_id.as_str() {
+            return Err(format!(
+                "areas out of id order or repeated: '{}' after '{}'",
+                a.id, self.last_id
+            ));
+        }
+        let no = self.count + 1;
+        let fail = |e: rusqlite::Error| format!("area '{}': {e}", a.id);
+        self.areas
+            .execute(params![
+                no,
+                a.id,
+                a.name,
+                a.province_slug,
+                a.province,
+                a.municipality,
+                a.lat,
+                a.lng,
+                a.truth_score,
+                a.updated_at
+            ])
+            .map_err(fail)?;
+        for d in a.dimensions {
+            self.dimensions
+                .execute(params![no, d.name, d.score, d.weight])
+                .map_err(fail)?;
+            for (position, source) in d.sources.iter().enumerate() {
+                self.sources
+                    .execute(params![no, d.name, position as i64, source])
+                    .map_err(fail)?;
+            }
+        }
+        for (offset, score) in a.history.iter().enumerate() {
+            self.history
+                .execute(params![no, a.first_day + offset as i64, score])
+                .map_err(fail)?;
+        }
+        self.count = no;
+        self.last_id = a.id.to_string();
+        Ok(())
+    }
+}
+
+/// Writes a new database at `path` with the areas `fill` adds. An existing file
+/// is refused unless `force`; then it is replaced only once the new one is complete.
+pub fn create_database(
+    path: &Path,
+    force: bool,
+    fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
+) -> Result<i64, String> {
+    if path.exists() && !force {
+        return Err(format!(
+            "{} already exists; pass --force to replace it",
+            path.display()
+        ));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let temp = temp_path(path);
+    let _ = fs::remove_file(&temp);
+    let result = write(&temp, path, fill);
+    match result {
+        Ok(count) => {
+            fs::rename(&temp, path)
+                .map_err(|e| format!("cannot move the new database into place: {e}"))?;
+            Ok(count)
+        }
+        Err(e) => {
+            let _ = fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".new-{}", std::process::id()));
+    path.with_file_name(name)
+}
+
+fn write(
+    temp: &Path,
+    old: &Path,
+    fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
+) -> Result<i64, String> {
+    let sql = |e: rusqlite::Error| e.to_string();
+    let mut conn =
+        Connection::open(temp).map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
+    // The file is private until renamed, so a crash only loses the temporary file.
+    conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+        .map_err(sql)?;
+    conn.execute_batch(SCHEMA)
+        .map_err(|e| format!("schema.sql: {e}"))?;
+    let tx = conn.transaction().map_err(sql)?;
+    let count = {
+        let mut writer = AreaWriter::new(&tx).map_err(sql)?;
+        fill(&mut writer)?;
+        writer.count
+    };
+    derive(&tx).map_err(sql)?;
+    carry_over_keys(&tx, old)?;
+    tx.commit().map_err(sql)?;
+    conn.execute_batch("ANALYZE; PRAGMA journal_mode = DELETE;")
+        .map_err(sql)?;
+    Ok(count)
+}
+
+/// Fills the full-text index, the spatial index and the list orderings from the areas.
+fn derive(tx: &Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "INSERT INTO areas_fts (areas_fts) VALUES ('rebuild');
+         INSERT INTO areas_rtree (area_no, min_lat, max_lat, min_lng, max_lng)
+             SELECT area_no, lat, lat, lng, lng FROM areas;",
+    )?;
+    for ordering in ORDERINGS {
+        // order_by comes from the fixed ORDERINGS table, never from a request.
+        let order_by = ordering.order_by;
+        tx.execute(
+            &format!(
+                "INSERT INTO area_order (ordering, province_slug, position, area_no)
+                 SELECT ?1, '', row_number() OVER (ORDER BY {order_by}) - 1, area_no FROM areas"
+            ),
+            [ordering.code],
+        )?;
+        tx.execute(
+            &format!(
+                "INSERT INTO area_order (ordering, province_slug, position, area_no)
+                 SELECT ?1, province_slug, row_number() OVER (PARTITION BY province_slug ORDER BY {order_by}) - 1, area_no
+                 FROM areas"
+            ),
+            [ordering.code],
+        )?;
+    }
+    Ok(())
+}
+
+/// Keeps the API keys and plan limits of the database being replaced.
+fn carry_over_keys(tx: &Transaction, old: &Path) -> Result<(), String> {
+    if !old.exists() {
+        return Ok(());
+    }
+    if let Err(why) = db::check(old) {
+        log::warn!("not carrying API keys over: {why}");
+        return Ok(());
+    }
+    let old_path = old.to_str().ok_or("the database path is not valid UTF-8")?;
+    tx.execute("ATTACH DATABASE ?1 AS old", [old_path])
+        .map_err(|e| e.to_string())?;
+    let copied = tx
+        .execute_batch(
+            "INSERT OR REPLACE INTO plans SELECT name, rank, requests_per_minute FROM old.plans;
+             INSERT INTO api_keys SELECT id, key_hash, plan, label, created_at, revoked_at FROM old.api_keys;",
+        )
+        .map_err(|e| format!("cannot carry API keys over: {e}"));
+    tx.execute("DETACH DATABASE old", [])
+        .map_err(|e| e.to_string())?;
+    copied
+}
+
+/// Days of history each seeded area gets, ending on the day of init.
+pub const SEED_HISTORY_DAYS: usize = 400;
+
+/// `area-scoring init`: the seed places with synthetic scores.
+pub fn init(path: &Path, force: bool) -> Result<i64, String> {
+    let mut places = seed::read_places(seed::SEED_CSV)?;
+    places.sort_by(|a, b| a.id.cmp(&b.id));
+    let today = dates::today();
+    let updated_at = format!("{}T00:00:00Z", dates::format_date(today));
+    let first_day = today - (SEED_HISTORY_DAYS as i64 - 1);
+    create_database(path, force, |writer| {
+        for p in &places {
+            let (dimensions, truth_score) = seed::scores(&p.id, &p.municipality);
+            let history = seed::history(&p.id, truth_score, SEED_HISTORY_DAYS);
+            writer.add(&NewArea {
+                id: &p.id,
+                name: &p.name,
+                province_slug: &p.province_slug,
+                province: &p.province,
+                municipality: &p.municipality,
+                lat: p.lat,
+                lng: p.lng,
+                truth_score,
+                updated_at: &updated_at,
+                dimensions: &dimensions,
+                history: &history,
+                first_day,
+            })?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,289 @@
+//! The raw query string: form-decoding, and the scalar grammars every endpoint shares.
+//!
+//! `Query::parse` decodes `a=1&b=x+y` into name/value pairs (`+` is a space,
+//! percent-escapes are decoded in names and values, invalid UTF-8 is refused)
+//! and refuses a name given twice. Endpoint parsers in `params.rs` then `take`
+//! the names they know and call `finish`, which refuses whatever is left over.
+//! Every refusal is an `ApiError::InvalidParameter` naming the parameter.
+
+use crate::error::ApiError;
+
+#[derive(Debug)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+impl Query {
+    pub fn parse(raw: &str) -> Result<Query, ApiError> {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for segment in raw.split('&').filter(|s| !s.is_empty()) {
+            let (raw_name, raw_value) = segment.split_once('=').unwrap_or((segment, ""));
+            let name = decode(raw_name).map_err(|why| {
+                ApiError::invalid(
+                    &String::from_utf8_lossy(raw_name.as_bytes()),
+                    format!("a parameter name {why}"),
+                )
+            })?;
+            let value = decode(raw_value)
+                .map_err(|why| ApiError::invalid(&name, format!("the value of {name} {why}")))?;
+            if pairs.iter().any(|(seen, _)| *seen == name) {
+                return Err(ApiError::invalid(
+                    &name,
+                    format!("{name} may be given only once"),
+                ));
+            }
+            pairs.push((name, value));
+        }
+        Ok(Query { pairs })
+    }
+
+    /// Removes and returns the value of `name`, if it was given.
+    pub fn take(&mut self, name: &str) -> Option<String> {
+        let at = self.pairs.iter().position(|(n, _)| n == name)?;
+        Some(self.pairs.remove(at).1)
+    }
+
+    /// Refuses any parameter that no `take` claimed. `known` is listed in the message.
+    pub fn finish(self, known: &[&str]) -> Result<(), ApiError> {
+        match self.pairs.into_iter().next() {
+            None => Ok(()),
+            Some((name, _)) if known.is_empty() => Err(ApiError::invalid(
+                &name,
+                format!("unknown parameter '{name}': this endpoint takes no parameters"),
+            )),
+            Some((name, _)) => Err(ApiError::invalid(
+                &name,
+                format!(
+                    "unknown parameter '{name}': allowed are {}",
+                    known.join(", ")
+                ),
+            )),
+        }
+    }
+}
+
+/// Form-decodes one name or value. The error completes "the value of x ...".
+fn decode(raw: &str) -> Result<String, &'static str> {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .ok_or("has a truncated percent-escape")?;
+                let hi = hex_digit(hex[0]).ok_or("has an invalid percent-escape")?;
+                let lo = hex_digit(hex[1]).ok_or("has an invalid percent-escape")?;
+                out.push(hi << 4 | lo);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| "is not valid UTF-8")
+}
+
+fn hex_digit(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+/// An integer in plain decimal digits with an optional leading '-', within `min..=max`.
+pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiError> {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    let parsed = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        value.parse::<i64>().ok()
+    } else {
+        None
+    };
+    match parsed {
+        Some(n) if (min..=max).contains(&n) => Ok(n),
+        _ if max == i64::MAX => Err(ApiError::invalid(
+            name,
+            format!("{name} must be a whole number of {min} or more"),
+        )),
+        _ => Err(ApiError::invalid(
+            name,
+            format!("{name} must be an integer from {min} to {max}"),
+        )),
+    }
+}
+
+/// How a number's bounds read in a message.
+pub struct Bounds {
+    pub min: f64,
+    pub min_exclusive: bool,
+    pub max: f64,
+}
+
+/// A number in decimal notation (`-12.5`, `3`, `.5`; no exponent, nan or inf) within bounds.
+pub fn number(name: &str, value: &str, bounds: Bounds) -> Result<f64, ApiError> {
+    let in_bounds = |n: f64| {
+        n <= bounds.max
+            && if bounds.min_exclusive {
+                n > bounds.min
+            } else {
+                n >= bounds.min
+            }
+    };
+    match parse_decimal(value) {
+        Some(n) if in_bounds(n) => Ok(n),
+        _ => {
+            let lower = if bounds.min_exclusive {
+                format!("greater than {} and at most {}", bounds.min, bounds.max)
+            } else {
+                format!("from {} to {}", bounds.min, bounds.max)
+            };
+            Err(ApiError::invalid(
+                name,
+                format!("{name} must be a number {lower}"),
+            ))
+        }
+    }
+}
+
+fn parse_decimal(value: &str) -> Option<f64> {
+    let unsigned = value.strip_prefix('-').unwrap_or(value);
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let well_formed = !(whole.is_empty() && fraction.is_empty())
+        && all_digits(whole)
+        && all_digits(fraction)
+        && unsigned != ".";
+    if !well_formed {
+        return None;
+    }
+    value.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+/// One of a fixed set of words.
+pub fn one_of<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, ApiError> {
+    choices
+        .iter()
+        .find(|(word, _)| *word == value)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let words: Vec<&str> = choices.iter().map(|(w, _)| *w).collect();
+            ApiError::invalid(name, format!("{name} must be one of {}", words.join(", ")))
+        })
+}
+
+/// A comma-separated list, taken as given: no empty item, no item twice.
+pub fn list<'a>(name: &str, value: &'a str) -> Result<Vec<&'a str>, ApiError> {
+    let mut items: Vec<&str> = Vec::new();
+    for item in value.split(',') {
+        if item.is_empty() {
+            return Err(ApiError::invalid(name, format!("{name} has an empty item")));
+        }
+        if items.contains(&item) {
+            return Err(ApiError::invalid(
+                name,
+                format!("{name} lists '{item}' more than once"),
+            ));
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn param_of(err: ApiError) -> String {
+        err.param().unwrap_or_default().to_string()
+    }
+
+    #[test]
+    fn decodes_plus_and_percent_escapes_in_names_and_values() {
+        let mut q = Query::parse("%6Cimit=5&q=cape+town%21&empty=").unwrap();
+        assert_eq!(q.take("limit").as_deref(), Some("5"));
+        assert_eq!(q.take("q").as_deref(), Some("cape town!"));
+        assert_eq!(q.take("empty").as_deref(), Some(""));
+        assert!(q.finish(&[]).is_ok());
+    }
+
+    #[test]
+    fn refuses_repeats_bad_escapes_and_invalid_utf8() {
+        assert_eq!(
+            param_of(Query::parse("limit=1&limit=2").unwrap_err()),
+            "limit"
+        );
+        assert_eq!(
+            param_of(Query::parse("limit=1&%6cimit=2").unwrap_err()),
+            "limit"
+        );
+        assert_eq!(param_of(Query::parse("q=%zz").unwrap_err()), "q");
+        assert_eq!(param_of(Query::parse("q=%4").unwrap_err()), "q");
+        assert_eq!(param_of(Query::parse("q=%ff%fe").unwrap_err()), "q");
+        assert!(Query::parse("%ff=1").is_err());
+    }
+
+    #[test]
+    fn finish_refuses_leftovers() {
+        let q = Query::parse("limit=1&colour=red").unwrap();
+        let mut q = q;
+        q.take("limit");
+        assert_eq!(param_of(q.finish(&["limit"]).unwrap_err()), "colour");
+        assert!(Query::parse("&&").unwrap().finish(&[]).is_ok());
+    }
+
+    #[test]
+    fn integers_are_plain_digits_within_bounds() {
+        assert_eq!(integer("limit", "100", 1, 100), Ok(100));
+        assert_eq!(integer("limit", "-0", -5, 5), Ok(0));
+        for bad in [
+            "0",
+            "101",
+            "1.0",
+            "1e2",
+            "+5",
+            "",
+            "-",
+            " 5",
+            "99999999999999999999",
+        ] {
+            let err = integer("limit", bad, 1, 100).unwrap_err();
+            assert_eq!(
+                err.message(),
+                "limit must be an integer from 1 to 100",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn numbers_are_decimal_notation_within_bounds() {
+        let b = || Bounds {
+            min: 0.0,
+            min_exclusive: true,
+            max: 50.0,
+        };
+        assert_eq!(number("radius", "50", b()), Ok(50.0));
+        assert_eq!(number("radius", ".5", b()), Ok(0.5));
+        assert_eq!(number("radius", "2.", b()), Ok(2.0));
+        for bad in [
+            "0", "50.0001", "nan", "inf", "1e1", "", ".", "-", "+1", "0x1", "1,5",
+        ] {
+            assert!(number("radius", bad, b()).is_err(), "{bad}");
+        }
+        let lat = Bounds {
+            min: -90.0,
+            min_exclusive: false,
+            max: 90.0,
+        };
+        assert_eq!(number("lat", "-90", lat), Ok(-90.0));
+    }
+
+    #[test]
+    fn lists_refuse_empty_and_repeated_items() {
+        assert_eq!(list("ids", "a,b,c").unwrap(), vec!["a", "b", "c"]);
+        assert!(list("ids", "a,,b").is_err());
+        assert!(list("ids", "a,").is_err());
+        assert!(list("ids", "").is_err());
+        assert!(list("ids", "a,b,a").is_err());
+        assert_eq!(list("ids", "a,A, a").unwrap(), vec!["a", "A", " a"]);
+    }
+}
