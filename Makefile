@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build test bench clean
+.PHONY: run build test bench contract cluster-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -19,6 +19,18 @@ build:
 ## test: every unit and end-to-end test
 test:
 	cargo test --all-targets
+
+## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes (issue 3)
+bench: build
+	bash bench/run.sh
+
+## contract: check the server against docs/openapi.json with schemathesis
+contract: build
+	bash contract/run.sh
+
+## cluster-test: nginx in front of two replicas; one dies mid-run, every request is still answered
+cluster-test: build
+	bash deploy/cluster-test.sh
 
 clean:
 	cargo clean
