@@ -33,17 +33,30 @@ pub fn bearer_key(header: Option<&str>) -> Result<&str, ApiError> {
     Ok(key)
 }
 
-const PLAN_OF_KEY: &str = "SELECT plan FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL";
+const LIVE_KEY: &str = "SELECT id, plan FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL";
 
-/// The plan of a live key, or 401.
-pub fn authenticate(conn: &Connection, header: Option<&str>) -> Result<Plan, ApiError> {
+/// Who is calling: a live key's id and plan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Caller {
+    pub key_id: String,
+    pub plan: Plan,
+}
+
+/// The caller behind a live key, or 401. The key table is read on every
+/// request, so a revocation takes effect at once, with no cache to expire.
+pub fn authenticate(conn: &Connection, header: Option<&str>) -> Result<Caller, ApiError> {
     let key = bearer_key(header)?;
-    let plan: Option<String> = conn
-        .prepare_cached(PLAN_OF_KEY)?
-        .query_row([hash(key)], |r| r.get(0))
+    let row: Option<(String, String)> = conn
+        .prepare_cached(LIVE_KEY)?
+        .query_row([hash(key)], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
-    plan.and_then(|p| Plan::from_name(&p))
-        .ok_or(ApiError::InvalidApiKey)
+    row.and_then(|(key_id, plan)| {
+        Some(Caller {
+            key_id,
+            plan: Plan::from_name(&plan)?,
+        })
+    })
+    .ok_or(ApiError::InvalidApiKey)
 }
 
 /// Refuses a plan below `needed`.

@@ -64,11 +64,13 @@ fn run(command: Command) -> Result<(), String> {
         Command::Serve(config) => {
             simple_logger::SimpleLogger::new()
                 .with_level(log::LevelFilter::Info)
+                // tiny_http logs every accept() woken by the socket timeout as an
+                // error; the server logs what matters about connections itself.
+                .with_module_level("tiny_http", log::LevelFilter::Off)
                 .env()
                 .init()
                 .map_err(|e| e.to_string())?;
-            server::start(&config)?.wait();
-            Ok(())
+            server::start(&config)?.run_until_signalled()
         }
         Command::KeysCreate { db, plan, label } => {
             let conn = db::open_writable(&db)?;

@@ -4,12 +4,14 @@
 //! only builds a `Command`; `cli.rs` runs it.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::domain::Plan;
 use crate::server::ServeConfig;
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+pub const DEFAULT_CLIENT_TIMEOUT_SECS: u64 = 10;
 
 #[derive(Debug, PartialEq)]
 pub enum Command {
@@ -58,12 +60,14 @@ pub const USAGE: &str = "usage: area-scoring <command> [options]
 commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] FILE                            replace the areas with your own (CSV or JSON Lines)
-  serve [--db PATH] [--addr HOST:PORT] [--workers N] serve the API
+  serve [--db PATH] [--addr HOST:PORT] [--workers N] [--client-timeout SECS] [--metrics-addr HOST:PORT]
+                                                     serve the API
   keys create [--db PATH] --plan PLAN [--label TEXT] issue an API key (plans: free, starter, growth, enterprise)
   keys list [--db PATH]                              list keys (ids, never the keys)
   keys revoke [--db PATH] ID                         revoke a key by its id
 
-environment: AREA_DB, AREA_ADDR, AREA_WORKERS (a flag beats its variable)
+environment: AREA_DB, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR
+(a flag beats its variable)
 run 'area-scoring <command> --help' for more";
 
 const INIT_USAGE: &str =
@@ -83,10 +87,17 @@ API keys are kept. A running server picks up the new file on reload.
   --db PATH   database file (default data/areas.db, or AREA_DB)";
 
 const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]
+                          [--client-timeout SECS] [--metrics-addr HOST:PORT]
 
-  --db PATH         database file (default data/areas.db, or AREA_DB)
-  --addr HOST:PORT  address to listen on (default 127.0.0.1:8080, or AREA_ADDR); port 0 picks a free port
-  --workers N       request worker threads, 1 to 256 (default 2 per CPU, or AREA_WORKERS)";
+  --db PATH                database file (default data/areas.db, or AREA_DB)
+  --addr HOST:PORT         address to listen on (default 127.0.0.1:8080, or AREA_ADDR); port 0 picks a free port
+  --workers N              request worker threads, 1 to 256 (default 2 per CPU, or AREA_WORKERS)
+  --client-timeout SECS    drop a client that sends or reads nothing for this long, 1 to 3600
+                           (default 10, or AREA_CLIENT_TIMEOUT)
+  --metrics-addr HOST:PORT serve /metrics there instead of on --addr (or AREA_METRICS_ADDR)
+
+Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads the
+database file (replacing the file by a rename is also noticed within a second).";
 
 const KEYS_USAGE: &str = "usage: area-scoring keys create [--db PATH] --plan PLAN [--label TEXT]
        area-scoring keys list [--db PATH]
@@ -174,8 +185,19 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
             })
         }
         "serve" => {
-            let f = Flags::parse(rest, &["--db", "--addr", "--workers"], &[], 0)
-                .map_err(fail(SERVE_USAGE))?;
+            let f = Flags::parse(
+                rest,
+                &[
+                    "--db",
+                    "--addr",
+                    "--workers",
+                    "--client-timeout",
+                    "--metrics-addr",
+                ],
+                &[],
+                0,
+            )
+            .map_err(fail(SERVE_USAGE))?;
             if f.help {
                 return Ok(Command::Help(SERVE_USAGE));
             }
@@ -191,14 +213,34 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
                         ))
                     })?,
             };
+            let client_timeout = match f
+                .value("--client-timeout")
+                .or_else(|| env("AREA_CLIENT_TIMEOUT"))
+            {
+                None => DEFAULT_CLIENT_TIMEOUT_SECS,
+                Some(t) => t
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=3600).contains(n))
+                    .ok_or_else(|| {
+                        fail(SERVE_USAGE)(format!(
+                            "--client-timeout must be a number of seconds from 1 to 3600, not '{t}'"
+                        ))
+                    })?,
+            };
             let addr = f
                 .value("--addr")
                 .or_else(|| env("AREA_ADDR"))
                 .unwrap_or_else(|| DEFAULT_ADDR.into());
+            let metrics_addr = f
+                .value("--metrics-addr")
+                .or_else(|| env("AREA_METRICS_ADDR"));
             Ok(Command::Serve(ServeConfig {
                 db: db(&f),
                 addr,
                 workers,
+                client_timeout: Duration::from_secs(client_timeout),
+                metrics_addr,
             }))
         }
         "keys" => parse_keys(rest, &db),
@@ -395,6 +437,7 @@ mod tests {
             "keys revoke a b",
             "bogus",
             "serve --db a --db b",
+            "serve --client-timeout 0",
             "init --history-days 5",
             "init --synthetic 0",
             "import",

@@ -33,7 +33,7 @@ pub fn dimension_position(name: &str) -> usize {
 }
 
 /// Plans, in rank order: a plan may do whatever a lower one may.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Plan {
     Free,
     Starter,

@@ -24,9 +24,24 @@ pub enum ApiError {
     NotFound { path: String },
     /// The path exists but not for this method.
     MethodNotAllowed { allow: &'static str },
+    /// The key's (or, without a valid key, the client address's) budget is spent.
+    RateLimited { retry_after_secs: u64 },
+    /// The request target is longer than `MAX_TARGET_BYTES`.
+    UriTooLong,
+    /// The request headers add up to more than `MAX_HEADER_BYTES`.
+    HeadersTooLarge,
     /// Anything unexpected. The detail is logged, never sent.
     Internal,
+    /// The database cannot answer right now (missing, locked, corrupt, pool exhausted).
+    ServiceUnavailable,
 }
+
+/// Longest request target answered: 8 KiB.
+pub const MAX_TARGET_BYTES: usize = 8 * 1024;
+/// Most header bytes (names, values, separators) answered: 16 KiB.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+/// Seconds a client is asked to wait after a 503.
+const UNAVAILABLE_RETRY_SECS: u64 = 5;
 
 impl ApiError {
     pub fn invalid(param: &str, message: impl Into<String>) -> ApiError {
@@ -43,7 +58,11 @@ impl ApiError {
             ApiError::InvalidParameter { .. } => 400,
             ApiError::AreaNotFound { .. } | ApiError::NotFound { .. } => 404,
             ApiError::MethodNotAllowed { .. } => 405,
+            ApiError::UriTooLong => 414,
+            ApiError::RateLimited { .. } => 429,
+            ApiError::HeadersTooLarge => 431,
             ApiError::Internal => 500,
+            ApiError::ServiceUnavailable => 503,
         }
     }
 
@@ -56,7 +75,11 @@ impl ApiError {
             ApiError::AreaNotFound { .. } => "area_not_found",
             ApiError::NotFound { .. } => "not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
+            ApiError::UriTooLong => "uri_too_long",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::HeadersTooLarge => "headers_too_large",
             ApiError::Internal => "internal_error",
+            ApiError::ServiceUnavailable => "service_unavailable",
         }
     }
 
@@ -81,7 +104,19 @@ impl ApiError {
             ApiError::MethodNotAllowed { allow } => {
                 format!("this API is read-only: use one of {allow}")
             }
+            ApiError::UriTooLong => {
+                format!("the request URL is longer than {MAX_TARGET_BYTES} bytes")
+            }
+            ApiError::RateLimited { retry_after_secs } => format!(
+                "too many requests for this plan's rate limit; retry in {retry_after_secs} s"
+            ),
+            ApiError::HeadersTooLarge => {
+                format!("the request headers are larger than {MAX_HEADER_BYTES} bytes in all")
+            }
             ApiError::Internal => "something went wrong on our side; please retry".into(),
+            ApiError::ServiceUnavailable => {
+                format!("the data is unavailable for a moment; retry in {UNAVAILABLE_RETRY_SECS} s")
+            }
         }
     }
 
@@ -100,6 +135,12 @@ impl ApiError {
                 vec![("WWW-Authenticate", "Bearer".into())]
             }
             ApiError::MethodNotAllowed { allow } => vec![("Allow", (*allow).into())],
+            ApiError::RateLimited { retry_after_secs } => {
+                vec![("Retry-After", retry_after_secs.to_string())]
+            }
+            ApiError::ServiceUnavailable => {
+                vec![("Retry-After", UNAVAILABLE_RETRY_SECS.to_string())]
+            }
             _ => Vec::new(),
         }
     }
@@ -129,18 +170,38 @@ impl ApiError {
     }
 }
 
-/// Database failures are unexpected by definition: log the detail, answer 500.
+/// A database that is locked, corrupt, unreadable or gone is a passing outage
+/// (503, retry); any other database error is a bug (500). Either way the detail
+/// is logged, never sent.
 impl From<rusqlite::Error> for ApiError {
     fn from(err: rusqlite::Error) -> ApiError {
+        use rusqlite::ErrorCode::*;
+        let outage = matches!(
+            err.sqlite_error_code(),
+            Some(
+                DatabaseBusy
+                    | DatabaseLocked
+                    | DatabaseCorrupt
+                    | NotADatabase
+                    | CannotOpen
+                    | SystemIoFailure
+            )
+        );
         log::error!("database error: {err}");
-        ApiError::Internal
+        if outage {
+            ApiError::ServiceUnavailable
+        } else {
+            ApiError::Internal
+        }
     }
 }
 
+/// The pool gives up after its connection timeout: every connection is busy or
+/// none can be opened. Both pass.
 impl From<r2d2::Error> for ApiError {
     fn from(err: r2d2::Error) -> ApiError {
         log::error!("connection pool error: {err}");
-        ApiError::Internal
+        ApiError::ServiceUnavailable
     }
 }
 

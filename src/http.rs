@@ -17,6 +17,11 @@ pub struct Request {
     pub target: String,
     pub authorization: Option<String>,
     pub request_id: Option<String>,
+    pub if_none_match: Option<String>,
+    /// Who to count unauthenticated requests against (see server.rs).
+    pub client: Option<std::net::IpAddr>,
+    /// Bytes of all header lines, for the 16 KiB limit.
+    pub header_bytes: usize,
 }
 
 impl Request {
@@ -71,6 +76,69 @@ impl Response {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+}
+
+/// Headers every response carries so that browser clients on any origin can
+/// call the API and read what it returns.
+pub const CORS_HEADERS: [(&str, &str); 2] = [
+    ("Access-Control-Allow-Origin", "*"),
+    (
+        "Access-Control-Expose-Headers",
+        "ETag, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After",
+    ),
+];
+
+/// The answer to a CORS preflight (OPTIONS) on an API path.
+pub fn preflight(allow: &str) -> Response {
+    Response {
+        status: 204,
+        headers: vec![
+            ("Access-Control-Allow-Methods", allow.into()),
+            (
+                "Access-Control-Allow-Headers",
+                "Authorization, If-None-Match, X-Request-Id".into(),
+            ),
+            ("Access-Control-Max-Age", "600".into()),
+            ("Allow", allow.into()),
+        ],
+        body: Vec::new(),
+    }
+}
+
+/// Caching for a successful answer: a strong ETag of the body, a 304 without
+/// body when the client already has it, and private caching for a minute
+/// (answers depend on the key, hence Vary). Errors are never cached.
+pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Response {
+    if response.status != 200 {
+        response.headers.push(("Cache-Control", "no-store".into()));
+        return response;
+    }
+    let etag = format!("\"{:016x}\"", fingerprint(&response.body));
+    let cached = if_none_match.is_some_and(|header| {
+        header
+            .split(',')
+            .map(|t| t.trim())
+            .any(|t| t == "*" || t.trim_start_matches("W/") == etag)
+    });
+    if cached {
+        response.status = 304;
+        response.body.clear();
+        response.headers.retain(|(name, _)| *name != "Content-Type");
+    }
+    response.headers.push(("ETag", etag));
+    response
+        .headers
+        .push(("Cache-Control", "private, max-age=60".into()));
+    response.headers.push(("Vary", "Authorization".into()));
+    response
+}
+
+/// A 64-bit FNV-1a digest of the body: fast, and a change in any byte changes
+/// the tag (collisions between two versions of one resource are negligible).
+fn fingerprint(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// Request ids: the client's when it is safe to echo, else a new one made of a
@@ -159,6 +227,24 @@ mod tests {
             );
         }
         assert_ne!(ids.for_request(None), ids.for_request(None));
+    }
+
+    #[test]
+    fn answers_304_only_for_a_matching_tag() {
+        let fresh = apply_caching(Response::json(200, b"{}".to_vec()), None);
+        let etag = fresh.header("ETag").unwrap().to_string();
+        assert!(etag.starts_with('"') && etag.ends_with('"'));
+        assert_eq!(fresh.header("Cache-Control"), Some("private, max-age=60"));
+        let same = apply_caching(
+            Response::json(200, b"{}".to_vec()),
+            Some(&format!("\"x\", {etag}")),
+        );
+        assert_eq!((same.status, same.body.len()), (304, 0));
+        assert_eq!(same.header("ETag"), Some(etag.as_str()));
+        let other = apply_caching(Response::json(200, b"{\"a\":1}".to_vec()), Some(&etag));
+        assert_eq!(other.status, 200);
+        let error = apply_caching(Response::json(404, b"{}".to_vec()), Some("*"));
+        assert_eq!((error.status, error.header("ETag")), (404, None));
     }
 
     #[test]

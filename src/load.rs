@@ -168,8 +168,8 @@ fn write(
         writer.count
     };
     derive(&tx).map_err(sql)?;
-    carry_over_keys(&tx, old)?;
     tx.commit().map_err(sql)?;
+    carry_over_keys(&conn, old)?;
     conn.execute_batch("ANALYZE; PRAGMA journal_mode = DELETE;")
         .map_err(sql)?;
     Ok(count)
@@ -204,8 +204,9 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// Keeps the API keys and plan limits of the database being replaced.
-fn carry_over_keys(tx: &Transaction, old: &Path) -> Result<(), String> {
+/// Keeps the API keys and plan limits of the database being replaced. SQLite
+/// cannot attach or detach inside a transaction, so this runs after the load.
+fn carry_over_keys(conn: &Connection, old: &Path) -> Result<(), String> {
     if !old.exists() {
         return Ok(());
     }
@@ -214,15 +215,20 @@ fn carry_over_keys(tx: &Transaction, old: &Path) -> Result<(), String> {
         return Ok(());
     }
     let old_path = old.to_str().ok_or("the database path is not valid UTF-8")?;
-    tx.execute("ATTACH DATABASE ?1 AS old", [old_path])
+    conn.execute("ATTACH DATABASE ?1 AS old", [old_path])
         .map_err(|e| e.to_string())?;
-    let copied = tx
+    let copied = conn
         .execute_batch(
-            "INSERT OR REPLACE INTO plans SELECT name, rank, requests_per_minute FROM old.plans;
-             INSERT INTO api_keys SELECT id, key_hash, plan, label, created_at, revoked_at FROM old.api_keys;",
+            "BEGIN;
+             INSERT OR REPLACE INTO plans SELECT name, rank, requests_per_minute FROM old.plans;
+             INSERT INTO api_keys SELECT id, key_hash, plan, label, created_at, revoked_at FROM old.api_keys;
+             COMMIT;",
         )
         .map_err(|e| format!("cannot carry API keys over: {e}"));
-    tx.execute("DETACH DATABASE old", [])
+    if copied.is_err() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    conn.execute("DETACH DATABASE old", [])
         .map_err(|e| e.to_string())?;
     copied
 }

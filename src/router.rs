@@ -1,7 +1,7 @@
 //! (method, path) → route. Paths are matched segment by segment; the area id
 //! segment is percent-decoded. A path that matches no route is `None`, which the
 //! app answers with 404 not_found; every route is read-only, so any method but
-//! GET and HEAD is 405.
+//! GET, HEAD and OPTIONS (CORS preflight) is 405.
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
@@ -10,12 +10,40 @@ pub enum Route {
     CompareAreas,
     GetArea(String),
     AreaHistory(String),
+    /// The OpenAPI document, without a key.
+    OpenApi,
+    /// Liveness and data check, without a key.
+    Health,
+    /// Prometheus metrics, without a key.
+    Metrics,
+}
+
+impl Route {
+    /// Routes that answer without an API key.
+    pub fn is_public(&self) -> bool {
+        matches!(self, Route::OpenApi | Route::Health | Route::Metrics)
+    }
+
+    /// The route's name in metrics and logs.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Route::ListAreas => "list_areas",
+            Route::SearchAreas => "search_areas",
+            Route::CompareAreas => "compare_areas",
+            Route::GetArea(_) => "get_area",
+            Route::AreaHistory(_) => "area_history",
+            Route::OpenApi => "openapi",
+            Route::Health => "healthz",
+            Route::Metrics => "metrics",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     Get,
     Head,
+    Options,
     Other,
 }
 
@@ -24,15 +52,22 @@ impl Method {
         match s {
             "GET" => Method::Get,
             "HEAD" => Method::Head,
+            "OPTIONS" => Method::Options,
             _ => Method::Other,
         }
     }
 }
 
 /// The methods every route answers, for the Allow header.
-pub const ALLOWED_METHODS: &str = "GET, HEAD";
+pub const ALLOWED_METHODS: &str = "GET, HEAD, OPTIONS";
 
 pub fn resolve(path: &str) -> Option<Route> {
+    match path {
+        "/healthz" => return Some(Route::Health),
+        "/metrics" => return Some(Route::Metrics),
+        "/v1/openapi.json" => return Some(Route::OpenApi),
+        _ => {}
+    }
     let rest = path.strip_prefix("/v1/areas")?;
     if rest.is_empty() {
         return Some(Route::ListAreas);
@@ -123,7 +158,8 @@ mod tests {
     fn only_get_and_head_are_methods_we_answer() {
         assert_eq!(Method::parse("GET"), Method::Get);
         assert_eq!(Method::parse("HEAD"), Method::Head);
-        for other in ["POST", "PUT", "DELETE", "PATCH", "get", "OPTIONS"] {
+        assert_eq!(Method::parse("OPTIONS"), Method::Options);
+        for other in ["POST", "PUT", "DELETE", "PATCH", "get", "TRACE"] {
             assert_eq!(Method::parse(other), Method::Other);
         }
     }

@@ -1,22 +1,25 @@
-//! The listener and the worker pool: the only module, with http.rs, that
-//! knows about tiny_http.
+//! The listener, the worker pool, signals and shutdown: the only module, with
+//! http.rs, that knows about tiny_http.
 //!
 //! tiny_http accepts connections and parses requests on its own threads and
-//! queues them; a fixed number of workers take requests off that queue, each
-//! with a pooled read-only database connection. Shutdown sets a flag and
-//! unblocks each worker once.
+//! queues them; a fixed number of workers take requests off that queue. The
+//! listening socket is made here, with read and write timeouts that accepted
+//! connections inherit (Linux), because tiny_http sets none: a silent client is
+//! dropped after the timeout instead of holding its thread forever.
 
-use std::net::{SocketAddr, TcpListener};
+use std::net::{IpAddr, SocketAddr, TcpListener, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use socket2::{Domain, Protocol, Socket, Type};
 use tiny_http::{Header, Server};
 
 use crate::app::App;
-use crate::db;
+use crate::dataset::Store;
+use crate::error::ApiError;
 use crate::http::{self, Request, Response};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -24,40 +27,97 @@ pub struct ServeConfig {
     pub db: PathBuf,
     pub addr: String,
     pub workers: usize,
+    /// Read and write timeout for each client connection.
+    pub client_timeout: Duration,
+    /// Serve /metrics on this address instead of the main one.
+    pub metrics_addr: Option<String>,
 }
+
+/// How long a stopping server keeps answering requests already queued.
+const DRAIN_DEADLINE: Duration = Duration::from_secs(4);
+/// How often the database file is checked for replacement or removal.
+const WATCH_EVERY: Duration = Duration::from_secs(1);
 
 pub struct Running {
     addr: SocketAddr,
+    metrics_addr: Option<SocketAddr>,
     server: Arc<Server>,
+    app: Arc<App>,
     stopping: Arc<AtomicBool>,
-    workers: Vec<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
+    metrics_server: Option<Arc<Server>>,
 }
 
-/// Opens the database, binds the address and starts the workers.
+/// Opens the database, binds the address(es) and starts the workers.
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
-    let pool = db::open_pool(&config.db, config.workers as u32)?;
-    let listener = TcpListener::bind(&config.addr)
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let store = Store::open(&config.db, config.workers as u32)?;
+    let listener = listen(&config.addr, config.client_timeout)?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let server = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
     log::info!("listening on http://{addr}");
-    let app = Arc::new(App::new(pool));
+    let app = Arc::new(App::new(store, config.metrics_addr.is_none()));
     let stopping = Arc::new(AtomicBool::new(false));
-    let workers = (0..config.workers)
-        .map(|i| {
-            let (server, app, stopping) = (server.clone(), app.clone(), stopping.clone());
-            thread::Builder::new()
-                .name(format!("worker-{i}"))
-                .spawn(move || work(&server, &app, &stopping))
-                .map_err(|e| format!("cannot start a worker: {e}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut threads = Vec::new();
+    for i in 0..config.workers {
+        let (server, app, stopping) = (server.clone(), app.clone(), stopping.clone());
+        threads.push(spawn(&format!("worker-{i}"), move || {
+            work(&server, &app, &stopping)
+        })?);
+    }
+    let (app2, stopping2) = (app.clone(), stopping.clone());
+    threads.push(spawn("db-watch", move || watch(&app2, &stopping2))?);
+    let (metrics_server, metrics_addr) = match &config.metrics_addr {
+        None => (None, None),
+        Some(a) => {
+            let listener = listen(a, config.client_timeout)?;
+            let bound = listener.local_addr().map_err(|e| e.to_string())?;
+            let ms = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
+            log::info!("metrics on http://{bound}/metrics");
+            let (ms2, app3, stopping3) = (ms.clone(), app.clone(), stopping.clone());
+            threads.push(spawn("metrics", move || {
+                serve_metrics(&ms2, &app3, &stopping3)
+            })?);
+            (Some(ms), Some(bound))
+        }
+    };
     Ok(Running {
         addr,
+        metrics_addr,
         server,
+        app,
         stopping,
-        workers,
+        threads,
+        metrics_server,
     })
+}
+
+fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>, String> {
+    thread::Builder::new()
+        .name(name.into())
+        .spawn(f)
+        .map_err(|e| format!("cannot start a thread: {e}"))
+}
+
+/// A listening socket whose accepted connections time out on reads and writes.
+fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
+    let fail = |e: std::io::Error| format!("cannot listen on {addr}: {e}");
+    let resolved: SocketAddr = addr
+        .to_socket_addrs()
+        .map_err(fail)?
+        .next()
+        .ok_or_else(|| format!("cannot listen on {addr}: no such address"))?;
+    let socket = Socket::new(
+        Domain::for_address(resolved),
+        Type::STREAM,
+        Some(Protocol::TCP),
+    )
+    .map_err(fail)?;
+    socket.set_reuse_address(true).map_err(fail)?;
+    socket.set_read_timeout(Some(timeout)).map_err(fail)?;
+    socket.set_write_timeout(Some(timeout)).map_err(fail)?;
+    socket.bind(&resolved.into()).map_err(fail)?;
+    socket.listen(1024).map_err(fail)?;
+    Ok(socket.into())
 }
 
 impl Running {
@@ -66,31 +126,87 @@ impl Running {
         self.addr
     }
 
-    /// Stops taking requests, lets each worker finish the one it holds, and waits.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
+    }
+
+    /// Re-reads the database file now (what SIGHUP does). False if refused.
+    pub fn reload(&self) -> bool {
+        self.app.store.reload()
+    }
+
+    /// Stops taking requests, answers those already queued (for a few seconds
+    /// at most), and waits for the workers.
     pub fn shutdown(self) {
         self.stopping.store(true, Ordering::SeqCst);
-        for _ in &self.workers {
+        // One unblock per worker is not enough: a draining worker's try_recv can
+        // take an unblock meant for another. Keep waking them until all are done.
+        while self.threads.iter().any(|t| !t.is_finished()) {
             self.server.unblock();
+            if let Some(ms) = &self.metrics_server {
+                ms.unblock();
+            }
+            thread::sleep(Duration::from_millis(20));
         }
-        for worker in self.workers {
-            let _ = worker.join();
+        for t in self.threads {
+            let _ = t.join();
         }
     }
 
-    /// Serves until the process ends.
-    pub fn wait(self) {
-        for worker in self.workers {
-            let _ = worker.join();
+    /// Serves until SIGTERM or SIGINT, reloading the data on SIGHUP.
+    pub fn run_until_signalled(self) -> Result<(), String> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGHUP, SIGINT, SIGTERM])
+            .map_err(|e| e.to_string())?;
+        for signal in signals.forever() {
+            if signal == SIGHUP {
+                log::info!("SIGHUP: reloading the database");
+                self.reload();
+            } else {
+                log::info!("shutting down: finishing requests in flight");
+                break;
+            }
         }
+        self.shutdown();
+        log::info!("stopped");
+        Ok(())
     }
 }
 
 fn work(server: &Server, app: &App, stopping: &AtomicBool) {
-    while !stopping.load(Ordering::SeqCst) {
+    loop {
+        if stopping.load(Ordering::SeqCst) {
+            return drain(server, app);
+        }
         match server.recv() {
             Ok(request) => serve(app, request),
+            // The listening socket's timeout also wakes an idle accept(); that is not a fault.
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
             Err(e) if !stopping.load(Ordering::SeqCst) => log::warn!("listener error: {e}"),
-            Err(_) => break,
+            Err(_) => {}
+        }
+    }
+}
+
+/// Answers what is already queued, until the queue is empty or the deadline passes.
+fn drain(server: &Server, app: &App) {
+    let deadline = Instant::now() + DRAIN_DEADLINE;
+    while Instant::now() < deadline {
+        match server.try_recv() {
+            Ok(Some(request)) => serve(app, request),
+            _ => return,
+        }
+    }
+}
+
+fn watch(app: &App, stopping: &AtomicBool) {
+    let mut last = Instant::now();
+    while !stopping.load(Ordering::SeqCst) {
+        // Short naps, so that shutdown never waits a whole interval for this thread.
+        thread::sleep(Duration::from_millis(50));
+        if last.elapsed() >= WATCH_EVERY {
+            app.store.poll();
+            last = Instant::now();
         }
     }
 }
@@ -112,6 +228,19 @@ fn serve(app: &App, request: tiny_http::Request) {
     }
 }
 
+/// The metrics listener answers GET /metrics and nothing else.
+fn serve_metrics(server: &Server, app: &App, stopping: &AtomicBool) {
+    while !stopping.load(Ordering::SeqCst) {
+        let Ok(request) = server.recv() else { continue };
+        let path = request.url().split('?').next().unwrap_or("").to_string();
+        let response = match (request.method().as_str(), path.as_str()) {
+            ("GET" | "HEAD", "/metrics") => app.metrics_response(),
+            _ => Response::error(&ApiError::NotFound { path }),
+        };
+        let _ = request.respond(to_tiny(response));
+    }
+}
+
 fn to_request(request: &tiny_http::Request) -> Request {
     let header = |name: &'static str| {
         request
@@ -120,19 +249,36 @@ fn to_request(request: &tiny_http::Request) -> Request {
             .find(|h| h.field.equiv(name))
             .map(|h| h.value.as_str().to_string())
     };
+    let header_bytes = request
+        .headers()
+        .iter()
+        .map(|h| h.field.as_str().as_str().len() + h.value.as_str().len() + 4)
+        .sum();
     Request {
         method: request.method().as_str().to_string(),
         target: request.url().to_string(),
         authorization: header("Authorization"),
         request_id: header("X-Request-Id"),
+        if_none_match: header("If-None-Match"),
+        client: client_address(request.remote_addr().map(|a| a.ip()), header("X-Real-IP")),
+        header_bytes,
+    }
+}
+
+/// The client to rate-limit without a key: the peer, or, when the peer is the
+/// nginx front on this machine, the address it passes in X-Real-IP.
+fn client_address(peer: Option<IpAddr>, real_ip: Option<String>) -> Option<IpAddr> {
+    match (peer, real_ip.and_then(|v| v.trim().parse::<IpAddr>().ok())) {
+        (Some(p), Some(real)) if p.is_loopback() => Some(real),
+        (peer, _) => peer,
     }
 }
 
 fn to_tiny(response: Response) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
     let mut out = tiny_http::Response::from_data(response.body).with_status_code(response.status);
     for (name, value) in response.headers {
-        // Values are built by the app from safe parts; one that still is not a
-        // valid header value is dropped rather than sent broken.
+        // Header values are built from safe parts; one that still could split
+        // the header block is dropped rather than sent.
         match Header::from_bytes(name.as_bytes(), value.as_bytes()) {
             Ok(h) if !value.contains(['\r', '\n']) => out.add_header(h),
             _ => log::error!("dropped an invalid {name} header"),

@@ -1,0 +1,152 @@
+//! The database being served, and replacing it while serving.
+//!
+//! A `Dataset` is one opened database file: its read-only pool and what is read
+//! once from it (plan limits, area count). The `Store` holds the current one
+//! behind an `Arc`: a request clones the `Arc` and keeps using that dataset to
+//! the end, so a swap never disturbs requests in flight; the old pool closes
+//! when its last request lets go. A new file is opened and checked before it
+//! replaces the old one; one that fails is logged and the old data keeps serving.
+
+use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use crate::db::{self, Pool};
+use crate::domain::Plan;
+use crate::error::ApiError;
+
+pub struct Dataset {
+    pub pool: Pool,
+    pub area_count: i64,
+    /// Requests a minute by plan; None is unlimited.
+    pub plan_limits: HashMap<Plan, Option<u32>>,
+    file: FileId,
+}
+
+/// Which file a path names: a rename over it gives a new inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+fn file_id(path: &Path) -> Option<FileId> {
+    std::fs::metadata(path).ok().map(|m| FileId {
+        dev: m.dev(),
+        ino: m.ino(),
+    })
+}
+
+impl Dataset {
+    fn open(path: &Path, pool_size: u32) -> Result<Dataset, String> {
+        let file = file_id(path).ok_or_else(|| format!("{} does not exist", path.display()))?;
+        let pool = db::open_pool(path, pool_size)?;
+        let conn = pool.get().map_err(|e| e.to_string())?;
+        let area_count = conn
+            .query_row("SELECT count(*) FROM areas", [], |r| r.get(0))
+            .map_err(|e| e.to_string())?;
+        let mut plan_limits = HashMap::new();
+        let mut stmt = conn
+            .prepare("SELECT name, requests_per_minute FROM plans")
+            .map_err(|e| e.to_string())?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
+            })
+            .map_err(|e| e.to_string())?;
+        for row in rows {
+            let (name, limit) = row.map_err(|e| e.to_string())?;
+            if let Some(plan) = Plan::from_name(&name) {
+                plan_limits.insert(plan, limit);
+            }
+        }
+        drop(stmt);
+        drop(conn);
+        Ok(Dataset {
+            pool,
+            area_count,
+            plan_limits,
+            file,
+        })
+    }
+}
+
+pub struct Store {
+    path: PathBuf,
+    pool_size: u32,
+    /// None while the file is missing: requests answer 503 until it is back.
+    current: RwLock<Option<Arc<Dataset>>>,
+    /// The file that last failed to open, so that it is not retried every poll.
+    refused: RwLock<Option<FileId>>,
+}
+
+impl Store {
+    pub fn open(path: &Path, pool_size: u32) -> Result<Store, String> {
+        let dataset = Dataset::open(path, pool_size)?;
+        Ok(Store {
+            path: path.to_path_buf(),
+            pool_size,
+            current: RwLock::new(Some(Arc::new(dataset))),
+            refused: RwLock::new(None),
+        })
+    }
+
+    /// The dataset to answer a request with, or 503 while there is none.
+    pub fn current(&self) -> Result<Arc<Dataset>, ApiError> {
+        self.current
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or(ApiError::ServiceUnavailable)
+    }
+
+    /// Opens the file again and swaps it in; on failure the old data stays.
+    pub fn reload(&self) -> bool {
+        match Dataset::open(&self.path, self.pool_size) {
+            Ok(dataset) => {
+                log::info!(
+                    "reloaded {}: {} areas",
+                    self.path.display(),
+                    dataset.area_count
+                );
+                *self.current.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(dataset));
+                *self.refused.write().unwrap_or_else(|p| p.into_inner()) = None;
+                true
+            }
+            Err(why) => {
+                log::error!("reload refused, still serving the previous data: {why}");
+                *self.refused.write().unwrap_or_else(|p| p.into_inner()) = file_id(&self.path);
+                false
+            }
+        }
+    }
+
+    /// Called every second or so: reloads when the path names a new file, and
+    /// stops serving when the file is gone.
+    pub fn poll(&self) {
+        let on_disk = file_id(&self.path);
+        let serving = self
+            .current
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .map(|d| d.file);
+        match on_disk {
+            None if serving.is_some() => {
+                log::error!(
+                    "{} is gone; answering 503 until it is back",
+                    self.path.display()
+                );
+                *self.current.write().unwrap_or_else(|p| p.into_inner()) = None;
+            }
+            Some(id)
+                if serving != Some(id)
+                    && *self.refused.read().unwrap_or_else(|p| p.into_inner()) != Some(id) =>
+            {
+                self.reload();
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Counters for GET /metrics, in the Prometheus text format: requests by route
+//! and status, a latency histogram by route, rate-limit refusals, and (read
+//! when rendered) the database pool's busy and idle connections.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Upper bounds of the latency buckets, in seconds.
+const BUCKETS: [f64; 11] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+];
+
+#[derive(Default)]
+struct Latency {
+    counts: [u64; BUCKETS.len()],
+    count: u64,
+    sum: f64,
+}
+
+#[derive(Default)]
+struct Counters {
+    requests: BTreeMap<(&'static str, u16), u64>,
+    latency: BTreeMap<&'static str, Latency>,
+    rate_limited: u64,
+}
+
+#[derive(Default)]
+pub struct Metrics {
+    inner: Mutex<Counters>,
+}
+
+impl Metrics {
+    pub fn new() -> Metrics {
+        Metrics::default()
+    }
+
+    pub fn record(&self, route: &'static str, status: u16, elapsed: Duration) {
+        let secs = elapsed.as_secs_f64();
+        let mut c = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        *c.requests.entry((route, status)).or_default() += 1;
+        if status == 429 {
+            c.rate_limited += 1;
+        }
+        let l = c.latency.entry(route).or_default();
+        l.count += 1;
+        l.sum += secs;
+        if let Some(i) = BUCKETS.iter().position(|&b| secs <= b) {
+            l.counts[i] += 1;
+        }
+    }
+
+    /// The text exposition; `pool` is (busy, idle) connections when the database is open.
+    pub fn render(&self, pool: Option<(u32, u32)>) -> String {
+        let c = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut out = String::new();
+        out.push_str("# HELP area_requests_total Requests answered, by route and status.\n");
+        out.push_str("# TYPE area_requests_total counter\n");
+        for ((route, status), n) in &c.requests {
+            let _ = writeln!(
+                out,
+                "area_requests_total{{route=\"{route}\",status=\"{status}\"}} {n}"
+            );
+        }
+        out.push_str("# HELP area_request_duration_seconds Time to answer a request, by route.\n");
+        out.push_str("# TYPE area_request_duration_seconds histogram\n");
+        for (route, l) in &c.latency {
+            let mut cumulative = 0;
+            for (bound, n) in BUCKETS.iter().zip(l.counts) {
+                cumulative += n;
+                let _ = writeln!(
+                    out,
+                    "area_request_duration_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {cumulative}"
+                );
+            }
+            let _ = writeln!(
+                out,
+                "area_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}",
+                l.count
+            );
+            let _ = writeln!(
+                out,
+                "area_request_duration_seconds_sum{{route=\"{route}\"}} {}",
+                l.sum
+            );
+            let _ = writeln!(
+                out,
+                "area_request_duration_seconds_count{{route=\"{route}\"}} {}",
+                l.count
+            );
+        }
+        out.push_str("# HELP area_rate_limited_total Requests refused with 429 rate_limited.\n");
+        out.push_str("# TYPE area_rate_limited_total counter\n");
+        let _ = writeln!(out, "area_rate_limited_total {}", c.rate_limited);
+        out.push_str("# HELP area_db_connections Database pool connections, by state.\n");
+        out.push_str("# TYPE area_db_connections gauge\n");
+        let (busy, idle) = pool.unwrap_or((0, 0));
+        let _ = writeln!(out, "area_db_connections{{state=\"busy\"}} {busy}");
+        let _ = writeln!(out, "area_db_connections{{state=\"idle\"}} {idle}");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_counts_buckets_and_refusals() {
+        let m = Metrics::new();
+        m.record("get_area", 200, Duration::from_micros(800));
+        m.record("get_area", 200, Duration::from_millis(20));
+        m.record("get_area", 429, Duration::from_micros(100));
+        let text = m.render(Some((1, 7)));
+        assert!(text.contains("area_requests_total{route=\"get_area\",status=\"200\"} 2\n"));
+        assert!(text.contains("area_requests_total{route=\"get_area\",status=\"429\"} 1\n"));
+        assert!(
+            text.contains(
+                "area_request_duration_seconds_bucket{route=\"get_area\",le=\"0.001\"} 2\n"
+            )
+        );
+        assert!(
+            text.contains(
+                "area_request_duration_seconds_bucket{route=\"get_area\",le=\"0.025\"} 3\n"
+            )
+        );
+        assert!(text.contains("area_request_duration_seconds_count{route=\"get_area\"} 3\n"));
+        assert!(text.contains("area_rate_limited_total 1\n"));
+        assert!(text.contains("area_db_connections{state=\"idle\"} 7\n"));
+    }
+}
