@@ -403,7 +403,9 @@ mod tests {
             ServeConfig {
                 db: "flag.db".into(),
                 addr: "0.0.0.0:9".into(),
-                workers: 3
+                workers: 3,
+                client_timeout: Duration::from_secs(10),
+                metrics_addr: None,
             }
         );
         let Command::Serve(c) = parse(&args("serve --workers=5"), &no_env).unwrap() else {
@@ -437,6 +439,7 @@ mod tests {
             "keys revoke a b",
             "bogus",
             "serve --db a --db b",
+            "serve --client-timeout 0",
             "serve --client-timeout 0",
             "init --history-days 5",
             "init --synthetic 0",
