@@ -1,0 +1,282 @@
+//! What every end-to-end test binary shares: `spawn_app()`, which starts the
+//! real server in-process on 127.0.0.1:0 over a fresh database made by
+//! `init` from seed/ (once per binary), with one API key per plan; helpers to
+//! speak to it; the one check of the error shape; and the seed itself, read
+//! independently of the crate, for tests that must derive expected values.
+
+// Each test binary compiles this module and uses a different part of it.
+#![allow(dead_code)]
+
+pub mod calc;
+pub mod client;
+
+use std::fs;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use area_scoring::config::{self, Command};
+pub use area_scoring::domain::Plan;
+use area_scoring::server;
+use area_scoring::{auth, db, load};
+use serde_json::Value;
+
+use client::Reply;
+
+pub const JSON: &str = "application/json; charset=utf-8";
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    keys: Vec<(Plan, String)>,
+    listed: OnceLock<Vec<Value>>,
+    details: OnceLock<Vec<Value>>,
+}
+
+/// A new empty directory under Cargo's temporary directory for this target
+/// (`cargo clean` removes it), unique per process and call, so test binaries
+/// running side by side never share a file.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}-{n}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
+
+/// The server every test in this binary talks to, started on first use.
+pub fn spawn_app() -> &'static TestApp {
+    static APP: OnceLock<TestApp> = OnceLock::new();
+    APP.get_or_init(|| {
+        let db = scratch_dir("app").join("areas.db");
+        load::init(&db, false).expect("init from seed/");
+        let conn = db::open_writable(&db).expect("open the new database");
+        let keys = Plan::ALL
+            .iter()
+            .map(|&plan| {
+                let (_id, key) = auth::create(&conn, plan, "test").expect("create a key");
+                (plan, key)
+            })
+            .collect();
+        // Tests send a few thousand requests a minute: lift every plan's rate
+        // limit (none of these tests is about rate limits).
+        conn.execute("UPDATE plans SET requests_per_minute = NULL", [])
+            .expect("lift rate limits");
+        drop(conn);
+        TestApp {
+            addr: serve(&db),
+            db,
+            keys,
+            listed: OnceLock::new(),
+            details: OnceLock::new(),
+        }
+    })
+}
+
+/// Starts a server over `db` on a free port with four workers and returns the
+/// address bound. The configuration comes from the command line's own parser,
+/// so that it carries every default the `serve` command would use.
+pub fn serve(db: &Path) -> SocketAddr {
+    let args: Vec<String> = ["serve", "--addr", "127.0.0.1:0", "--workers", "4", "--db"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([db.to_str().expect("a UTF-8 path").to_string()])
+        .collect();
+    let Ok(Command::Serve(config)) = config::parse(&args, &|_| None) else {
+        panic!("serve arguments refused");
+    };
+    let running = server::start(&config).expect("the server starts");
+    // Dropping `Running` only detaches the workers: they own the listener and
+    // serve until the test process exits.
+    running.addr()
+}
+
+impl TestApp {
+    pub fn key(&self, plan: Plan) -> &str {
+        &self
+            .keys
+            .iter()
+            .find(|(p, _)| *p == plan)
+            .expect("a key per plan")
+            .1
+    }
+
+    pub fn bearer(&self, plan: Plan) -> Vec<u8> {
+        format!("Bearer {}", self.key(plan)).into_bytes()
+    }
+
+    /// Any method, target and headers, sent as given.
+    pub fn send(&self, method: &str, target: &[u8], headers: &[(&str, &[u8])]) -> Reply {
+        client::send(self.addr, method, target, headers)
+    }
+
+    pub fn get_as(&self, plan: Plan, target: &str) -> Reply {
+        let auth = self.bearer(plan);
+        self.send("GET", target.as_bytes(), &[("Authorization", &auth)])
+    }
+
+    /// GET with a growth key, the lowest plan that may use every endpoint.
+    pub fn get(&self, target: &str) -> Reply {
+        self.get_as(Plan::Growth, target)
+    }
+
+    /// GET that must answer 200 with a JSON body; returns the body.
+    pub fn ok(&self, target: &str) -> Value {
+        let reply = self.get(target);
+        assert_eq!(
+            reply.status,
+            200,
+            "GET {target}: {}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        assert_eq!(reply.header("Content-Type"), Some(JSON), "GET {target}");
+        reply.json()
+    }
+
+    /// Every area in list form, by walking List Areas in pages of 100.
+    pub fn listed(&self) -> &[Value] {
+        self.listed.get_or_init(|| {
+            let mut all = Vec::new();
+            loop {
+                let page = self.ok(&format!("/v1/areas?limit=100&offset={}", all.len()));
+                let data = page["data"].as_array().expect("data").clone();
+                let done = data.is_empty()
+                    || all.len() + data.len() >= page["total"].as_u64().unwrap() as usize;
+                all.extend(data);
+                if done {
+                    return all;
+                }
+            }
+        })
+    }
+
+    /// Get Area with include=nearby for every listed area, in list order.
+    /// Four threads, as the server has four workers.
+    pub fn details(&self) -> &[Value] {
+        self.details.get_or_init(|| {
+            let ids: Vec<&str> = self
+                .listed()
+                .iter()
+                .map(|a| a["id"].as_str().unwrap())
+                .collect();
+            let chunks: Vec<&[&str]> = ids.chunks(ids.len().div_ceil(4)).collect();
+            std::thread::scope(|s| {
+                let handles: Vec<_> = chunks
+                    .iter()
+                    .map(|chunk| {
+                        s.spawn(move || {
+                            chunk
+                                .iter()
+                                .map(|id| {
+                                    self.ok(&format!("/v1/areas/{}?include=nearby", encode(id)))
+                                })
+                                .collect::<Vec<_>>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("fetch details"))
+                    .collect()
+            })
+        })
+    }
+
+    pub fn detail(&self, id: &str) -> &Value {
+        let at = self
+            .listed()
+            .iter()
+            .position(|a| a["id"] == id)
+            .expect("a listed id");
+        &self.details()[at]
+    }
+}
+
+/// Percent-encodes everything but unreserved ASCII, for ids and values.
+pub fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Checks the one error shape of the API and returns error.message:
+/// `{"error":{"code","message","status","param"?}}` with status equal to the
+/// HTTP status, the JSON content type, a request id, `WWW-Authenticate: Bearer`
+/// on 401 and an Allow header naming GET and HEAD on 405.
+pub fn assert_error(reply: &Reply, status: u16, code: &str, param: Option<&str>) -> String {
+    let body = reply.json();
+    let shown = body.to_string();
+    assert_eq!(reply.status, status, "{shown}");
+    assert_headers_of_error(reply, status);
+    let object = body.as_object().expect("an object");
+    assert_eq!(object.len(), 1, "only `error` at the top: {shown}");
+    let error = body["error"].as_object().expect("error is an object");
+    for key in error.keys() {
+        assert!(
+            ["code", "message", "status", "param"].contains(&key.as_str()),
+            "{shown}"
+        );
+    }
+    assert_eq!(error["code"], code, "{shown}");
+    assert_eq!(error["status"], status, "{shown}");
+    assert_eq!(error.get("param").and_then(Value::as_str), param, "{shown}");
+    let message = error["message"].as_str().expect("message is a string");
+    assert!(!message.trim().is_empty(), "{shown}");
+    message.to_string()
+}
+
+/// The headers an error carries; also all a HEAD answer to an error has.
+pub fn assert_headers_of_error(reply: &Reply, status: u16) {
+    assert_eq!(reply.status, status);
+    assert_eq!(reply.header("Content-Type"), Some(JSON));
+    assert!(
+        reply
+            .header("X-Request-Id")
+            .is_some_and(|id| !id.is_empty())
+    );
+    let challenge = reply.header("WWW-Authenticate");
+    assert_eq!(challenge, (status == 401).then_some("Bearer"));
+    if status == 405 {
+        let allow = reply.header("Allow").expect("405 carries Allow");
+        let mut methods: Vec<&str> = allow.split(',').map(str::trim).collect();
+        methods.sort();
+        assert_eq!(methods, ["GET", "HEAD"]);
+    }
+}
+
+/// A place of seed/za-areas.csv, read here with the csv crate rather than
+/// through the crate under test.
+#[derive(Debug, Clone)]
+pub struct SeedPlace {
+    pub id: String,
+    pub name: String,
+    pub province_slug: String,
+    pub province: String,
+    pub municipality: String,
+}
+
+pub fn seed_places() -> Vec<SeedPlace> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("seed/za-areas.csv");
+    let mut reader = csv::Reader::from_path(path).expect("seed/za-areas.csv");
+    reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a seed row");
+            SeedPlace {
+                id: r[0].into(),
+                name: r[1].into(),
+                province_slug: r[2].into(),
+                province: r[3].into(),
+                municipality: r[4].into(),
+            }
+        })
+        .collect()
+}
