@@ -16,9 +16,9 @@ run: build
 build:
 	cargo build --release
 
-## test: every unit and end-to-end test
+## test: every unit and end-to-end test (with the test-only fault-injection route)
 test:
-	cargo test --all-targets
+	cargo test --all-targets --features fault-injection
 
 ## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes (issue 3)
 bench: build

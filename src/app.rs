@@ -146,6 +146,8 @@ impl App {
             Route::CompareAreas => {
                 Response::ok(&api::compare::compare(&conn, &params::compare(query)?)?)
             }
+            #[cfg(feature = "fault-injection")]
+            Route::GetArea(id) if id == "_panic" => panic!("fault injection: a handler panics"),
             Route::GetArea(id) => {
                 let p = params::area(query)?;
                 if p.history {
