@@ -280,3 +280,40 @@ pub fn seed_places() -> Vec<SeedPlace> {
         })
         .collect()
 }
+
+/// Checks a 400 invalid_parameter whose param is one of `params` (for refusals
+/// where more than one parameter could fairly be named). Returns the message.
+pub fn assert_invalid(reply: &Reply, params: &[&str]) -> String {
+    let param = reply.json()["error"]["param"].as_str().map(str::to_string);
+    let param = param.unwrap_or_else(|| panic!("a 400 names its parameter: {:?}", reply.json()));
+    assert!(
+        params.contains(&param.as_str()),
+        "param {param} not one of {params:?}"
+    );
+    assert_error(reply, 400, "invalid_parameter", Some(&param))
+}
+
+/// Checks that `got` (ids in the order served) is what a brute-force search
+/// over `all` (distance, id) of every candidate gives: those at most `edge` km
+/// away, nearest first, ties by id, the first `limit` of them. A difference
+/// is tolerated only where floating point could fairly decide either way: a
+/// distance within a micrometre of `edge`, or two within a nanometre.
+pub fn assert_nearest_first(
+    what: &str,
+    got: &[&str],
+    all: &[(f64, &str)],
+    limit: usize,
+    edge: f64,
+) {
+    let mut inside: Vec<(f64, &str)> = all.iter().copied().filter(|(d, _)| *d <= edge).collect();
+    inside.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(b.1)));
+    let want: Vec<&str> = inside.iter().take(limit).map(|(_, id)| *id).collect();
+    if got != want {
+        let on_edge = all.iter().any(|(d, _)| (d - edge).abs() < 1e-9);
+        let tie = inside.windows(2).any(|w| (w[0].0 - w[1].0).abs() < 1e-12);
+        assert!(
+            on_edge || tie,
+            "{what}: served {got:?}, brute force {want:?}"
+        );
+    }
+}
