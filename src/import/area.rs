@@ -1,0 +1,264 @@
+//! One area of an import: the `Draft` a reader fills from a row, and `check`,
+//! which applies every rule to it and, when all hold, gives the `Area` to write.
+//!
+//! Readers own presence and type (a missing column, a score that is not a
+//! number); they report those themselves and leave the field `None`. `check`
+//! owns the values and how they fit together: weights summing to 1,
+//! truth_score, and a history that ends on truth_score.
+
+use super::history;
+use super::rules;
+use crate::domain::{dimension_position, round2};
+
+/// How far the weights of an area may be from summing to 1.
+pub const WEIGHT_SLACK: f64 = 0.01;
+
+/// One row of an import file as a reader saw it: `draft` is None when the row
+/// could not be read at all (bad JSON, a wrong number of CSV fields).
+#[derive(Debug)]
+pub struct Row {
+    pub line: u64,
+    pub draft: Option<Draft>,
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct Draft {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub province: Option<String>,
+    pub municipality: Option<String>,
+    pub lat: Option<f64>,
+    pub lng: Option<f64>,
+    pub updated_at: Option<String>,
+    pub truth_score: Option<f64>,
+    pub dimensions: Vec<DraftDimension>,
+    pub history: Vec<DraftPoint>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DraftDimension {
+    pub name: String,
+    pub score: Option<f64>,
+    pub weight: Option<f64>,
+    pub sources: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DraftPoint {
+    pub date: String,
+    pub score: Option<f64>,
+}
+
+/// An area that passed every rule, ready for `load::AreaWriter`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Area {
+    pub id: String,
+    pub name: String,
+    pub province_slug: &'static str,
+    pub province: &'static str,
+    pub municipality: String,
+    pub lat: f64,
+    pub lng: f64,
+    pub truth_score: f64,
+    pub updated_at: String,
+    /// In the order of `domain::DIMENSIONS`.
+    pub dimensions: Vec<Dimension>,
+    /// One score per day from `first_day` to updated_at's date, the last equal to truth_score.
+    pub history: Vec<f64>,
+    pub first_day: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dimension {
+    pub name: &'static str,
+    pub score: f64,
+    pub weight: f64,
+    pub sources: Vec<String>,
+}
+
+/// Applies every rule to `d`. `now` is the Unix time of the import (the
+/// default updated_at, and the limit on how far in the future a date may be).
+pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
+    let mut problems = Vec::new();
+    let p = &mut problems;
+    let id = d.id.as_deref().and_then(|v| keep(p, rules::slug(v)));
+    let name = d
+        .name
+        .as_deref()
+        .and_then(|v| keep(p, rules::text("name", v)));
+    let province = d
+        .province
+        .as_deref()
+        .and_then(|v| keep(p, rules::province(v)));
+    let municipality = d
+        .municipality
+        .as_deref()
+        .and_then(|v| keep(p, rules::text("municipality", v)));
+    let lat = d
+        .lat
+        .and_then(|v| keep(p, rules::coordinate("lat", v, 90.0)));
+    let lng = d
+        .lng
+        .and_then(|v| keep(p, rules::coordinate("lng", v, 180.0)));
+    let dimensions = keep_all(p, dimensions(&d.dimensions));
+    let truth = dimensions
+        .as_ref()
+        .and_then(|dims| keep(p, truth_score(dims, d.truth_score)));
+    // The points are checked whatever the dimensions hold; only the end needs truth_score.
+    let points = keep_all(p, history::points(&d.history, d.updated_at.as_deref(), now));
+    let history = match (points, truth) {
+        (Some(points), Some(t)) => keep(p, history::end_on_truth(points, t)),
+        _ => None,
+    };
+    match (
+        id,
+        name,
+        province,
+        municipality,
+        lat,
+        lng,
+        dimensions,
+        truth,
+        history,
+    ) {
+        (
+            Some(id),
+            Some(name),
+            Some((province_slug, province)),
+            Some(municipality),
+            Some(lat),
+            Some(lng),
+            Some(dimensions),
+            Some(truth_score),
+            Some((updated_at, first_day, history)),
+        ) if problems.is_empty() => Ok(Area {
+            id,
+            name,
+            province_slug,
+            province,
+            municipality,
+            lat,
+            lng,
+            truth_score,
+            updated_at,
+            dimensions,
+            history,
+            first_day,
+        }),
+        _ => Err(problems),
+    }
+}
+
+/// The dimensions, each with a known name, a score, a weight and sources;
+/// their weights summing to 1 within `WEIGHT_SLACK`.
+fn dimensions(drafts: &[DraftDimension]) -> Result<Vec<Dimension>, Vec<String>> {
+    let mut problems = Vec::new();
+    let mut out: Vec<Dimension> = Vec::new();
+    for d in drafts {
+        match one_dimension(d) {
+            Ok(dim) if out.iter().any(|o| o.name == dim.name) => {
+                problems.push(format!("dimension {} is given twice", dim.name))
+            }
+            Ok(dim) => out.push(dim),
+            Err(e) => problems.extend(e),
+        }
+    }
+    if drafts.is_empty() {
+        problems.push("no dimensions: give at least one of safety, infrastructure, service_delivery, market, amenities, environment, sentiment".into());
+    }
+    // A sum over some dimensions only would blame the wrong thing; report it once all parse.
+    let sum: f64 = out.iter().map(|d| d.weight).sum();
+    if problems.is_empty() && (sum - 1.0).abs() > WEIGHT_SLACK + 1e-9 {
+        problems.push(format!(
+            "the dimension weights sum to {}, not 1 (within {WEIGHT_SLACK})",
+            round(sum, 6)
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    out.sort_by_key(|d| dimension_position(d.name));
+    Ok(out)
+}
+
+fn one_dimension(d: &DraftDimension) -> Result<Dimension, Vec<String>> {
+    let name = rules::dimension(&d.name).map_err(|e| vec![e])?;
+    let mut problems = Vec::new();
+    let p = &mut problems;
+    let score = d
+        .score
+        .and_then(|v| keep(p, rules::score(&format!("{name} score"), v)));
+    let weight = d
+        .weight
+        .and_then(|v| keep(p, rules::weight(&format!("{name} weight"), v)));
+    let field = format!("{name} sources");
+    let sources: Vec<String> = d
+        .sources
+        .iter()
+        .filter_map(|s| keep(p, rules::source(&field, s)))
+        .collect();
+    if d.sources.is_empty() {
+        problems.push(format!("{name} needs at least one source identifier"));
+    }
+    for (i, s) in d.sources.iter().enumerate() {
+        if d.sources[..i].contains(s) {
+            problems.push(format!("{name} names source '{s}' twice"));
+        }
+    }
+    match (score, weight) {
+        (Some(score), Some(weight)) if problems.is_empty() => Ok(Dimension {
+            name,
+            score,
+            weight,
+            sources,
+        }),
+        _ => Err(problems),
+    }
+}
+
+/// truth_score: the weighted sum of the dimensions rounded to 2 decimals. A
+/// given truth_score is a check: it must be a 2-decimal rounding of that sum.
+fn truth_score(dims: &[Dimension], given: Option<f64>) -> Result<f64, String> {
+    // Summed in DIMENSIONS order, as the seed does, so equal inputs round alike.
+    let exact: f64 = dims.iter().map(|d| d.score * d.weight).sum();
+    let computed = round2(exact);
+    if computed > 10.0 {
+        return Err(format!(
+            "truth_score would be {computed}, above 10: lower the weights"
+        ));
+    }
+    match given {
+        None => Ok(computed),
+        Some(g) => {
+            let g = rules::score("truth_score", g)?;
+            // Either rounding of a sum that ends in exactly 5 thousandths is right.
+            if (g - exact).abs() <= 0.005 + 1e-9 {
+                Ok(g)
+            } else {
+                Err(format!(
+                    "truth_score {g} is not the weighted sum of the dimensions ({}, which rounds to {computed})",
+                    round(exact, 4)
+                ))
+            }
+        }
+    }
+}
+
+/// The value of `r`, or None with its message added to `problems`.
+pub(super) fn keep<T>(problems: &mut Vec<String>, r: Result<T, String>) -> Option<T> {
+    r.map_err(|e| problems.push(e)).ok()
+}
+
+fn keep_all<T>(problems: &mut Vec<String>, r: Result<T, Vec<String>>) -> Option<T> {
+    r.map_err(|e| problems.extend(e)).ok()
+}
+
+fn round(x: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (x * scale).round() / scale
+}
+
+#[cfg(test)]
+#[path = "area_tests.rs"]
+mod tests;

@@ -1,0 +1,178 @@
+//! Unit tests of `area::check`: the rules that tie an area's fields together.
+
+use super::*;
+use crate::dates;
+
+/// 2026-03-01T12:00:00Z, the import time of these tests.
+const NOW: i64 = 1_772_366_400;
+
+fn dim(name: &str, score: f64, weight: f64) -> DraftDimension {
+    DraftDimension {
+        name: name.into(),
+        score: Some(score),
+        weight: Some(weight),
+        sources: vec!["survey".into()],
+    }
+}
+
+fn point(date: &str, score: f64) -> DraftPoint {
+    DraftPoint {
+        date: date.into(),
+        score: Some(score),
+    }
+}
+
+fn draft() -> Draft {
+    Draft {
+        id: Some("sea-point".into()),
+        name: Some("Sea Point".into()),
+        province: Some("western-cape".into()),
+        municipality: Some("City of Cape Town".into()),
+        lat: Some(-33.91),
+        lng: Some(18.38),
+        dimensions: vec![dim("safety", 6.0, 0.5), dim("market", 8.25, 0.5)],
+        ..Draft::default()
+    }
+}
+
+fn problems(d: &Draft) -> String {
+    check(d, NOW).unwrap_err().join("\n")
+}
+
+#[test]
+fn a_good_area_gets_computed_truth_and_a_one_point_history() {
+    let a = check(&draft(), NOW).unwrap();
+    assert_eq!(a.truth_score, 7.13); // 3.0 + 4.125 = 7.125, rounded half away from zero
+    assert_eq!(
+        (a.province_slug, a.province),
+        ("western-cape", "Western Cape")
+    );
+    assert_eq!(a.updated_at, "2026-03-01T12:00:00Z");
+    assert_eq!(
+        (a.first_day, a.history.clone()),
+        (dates::from_civil(2026, 3, 1), vec![7.13])
+    );
+    assert_eq!(
+        a.dimensions.iter().map(|d| d.name).collect::<Vec<_>>(),
+        ["safety", "market"]
+    );
+}
+
+#[test]
+fn dimensions_are_stored_in_api_order() {
+    let mut d = draft();
+    d.dimensions.reverse();
+    let names: Vec<&str> = check(&d, NOW)
+        .unwrap()
+        .dimensions
+        .iter()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(names, ["safety", "market"]);
+}
+
+#[test]
+fn every_problem_of_a_row_is_reported() {
+    let mut d = draft();
+    d.id = Some("Sea Point".into());
+    d.province = Some("cape".into());
+    d.lat = Some(-95.0);
+    d.dimensions.push(dim("crime", 5.0, 0.1));
+    d.dimensions[0].sources.clear();
+    let text = problems(&d);
+    for expected in [
+        "not a slug",
+        "province 'cape'",
+        "lat must be",
+        "unknown dimension 'crime'",
+        "safety needs at least one source",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn weights_must_sum_to_one_within_a_hundredth() {
+    let mut d = draft();
+    d.dimensions[1].weight = Some(0.509);
+    assert!(check(&d, NOW).is_ok());
+    d.dimensions[1].weight = Some(0.52);
+    assert!(problems(&d).contains("weights sum to 1.02"));
+}
+
+#[test]
+fn a_given_truth_score_must_match_the_weighted_sum() {
+    let mut d = draft();
+    d.truth_score = Some(7.12); // the other rounding of 7.125 is also right
+    assert_eq!(check(&d, NOW).unwrap().truth_score, 7.12);
+    d.truth_score = Some(7.2);
+    assert!(problems(&d).contains("not the weighted sum"));
+}
+
+#[test]
+fn history_is_carried_forward_and_ends_on_truth() {
+    let mut d = draft();
+    d.history = vec![point("2026-02-03", 7.0), point("2026-02-01", 6.5)];
+    d.updated_at = Some("2026-02-05T08:30:00Z".into());
+    let a = check(&d, NOW).unwrap();
+    assert_eq!(a.first_day, dates::from_civil(2026, 2, 1));
+    assert_eq!(a.history, [6.5, 6.5, 7.0, 7.0, 7.13]);
+    assert_eq!(a.updated_at, "2026-02-05T08:30:00Z");
+}
+
+#[test]
+fn without_updated_at_the_last_history_date_is_the_update() {
+    let mut d = draft();
+    d.history = vec![point("2026-02-01", 6.5), point("2026-02-02", 7.13)];
+    let a = check(&d, NOW).unwrap();
+    assert_eq!(a.updated_at, "2026-02-02T00:00:00Z");
+    assert_eq!(a.history, [6.5, 7.13]);
+    d.history[1].score = Some(7.0);
+    assert!(problems(&d).contains("must equal truth_score 7.13"));
+}
+
+#[test]
+fn bad_history_is_refused() {
+    let mut d = draft();
+    d.history = vec![
+        point("2026-02-30", 6.0),
+        point("2026-01-01", 11.0),
+        point("2026-01-02", 6.0),
+        point("2026-01-02", 6.1),
+    ];
+    let text = problems(&d);
+    for expected in [
+        "'2026-02-30' is not a real date",
+        "from 0 to 10, not 11",
+        "2026-01-02 twice",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+    let mut d = draft();
+    d.updated_at = Some("2026-01-10".into());
+    d.history = vec![point("2026-01-11", 6.0)];
+    assert!(problems(&d).contains("after updated_at"));
+    d.history = vec![point("2016-01-01", 6.0)];
+    assert!(problems(&d).contains("more than 3660"));
+    d.history.clear();
+    d.updated_at = Some("2026-03-03".into());
+    assert!(problems(&d).contains("in the future"));
+    d.updated_at = Some("2026-03-02T23:59:59Z".into());
+    assert!(check(&d, NOW).is_ok(), "tomorrow is allowed for time zones");
+}
+
+#[test]
+fn duplicate_dimensions_and_missing_ones_are_refused() {
+    let mut d = draft();
+    d.dimensions.push(dim("market", 8.0, 0.5));
+    assert!(problems(&d).contains("market is given twice"));
+    d.dimensions.clear();
+    assert!(problems(&d).contains("no dimensions"));
+}
+
+#[test]
+fn weights_above_one_cannot_push_truth_past_ten() {
+    let mut d = draft();
+    d.dimensions = vec![dim("safety", 10.0, 0.505), dim("market", 10.0, 0.505)];
+    assert!(problems(&d).contains("above 10"));
+}

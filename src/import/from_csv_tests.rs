@@ -1,0 +1,98 @@
+//! Unit tests of the CSV reader: columns, cells, line numbers.
+
+use super::*;
+
+const HEADER: &str =
+    "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources,history";
+
+fn one(text: &str) -> Row {
+    let mut rows = read(text.as_bytes());
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    rows.remove(0)
+}
+
+#[test]
+fn reads_a_row_with_quotes_comments_and_history() {
+    let text = format!(
+        "# made-up scores\n{HEADER}\nsea-point,\"Sea Point, Cape Town\",western-cape,City of Cape Town,-33.91,18.38,6.5,1,saps; survey ,2026-01-01:6.4; 2026-01-02:6.5\n"
+    );
+    let row = one(&text);
+    assert!(row.problems.is_empty(), "{:?}", row.problems);
+    assert_eq!(row.line, 3);
+    let d = row.draft.unwrap();
+    assert_eq!(d.name.as_deref(), Some("Sea Point, Cape Town"));
+    assert_eq!((d.lat, d.lng), (Some(-33.91), Some(18.38)));
+    assert_eq!(d.dimensions.len(), 1);
+    assert_eq!(d.dimensions[0].sources, ["saps", "survey"]);
+    assert_eq!(d.history.len(), 2);
+    assert_eq!(
+        (d.history[1].date.as_str(), d.history[1].score),
+        ("2026-01-02", Some(6.5))
+    );
+}
+
+#[test]
+fn a_bad_header_is_reported_alone() {
+    let rows = read(b"id,name,provnce,lat,lng,safety,safety_weight,market,id\nx,y,z,1,2,3,4,5,6\n");
+    assert_eq!(rows.len(), 1);
+    let text = rows[0].problems.join("\n");
+    for expected in [
+        "unknown column 'provnce'",
+        "'id' appears twice",
+        "lacks the column 'province'",
+        "lacks the column 'municipality'",
+        "safety needs all three columns",
+        "market needs all three columns",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn cells_that_cannot_be_read_are_each_reported() {
+    let text = format!("{HEADER}\n,A,gauteng,M,north,1e2,6.5,,,2026-01-01\n");
+    let row = one(&text);
+    let problems = row.problems.join("\n");
+    for expected in [
+        "id is missing",
+        "lat 'north' is not a number",
+        "lng '1e2'",
+        "safety_weight is missing",
+        "history item '2026-01-01'",
+    ] {
+        assert!(
+            problems.contains(expected),
+            "{expected} missing from:\n{problems}"
+        );
+    }
+}
+
+#[test]
+fn an_area_may_leave_a_dimension_out_and_rows_keep_their_lines() {
+    let text = format!("{HEADER}\na,A,gauteng,M,1,2,,,,\n\"b\nc\",B,gauteng,M,1,2,5,1,s,\nd,D\n");
+    let rows = read(text.as_bytes());
+    assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3, 5]);
+    assert!(rows[0].draft.as_ref().unwrap().dimensions.is_empty());
+    assert!(rows[2].problems[0].contains("2 fields, but the header has 10"));
+}
+
+#[test]
+fn an_empty_file_has_no_rows_and_a_header_alone_none_either() {
+    assert!(read(b"").is_empty());
+    assert!(read(format!("{HEADER}\n").as_bytes()).is_empty());
+}
+
+#[test]
+fn invalid_utf8_is_reported_on_its_line_and_reading_goes_on() {
+    let mut bytes = format!("{HEADER}\n").into_bytes();
+    bytes.extend_from_slice(b"a,\xff,gauteng,M,1,2,5,1,s,\nb,B,gauteng,M,1,2,5,1,s,\n");
+    let rows = read(&bytes);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0].line, 2);
+    assert!(
+        rows[0].problems[0].contains("cannot read"),
+        "{:?}",
+        rows[0].problems
+    );
+    assert!(rows[1].problems.is_empty());
+}

@@ -1,0 +1,247 @@
+//! The JSON Lines format: one JSON object per line, one area per object, with
+//! `dimensions` an object keyed by dimension name and `history` an array of
+//! `{date, truth_score}`. Blank lines are skipped. This module turns objects
+//! into `Draft`s and reports what cannot be read: bad JSON, unknown or
+//! missing fields, values of the wrong JSON type.
+
+use serde_json::{Map, Value};
+
+use super::area::{Draft, DraftDimension, DraftPoint, Row};
+
+const FIELDS: [&str; 10] = [
+    "id",
+    "name",
+    "province",
+    "municipality",
+    "lat",
+    "lng",
+    "updated_at",
+    "truth_score",
+    "dimensions",
+    "history",
+];
+const DIMENSION_FIELDS: [&str; 3] = ["score", "weight", "sources"];
+const POINT_FIELDS: [&str; 2] = ["date", "truth_score"];
+
+type Object = Map<String, Value>;
+
+pub fn read(bytes: &[u8]) -> Vec<Row> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+        .map(|(i, line)| read_line(i as u64 + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+        .collect()
+}
+
+fn read_line(line: u64, bytes: &[u8]) -> Row {
+    let fail = |message: String| Row {
+        line,
+        draft: None,
+        problems: vec![message],
+    };
+    match serde_json::from_slice::<Value>(bytes) {
+        Err(e) => fail(format!("not valid JSON: {e}")),
+        Ok(Value::Object(object)) => {
+            let mut problems = Vec::new();
+            let draft = area(&object, &mut problems);
+            Row {
+                line,
+                draft: Some(draft),
+                problems,
+            }
+        }
+        Ok(_) => fail("expected a JSON object (one area per line)".into()),
+    }
+}
+
+fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
+    unknown_fields(o, &FIELDS, "", problems);
+    let mut d = Draft {
+        id: text(o, "id", "id", true, problems),
+        name: text(o, "name", "name", true, problems),
+        province: text(o, "province", "province", true, problems),
+        municipality: text(o, "municipality", "municipality", true, problems),
+        lat: number(o, "lat", "lat", true, problems),
+        lng: number(o, "lng", "lng", true, problems),
+        updated_at: text(o, "updated_at", "updated_at", false, problems),
+        truth_score: number(o, "truth_score", "truth_score", false, problems),
+        ..Draft::default()
+    };
+    match present(o, "dimensions") {
+        None => problems.push("dimensions is missing".into()),
+        Some(Value::Object(dims)) => {
+            d.dimensions = dims
+                .iter()
+                .filter_map(|(name, v)| dimension(name, v, problems))
+                .collect();
+        }
+        Some(_) => problems.push("dimensions must be an object keyed by dimension name".into()),
+    }
+    match present(o, "history") {
+        None => {}
+        Some(Value::Array(points)) => {
+            d.history = points
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| point(i, p, problems))
+                .collect();
+        }
+        Some(_) => {
+            problems.push("history must be an array of {\"date\", \"truth_score\"} objects".into())
+        }
+    }
+    d
+}
+
+fn dimension(name: &str, v: &Value, problems: &mut Vec<String>) -> Option<DraftDimension> {
+    let at = format!("dimensions.{name}");
+    let Value::Object(o) = v else {
+        problems.push(format!(
+            "{at} must be an object with score, weight and sources"
+        ));
+        return None;
+    };
+    unknown_fields(o, &DIMENSION_FIELDS, &format!("{at}."), problems);
+    let score = number(o, "score", &format!("{at}.score"), true, problems);
+    let weight = number(o, "weight", &format!("{at}.weight"), true, problems);
+    let sources = match present(o, "sources") {
+        None => {
+            problems.push(format!("{at}.sources is missing"));
+            Vec::new()
+        }
+        Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
+            .iter()
+            .filter_map(|s| s.as_str().map(String::from))
+            .collect(),
+        Some(_) => {
+            problems.push(format!("{at}.sources must be an array of strings"));
+            Vec::new()
+        }
+    };
+    Some(DraftDimension {
+        name: name.to_string(),
+        score,
+        weight,
+        sources,
+    })
+}
+
+fn point(i: usize, v: &Value, problems: &mut Vec<String>) -> Option<DraftPoint> {
+    let at = format!("history[{i}]");
+    let Value::Object(o) = v else {
+        problems.push(format!("{at} must be an object with date and truth_score"));
+        return None;
+    };
+    unknown_fields(o, &POINT_FIELDS, &format!("{at}."), problems);
+    let date = text(o, "date", &format!("{at}.date"), true, problems)?;
+    let score = number(
+        o,
+        "truth_score",
+        &format!("{at}.truth_score"),
+        true,
+        problems,
+    );
+    Some(DraftPoint { date, score })
+}
+
+/// The value of `key`; null counts as absent.
+fn present<'a>(o: &'a Object, key: &str) -> Option<&'a Value> {
+    o.get(key).filter(|v| !v.is_null())
+}
+
+fn unknown_fields(o: &Object, allowed: &[&str], prefix: &str, problems: &mut Vec<String>) {
+    for key in o.keys().filter(|k| !allowed.contains(&k.as_str())) {
+        problems.push(format!(
+            "unknown field '{prefix}{key}' (allowed: {})",
+            allowed.join(", ")
+        ));
+    }
+}
+
+fn text(
+    o: &Object,
+    key: &str,
+    shown: &str,
+    required: bool,
+    problems: &mut Vec<String>,
+) -> Option<String> {
+    match present(o, key) {
+        None if required => problems.push(format!("{shown} is missing")),
+        None => {}
+        Some(Value::String(s)) => return Some(s.clone()),
+        Some(_) => problems.push(format!("{shown} must be a string")),
+    }
+    None
+}
+
+fn number(
+    o: &Object,
+    key: &str,
+    shown: &str,
+    required: bool,
+    problems: &mut Vec<String>,
+) -> Option<f64> {
+    match present(o, key) {
+        None if required => problems.push(format!("{shown} is missing")),
+        None => {}
+        Some(Value::Number(n)) => return n.as_f64(),
+        Some(_) => problems.push(format!("{shown} must be a number (not a string)")),
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"{"id":"sea-point","name":"Sea Point","province":"western-cape","municipality":"City of Cape Town","lat":-33.91,"lng":18.38,"dimensions":{"safety":{"score":6.5,"weight":1,"sources":["saps"]}},"history":[{"date":"2026-01-01","truth_score":6.4}]}"#;
+
+    #[test]
+    fn reads_an_area_per_line_and_skips_blank_lines() {
+        let text = format!("\u{feff}{GOOD}\r\n\n  \n{GOOD}\n");
+        let rows = read(text.as_bytes());
+        assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [1, 4]);
+        assert!(rows[0].problems.is_empty(), "{:?}", rows[0].problems);
+        let d = rows[0].draft.as_ref().unwrap();
+        assert_eq!(
+            (d.id.as_deref(), d.lat, d.lng),
+            (Some("sea-point"), Some(-33.91), Some(18.38))
+        );
+        assert_eq!(d.dimensions[0].weight, Some(1.0));
+        assert_eq!(d.history[0].date, "2026-01-01");
+    }
+
+    #[test]
+    fn every_type_problem_of_an_object_is_reported() {
+        let line = r#"{"id":"a","name":7,"provnce":"gauteng","lat":"1","dimensions":{"safety":{"score":"6","sources":"x","extra":1}},"history":[{"date":"2026-01-01"},3]}"#;
+        let rows = read(line.as_bytes());
+        let text = rows[0].problems.join("\n");
+        for expected in [
+            "unknown field 'provnce'",
+            "name must be a string",
+            "province is missing",
+            "municipality is missing",
+            "lat must be a number",
+            "lng is missing",
+            "dimensions.safety.score must be a number",
+            "dimensions.safety.weight is missing",
+            "dimensions.safety.sources must be an array of strings",
+            "unknown field 'dimensions.safety.extra'",
+            "history[0].truth_score is missing",
+            "history[1] must be an object",
+        ] {
+            assert!(text.contains(expected), "{expected} missing from:\n{text}");
+        }
+    }
+
+    #[test]
+    fn lines_that_are_not_objects_are_reported_on_their_line() {
+        let rows = read(b"{\"id\": \n[1,2]\n\xff\n");
+        assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [1, 2, 3]);
+        assert!(rows[0].problems[0].starts_with("not valid JSON"));
+        assert!(rows[1].problems[0].contains("expected a JSON object"));
+        assert!(rows.iter().all(|r| r.draft.is_none()));
+    }
+}

@@ -1,0 +1,283 @@
+//! The rules for single values of an import: ids, provinces, text, coordinates,
+//! scores, weights, source identifiers, dates and timestamps. Each returns the
+//! accepted value or a message that says what is allowed; the readers and
+//! `area.rs` decide which field the message is about.
+
+use crate::dates;
+use crate::domain::{DIMENSIONS, PROVINCES, round2};
+
+/// Longest id, name, municipality and source identifier accepted.
+pub const MAX_ID: usize = 64;
+pub const MAX_TEXT: usize = 200;
+pub const MAX_SOURCE: usize = 100;
+
+/// An area id: lowercase ASCII letters and digits in runs joined by single
+/// hyphens, 1 to 64 characters (the form the API's paths and the seed use).
+pub fn slug(id: &str) -> Result<String, String> {
+    let well_formed = !id.is_empty()
+        && id.len() <= MAX_ID
+        && id.split('-').all(|run| {
+            !run.is_empty() && run.bytes().all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9'))
+        });
+    if well_formed {
+        Ok(id.to_string())
+    } else {
+        Err(format!(
+            "id '{id}' is not a slug: use 1 to {MAX_ID} lowercase letters a-z and digits, in runs joined by single hyphens"
+        ))
+    }
+}
+
+/// A province filter slug; returns (slug, display name) from `PROVINCES`.
+pub fn province(slug: &str) -> Result<(&'static str, &'static str), String> {
+    PROVINCES
+        .iter()
+        .find(|(s, _)| *s == slug)
+        .copied()
+        .ok_or_else(|| {
+            let all: Vec<&str> = PROVINCES.iter().map(|(s, _)| *s).collect();
+            format!("province '{slug}' is not one of {}", all.join(", "))
+        })
+}
+
+/// A display text (name, municipality): surrounding whitespace dropped, then
+/// 1 to 200 characters with no control characters.
+pub fn text(field: &str, value: &str) -> Result<String, String> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(format!("{field} is empty"));
+    }
+    if value.chars().count() > MAX_TEXT {
+        return Err(format!("{field} is longer than {MAX_TEXT} characters"));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(format!(
+            "{field} holds a control character (tab, newline, ...)"
+        ));
+    }
+    Ok(value.to_string())
+}
+
+/// A coordinate within -limit..=limit (90 for lat, 180 for lng).
+pub fn coordinate(field: &str, value: f64, limit: f64) -> Result<f64, String> {
+    if value.is_finite() && (-limit..=limit).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{field} must be from -{limit} to {limit}, not {value}"
+        ))
+    }
+}
+
+/// A score: 0 to 10 with at most 2 decimals, as the API promises for every score.
+pub fn score(field: &str, value: f64) -> Result<f64, String> {
+    if !(value.is_finite() && (0.0..=10.0).contains(&value)) {
+        return Err(format!("{field} must be from 0 to 10, not {value}"));
+    }
+    // round2 maps a 2-decimal number onto the very same double, and any other onto a different one.
+    if round2(value) != value {
+        return Err(format!("{field} {value} has more than 2 decimals"));
+    }
+    Ok(value)
+}
+
+/// A dimension weight: greater than 0 and at most 1 (its share of truth_score).
+pub fn weight(field: &str, value: f64) -> Result<f64, String> {
+    if value.is_finite() && value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{field} must be greater than 0 and at most 1, not {value}"
+        ))
+    }
+}
+
+/// One of the seven dimension names, as the static name the writer stores.
+pub fn dimension(name: &str) -> Result<&'static str, String> {
+    DIMENSIONS
+        .iter()
+        .find(|d| **d == name)
+        .copied()
+        .ok_or_else(|| {
+            format!(
+                "unknown dimension '{name}': the dimensions are {}",
+                DIMENSIONS.join(", ")
+            )
+        })
+}
+
+/// A source identifier: 1 to 100 visible characters, none of them a space, `;`
+/// or `,`, so that every identifier can be written in either format unquoted.
+pub fn source(field: &str, value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        return Err(format!("{field} has an empty source identifier"));
+    }
+    let bad = |c: char| c.is_whitespace() || c.is_control() || c == ';' || c == ',';
+    if value.chars().count() > MAX_SOURCE || value.chars().any(bad) {
+        return Err(format!(
+            "{field}: source '{value}' must be 1 to {MAX_SOURCE} characters without spaces, ';' or ','"
+        ));
+    }
+    Ok(value.to_string())
+}
+
+/// A calendar date `YYYY-MM-DD` that exists; returns its day number.
+pub fn date(field: &str, value: &str) -> Result<i64, String> {
+    dates::parse_date(value)
+        .ok_or_else(|| format!("{field} '{value}' is not a real date of the form YYYY-MM-DD"))
+}
+
+/// updated_at: `YYYY-MM-DD` (midnight) or `YYYY-MM-DDTHH:MM:SSZ`, in UTC.
+/// Returns the day number and the ISO 8601 form the API serves.
+pub fn timestamp(value: &str) -> Result<(i64, String), String> {
+    let refuse = || {
+        format!(
+            "updated_at '{value}' must be YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), a real date and time"
+        )
+    };
+    let (day_text, time) = match value.split_once('T') {
+        None => (value, "00:00:00"),
+        Some((d, t)) => (d, t.strip_suffix('Z').ok_or_else(refuse)?),
+    };
+    let day = dates::parse_date(day_text).ok_or_else(refuse)?;
+    let parts: Vec<&str> = time.split(':').collect();
+    let in_range = |text: &str, max: u32| {
+        text.len() == 2
+            && text.bytes().all(|b| b.is_ascii_digit())
+            && text.parse::<u32>().is_ok_and(|n| n <= max)
+    };
+    let time_ok = parts.len() == 3
+        && in_range(parts[0], 23)
+        && in_range(parts[1], 59)
+        && in_range(parts[2], 59);
+    if !time_ok {
+        return Err(refuse());
+    }
+    Ok((day, format!("{day_text}T{time}Z")))
+}
+
+/// A number written in plain decimal notation (`-12.5`, `7`), as CSV cells hold
+/// them: no exponent, sign `+`, `nan` or `inf`, which Rust's parser would take.
+pub fn decimal(text: &str) -> Option<f64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+    let plain = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (plain(whole) && plain(fraction))
+        .then(|| text.parse().ok())
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_lowercase_runs_joined_by_single_hyphens() {
+        for good in ["a", "sea-point", "area-51", "x1-2-3", &"a".repeat(64)] {
+            assert_eq!(slug(good), Ok(good.to_string()), "{good}");
+        }
+        for bad in [
+            "",
+            "Sea-Point",
+            "sea--point",
+            "-sea",
+            "sea-",
+            "sea_point",
+            "sea point",
+            "daniëlskuil",
+            &"a".repeat(65),
+        ] {
+            assert!(slug(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn provinces_are_the_nine_slugs_with_display_names() {
+        assert_eq!(
+            province("kwazulu-natal"),
+            Ok(("kwazulu-natal", "KwaZulu-Natal"))
+        );
+        let err = province("Western Cape").unwrap_err();
+        assert!(
+            err.contains("western-cape") && err.contains("gauteng"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn texts_are_trimmed_and_must_hold_something() {
+        assert_eq!(text("name", "  Daniëlskuil "), Ok("Daniëlskuil".into()));
+        assert!(text("name", "   ").is_err());
+        assert!(text("name", "a\tb").is_err());
+        assert!(text("name", &"x".repeat(201)).is_err());
+    }
+
+    #[test]
+    fn coordinates_stay_in_range() {
+        assert!(coordinate("lat", -90.0, 90.0).is_ok());
+        assert!(coordinate("lat", 90.01, 90.0).is_err());
+        assert!(coordinate("lng", f64::NAN, 180.0).is_err());
+    }
+
+    #[test]
+    fn scores_are_0_to_10_with_at_most_2_decimals() {
+        for good in [0.0, 10.0, 6.5, 0.29, 7.07, 9.99] {
+            assert_eq!(score("s", good), Ok(good));
+        }
+        for bad in [-0.01, 10.01, 6.555, 0.001, f64::INFINITY] {
+            assert!(score("s", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn weights_are_positive_shares() {
+        assert!(weight("w", 0.15).is_ok());
+        assert!(weight("w", 1.0).is_ok());
+        assert!(weight("w", 0.0).is_err());
+        assert!(weight("w", 1.2).is_err());
+    }
+
+    #[test]
+    fn dimensions_and_sources() {
+        assert_eq!(dimension("service_delivery"), Ok("service_delivery"));
+        assert!(dimension("crime").unwrap_err().contains("safety"));
+        assert!(source("s", "stats-sa:census-2022").is_ok());
+        for bad in ["", "a b", "a;b", "a,b"] {
+            assert!(source("s", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dates_and_timestamps_must_exist() {
+        assert_eq!(date("d", "2024-02-29"), Ok(dates::from_civil(2024, 2, 29)));
+        assert!(date("d", "2025-02-29").is_err());
+        let day = dates::from_civil(2026, 1, 31);
+        assert_eq!(
+            timestamp("2026-01-31"),
+            Ok((day, "2026-01-31T00:00:00Z".into()))
+        );
+        assert_eq!(
+            timestamp("2026-01-31T23:59:59Z"),
+            Ok((day, "2026-01-31T23:59:59Z".into()))
+        );
+        for bad in [
+            "2026-01-31T24:00:00Z",
+            "2026-01-31T10:00:00",
+            "2026-01-31T10:00Z",
+            "2026-02-30",
+            "2026-01-31T1:00:00Z",
+            "2026-01-31T10:00:00+02:00",
+        ] {
+            assert!(timestamp(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn decimals_are_plain_notation_only() {
+        assert_eq!(decimal("-33.91"), Some(-33.91));
+        assert_eq!(decimal("7"), Some(7.0));
+        for bad in ["", "-", ".5", "5.", "+5", "1e2", "nan", "inf", "6,5", " 6"] {
+            assert_eq!(decimal(bad), None, "{bad}");
+        }
+    }
+}
