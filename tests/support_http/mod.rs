@@ -156,14 +156,17 @@ pub fn send(addr: SocketAddr, method: &str, target: &str, headers: &[(&str, &str
     stream
         .read_to_end(&mut raw)
         .unwrap_or_else(|e| panic!("{method} {target}: no answer: {e}"));
-    parse(&raw).unwrap_or_else(|why| {
-        panic!("{method} {target}: {why}: {:?}", String::from_utf8_lossy(&raw))
+    parse(&raw, method == "HEAD").unwrap_or_else(|why| {
+        panic!(
+            "{method} {target}: {why}: {:?}",
+            String::from_utf8_lossy(&raw)
+        )
     })
 }
 
-/// Status line, headers, then the body: exactly Content-Length bytes when
-/// given, else whatever came before the server closed the connection.
-fn parse(raw: &[u8]) -> Result<Reply, String> {
+/// Status line, headers, then the body: none for HEAD, exactly Content-Length
+/// bytes when given, else whatever came before the server closed the connection.
+fn parse(raw: &[u8], head_only: bool) -> Result<Reply, String> {
     let end = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -185,11 +188,22 @@ fn parse(raw: &[u8]) -> Result<Reply, String> {
         headers,
         body: raw[end + 4..].to_vec(),
     };
-    if reply
+    if head_only {
+        if !reply.body.is_empty() {
+            return Err("a body in the answer to HEAD".into());
+        }
+    } else if reply
         .header("Transfer-Encoding")
         .is_some_and(|t| t.eq_ignore_ascii_case("chunked"))
     {
         reply.body = dechunk(&reply.body)?;
+    } else if let Some(length) = reply.header("Content-Length") {
+        if length.parse() != Ok(reply.body.len()) {
+            return Err(format!(
+                "Content-Length {length}, {} bytes",
+                reply.body.len()
+            ));
+        }
     }
     Ok(reply)
 }
