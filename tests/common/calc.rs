@@ -65,6 +65,30 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     days + day as i64 - 1
 }
 
+/// `YYYY-MM-DD` of a day number, found by stepping through whole years and
+/// months (the inverse of `days_from_civil`).
+pub fn date_of(mut day: i64) -> String {
+    let mut year = 1970;
+    loop {
+        let length = days_from_civil(year + 1, 1, 1) - days_from_civil(year, 1, 1);
+        if day < 0 {
+            year -= 1;
+            day += days_from_civil(year + 1, 1, 1) - days_from_civil(year, 1, 1);
+        } else if day >= length {
+            day -= length;
+            year += 1;
+        } else {
+            break;
+        }
+    }
+    let mut month = 1;
+    while month < 12 && day >= days_from_civil(year, month + 1, 1) - days_from_civil(year, 1, 1) {
+        month += 1;
+    }
+    let first = days_from_civil(year, month, 1) - days_from_civil(year, 1, 1);
+    format!("{year:04}-{month:02}-{:02}", day - first + 1)
+}
+
 /// Parses `YYYY-MM-DD` strictly into (year, month, day).
 pub fn parse_date(text: &str) -> (i64, u32, u32) {
     let parts: Vec<&str> = text.split('-').collect();
