@@ -1,13 +1,248 @@
-//! Large generated databases for benchmarks (`init --synthetic N`).
-//! Not built yet: see issue 3.
+//! Large generated databases for benchmarks (`init --synthetic N [--history-days D]`).
+//!
+//! Every generated area is a jittered copy of a real seed place: the same
+//! province and municipality, a point a few kilometres away, and a name and id
+//! derived from the place's ("Soweto North 12", `soweto-north-12`). Provinces
+//! get shares of N by fixed weights, Gauteng the largest, so the densest part
+//! of the map is where the benchmark's geo searches look. Scores and history
+//! are made exactly as for the seed (`seed::scores`, `seed::history`, keyed by
+//! the generated id), so the same N and D always give the same database.
 
+use std::collections::HashMap;
 use std::path::Path;
 
-pub fn init(
-    _path: &Path,
-    _force: bool,
-    _areas: usize,
-    _history_days: usize,
-) -> Result<i64, String> {
-    Err("init --synthetic is not built yet".into())
+use crate::dates;
+use crate::load::{self, NewArea};
+use crate::seed::{self, Place, Rng};
+
+/// Each province's share of the generated areas. Gauteng is the densest; the
+/// shares sum to 1.
+const PROVINCE_WEIGHTS: [(&str, f64); 9] = [
+    ("gauteng", 0.24),
+    ("kwazulu-natal", 0.14),
+    ("western-cape", 0.14),
+    ("eastern-cape", 0.10),
+    ("free-state", 0.08),
+    ("limpopo", 0.08),
+    ("mpumalanga", 0.08),
+    ("north-west", 0.07),
+    ("northern-cape", 0.07),
+];
+
+/// Name parts that tell the copies of one place apart. Single words without
+/// hyphens, so `{place id}-{suffix}-{number}` can be read back from the right
+/// and two different (place, copy) pairs never make the same id.
+const SUFFIXES: [&str; 8] = [
+    "North",
+    "South",
+    "East",
+    "West",
+    "Central",
+    "Park",
+    "Extension",
+    "Gardens",
+];
+
+/// How far a copy may sit from its place, in kilometres.
+const JITTER_KM: f64 = 6.0;
+const KM_PER_DEGREE: f64 = 111.2;
+
+/// One generated area, before scores: its place and how it differs from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generated {
+    pub id: String,
+    pub name: String,
+    /// Index into the places the generator was given.
+    pub place: usize,
+    pub lat: f64,
+    pub lng: f64,
+}
+
+/// How many areas each province gets, in `PROVINCE_WEIGHTS` order: one each
+/// first (when n allows), the rest by weight with largest remainders, ties to
+/// the earlier (heavier) province.
+pub fn province_counts(n: usize) -> [usize; 9] {
+    let mut counts = [0usize; 9];
+    let base = if n >= counts.len() { 1 } else { 0 };
+    counts.iter_mut().for_each(|c| *c = base);
+    let rest = n - base * counts.len();
+    let shares: Vec<f64> = PROVINCE_WEIGHTS
+        .iter()
+        .map(|(_, w)| w * rest as f64)
+        .collect();
+    let mut given = 0;
+    for (c, s) in counts.iter_mut().zip(&shares) {
+        *c += s.floor() as usize;
+        given += s.floor() as usize;
+    }
+    let mut by_remainder: Vec<usize> = (0..counts.len()).collect();
+    by_remainder.sort_by(|&a, &b| {
+        let frac = |i: usize| shares[i] - shares[i].floor();
+        frac(b).total_cmp(&frac(a)).then(a.cmp(&b))
+    });
+    for &i in by_remainder.iter().take(rest - given) {
+        counts[i] += 1;
+    }
+    counts
+}
+
+/// The n areas, sorted by id (the order `AreaWriter` needs). Within a province
+/// the places take turns, so every place gets about the same number of copies.
+pub fn generate(places: &[Place], n: usize) -> Result<Vec<Generated>, String> {
+    let mut by_province: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, p) in places.iter().enumerate() {
+        by_province
+            .entry(p.province_slug.as_str())
+            .or_default()
+            .push(i);
+    }
+    let mut out = Vec::with_capacity(n);
+    for ((slug, _), count) in PROVINCE_WEIGHTS.iter().zip(province_counts(n)) {
+        let mut members = by_province
+            .get(slug)
+            .cloned()
+            .ok_or_else(|| format!("the seed has no place in {slug}"))?;
+        // Seed order is not id order in every source; take turns in id order.
+        members.sort_by(|&a, &b| places[a].id.cmp(&places[b].id));
+        for j in 0..count {
+            let place = members[j % members.len()];
+            out.push(copy_of(&places[place], place, j / members.len()));
+        }
+    }
+    out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(format!("two generated areas share the id '{}'", w[0].id));
+    }
+    Ok(out)
+}
+
+/// The k-th copy of a place: a name and id from k, a point within JITTER_KM.
+fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
+    let suffix = SUFFIXES[k % SUFFIXES.len()];
+    let number = k / SUFFIXES.len() + 1;
+    let id = format!("{}-{}-{number}", p.id, suffix.to_ascii_lowercase());
+    let mut rng = Rng::from_text(&format!("{id}/place"));
+    // sqrt spreads the points evenly over the disc rather than bunching them at its centre.
+    let distance = JITTER_KM * rng.unit().sqrt();
+    let angle = rng.unit() * std::f64::consts::TAU;
+    let dlat = distance * angle.cos() / KM_PER_DEGREE;
+    let dlng = distance * angle.sin() / (KM_PER_DEGREE * p.lat.to_radians().cos());
+    // Five decimals, like the seed's coordinates.
+    let round5 = |x: f64| (x * 1e5).round() / 1e5;
+    Generated {
+        name: format!("{} {suffix} {number}", p.name),
+        id,
+        place: index,
+        lat: round5((p.lat + dlat).clamp(-90.0, 90.0)),
+        lng: round5((p.lng + dlng).clamp(-180.0, 180.0)),
+    }
+}
+
+/// `area-scoring init --synthetic N --history-days D`: writes the generated
+/// areas through the same path as the seed (`load::create_database`).
+pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Result<i64, String> {
+    let places = seed::read_places(seed::SEED_CSV)?;
+    let generated = generate(&places, areas)?;
+    let today = dates::today();
+    let updated_at = format!("{}T00:00:00Z", dates::format_date(today));
+    let first_day = today - (history_days as i64 - 1);
+    load::create_database(path, force, |writer| {
+        for g in &generated {
+            let p = &places[g.place];
+            let (dimensions, truth_score) = seed::scores(&g.id, &p.municipality);
+            let history = seed::history(&g.id, truth_score, history_days);
+            writer.add(&NewArea {
+                id: &g.id,
+                name: &g.name,
+                province_slug: &p.province_slug,
+                province: &p.province,
+                municipality: &p.municipality,
+                lat: g.lat,
+                lng: g.lng,
+                truth_score,
+                updated_at: &updated_at,
+                dimensions: &dimensions,
+                history: &history,
+                first_day,
+            })?;
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places() -> Vec<Place> {
+        seed::read_places(seed::SEED_CSV).unwrap()
+    }
+
+    fn per_province(areas: &[Generated], places: &[Place]) -> HashMap<String, usize> {
+        let mut counts = HashMap::new();
+        for a in areas {
+            *counts
+                .entry(places[a.place].province_slug.clone())
+                .or_insert(0) += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn weights_sum_to_one() {
+        let sum: f64 = PROVINCE_WEIGHTS.iter().map(|(_, w)| w).sum();
+        assert!((sum - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn counts_add_up_for_any_n() {
+        for n in [0, 1, 8, 9, 10, 17, 1000, 99_999, 100_000] {
+            assert_eq!(province_counts(n).iter().sum::<usize>(), n, "{n}");
+        }
+    }
+
+    #[test]
+    fn makes_exactly_n_areas_with_unique_sorted_ids() {
+        let places = places();
+        for n in [1, 9, 1000, 20_000] {
+            let areas = generate(&places, n).unwrap();
+            assert_eq!(areas.len(), n);
+            assert!(areas.windows(2).all(|w| w[0].id < w[1].id), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn is_deterministic() {
+        let places = places();
+        assert_eq!(
+            generate(&places, 5000).unwrap(),
+            generate(&places, 5000).unwrap()
+        );
+    }
+
+    #[test]
+    fn every_province_is_present_and_gauteng_is_densest() {
+        let places = places();
+        for n in [9, 1000, 100_000] {
+            let counts = per_province(&generate(&places, n).unwrap(), &places);
+            assert_eq!(counts.len(), 9, "n = {n}: {counts:?}");
+            let gauteng = counts["gauteng"];
+            assert!(counts.values().all(|&c| c <= gauteng), "{counts:?}");
+            if n >= 1000 {
+                assert!(counts.values().filter(|&&c| c == gauteng).count() == 1);
+            }
+        }
+    }
+
+    #[test]
+    fn copies_stay_near_their_place_and_are_named_after_it() {
+        let places = places();
+        for a in generate(&places, 3000).unwrap() {
+            let p = &places[a.place];
+            let km = crate::geo::haversine_km(p.lat, p.lng, a.lat, a.lng);
+            assert!(km <= JITTER_KM + 0.01, "{} is {km} km away", a.id);
+            assert!(a.name.starts_with(&p.name) && a.id.starts_with(&p.id));
+            assert!(a.name.rsplit(' ').next().unwrap().parse::<usize>().is_ok());
+        }
+    }
 }
