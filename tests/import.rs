@@ -2,96 +2,16 @@
 //! temporary files, the database it writes read back with rusqlite, and the
 //! real server answering from it over HTTP, before and after a re-import.
 
+#[path = "import/support.rs"]
+mod support;
+
 use std::fs;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::Path;
 
-use area_scoring::config::{self, Command as Cli};
-use area_scoring::{auth, db, domain::Plan, server};
+use area_scoring::{auth, db, domain::Plan};
 use rusqlite::Connection;
-use serde_json::Value;
 
-/// A new empty directory for one test, unique per process and call.
-fn scratch(name: &str) -> PathBuf {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("import-{name}-{}-{n}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("seed")
-        .join(name)
-}
-
-/// Runs the binary; AREA_DB is removed so that only the arguments count.
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_area-scoring"))
-        .args(args)
-        .env_remove("AREA_DB")
-        .output()
-        .expect("run area-scoring")
-}
-
-fn import(db: &Path, file: &Path) -> Output {
-    cli(&[
-        "import",
-        "--db",
-        db.to_str().unwrap(),
-        file.to_str().unwrap(),
-    ])
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn assert_ok(out: &Output) {
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
-}
-
-fn assert_fails(out: &Output) -> String {
-    assert_eq!(out.status.code(), Some(1), "stderr: {}", stderr(out));
-    stderr(out)
-}
-
-/// Every stored row of the area tables, as text, for comparing two databases.
-fn dump(db: &Path) -> Vec<String> {
-    let conn = Connection::open(db).unwrap();
-    let mut rows = Vec::new();
-    for sql in [
-        "SELECT area_no, id, name, province_slug, province, municipality, lat, lng, truth_score, updated_at FROM areas ORDER BY area_no",
-        "SELECT area_no, dimension, score, weight, '' FROM area_dimensions ORDER BY 1, 2",
-        "SELECT area_no, dimension, position, source, '' FROM dimension_sources ORDER BY 1, 2, 3",
-        "SELECT area_no, day, truth_score, '', '' FROM history ORDER BY 1, 2",
-    ] {
-        let mut stmt = conn.prepare(sql).unwrap();
-        let n = stmt.column_count();
-        let found = stmt
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .unwrap();
-        rows.extend(found.map(|r| r.unwrap().join("|")));
-    }
-    rows
-}
-
-fn query_f64(conn: &Connection, sql: &str, id: &str) -> f64 {
-    conn.query_row(sql, [id], |r| r.get(0)).unwrap()
-}
+use support::*;
 
 #[test]
 fn both_example_files_import_into_new_databases_alike() {
@@ -121,95 +41,6 @@ fn both_example_files_import_into_new_databases_alike() {
         .unwrap();
     assert_eq!(keys, 0);
     check_invariants(&conn);
-}
-
-/// What the API promises of every area: truth_score is the weighted sum of
-/// its dimensions to 2 decimals, the last history point equals it, history is
-/// one point per day ending on updated_at's date, updated_at is UTC with a Z.
-fn check_invariants(conn: &Connection) {
-    let mut stmt = conn
-        .prepare("SELECT id, truth_score, updated_at FROM areas")
-        .unwrap();
-    let areas: Vec<(String, f64, String)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    assert!(!areas.is_empty());
-    for (id, truth, updated_at) in areas {
-        let area = "(SELECT area_no FROM areas WHERE id = ?1)";
-        let weighted = query_f64(
-            conn,
-            &format!("SELECT sum(score * weight) FROM area_dimensions WHERE area_no = {area}"),
-            &id,
-        );
-        assert!(
-            (truth - weighted).abs() <= 0.005 + 1e-9,
-            "{id}: {truth} vs {weighted}"
-        );
-        let last = query_f64(
-            conn,
-            &format!(
-                "SELECT truth_score FROM history WHERE area_no = {area} ORDER BY day DESC LIMIT 1"
-            ),
-            &id,
-        );
-        assert_eq!(last, truth, "{id}");
-        let (first, end, count): (i64, i64, i64) = conn
-            .query_row(
-                &format!("SELECT min(day), max(day), count(*) FROM history WHERE area_no = {area}"),
-                [&id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .unwrap();
-        assert_eq!(count, end - first + 1, "{id}: one point per day");
-        assert!(
-            updated_at.starts_with(&area_scoring::dates::format_date(end)),
-            "{id}: {updated_at}"
-        );
-        assert!(
-            updated_at.ends_with('Z') && updated_at.len() == 20,
-            "{id}: {updated_at}"
-        );
-    }
-}
-
-/// GET `path` with a bearer key over a raw HTTP/1.0 connection: (status, body).
-fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer {key}\r\n\r\n"
-    )
-    .unwrap();
-    let mut reply = Vec::new();
-    stream.read_to_end(&mut reply).unwrap();
-    let reply = String::from_utf8(reply).unwrap();
-    let (head, body) = reply.split_once("\r\n\r\n").expect("a complete response");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status");
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-fn start_server(db: &Path) -> server::Running {
-    let args: Vec<String> = [
-        "serve",
-        "--addr",
-        "127.0.0.1:0",
-        "--workers",
-        "2",
-        "--db",
-        db.to_str().unwrap(),
-    ]
-    .map(String::from)
-    .to_vec();
-    let Ok(Cli::Serve(config)) = config::parse(&args, &|_| None) else {
-        panic!("serve arguments refused");
-    };
-    server::start(&config).expect("the server starts")
 }
 
 #[test]
