@@ -167,19 +167,28 @@ fn dimensions(drafts: &[DraftDimension]) -> Result<Vec<Dimension>, Vec<String>> 
     if drafts.is_empty() {
         problems.push("no dimensions: give at least one of safety, infrastructure, service_delivery, market, amenities, environment, sentiment".into());
     }
-    // A sum over some dimensions only would blame the wrong thing; report it once all parse.
-    let sum: f64 = out.iter().map(|d| d.weight).sum();
-    if problems.is_empty() && (sum - 1.0).abs() > WEIGHT_SLACK + 1e-9 {
-        problems.push(format!(
-            "the dimension weights sum to {}, not 1 (within {WEIGHT_SLACK})",
-            round(sum, 6)
-        ));
-    }
+    problems.extend(weight_sum(drafts));
     if !problems.is_empty() {
         return Err(problems);
     }
     out.sort_by_key(|d| dimension_position(d.name));
     Ok(out)
+}
+
+/// The weights must sum to 1; checked whenever every weight is readable and
+/// in range, whatever else is wrong, since a partial sum would blame the wrong thing.
+fn weight_sum(drafts: &[DraftDimension]) -> Option<String> {
+    let weights: Option<Vec<f64>> = drafts
+        .iter()
+        .map(|d| d.weight.filter(|w| rules::weight("", *w).is_ok()))
+        .collect();
+    let sum: f64 = weights?.iter().sum();
+    (!drafts.is_empty() && (sum - 1.0).abs() > WEIGHT_SLACK + 1e-9).then(|| {
+        format!(
+            "the dimension weights sum to {}, not 1 (within {WEIGHT_SLACK})",
+            round(sum, 6)
+        )
+    })
 }
 
 fn one_dimension(d: &DraftDimension) -> Result<Dimension, Vec<String>> {

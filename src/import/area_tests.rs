@@ -98,6 +98,15 @@ fn weights_must_sum_to_one_within_a_hundredth() {
     assert!(check(&d, NOW).is_ok());
     d.dimensions[1].weight = Some(0.52);
     assert!(problems(&d).contains("weights sum to 1.02"));
+    // Reported alongside other problems of the dimensions, once every weight is readable.
+    d.dimensions[0].sources.clear();
+    let text = problems(&d);
+    assert!(
+        text.contains("weights sum to 1.02") && text.contains("needs at least one source"),
+        "{text}"
+    );
+    d.dimensions[0].weight = None;
+    assert!(!problems(&d).contains("weights sum"));
 }
 
 #[test]
