@@ -85,6 +85,12 @@ fn check_target(db: &Path) -> Result<bool, String> {
     if !db.exists() {
         return Ok(false);
     }
+    if db.is_dir() {
+        return Err(format!(
+            "{} is a directory, not a database file",
+            db.display()
+        ));
+    }
     db::check(db).map_err(|why| format!("refusing to replace {}: {why}", db.display()))?;
     Ok(true)
 }

@@ -254,4 +254,6 @@ fn unknown_formats_missing_files_and_foreign_targets_are_clear_errors() {
     let text = assert_fails(&import(&foreign, &example("example-import.csv")));
     assert!(text.contains("refusing to replace"), "{text}");
     assert_eq!(fs::read_to_string(&foreign).unwrap(), "not a database");
+    let text = assert_fails(&import(&dir, &example("example-import.csv")));
+    assert!(text.contains("is a directory"), "{text}");
 }

@@ -111,41 +111,26 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
         (Some(points), Some(t)) => keep(p, history::end_on_truth(points, t)),
         _ => None,
     };
-    match (
-        id,
-        name,
-        province,
-        municipality,
-        lat,
-        lng,
-        dimensions,
-        truth,
-        history,
-    ) {
-        (
-            Some(id),
-            Some(name),
-            Some((province_slug, province)),
-            Some(municipality),
-            Some(lat),
-            Some(lng),
-            Some(dimensions),
-            Some(truth_score),
-            Some((updated_at, first_day, history)),
-        ) if problems.is_empty() => Ok(Area {
-            id,
-            name,
+    let area = Some(()).and_then(|()| {
+        let (province_slug, province) = province?;
+        let (updated_at, first_day, history) = history?;
+        Some(Area {
+            id: id?,
+            name: name?,
             province_slug,
             province,
-            municipality,
-            lat,
-            lng,
-            truth_score,
+            municipality: municipality?,
+            lat: lat?,
+            lng: lng?,
+            truth_score: truth?,
             updated_at,
-            dimensions,
+            dimensions: dimensions?,
             history,
             first_day,
-        }),
+        })
+    });
+    match area {
+        Some(area) if problems.is_empty() => Ok(area),
         _ => Err(problems),
     }
 }
