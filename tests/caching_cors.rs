@@ -130,7 +130,6 @@ fn errors_carry_no_etag_and_never_answer_304() {
 }
 
 #[test]
-#[ignore = "server bug: error answers carry no Cache-Control at all (app.rs sends Err through Response::error, never through apply_caching, whose no-store branch is unreachable)"]
 fn errors_are_not_cacheable() {
     for (who, target, status, code) in ERRORS {
         let reply = get_as(who, target, &[]);

@@ -260,13 +260,13 @@ fn parse(raw: &[u8], head_only: bool) -> Result<Reply, String> {
         .is_some_and(|t| t.eq_ignore_ascii_case("chunked"))
     {
         reply.body = dechunk(&reply.body)?;
-    } else if let Some(length) = reply.header("Content-Length") {
-        if length.parse() != Ok(reply.body.len()) {
-            return Err(format!(
-                "Content-Length {length}, {} bytes",
-                reply.body.len()
-            ));
-        }
+    } else if let Some(length) = reply.header("Content-Length")
+        && length.parse() != Ok(reply.body.len())
+    {
+        return Err(format!(
+            "Content-Length {length}, {} bytes",
+            reply.body.len()
+        ));
     }
     Ok(reply)
 }
