@@ -316,24 +316,29 @@ HEADERS = {
         "required": True,
         "schema": {"type": "string", "const": "private, max-age=60"},
     },
+    "Cache-Control-NoStore": {
+        "description": "Never cached.",
+        "required": True,
+        "schema": {"type": "string", "const": "no-store"},
+    },
     "Vary": {
         "description": "The body depends on the Authorization header.",
         "required": True,
         "schema": {"type": "string", "pattern": "Authorization"},
     },
     "X-RateLimit-Limit": {
-        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Limits are kept per server process: behind a balancer, per replica.",
-        "required": True,
+        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default). Limits are kept per server process: behind a balancer, per replica.",
+        "required": False,
         "schema": {"type": "integer", "minimum": 0},
     },
     "X-RateLimit-Remaining": {
-        "description": "Requests left in the key's token bucket.",
-        "required": True,
+        "description": "Requests left in the key's token bucket (with X-RateLimit-Limit).",
+        "required": False,
         "schema": {"type": "integer", "minimum": 0},
     },
     "X-RateLimit-Reset": {
-        "description": "Seconds until the bucket is full again.",
-        "required": True,
+        "description": "Seconds until the bucket is full again (with X-RateLimit-Limit).",
+        "required": False,
         "schema": {"type": "integer", "minimum": 0},
     },
     "Retry-After": {
@@ -366,6 +371,11 @@ HEADERS = {
         "required": True,
         "schema": {"type": "string", "pattern": "(?i)authorization"},
     },
+    "Allow": {
+        "description": "The methods the path answers.",
+        "required": True,
+        "schema": {"type": "string", "const": "GET, HEAD, OPTIONS"},
+    },
     "Access-Control-Max-Age": {
         "description": "CORS preflight: seconds a browser may cache this answer.",
         "required": False,
@@ -381,12 +391,16 @@ def optional(name):
     return {k: v for k, v in h.items()}
 
 
+# Components that describe one header in two ways are named apart; the header they describe:
+HEADER_NAME = {"Cache-Control-NoStore": "Cache-Control"}
+
+
 def headers(*names, optional_names=()):
     out = {}
     for n in names:
-        out[n] = ref("headers", n)
+        out[HEADER_NAME.get(n, n)] = ref("headers", n)
     for n in optional_names:
-        out[n] = ref("headers", f"{n}-optional")
+        out[HEADER_NAME.get(n, n)] = ref("headers", f"{n}-optional")
     return out
 
 
@@ -408,57 +422,76 @@ def json_response(description, schema_name, hdrs):
     }
 
 
+def error_response(description, schema_name, *names, optional_names=()):
+    """An error answer: the common headers, no caching, and the status's own headers."""
+    return json_response(
+        description,
+        schema_name,
+        headers(*COMMON, *names, optional_names=("Cache-Control-NoStore",) + tuple(optional_names)),
+    )
+
+
 RESPONSES = {
     "NotModified": {
-        "description": "The ETag in If-None-Match is the current one: no body.",
-        "headers": headers(*COMMON, "ETag", optional_names=("Cache-Control", "Vary") + RATE),
+        "description": "The ETag in If-None-Match (or `*`) is the current one: no body.",
+        "headers": headers(*COMMON, *CACHE, optional_names=RATE),
     },
-    "InvalidParameter": json_response(
+    "InvalidParameter": error_response(
         "invalid_parameter: a query parameter out of bounds, of the wrong type or grammar, of an unknown value, given twice, or not one of the operation's parameters; `param` names it.",
         "ErrorInvalidParameter",
-        headers(*COMMON, *RATE),
+        optional_names=RATE,
     ),
-    "Unauthorized": json_response(
+    "Unauthorized": error_response(
         "missing_api_key: no Authorization header, or not `Bearer <key>` (the scheme in any case); invalid_api_key: a key that is unknown or revoked.",
         "ErrorUnauthorized",
-        headers(*COMMON, "WWW-Authenticate", optional_names=RATE),
+        "WWW-Authenticate",
     ),
-    "PlanUpgradeRequired": json_response(
+    "PlanUpgradeRequired": error_response(
         "plan_upgrade_required: score history (the history endpoint, or include=history) needs the growth plan or above.",
         "ErrorPlanUpgradeRequired",
-        headers(*COMMON, *RATE),
+        optional_names=RATE,
     ),
-    "AreaNotFound": json_response(
-        "area_not_found: no area has this id (the message names it).",
+    "AreaNotFound": error_response(
+        "area_not_found: no area has this id (the message names it; Compare names every unknown id).",
         "ErrorAreaNotFound",
-        headers(*COMMON, *RATE),
+        optional_names=RATE,
     ),
-    "UriTooLong": json_response(
-        "uri_too_long: the request line is over 8 KiB.",
+    "UriTooLong": error_response(
+        "uri_too_long: the request target is over 8 KiB (answered by the server after reading it, and by the nginx front before passing it on).",
         "ErrorUriTooLong",
-        headers(optional_names=("X-Request-Id", "Access-Control-Allow-Origin")),
     ),
-    "HeadersTooLarge": json_response(
-        "headers_too_large: the request headers are over 16 KiB in all.",
+    "HeadersTooLarge": error_response(
+        "headers_too_large: the request headers are over 16 KiB in all (answered by the server after reading them, and by the nginx front before passing them on).",
         "ErrorHeadersTooLarge",
-        headers(optional_names=("X-Request-Id", "Access-Control-Allow-Origin")),
     ),
-    "RateLimited": json_response(
-        "rate_limited: the key has used up its plan's requests per minute (requests without a valid key are limited per client address). Retry after Retry-After seconds.",
+    "RateLimited": error_response(
+        "rate_limited: the key has used up its plan's requests per minute, or (without a valid key) the client address has used up its 60 a minute. Retry after Retry-After seconds.",
         "ErrorRateLimited",
-        headers(*COMMON, "Retry-After", optional_names=RATE),
+        "Retry-After",
+        optional_names=RATE,
     ),
-    "InternalError": json_response(
+    "InternalError": error_response(
         "internal_error: something unexpected; the message holds no internals.",
         "ErrorInternal",
-        headers(*COMMON),
     ),
-    "ServiceUnavailable": json_response(
-        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked); retry after Retry-After seconds.",
+    "ServiceUnavailable": error_response(
+        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy); retry after Retry-After seconds.",
         "ErrorServiceUnavailable",
-        headers(*COMMON, "Retry-After"),
+        "Retry-After",
     ),
 }
+
+# HEAD answers like GET without a body: the same statuses and headers.
+for _name in list(RESPONSES):
+    RESPONSES[f"{_name}Head"] = {k: v for k, v in RESPONSES[_name].items() if k != "content"}
+
+
+def without_content(response):
+    """The HEAD form of a response: a component's Head twin, or the inline one without content."""
+    if "$ref" in response:
+        return {"$ref": response["$ref"] + "Head"}
+    return {k: v for k, v in response.items() if k not in ("content", "links")}
+
 
 # ---------------------------------------------------------------------------
 # Parameters
@@ -483,7 +516,7 @@ PARAMETERS = {
         "name": "If-None-Match",
         "in": "header",
         "required": False,
-        "description": "An ETag from an earlier response: when it is still current the answer is 304 with no body.",
+        "description": "ETags from earlier answers (comma-separated, W/ prefixes ignored) or `*`: when one is current the answer is 304 with no body.",
         "schema": {"type": "string"},
     },
     "XRequestId": {
@@ -500,8 +533,20 @@ REQUEST_HEADERS = [ref("parameters", "IfNoneMatch"), ref("parameters", "XRequest
 NUMBER_NOTE = " Decimal notation only: digits with an optional leading '-' and an optional '.' (no exponent, no '+', no nan or inf)."
 
 
-def success(description, schema_name):
-    return json_response(description, schema_name, headers(*COMMON, *CACHE, *RATE))
+def success(description, schema_name, links=None):
+    r = json_response(description, schema_name, headers(*COMMON, *CACHE, optional_names=RATE))
+    if links:
+        r["links"] = links
+    return r
+
+
+def link(operation_id, area_id_expression, description):
+    """An OpenAPI link: an id from this answer into the area_id of another operation."""
+    return {
+        "operationId": operation_id,
+        "parameters": {"path.area_id": area_id_expression},
+        "description": description,
+    }
 
 
 def api_responses(ok, *, plan=False, area=False):
@@ -527,9 +572,34 @@ def api_responses(ok, *, plan=False, area=False):
     return r
 
 
-def preflight(path_label):
+def public_responses(ok, *, extra=None):
+    """No key, no rate limit; any query parameter is 400."""
+    r = {"200": ok}
+    r.update(extra or {})
+    r.update(
+        {
+            "400": ref("responses", "InvalidParameter"),
+            "414": ref("responses", "UriTooLong"),
+            "431": ref("responses", "HeadersTooLarge"),
+            "500": ref("responses", "InternalError"),
+        }
+    )
+    return r
+
+
+def head_of(get_op):
+    """HEAD works wherever GET does: the same answer without its body."""
+    op = dict(get_op)
+    op["operationId"] = get_op["operationId"] + "Head"
+    op["summary"] = get_op["summary"] + " (headers only)"
+    op["description"] = "HEAD: the answer GET would give, without its body."
+    op["responses"] = {status: without_content(resp) for status, resp in get_op["responses"].items()}
+    return op
+
+
+def preflight(label):
     return {
-        "operationId": f"preflight{path_label}",
+        "operationId": f"preflight{label}",
         "summary": "CORS preflight",
         "description": "Answers a browser's preflight without an API key.",
         "tags": ["cors"],
@@ -538,13 +608,15 @@ def preflight(path_label):
             "204": {
                 "description": "The methods and request headers a browser may use here.",
                 "headers": headers(
-                    "X-Request-Id",
-                    "Access-Control-Allow-Origin",
+                    *COMMON,
                     "Access-Control-Allow-Methods",
                     "Access-Control-Allow-Headers",
+                    "Allow",
                     optional_names=("Access-Control-Max-Age",),
                 ),
-            }
+            },
+            "414": ref("responses", "UriTooLongHead"),
+            "431": ref("responses", "HeadersTooLargeHead"),
         },
     }
 
@@ -601,166 +673,200 @@ SEARCH_CRITERIA = {
 
 AREAS_PATH_NOTE = "Answers 404 area_not_found when no area has the id."
 
-PATHS = {
+GET_OPS = {
     "/v1/areas": {
-        "get": {
-            "operationId": "listAreas",
-            "summary": "List areas",
-            "description": "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding).",
-            "tags": ["areas"],
-            "parameters": [
-                query("province", {"type": "string", "enum": PROVINCES}, "Only areas of this province (filter slug)."),
-                query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, "Page size, 1 to 100. Plain decimal digits."),
-                query("offset", {"type": "integer", "minimum": 0, "maximum": 9223372036854775807, "default": 0}, "Areas to skip, 0 or more. Plain decimal digits."),
-                query("sort", {"type": "string", "enum": ["name", "truth_score", "updated_at"], "default": "name"}, "Sort key."),
-                query("order", {"type": "string", "enum": ["asc", "desc"], "default": "asc"}, "Sort direction."),
-                *REQUEST_HEADERS,
-            ],
-            "responses": api_responses(success("A page of areas.", "AreaPage")),
-        },
-        "options": preflight("ListAreas"),
+        "operationId": "listAreas",
+        "summary": "List areas",
+        "description": "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding).",
+        "tags": ["areas"],
+        "parameters": [
+            query("province", {"type": "string", "enum": PROVINCES}, "Only areas of this province (filter slug)."),
+            query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, "Page size, 1 to 100. Plain decimal digits."),
+            query("offset", {"type": "integer", "minimum": 0, "maximum": 9223372036854775807, "default": 0}, "Areas to skip, 0 or more. Plain decimal digits."),
+            query("sort", {"type": "string", "enum": ["name", "truth_score", "updated_at"], "default": "name"}, "Sort key."),
+            query("order", {"type": "string", "enum": ["asc", "desc"], "default": "asc"}, "Sort direction."),
+            *REQUEST_HEADERS,
+        ],
+        "responses": api_responses(
+            success(
+                "A page of areas.",
+                "AreaPage",
+                links={
+                    "FirstArea": link("getArea", "$response.body#/data/0/id", "The first area of the page."),
+                    "FirstAreaHistory": link("getAreaHistory", "$response.body#/data/0/id", "The history of the first area of the page."),
+                },
+            )
+        ),
     },
     "/v1/areas/search": {
-        "get": {
-            "operationId": "searchAreas",
-            "summary": "Search areas",
-            "description": "By text, by circle, by minimum score, or any of them together (every criterion given must hold). Order: by relevance when q is given (areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id.",
-            "tags": ["areas"],
-            "parameters": [
-                {
-                    "name": "criteria",
-                    "in": "query",
-                    "required": True,
-                    "style": "form",
-                    "explode": True,
-                    "description": "q, lat, lng, radius and min_score, each sent as its own query parameter.",
-                    "schema": SEARCH_CRITERIA,
-                },
-                query("limit", {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}, "Page size, 1 to 50. Plain decimal digits."),
-                *REQUEST_HEADERS,
-            ],
-            "responses": api_responses(success("Matching areas.", "SearchPage")),
-        },
-        "options": preflight("SearchAreas"),
+        "operationId": "searchAreas",
+        "summary": "Search areas",
+        "description": "By text, by circle, by minimum score, or any of them together (every criterion given must hold). Order: by relevance when q is given (areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id.",
+        "tags": ["areas"],
+        "parameters": [
+            {
+                "name": "criteria",
+                "in": "query",
+                "required": True,
+                "style": "form",
+                "explode": True,
+                "description": "q, lat, lng, radius and min_score, each sent as its own query parameter.",
+                "schema": SEARCH_CRITERIA,
+            },
+            query("limit", {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}, "Page size, 1 to 50. Plain decimal digits."),
+            *REQUEST_HEADERS,
+        ],
+        "responses": api_responses(
+            success(
+                "Matching areas.",
+                "SearchPage",
+                links={"BestMatch": link("getArea", "$response.body#/data/0/id", "The first match.")},
+            )
+        ),
     },
     "/v1/areas/compare": {
-        "get": {
-            "operationId": "compareAreas",
-            "summary": "Compare areas",
-            "description": "2 to 5 areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids.",
-            "tags": ["areas"],
-            "parameters": [
-                query(
-                    "ids",
-                    {
-                        "type": "array",
-                        "minItems": 2,
-                        "maxItems": 5,
-                        "uniqueItems": True,
-                        "items": {"type": "string", "minLength": 1, "pattern": "^[^,]+$"},
-                    },
-                    "2 to 5 distinct area ids, comma-separated, taken as given (no empty item, no item twice; whitespace and case are not folded). Unknown ids answer 404 area_not_found naming every one of them.",
-                    required=True,
-                    style="form",
-                    explode=False,
-                    examples={"two": {"value": ["cape-town", "stellenbosch"]}},
-                ),
-                query(
-                    "dimensions",
-                    {
-                        "type": "array",
-                        "minItems": 1,
-                        "maxItems": 7,
-                        "uniqueItems": True,
-                        "items": {"type": "string", "enum": DIMENSIONS},
-                    },
-                    "Dimension names to compare, comma-separated, no repeats; they limit both areas[].dimensions and winner.by_dimension. Default: all seven.",
-                    style="form",
-                    explode=False,
-                ),
-                *REQUEST_HEADERS,
-            ],
-            "responses": api_responses(success("The comparison.", "Comparison"), area=True),
-        },
-        "options": preflight("CompareAreas"),
+        "operationId": "compareAreas",
+        "summary": "Compare areas",
+        "description": "2 to 5 areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids.",
+        "tags": ["areas"],
+        "parameters": [
+            query(
+                "ids",
+                {
+                    "type": "array",
+                    "minItems": 2,
+                    "maxItems": 5,
+                    "uniqueItems": True,
+                    "items": {"type": "string", "minLength": 1, "pattern": "^[^,]+$"},
+                },
+                "2 to 5 distinct area ids, comma-separated, taken as given (no empty item, no item twice; whitespace and case are not folded). Unknown ids answer 404 area_not_found naming every one of them.",
+                required=True,
+                style="form",
+                explode=False,
+                examples={"two": {"value": ["cape-town", "stellenbosch"]}},
+            ),
+            query(
+                "dimensions",
+                {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 7,
+                    "uniqueItems": True,
+                    "items": {"type": "string", "enum": DIMENSIONS},
+                },
+                "Dimension names to compare, comma-separated, no repeats; they limit both areas[].dimensions and winner.by_dimension. Default: all seven.",
+                style="form",
+                explode=False,
+            ),
+            *REQUEST_HEADERS,
+        ],
+        "responses": api_responses(
+            success(
+                "The comparison.",
+                "Comparison",
+                links={"Winner": link("getArea", "$response.body#/winner/overall", "The overall winner.")},
+            ),
+            area=True,
+        ),
     },
     "/v1/areas/{area_id}": {
-        "parameters": [ref("parameters", "AreaId")],
-        "get": {
-            "operationId": "getArea",
-            "summary": "Get an area",
-            "description": "One area with its dimension breakdown; optionally nearby areas and (growth plan and above) its last 30 days of history. " + AREAS_PATH_NOTE,
-            "tags": ["areas"],
-            "parameters": [
-                query(
-                    "include",
-                    {"type": "string", "enum": ["history", "nearby", "history,nearby", "nearby,history"]},
-                    "Comma-separated extras: history (growth plan and above, else 403) and/or nearby, each at most once.",
-                ),
-                *REQUEST_HEADERS,
-            ],
-            "responses": api_responses(success("The area.", "AreaDetail"), plan=True, area=True),
-        },
-        "options": preflight("GetArea"),
+        "operationId": "getArea",
+        "summary": "Get an area",
+        "description": "One area with its dimension breakdown; optionally nearby areas and (growth plan and above) its last 30 days of history. " + AREAS_PATH_NOTE,
+        "tags": ["areas"],
+        "parameters": [
+            query(
+                "include",
+                {"type": "string", "enum": ["history", "nearby", "history,nearby", "nearby,history"]},
+                "Comma-separated extras: history (growth plan and above, else 403) and/or nearby, each at most once.",
+            ),
+            *REQUEST_HEADERS,
+        ],
+        "responses": api_responses(
+            success(
+                "The area.",
+                "AreaDetail",
+                links={
+                    "History": link("getAreaHistory", "$response.body#/id", "This area's history."),
+                },
+            ),
+            plan=True,
+            area=True,
+        ),
     },
     "/v1/areas/{area_id}/history": {
-        "parameters": [ref("parameters", "AreaId")],
-        "get": {
-            "operationId": "getAreaHistory",
-            "summary": "Get an area's score history",
-            "description": "The truth_score series of an area over a period ending on its latest history date. Growth plan and above. " + AREAS_PATH_NOTE,
-            "tags": ["areas"],
-            "parameters": [
-                query("period", {"type": "string", "enum": ["7d", "30d", "90d", "1y"], "default": "30d"}, "Window: the last 7, 30, 90 or 365 days."),
-                query("granularity", {"type": "string", "enum": ["daily", "weekly", "monthly"], "default": "daily"}, "daily points, or weekly / monthly means."),
-                *REQUEST_HEADERS,
-            ],
-            "responses": api_responses(success("The history.", "AreaHistory"), plan=True, area=True),
-        },
-        "options": preflight("AreaHistory"),
+        "operationId": "getAreaHistory",
+        "summary": "Get an area's score history",
+        "description": "The truth_score series of an area over a period ending on its latest history date. Growth plan and above. " + AREAS_PATH_NOTE,
+        "tags": ["areas"],
+        "parameters": [
+            query("period", {"type": "string", "enum": ["7d", "30d", "90d", "1y"], "default": "30d"}, "Window: the last 7, 30, 90 or 365 days."),
+            query("granularity", {"type": "string", "enum": ["daily", "weekly", "monthly"], "default": "daily"}, "daily points, or weekly / monthly means."),
+            *REQUEST_HEADERS,
+        ],
+        "responses": api_responses(
+            success(
+                "The history.",
+                "AreaHistory",
+                links={"Area": link("getArea", "$response.body#/area_id", "The area itself.")},
+            ),
+            plan=True,
+            area=True,
+        ),
     },
     "/v1/openapi.json": {
-        "get": {
-            "operationId": "getOpenApi",
-            "summary": "This document",
-            "description": "The OpenAPI document of the API. No key needed.",
-            "tags": ["meta"],
-            "security": [],
-            "responses": {
-                "200": json_response("The OpenAPI 3.1 document.", "OpenApiDocument", headers(*COMMON)),
-            },
-        }
+        "operationId": "getOpenApi",
+        "summary": "This document",
+        "description": "The OpenAPI document of the API. No key needed, no rate limit.",
+        "tags": ["meta"],
+        "security": [],
+        "parameters": REQUEST_HEADERS,
+        "responses": public_responses(
+            json_response("The OpenAPI 3.1 document.", "OpenApiDocument", headers(*COMMON, *CACHE)),
+            extra={"304": ref("responses", "NotModified")},
+        ),
     },
     "/healthz": {
-        "get": {
-            "operationId": "health",
-            "summary": "Health check",
-            "description": "Whether the database answers. No key needed; for load balancers and supervisors.",
-            "tags": ["meta"],
-            "security": [],
-            "responses": {
-                "200": json_response("The database answers.", "Health", headers(*COMMON)),
-                "503": ref("responses", "ServiceUnavailable"),
-            },
-        }
+        "operationId": "health",
+        "summary": "Health check",
+        "description": "Whether the database answers. No key needed, no rate limit; for load balancers and supervisors.",
+        "tags": ["meta"],
+        "security": [],
+        "parameters": [ref("parameters", "XRequestId")],
+        "responses": public_responses(
+            json_response("The database answers.", "Health", headers(*COMMON, "Cache-Control-NoStore")),
+            extra={"503": ref("responses", "ServiceUnavailable")},
+        ),
     },
     "/metrics": {
-        "get": {
-            "operationId": "metrics",
-            "summary": "Prometheus metrics",
-            "description": "Prometheus text exposition format: requests by route and status, a latency histogram by route, the database pool's busy and idle connections, and rate-limit refusals. No key needed (serve may move it to another address with --metrics-addr).",
-            "tags": ["meta"],
-            "security": [],
-            "responses": {
-                "200": {
-                    "description": "The metrics.",
-                    "headers": headers(optional_names=("X-Request-Id",)),
-                    "content": {"text/plain": {"schema": {"type": "string"}}},
-                }
+        "operationId": "metrics",
+        "summary": "Prometheus metrics",
+        "description": "Prometheus text exposition format (0.0.4): requests by route and status, a latency histogram by route, the database pool's busy and idle connections, and rate-limit refusals. No key needed. When serve is given --metrics-addr, /metrics moves to that address and answers 404 not_found here.",
+        "tags": ["meta"],
+        "security": [],
+        "parameters": [ref("parameters", "XRequestId")],
+        "responses": public_responses(
+            {
+                "description": "The metrics.",
+                "headers": headers(*COMMON, "Cache-Control-NoStore"),
+                "content": {"text/plain; version=0.0.4; charset=utf-8": {"schema": {"type": "string"}}},
             },
-        }
+            extra={"404": json_response("not_found: /metrics was moved to --metrics-addr.", "ErrorNotFound", headers(*COMMON))},
+        ),
     },
 }
+
+PATHS = {}
+for _path, _get in GET_OPS.items():
+    _label = _get["operationId"][0].upper() + _get["operationId"][1:]
+    item = {}
+    if "{area_id}" in _path:
+        item["parameters"] = [ref("parameters", "AreaId")]
+    item["get"] = _get
+    item["head"] = head_of(_get)
+    item["options"] = preflight(_label)
+    PATHS[_path] = item
+
 
 DESCRIPTION = """\
 Read-only JSON API over scored geographic areas (South African places with a
@@ -774,8 +880,10 @@ Conventions, for every operation:
 * **Errors** have one shape, `{"error": {"code", "message", "status", "param"?}}`,
   where `status` equals the HTTP status and `param` names the offending query
   parameter. Checks run in this order and the first that fails answers:
-  authentication (401), path (404 not_found), method (405 method_not_allowed,
-  with Allow), parameters (400), plan (403), area (404 area_not_found).
+  request size (414, 431), authentication (401), rate limit (429), path
+  (404 not_found), method (405 method_not_allowed, with
+  `Allow: GET, HEAD, OPTIONS`), parameters (400), plan (403), area
+  (404 area_not_found). Error answers are never cached.
 * **Parameters**: query strings are form-decoded (`+` is a space, percent-escapes
   are decoded in names and values; invalid UTF-8 is 400). A parameter that is
   unknown to the operation, or given twice, is 400. Integers are plain decimal
@@ -795,6 +903,8 @@ Conventions, for every operation:
   ETag, X-Request-Id and the X-RateLimit headers; OPTIONS on any API path
   answers 204 without a key.
 * Every answer carries `X-Request-Id`. HEAD works wherever GET does.
+* **Public routes** (/v1/openapi.json, /healthz, /metrics) need no key, are not
+  rate-limited, and take no query parameters (any is 400).
 * Behind the nginx front of deploy/, a request line over 8 KiB answers 414
   uri_too_long and headers over 16 KiB answer 431 headers_too_large, in the
   same error shape.
