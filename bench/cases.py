@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Request lists for bench/run.sh: one file of request targets per case.
+
+Usage: cases.py DB OUTDIR
+
+Reads ids, names and provinces straight from the database (read-only) and
+writes OUTDIR/<case>.txt, one request target per line, shuffled with a fixed
+seed so every run asks the same things in the same order. Each list holds many
+different ids, queries or points, so that what wrk measures is the server
+answering, not one answer it happens to have cached.
+"""
+
+import random
+import sqlite3
+import sys
+from urllib.parse import quote, quote_plus
+
+JOBURG = (-26.2041, 28.0473)
+# How many targets per case: enough that 16 connections cycle through
+# thousands of distinct requests.
+COUNT = 4000
+ORDERINGS = [(s, o) for s in ("name", "truth_score", "updated_at") for o in ("asc", "desc")]
+
+
+def near(rng, centre, km):
+    """A point within about `km` of centre, 5 decimals like the seed."""
+    lat = centre[0] + rng.uniform(-km, km) / 111.2
+    lng = centre[1] + rng.uniform(-km, km) / 99.7  # km per degree of longitude at 26°S
+    return round(lat, 5), round(lng, 5)
+
+
+def main(db_path, outdir):
+    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    rows = db.execute("SELECT id, name, province_slug FROM areas ORDER BY area_no").fetchall()
+    total = len(rows)
+    gauteng_total = sum(1 for r in rows if r[2] == "gauteng")
+    rng = random.Random(20261122)
+    ids = [quote(r[0], safe="") for r in rows]
+
+    def sample_ids(k):
+        return [rng.choice(ids) for _ in range(k)]
+
+    # First words of Gauteng names: real words that sit near Johannesburg.
+    gauteng_words = sorted({r[1].split()[0] for r in rows if r[2] == "gauteng"})
+    prefixes = sorted({r[1][:3] for r in rows if len(r[1]) >= 3 and r[1][:3].isalpha()})
+    deep = max(total - 20, 0)
+
+    cases = {
+        "get_area": [f"/v1/areas/{i}" for i in sample_ids(COUNT)],
+        "get_area_nearby": [f"/v1/areas/{i}?include=nearby" for i in sample_ids(COUNT)],
+        # One first page per ordering: the list's first page can only vary by its ordering.
+        "list_first": [f"/v1/areas?sort={s}&order={o}" for s, o in ORDERINGS],
+        "list_deep": [f"/v1/areas?sort={s}&order={o}&offset={deep}" for s, o in ORDERINGS],
+        "list_score_desc": [
+            f"/v1/areas?sort=truth_score&order=desc&offset={20 * rng.randrange(max(total // 20, 1))}"
+            for _ in range(COUNT)
+        ],
+        "list_gauteng": [
+            f"/v1/areas?province=gauteng&offset={20 * rng.randrange(max(gauteng_total // 20, 1))}"
+            for _ in range(COUNT)
+        ],
+        "search_q_prefix3": [f"/v1/areas/search?q={quote_plus(rng.choice(prefixes))}" for _ in range(COUNT)],
+        "search_q_name": [
+            f"/v1/areas/search?q={quote_plus(rows[rng.randrange(total)][1])}" for _ in range(COUNT)
+        ],
+        "search_geo_r10": [
+            "/v1/areas/search?lat={}&lng={}&radius=10".format(*near(rng, JOBURG, 5)) for _ in range(COUNT)
+        ],
+        "search_geo_r50": [
+            "/v1/areas/search?lat={}&lng={}&radius=50".format(*near(rng, JOBURG, 5)) for _ in range(COUNT)
+        ],
+        "search_q_geo_min": [
+            "/v1/areas/search?q={}&lat={}&lng={}&radius=50&min_score={}".format(
+                quote_plus(rng.choice(gauteng_words)), *near(rng, JOBURG, 5), rng.choice(["4", "5", "5.5", "6"])
+            )
+            for _ in range(COUNT)
+        ],
+        "compare_5": [
+            "/v1/areas/compare?ids=" + ",".join(rng.sample(ids, 5)) for _ in range(COUNT)
+        ],
+        "history_1y_daily": [f"/v1/areas/{i}/history?period=1y&granularity=daily" for i in sample_ids(COUNT)],
+        "history_1y_weekly": [f"/v1/areas/{i}/history?period=1y&granularity=weekly" for i in sample_ids(COUNT)],
+        "history_1y_monthly": [f"/v1/areas/{i}/history?period=1y&granularity=monthly" for i in sample_ids(COUNT)],
+    }
+    for name, targets in cases.items():
+        with open(f"{outdir}/{name}.txt", "w", encoding="utf-8") as f:
+            f.write("\n".join(targets) + "\n")
+    print(" ".join(cases))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: cases.py DB OUTDIR")
+    main(sys.argv[1], sys.argv[2])

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""bench/RESULTS.md from the raw results of bench/run.sh.
+
+Usage: report.py META RESULTS_TSV N SMALL_N  (Markdown on stdout)
+
+META holds `key value` lines (machine, build times, start-to-first-200, log
+counts); RESULTS_TSV one row per wrk run: label, req/s, p50 ms, p99 ms,
+non-2xx, socket errors, requests, VmHWM kB, VmRSS kB, other CPU %. This file
+owns the layout of RESULTS.md and the check of every target of issue 3.
+"""
+
+import sys
+
+NAMES = {
+    "get_area": "Get Area",
+    "get_area_nearby": "Get Area include=nearby",
+    "list_first": "List Areas first page",
+    "list_deep": "List Areas deep page (offset N-20)",
+    "list_score_desc": "List Areas sort=truth_score&order=desc",
+    "list_gauteng": "List Areas province=gauteng",
+    "search_q_prefix3": "Search q (3-letter prefix)",
+    "search_q_name": "Search q (full name)",
+    "search_geo_r10": "Search lat/lng radius 10 (Johannesburg)",
+    "search_geo_r50": "Search lat/lng radius 50 (Johannesburg)",
+    "search_q_geo_min": "Search q + lat/lng + min_score",
+    "compare_5": "Compare 5 ids",
+    "history_1y_daily": "History 1y daily",
+    "history_1y_weekly": "History 1y weekly",
+    "history_1y_monthly": "History 1y monthly",
+}
+RSS_LIMIT_KB = 64 * 1024  # 64 MB read as 64 MiB
+NOISY_PCT = 10  # other processes' CPU above this share of the machine marks a row
+
+
+def read(meta_path, tsv_path):
+    meta = {}
+    for line in open(meta_path, encoding="utf-8"):
+        key, _, value = line.rstrip("\n").partition(" ")
+        meta[key] = value
+    rows = {}
+    for line in open(tsv_path, encoding="utf-8"):
+        f = line.rstrip("\n").split("\t")
+        size, case = f[0].split(" ", 1)
+        rows[(size, case)] = {
+            "rps": float(f[1]), "p50": float(f[2]), "p99": float(f[3]), "non2xx": int(f[4]),
+            "sock": int(f[5]), "requests": int(f[6]), "hwm": int(f[7] or 0), "rss": int(f[8] or 0),
+            "other": int(f[9] or 0),
+        }
+    return meta, rows
+
+
+def mb(kb):
+    return f"{kb / 1024:.1f} MiB"
+
+
+def main(meta_path, tsv_path, n, small):
+    meta, rows = read(meta_path, tsv_path)
+    out = []
+    w = out.append
+    w("# Benchmark results (issue 3)\n")
+    w("Written by `make bench` (bench/run.sh); do not edit by hand. Findings and profiles: bench/PROFILE.md.\n")
+    w("## Machine\n")
+    for key in ("cores", "cpu", "memory", "kernel", "date", "commit", "wrk", "nginx"):
+        w(f"- {key}: {meta.get(key, '?')}")
+    w(f"- load average before / after the run: {meta.get('load_before', '?')} / {meta.get('load_after', '?')}")
+    w(f"- wrk: 1 thread, 16 connections, {meta.get('duration', '?')} s per case after a short warm-up;"
+      " the server runs with its default workers (2 per CPU) and logs every request to a file")
+    w(f"- databases: {n} and {small} areas from `init --synthetic` with 400 days of history; build time "
+      f"{meta.get('build_' + n, '?')} ({n}), {meta.get('build_' + small, '?')} ({small})\n")
+    noisy = [k for k, r in rows.items() if r["other"] > NOISY_PCT]
+    if noisy:
+        w(f"**Noisy run:** other processes used more than {NOISY_PCT}% of the machine's CPU during "
+          f"{len(noisy)} of {len(rows)} cases (column 'other CPU'). Compare ratios within this run, "
+          "not absolute numbers across runs.\n")
+    else:
+        w(f"Quiet run: no case saw other processes use more than {NOISY_PCT}% of the machine's CPU.\n")
+
+    w(f"## Results at {n} areas\n")
+    w("| case | req/s | p50 ms | p99 ms | non-2xx | socket errors | peak RSS (VmHWM) | other CPU |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for case, name in NAMES.items():
+        r = rows.get((n, case))
+        if r:
+            w(f"| {name} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
+              f"| {mb(r['hwm'])} | {r['other']}% |")
+    for case in ("get_area", "list_first"):
+        r = rows.get(("nginx", case))
+        if r:
+            w(f"| nginx, same bytes as {NAMES[case]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} "
+              f"| {r['non2xx']} | {r['sock']} | (nginx) | {r['other']}% |")
+    w("\nPeak RSS is the server's VmHWM read after each case, so it only grows down the table. "
+      "non-2xx is wrk's count of answers with status 400 or above.\n")
+
+    w("## Server / nginx (requests per second, same bytes)\n")
+    w("| case | server req/s | nginx req/s | ratio |")
+    w("|---|---:|---:|---:|")
+    ratios = {}
+    for case in ("get_area", "list_first"):
+        s, g = rows.get((n, case)), rows.get(("nginx", case))
+        if s and g and g["rps"] > 0:
+            ratios[case] = s["rps"] / g["rps"]
+            w(f"| {NAMES[case]} | {s['rps']:.0f} | {g['rps']:.0f} | {ratios[case]:.2f} |")
+
+    w(f"\n## p50 growth from {small} to {n} areas\n")
+    w(f"| case | p50 ms at {small} | p50 ms at {n} | growth | req/s at {small} | req/s at {n} |")
+    w("|---|---:|---:|---:|---:|---:|")
+    growth = {}
+    for case, name in NAMES.items():
+        a, b = rows.get((small, case)), rows.get((n, case))
+        if a and b:
+            growth[case] = b["p50"] / a["p50"] if a["p50"] > 0 else float("inf")
+            w(f"| {name} | {a['p50']:.2f} | {b['p50']:.2f} | {growth[case]:.2f}x | {a['rps']:.0f} | {b['rps']:.0f} |")
+
+    w("\n## Start to first 200\n")
+    w(f"- {n} areas: {meta.get('first200_' + n, '?')} ms; {small} areas: {meta.get('first200_' + small, '?')} ms"
+      " (from just before `serve` starts to the first 200 of GET /v1/areas, polled every 0.5 ms)\n")
+
+    w("## Targets\n")
+    w("| target | measured | verdict |")
+    w("|---|---|---|")
+
+    def verdict(ok):
+        return "met" if ok else "**missed**"
+
+    for case in ("get_area", "list_first"):
+        if case in ratios:
+            w(f"| {NAMES[case]} ≥ 0.5 of nginx req/s | {ratios[case]:.2f} | {verdict(ratios[case] >= 0.5)} |")
+    big = {c: rows[(n, c)] for c in NAMES if (n, c) in rows}
+    slow = [f"{NAMES[c]} {r['p99']:.1f} ms" for c, r in big.items() if r["p99"] > 10]
+    w(f"| every case p99 ≤ 10 ms at {n} | worst {max((r['p99'] for r in big.values()), default=0):.2f} ms"
+      f"{'; over: ' + ', '.join(slow) if slow else ''} | {verdict(not slow)} |")
+    bad = sum(r["non2xx"] for r in big.values())
+    sock = sum(r["sock"] for r in big.values())
+    w(f"| zero non-2xx at {n} | {bad} | {verdict(bad == 0)} |")
+    w(f"| zero socket errors at {n} | {sock} | {verdict(sock == 0)} |")
+    first, deep = big.get("list_first"), big.get("list_deep")
+    if first and deep:
+        cost = deep["p50"] / first["p50"] if first["p50"] else float("inf")
+        w(f"| deep page ≤ 2x first page (p50) | {cost:.2f}x ({deep['p50']:.2f} vs {first['p50']:.2f} ms; "
+          f"req/s {deep['rps']:.0f} vs {first['rps']:.0f}) | {verdict(cost <= 2)} |")
+    grown = [f"{NAMES[c]} {g:.1f}x" for c, g in growth.items() if g > 2]
+    w(f"| no p50 grows > 2x from {small} to {n} | worst {max(growth.values(), default=0):.2f}x"
+      f"{'; over: ' + ', '.join(grown) if grown else ''} | {verdict(not grown)} |")
+    peak = max((r["hwm"] for r in big.values()), default=0)
+    w(f"| peak RSS ≤ 64 MiB at {n} | {mb(peak)} | {verdict(peak <= RSS_LIMIT_KB)} |")
+    f200 = meta.get("first200_" + n)
+    if f200:
+        w(f"| serve → first 200 ≤ 200 ms at {n} | {f200} ms | {verdict(float(f200) <= 200)} |")
+    logged = {k[4:]: v for k, v in meta.items() if k.startswith("log_") and v not in ("0", "")}
+    if logged:
+        w("\nServer log lines at WARN or ERROR during cases: "
+          + ", ".join(f"{k}: {v}" for k, v in logged.items()))
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit("usage: report.py META RESULTS_TSV N SMALL_N")
+    main(*sys.argv[1:])

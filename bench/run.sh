@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# bench/run.sh (`make bench`): load-tests every endpoint of the release build at
+# 100,000 areas and at 1,000 areas with wrk, measures nginx serving the same
+# bytes as the HTTP limit, and writes bench/RESULTS.md (see bench/report.py).
+#
+# Owns: tool installs (wrk, nginx-light via apt-get), the cached benchmark
+# databases under bench/data (gitignored, keyed by size and generator source),
+# the server and nginx it starts (stopped by the EXIT trap), and the raw
+# results. Only 127.0.0.1 is ever a target; every wrk run is bounded in time.
+#
+# Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000), BENCH_DAYS (400),
+# BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2), BIN.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/area-scoring}
+N=${BENCH_N:-100000}
+SMALL_N=${BENCH_SMALL_N:-1000}
+DAYS=${BENCH_DAYS:-400}
+DURATION=${BENCH_DURATION:-10}
+WARMUP=${BENCH_WARMUP:-2}
+DATA=bench/data
+CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
+  search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
+  compare_5 history_1y_daily history_1y_weekly history_1y_monthly)
+
+WORK=$(mktemp -d /tmp/area-bench.XXXXXX)
+chmod 755 "$WORK" # nginx workers may run as nobody and must read the bodies
+STARTED=()
+cleanup() {
+  local pid
+  for pid in "${STARTED[@]}"; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+install_tools() {
+  local missing=()
+  command -v wrk >/dev/null || missing+=(wrk)
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+  command -v python3 >/dev/null || missing+=(python3)
+  command -v curl >/dev/null || missing+=(curl)
+  [ ${#missing[@]} -eq 0 ] && return
+  say "installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+# The database for N areas, built once and reused while the generator's
+# sources are unchanged (their hash is part of the file name).
+database() {
+  local n=$1 hash db
+  hash=$(cat schema.sql seed/za-areas.csv src/seed.rs src/synthetic.rs src/load.rs src/api/areas.rs |
+    sha256sum | cut -c1-12)
+  db="$DATA/areas-${n}x${DAYS}-${hash}.db"
+  mkdir -p "$DATA"
+  if [ ! -f "$db" ]; then
+    find "$DATA" -maxdepth 1 -name "areas-${n}x${DAYS}-*.db" -delete
+    say "building $db (init --synthetic $n --history-days $DAYS)"
+    local t0=$SECONDS
+    "$BIN" init --synthetic "$n" --history-days "$DAYS" --db "$db" >&2
+    echo "build_${n} $((SECONDS - t0)) s" >>"$WORK/meta"
+  else
+    echo "build_${n} cached" >>"$WORK/meta"
+  fi
+  echo "$db"
+}
+
+# CPU ticks: all cores busy (from /proc/stat) and one process (utime+stime).
+busy_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat; }
+proc_ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12+$13}'; }
+status_kb() { awk -v k="$2:" '$1==k{print $2}' "/proc/$1/status"; }
+
+# One wrk run: wrk_case LABEL URL PATHS_FILE KEY OWNER_PID -> a row of results.tsv.
+wrk_case() {
+  local label=$1 url=$2 paths=$3 key=$4 pid=$5 b0 p0 b1 p1 t0 t1 wrk_cpu line
+  wrk -t1 -c16 -d"${WARMUP}s" -s bench/rotate.lua "$url" -- "$paths" "$key" >/dev/null 2>&1 || true
+  t0=$(date +%s%N)
+  b0=$(busy_ticks)
+  p0=$(proc_ticks "$pid")
+  local TIMEFORMAT='%U %S'
+  { time wrk -t1 -c16 -d"${DURATION}s" --timeout 5s -s bench/rotate.lua "$url" -- "$paths" "$key" \
+    >"$WORK/wrk.out" 2>&1 || true; } 2>"$WORK/wrk.time"
+  b1=$(busy_ticks)
+  p1=$(proc_ticks "$pid")
+  t1=$(date +%s%N)
+  wrk_cpu=$(awk '{printf "%d", ($1 + $2) * 100}' "$WORK/wrk.time")
+  line=$(grep '^RESULT ' "$WORK/wrk.out" | tail -1 || true)
+  [ -n "$line" ] || { say "wrk failed for $label: $(tail -3 "$WORK/wrk.out")"; line="RESULT 0 0 0 0 0 0"; }
+  # CPU used by neither the measured server nor wrk, as % of the machine: noise.
+  local cores other
+  cores=$(nproc)
+  other=$(awk -v b=$((b1 - b0)) -v p=$((p1 - p0)) -v w="$wrk_cpu" -v d=$(((t1 - t0) / 10000000)) -v c="$cores" \
+    'BEGIN{o=(b-p-w)/(d*c)*100; if(o<0)o=0; if(o>100)o=100; printf "%.0f", o}')
+  local fields
+  fields=$(tr ' ' '\t' <<<"${line#RESULT }")
+  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$fields" "$(status_kb "$pid" VmHWM)" \
+    "$(status_kb "$pid" VmRSS)" "$other" >>"$WORK/results.tsv"
+  say "$label: $(echo "${line#RESULT }" | awk '{printf "%s req/s, p50 %s ms, p99 %s ms, non-2xx %s, socket errors %s", $1, $2, $3, $4, $5}')"
+}
+
+# Starts the server on port 0 over DB, measures serve -> first 200, runs every
+# case, and stops it. run_size SIZE DB KEY
+run_size() {
+  local size=$1 db=$2 key=$3 log="$WORK/server-$1.log" out addr server launcher c first code
+  mkdir -p "$WORK/cases-$size"
+  python3 bench/cases.py "$db" "$WORK/cases-$size" >/dev/null
+  : >"$log"
+  # first200.py starts the server itself, so that its own start-up is not timed.
+  python3 bench/first200.py "$log" "$key" "$WORK/start-$size" -- \
+    "$BIN" serve --db "$db" --addr 127.0.0.1:0 &
+  launcher=$!
+  STARTED+=("$launcher")
+  local tries=0
+  until grep -qE '^(FIRST200_MS|FAILED)' "$WORK/start-$size" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ $tries -lt 600 ] || { say "no answer from first200.py"; exit 1; }
+    sleep 0.1
+  done
+  out=$(cat "$WORK/start-$size")
+  server=$(awk '/^PID/{print $2}' <<<"$out")
+  STARTED+=("$server")
+  grep -q '^FAILED' <<<"$out" && { say "$out"; tail -5 "$log" >&2; exit 1; }
+  addr=$(awk '/^ADDR/{print $2}' <<<"$out")
+  echo "first200_${size} $(awk '/^FIRST200_MS/{print $2}' <<<"$out")" >>"$WORK/meta"
+  say "$size areas: serving on $addr, first 200 after $(awk '/^FIRST200_MS/{print $2}' <<<"$out") ms"
+  for c in "${CASES[@]}"; do
+    first=$(head -1 "$WORK/cases-$size/$c.txt")
+    code=$(curl -s -o "$WORK/body.json" -w '%{http_code}' -H "Authorization: Bearer $key" "http://$addr$first")
+    [ "$code" = 200 ] || say "warning: $c answered $code for $first: $(head -c 300 "$WORK/body.json")"
+    wrk_case "$size $c" "http://$addr" "$WORK/cases-$size/$c.txt" "$key" "$server"
+    # The server logs a line per request; count anything worse than INFO, then
+    # truncate (the log is opened for appending, so writes go on at its start).
+    echo "log_${size}_$c $(grep -cE ' (WARN|ERROR) ' "$log" || true)" >>"$WORK/meta"
+    : >"$log"
+  done
+  if [ "$size" = "$N" ]; then
+    # The very bytes the server answers, for nginx to serve.
+    mkdir -p "$WORK/www"
+    curl -sf -o "$WORK/www/area.json" -H "Authorization: Bearer $key" \
+      "http://$addr$(head -1 "$WORK/cases-$size/get_area.txt")"
+    curl -sf -o "$WORK/www/list.json" -H "Authorization: Bearer $key" "http://$addr/v1/areas"
+  fi
+  kill "$server"
+  wait "$launcher" 2>/dev/null || true
+}
+
+# nginx on loopback, 2 workers, no access log, its own prefix: the HTTP limit.
+run_nginx() {
+  local key=$1 port pid
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mkdir -p "$WORK/nginx/logs" "$WORK/nginx/tmp"
+  cat >"$WORK/nginx/nginx.conf" <<EOF
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  default_type application/json;
+  types { }
+  client_body_temp_path $WORK/nginx/tmp/body;
+  proxy_temp_path $WORK/nginx/tmp/proxy;
+  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
+  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
+  scgi_temp_path $WORK/nginx/tmp/scgi;
+  server {
+    listen 127.0.0.1:$port;
+    root $WORK/www;
+  }
+}
+EOF
+  "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>>"$WORK/nginx/logs/error.log" &
+  pid=$!
+  STARTED+=("$pid")
+  local tries=0
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/area.json"; do
+    tries=$((tries + 1))
+    [ $tries -lt 100 ] || { cat "$WORK/nginx/logs/error.log" >&2; exit 1; }
+    sleep 0.05
+  done
+  echo /area.json >"$WORK/nginx-area.txt"
+  echo /list.json >"$WORK/nginx-list.txt"
+  # nginx's RSS is its master's; the workers are what serve, but the column is
+  # about the API server, so it is left as nginx's master for completeness.
+  wrk_case "nginx get_area" "http://127.0.0.1:$port" "$WORK/nginx-area.txt" "$key" "$pid"
+  wrk_case "nginx list_first" "http://127.0.0.1:$port" "$WORK/nginx-list.txt" "$key" "$pid"
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+}
+
+machine() {
+  echo "cores $(nproc)"
+  echo "cpu $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
+  echo "memory $(awk '/^MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+  echo "kernel $(uname -r)"
+  echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src schema.sql 2>/dev/null || echo ' (with uncommitted changes in src/)')"
+  echo "load_before $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "duration ${DURATION}"
+  echo "wrk $(wrk --version 2>&1 | head -1 | awk '{print $1, $2}')"
+  echo "nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
+}
+
+main() {
+  [ -x "$BIN" ] || { echo "no $BIN: run 'cargo build --release' (make bench does)" >&2; exit 1; }
+  install_tools
+  machine >"$WORK/meta"
+  : >"$WORK/results.tsv"
+  local big small key_big key_small
+  big=$(database "$N")
+  small=$(database "$SMALL_N")
+  key_big=$("$BIN" keys create --db "$big" --plan enterprise --label bench 2>/dev/null)
+  key_small=$("$BIN" keys create --db "$small" --plan enterprise --label bench 2>/dev/null)
+  run_size "$N" "$big" "$key_big"
+  run_nginx "$key_big"
+  run_size "$SMALL_N" "$small" "$key_small"
+  echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"
+  python3 bench/report.py "$WORK/meta" "$WORK/results.tsv" "$N" "$SMALL_N" >bench/RESULTS.md
+  cat bench/RESULTS.md
+}
+
+main "$@"
