@@ -112,6 +112,7 @@ fn healthz_is_503_while_the_database_file_is_gone() {
     let down = wait_for(&server, "/healthz", 503);
     down.assert_error(503, "service_unavailable");
     assert!(down.header("Retry-After").is_some());
+    assert_eq!(down.header("Cache-Control"), Some("no-store"));
     assert_eq!(down.header("Access-Control-Allow-Origin"), Some("*"));
     server
         .get_with("/v1/areas/soweto", &[])
