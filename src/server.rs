@@ -115,6 +115,11 @@ fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
     socket.set_reuse_address(true).map_err(fail)?;
     socket.set_read_timeout(Some(timeout)).map_err(fail)?;
     socket.set_write_timeout(Some(timeout)).map_err(fail)?;
+    // tiny_http writes an answer through a 1 KiB buffer, so a larger answer
+    // leaves in several segments; with Nagle's algorithm on, the last one waits
+    // for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
+    // Accepted connections inherit TCP_NODELAY from the listener on Linux.
+    socket.set_tcp_nodelay(true).map_err(fail)?;
     socket.bind(&resolved.into()).map_err(fail)?;
     socket.listen(1024).map_err(fail)?;
     Ok(socket.into())

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Soak (issue 4, not in make test): wrk at 64 connections over mixed endpoints
+# for SOAK_SECS (default 600), with an atomic-rename reload of the database
+# every minute (SIGHUP on every other one, the file watcher alone on the rest).
+# Reports status counts (non-2xx must be 0 with an enterprise key), socket
+# errors, and the server's RSS and thread count sampled every 10 s, so that
+# growth after the first minute shows. Loopback only; every loop is bounded.
+#
+#   bash bench/soak.sh            # 10 minutes
+#   SOAK_SECS=60 bash bench/soak.sh
+set -euo pipefail
+
+SOAK_SECS=${SOAK_SECS:-600}
+CONNECTIONS=${CONNECTIONS:-64}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$ROOT/target/release/area-scoring
+OUT=${OUT:-$ROOT/target/bench-hardening/soak-$(date -u +%Y%m%dT%H%M%SZ)}
+WORK=$(mktemp -d)
+SERVER=""
+RELOADER=""
+SAMPLER=""
+
+cleanup() {
+  # Only the processes this script started, by their ids.
+  for pid in $RELOADER $SAMPLER; do kill "$pid" 2>/dev/null || true; done
+  if [ -n "$SERVER" ]; then kill -TERM "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+(cd "$ROOT" && cargo build --release --quiet)
+mkdir -p "$OUT"
+
+DB=$WORK/areas.db
+"$BIN" init --db "$DB" >/dev/null
+KEY=$("$BIN" keys create --db "$DB" --plan enterprise --label soak)
+# Enterprise is unlimited (NULL) by default: any 429 would be a fault here.
+
+"$BIN" serve --db "$DB" --addr 127.0.0.1:0 2>"$OUT/server.log" &
+SERVER=$!
+ADDR=""
+for _ in $(seq 100); do
+  ADDR=$(grep -o 'listening on http://[0-9.:]*' "$OUT/server.log" | head -1 | sed 's|.*http://||' || true)
+  [ -n "$ADDR" ] && break
+  sleep 0.1
+done
+[ -n "$ADDR" ] || { echo "server did not start" >&2; cat "$OUT/server.log" >&2; exit 1; }
+echo "server pid $SERVER on $ADDR; output in $OUT"
+
+# Area ids for the rotation, from the server itself.
+IDS=$(curl -sf -H "Authorization: Bearer $KEY" "http://$ADDR/v1/areas?limit=40&sort=truth_score" |
+  python3 -c 'import json,sys; print(",".join(json.dumps(a["id"]) for a in json.load(sys.stdin)["data"]))')
+
+cat >"$WORK/mixed.lua" <<LUA
+-- Rotates over every endpoint; counts answers by status in each thread.
+local ids = { $IDS }
+local auth = { ["Authorization"] = "Bearer $KEY" }
+local n = 0
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) statuses = {} end
+local function enc(s) return (s:gsub("[^%w%-_.~]", function(c) return string.format("%%%02X", string.byte(c)) end)) end
+function request()
+  n = n + 1
+  local id = enc(ids[(n % #ids) + 1])
+  local other = enc(ids[((n + 7) % #ids) + 1])
+  local k = n % 6
+  local path
+  if k == 0 then path = "/v1/areas?limit=20&offset=" .. (n % 900)
+  elseif k == 1 then path = "/v1/areas/" .. id .. "?include=nearby"
+  elseif k == 2 then path = "/v1/areas/search?q=" .. ({"cape", "sand", "port", "east", "berg"})[(n % 5) + 1]
+  elseif k == 3 then path = "/v1/areas/search?lat=-26.1&lng=28.05&radius=" .. ((n % 50) + 1)
+  elseif k == 4 then path = "/v1/areas/" .. id .. "/history?period=90d&granularity=weekly"
+  else path = "/v1/areas/compare?ids=" .. id .. "," .. other end
+  if id == other and k == 5 then path = "/v1/areas?sort=truth_score" end
+  return wrk.format("GET", path, auth)
+end
+function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+end
+function done(summary, latency, requests)
+  local total = {}
+  for _, t in ipairs(threads) do
+    for s, c in pairs(t:get("statuses")) do total[s] = (total[s] or 0) + c end
+  end
+  for s, c in pairs(total) do io.write(string.format("status %d: %d\n", s, c)) end
+  local e = summary.errors
+  io.write(string.format("socket errors: connect %d, read %d, write %d, status %d, timeout %d\n",
+    e.connect, e.read, e.write, e.status, e.timeout))
+  io.write(string.format("latency ms: p50 %.2f, p99 %.2f, max %.2f\n",
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end
+LUA
+
+# Every 10 s: seconds, VmRSS kB, VmHWM kB, threads, open fds.
+sample() {
+  echo "secs,rss_kb,hwm_kb,threads,fds" >"$OUT/samples.csv"
+  local start=$SECONDS
+  for _ in $(seq $((SOAK_SECS / 10 + 3))); do
+    [ -r "/proc/$SERVER/status" ] || break
+    awk -v t=$((SECONDS - start)) -v fds="$(ls /proc/$SERVER/fd | wc -l)" '
+      /^VmRSS/ {r=$2} /^VmHWM/ {h=$2} /^Threads/ {th=$2}
+      END {printf "%d,%d,%d,%d,%d\n", t, r, h, th, fds}' "/proc/$SERVER/status" >>"$OUT/samples.csv"
+    sleep 10
+  done
+}
+sample &
+SAMPLER=$!
+
+# Every minute: a new database written beside the old and renamed over it
+# (init --force does exactly that, carrying the keys over); SIGHUP on even minutes.
+reload() {
+  for minute in $(seq $((SOAK_SECS / 60))); do
+    sleep 60
+    "$BIN" init --db "$DB" --force >/dev/null 2>&1
+    if [ $((minute % 2)) -eq 0 ]; then kill -HUP "$SERVER"; fi
+    echo "$(date -u +%T) reload $minute" >>"$OUT/reloads.log"
+  done
+}
+reload &
+RELOADER=$!
+
+wrk -t2 -c"$CONNECTIONS" -d"${SOAK_SECS}s" --timeout 5s --latency -s "$WORK/mixed.lua" "http://$ADDR" | tee "$OUT/wrk.txt"
+wait "$RELOADER" 2>/dev/null || true
+RELOADER=""
+kill "$SAMPLER" 2>/dev/null || true
+wait "$SAMPLER" 2>/dev/null || true
+SAMPLER=""
+
+echo "--- samples (secs,rss_kb,hwm_kb,threads,fds)"
+cat "$OUT/samples.csv"
+echo "--- reloads logged by the server"
+grep -c 'reloaded' "$OUT/server.log" || true
+grep -E 'refused|panick|ERROR' "$OUT/server.log" | head -5 || true
+non2xx=$(grep -E '^status ' "$OUT/wrk.txt" | awk '$2 !~ /^2/ {s += $3} END {print s + 0}')
+echo "non-2xx answers: $non2xx"
