@@ -64,9 +64,12 @@ impl Response {
         }
     }
 
+    /// An error in the one error shape. Errors are never cached: the next try
+    /// may well succeed.
     pub fn error(err: &ApiError) -> Response {
         let mut response = Response::json(err.status(), err.body());
         response.headers.extend(err.headers());
+        response.headers.push(("Cache-Control", "no-store".into()));
         response
     }
 
@@ -110,7 +113,6 @@ pub fn preflight(allow: &str) -> Response {
 /// (answers depend on the key, hence Vary). Errors are never cached.
 pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Response {
     if response.status != 200 {
-        response.headers.push(("Cache-Control", "no-store".into()));
         return response;
     }
     let etag = format!("\"{:016x}\"", fingerprint(&response.body));
@@ -243,8 +245,9 @@ mod tests {
         assert_eq!(same.header("ETag"), Some(etag.as_str()));
         let other = apply_caching(Response::json(200, b"{\"a\":1}".to_vec()), Some(&etag));
         assert_eq!(other.status, 200);
-        let error = apply_caching(Response::json(404, b"{}".to_vec()), Some("*"));
-        assert_eq!((error.status, error.header("ETag")), (404, None));
+        let error = apply_caching(Response::error(&ApiError::Internal), Some("*"));
+        assert_eq!((error.status, error.header("ETag")), (500, None));
+        assert_eq!(error.header("Cache-Control"), Some("no-store"));
     }
 
     #[test]
