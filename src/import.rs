@@ -23,6 +23,7 @@ use crate::dates;
 use crate::db;
 use crate::load::{self, NewArea};
 use crate::seed::DimensionScore;
+use std::borrow::Cow;
 
 use area::Area;
 
@@ -172,7 +173,6 @@ fn report(file: &Path, problems: &[Problem]) -> String {
 
 /// Writes the areas (sorted by id) through `load::create_database`.
 fn write(db: &Path, areas: &[Area]) -> Result<i64, String> {
-    let mut sources = Interned::default();
     load::create_database(db, true, |writer| {
         for a in areas {
             let dimensions: Vec<DimensionScore> = a
@@ -182,7 +182,7 @@ fn write(db: &Path, areas: &[Area]) -> Result<i64, String> {
                     name: d.name,
                     score: d.score,
                     weight: d.weight,
-                    sources: d.sources.iter().map(|s| sources.get(s)).collect(),
+                    sources: d.sources.iter().map(|s| Cow::Owned(s.clone())).collect(),
                 })
                 .collect();
             writer.add(&NewArea {
@@ -202,23 +202,6 @@ fn write(db: &Path, areas: &[Area]) -> Result<i64, String> {
         }
         Ok(())
     })
-}
-
-/// Source identifiers as `&'static str`, which `seed::DimensionScore` holds:
-/// each distinct identifier is leaked once. An import is one short-lived
-/// command and a file names few distinct sources, so the cost is bounded.
-#[derive(Default)]
-struct Interned(HashMap<String, &'static str>);
-
-impl Interned {
-    fn get(&mut self, s: &str) -> &'static str {
-        if let Some(found) = self.0.get(s) {
-            return found;
-        }
-        let leaked: &'static str = Box::leak(s.to_string().into_boxed_str());
-        self.0.insert(s.to_string(), leaked);
-        leaked
-    }
 }
 
 fn count_keys(db: &Path) -> Result<i64, String> {

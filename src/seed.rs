@@ -6,6 +6,8 @@
 //! instance) and by noise, so scores look plausible without meaning anything.
 //! The same id always gets the same scores and the same history shape.
 
+use std::borrow::Cow;
+
 use crate::domain::{DIMENSIONS, round2};
 
 /// The seed places, compiled in so that `init` needs nothing beside the binary.
@@ -141,7 +143,8 @@ pub struct DimensionScore {
     pub name: &'static str,
     pub score: f64,
     pub weight: f64,
-    pub sources: Vec<&'static str>,
+    /// Borrowed for the seed's fixed identifiers, owned for imported ones.
+    pub sources: Vec<Cow<'static, str>>,
 }
 
 /// An area's seven dimension scores and the truth_score they weigh up to.
@@ -156,7 +159,9 @@ pub fn scores(id: &str, municipality: &str) -> (Vec<DimensionScore>, f64) {
             let score = (raw.clamp(0.5, 9.8) * 10.0).round() / 10.0;
             let first = rng.below(3);
             let count = 1 + rng.below(3);
-            let sources = (0..count).map(|j| SOURCES[k][(first + j) % 3]).collect();
+            let sources = (0..count)
+                .map(|j| Cow::Borrowed(SOURCES[k][(first + j) % 3]))
+                .collect();
             DimensionScore {
                 name: DIMENSIONS[k],
                 score,
