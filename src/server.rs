@@ -57,15 +57,21 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     log::info!("listening on http://{addr}");
     let app = Arc::new(App::new(store, config.metrics_addr.is_none()));
     let stopping = Arc::new(AtomicBool::new(false));
+    let stalled = Arc::new(Stalled::default());
     let mut threads = Vec::new();
     for i in 0..config.workers {
         let (server, app, stopping) = (server.clone(), app.clone(), stopping.clone());
+        let stalled = stalled.clone();
         threads.push(spawn(&format!("worker-{i}"), move || {
-            work(&server, &app, &stopping)
+            work(&server, &app, &stopping, &stalled)
         })?);
     }
     let (app2, stopping2) = (app.clone(), stopping.clone());
     threads.push(spawn("db-watch", move || watch(&app2, &stopping2))?);
+    let (timeout, stopping4) = (config.client_timeout, stopping.clone());
+    threads.push(spawn("keep-accepting", move || {
+        keep_accepting(addr, timeout, &stopping4)
+    })?);
     let (metrics_server, metrics_addr) = match &config.metrics_addr {
         None => (None, None),
         Some(a) => {
@@ -73,6 +79,10 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             let bound = listener.local_addr().map_err(|e| e.to_string())?;
             let ms = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
             log::info!("metrics on http://{bound}/metrics");
+            let (timeout, stopping5) = (config.client_timeout, stopping.clone());
+            threads.push(spawn("keep-accepting-metrics", move || {
+                keep_accepting(bound, timeout, &stopping5)
+            })?);
             let (ms2, app3, stopping3) = (ms.clone(), app.clone(), stopping.clone());
             threads.push(spawn("metrics", move || {
                 serve_metrics(&ms2, &app3, &stopping3)
@@ -178,28 +188,57 @@ impl Running {
     }
 }
 
-fn work(server: &Server, app: &App, stopping: &AtomicBool) {
+fn work(server: &Server, app: &App, stopping: &AtomicBool, stalled: &Stalled) {
     loop {
         if stopping.load(Ordering::SeqCst) {
-            return drain(server, app);
+            return drain(server, app, stalled);
         }
         match server.recv() {
-            Ok(request) => serve(app, request),
-            // The listening socket's timeout also wakes an idle accept(); that is not a fault.
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-            Err(e) if !stopping.load(Ordering::SeqCst) => log::warn!("listener error: {e}"),
+            Ok(request) => serve(app, stalled, request),
+            // tiny_http hands over the error that ended its accept thread:
+            // from here on no new connection is taken (see keep_accepting).
+            Err(e) if !stopping.load(Ordering::SeqCst) => {
+                log::error!("the listener stopped accepting connections: {e}")
+            }
             Err(_) => {}
         }
     }
 }
 
 /// Answers what is already queued, until the queue is empty or the deadline passes.
-fn drain(server: &Server, app: &App) {
+fn drain(server: &Server, app: &App, stalled: &Stalled) {
     let deadline = Instant::now() + DRAIN_DEADLINE;
     while Instant::now() < deadline {
         match server.try_recv() {
-            Ok(Some(request)) => serve(app, request),
+            Ok(Some(request)) => serve(app, stalled, request),
             _ => return,
+        }
+    }
+}
+
+/// tiny_http's accept thread ends for good at the first error from accept(),
+/// and accept() on a listener with SO_RCVTIMEO fails (EAGAIN) once the timeout
+/// passes without a new connection: left alone, a server that sees no new
+/// connection for `client_timeout` never accepts another. A connection to
+/// ourselves well within the timeout keeps accept() returning (tiny_http does
+/// the same to stop); tiny_http reads EOF from it and drops it.
+fn keep_accepting(addr: SocketAddr, timeout: Duration, stopping: &AtomicBool) {
+    let target = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::from(([127, 0, 0, 1], addr.port())),
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, addr.port()))
+        }
+        _ => addr,
+    };
+    let every = (timeout / 4).min(Duration::from_secs(1));
+    let mut last = Instant::now();
+    while !stopping.load(Ordering::SeqCst) {
+        thread::sleep(Duration::from_millis(20).min(every));
+        if last.elapsed() >= every {
+            if let Err(e) = std::net::TcpStream::connect_timeout(&target, every) {
+                log::warn!("cannot reach our own listener on {target}: {e}");
+            }
+            last = Instant::now();
         }
     }
 }
@@ -216,7 +255,45 @@ fn watch(app: &App, stopping: &AtomicBool) {
     }
 }
 
-fn serve(app: &App, request: tiny_http::Request) {
+/// Connections whose client stopped reading: an answer to one of them ran
+/// into the write timeout. tiny_http queues every request a client pipelines,
+/// and each answer on such a connection would wait out the write timeout
+/// again (and a dropped tiny_http request writes a 500, waiting as long), so
+/// one client pipelining N requests would hold the workers N timeouts long.
+/// Their remaining requests are discarded without a write instead.
+#[derive(Default)]
+struct Stalled(std::sync::Mutex<std::collections::HashMap<SocketAddr, Instant>>);
+
+/// How long a stalled connection is remembered after its last request.
+const STALLED_FOR: Duration = Duration::from_secs(120);
+
+impl Stalled {
+    fn mark(&self, peer: SocketAddr) {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|_, at| at.elapsed() < STALLED_FOR);
+        map.insert(peer, Instant::now());
+    }
+
+    /// True (and remembered for longer) if `peer` is a stalled connection.
+    fn check(&self, peer: SocketAddr) -> bool {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        match map.get_mut(&peer) {
+            Some(at) if at.elapsed() < STALLED_FOR => {
+                *at = Instant::now();
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+fn serve(app: &App, stalled: &Stalled, request: tiny_http::Request) {
+    let peer = request.remote_addr().copied();
+    if peer.is_some_and(|p| stalled.check(p)) {
+        // Taking the writer and dropping it unused answers nothing and writes nothing.
+        drop(request.into_writer());
+        return;
+    }
     let started = Instant::now();
     let ours = to_request(&request);
     let response = app.handle(&ours);
@@ -230,6 +307,14 @@ fn serve(app: &App, request: tiny_http::Request) {
     );
     if let Err(e) = request.respond(to_tiny(response)) {
         log::debug!("client went away before the answer: {e}");
+        let timed_out = matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        );
+        if let (true, Some(p)) = (timed_out, peer) {
+            log::warn!("{p} stopped reading its answers; dropping its queued requests");
+            stalled.mark(p);
+        }
     }
 }
 
