@@ -1,13 +1,13 @@
-//! List Areas and Get Area: defaults, bounds, ordering, paging that covers
-//! every area exactly once, the detail form, the weighted-sum invariant of
-//! truth_score, `include`, and nearby against a brute-force search.
+//! List Areas and Get Area: defaults, bounds, the detail form consistent with
+//! the list form, the weighted-sum invariant of truth_score, `include`, and
+//! unknown ids. Paging is in tests/paging.rs, nearby in tests/geo.rs.
 
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::calc::{distance_to, has_two_decimals_at_most, haversine_km};
-use common::{assert_error, assert_nearest_first, seed_places, spawn_app};
+use common::calc::has_two_decimals_at_most;
+use common::{assert_error, seed_places, spawn_app};
 use serde_json::Value;
 
 const LIST_FIELDS: [&str; 6] = [
@@ -131,101 +131,6 @@ fn list_limit_and_offset_at_their_bounds() {
     }
 }
 
-/// The key an ordering sorts by, comparable across areas.
-fn sort_key(area: &Value, sort: &str) -> (String, f64) {
-    match sort {
-        // NOCASE folds ASCII letters only.
-        "name" => (area["name"].as_str().unwrap().to_ascii_lowercase(), 0.0),
-        "truth_score" => (String::new(), area["truth_score"].as_f64().unwrap()),
-        _ => (area["updated_at"].as_str().unwrap().to_string(), 0.0),
-    }
-}
-
-#[test]
-fn pages_cover_every_area_exactly_once_in_every_order() {
-    let app = spawn_app();
-    let seed = seed_places();
-    let all_ids: BTreeSet<String> = seed.iter().map(|p| p.id.clone()).collect();
-    let provinces: BTreeMap<String, String> = seed
-        .iter()
-        .map(|p| (p.province_slug.clone(), p.province.clone()))
-        .collect();
-    assert_eq!(
-        provinces.len(),
-        9,
-        "the seed spans the nine provinces of spec 2.8"
-    );
-    for sort in ["name", "truth_score", "updated_at"] {
-        for order in ["asc", "desc"] {
-            let mut by_province: BTreeSet<String> = BTreeSet::new();
-            let filters = std::iter::once(None).chain(provinces.keys().map(Some));
-            for province in filters {
-                let filter = province.map_or(String::new(), |p| format!("&province={p}"));
-                // 37 does not divide any count, so pages end mid-ordering.
-                let (mut walked, mut offset, mut total) = (Vec::<Value>::new(), 0, u64::MAX);
-                while (offset as u64) < total {
-                    let page = app.ok(&format!(
-                        "/v1/areas?sort={sort}&order={order}&limit=37&offset={offset}{filter}"
-                    ));
-                    total = page["total"].as_u64().unwrap();
-                    let data = page["data"].as_array().unwrap();
-                    assert!(
-                        !data.is_empty() || total == 0,
-                        "a page before the end is not empty"
-                    );
-                    offset += data.len();
-                    walked.extend(data.iter().cloned());
-                }
-                let walked_ids: Vec<String> = walked
-                    .iter()
-                    .map(|a| a["id"].as_str().unwrap().to_string())
-                    .collect();
-                let unique: BTreeSet<String> = walked_ids.iter().cloned().collect();
-                assert_eq!(
-                    unique.len(),
-                    walked_ids.len(),
-                    "{sort} {order} {filter}: an area repeated"
-                );
-                assert_eq!(
-                    walked.len() as u64,
-                    total,
-                    "{sort} {order} {filter}: total is the count"
-                );
-                match province {
-                    None => assert_eq!(unique, all_ids, "{sort} {order}: every area exactly once"),
-                    Some(slug) => {
-                        let want: BTreeSet<String> = seed
-                            .iter()
-                            .filter(|p| &p.province_slug == slug)
-                            .map(|p| p.id.clone())
-                            .collect();
-                        assert_eq!(unique, want, "{sort} {order} {slug}: exactly that province");
-                        assert!(
-                            walked
-                                .iter()
-                                .all(|a| a["province"] == provinces[slug].as_str())
-                        );
-                        by_province.extend(unique);
-                    }
-                }
-                for pair in walked.windows(2) {
-                    let (a, b) = (sort_key(&pair[0], sort), sort_key(&pair[1], sort));
-                    let ord = a.partial_cmp(&b).unwrap();
-                    let ord = if order == "desc" { ord.reverse() } else { ord };
-                    let tie_by_id = pair[0]["id"].as_str() < pair[1]["id"].as_str();
-                    assert!(
-                        ord.is_lt() || (ord.is_eq() && tie_by_id),
-                        "{sort} {order} {filter}: {} then {}",
-                        pair[0],
-                        pair[1]
-                    );
-                }
-            }
-            assert_eq!(by_province, all_ids, "the provinces partition the areas");
-        }
-    }
-}
-
 #[test]
 fn get_area_returns_the_detail_form_consistent_with_the_list() {
     let app = spawn_app();
@@ -312,63 +217,6 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
     assert!(
         (weights.values().sum::<f64>() - 1.0).abs() < 1e-9,
         "weights sum to 1: {weights:?}"
-    );
-}
-
-#[test]
-fn nearby_is_the_nearest_five_other_areas_within_25_km() {
-    let app = spawn_app();
-    let details = app.details();
-    let point = |d: &Value| {
-        (
-            d["coordinates"]["lat"].as_f64().unwrap(),
-            d["coordinates"]["lng"].as_f64().unwrap(),
-        )
-    };
-    let mut seen_full = false;
-    for here in details {
-        let (lat, lng) = point(here);
-        let nearby = here["nearby"].as_array().expect("nearby when included");
-        assert!(nearby.len() <= 5);
-        seen_full |= nearby.len() == 5;
-        let mut previous = 0.0;
-        for n in nearby {
-            assert_eq!(
-                keys(n),
-                ["distance_km", "id", "name", "truth_score"]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect()
-            );
-            assert_ne!(n["id"], here["id"], "an area is not near itself");
-            let other = app.detail(n["id"].as_str().unwrap());
-            assert_eq!(
-                (&n["name"], &n["truth_score"]),
-                (&other["name"], &other["truth_score"])
-            );
-            let d = n["distance_km"].as_f64().unwrap();
-            let exact = haversine_km(lat, lng, point(other).0, point(other).1);
-            assert!(
-                (d - exact).abs() <= 0.005 + 1e-9 && d <= 25.0,
-                "{} -> {}: {d} vs {exact}",
-                here["id"],
-                n["id"]
-            );
-            assert!(d >= previous, "nearest first: {}", here["id"]);
-            previous = d;
-        }
-        // Brute force over every other area: the first five within 25 km.
-        let all: Vec<(f64, &str)> = details
-            .iter()
-            .filter(|o| o["id"] != here["id"])
-            .map(|o| (distance_to(lat, lng, o), o["id"].as_str().unwrap()))
-            .collect();
-        let got: Vec<&str> = nearby.iter().map(|n| n["id"].as_str().unwrap()).collect();
-        assert_nearest_first(here["id"].as_str().unwrap(), &got, &all, 5, 25.0);
-    }
-    assert!(
-        seen_full,
-        "some area has five neighbours, so the cap is exercised"
     );
 }
 

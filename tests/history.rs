@@ -76,28 +76,44 @@ fn daily_periods_end_on_the_latest_day_at_truth_score() {
     // Every area: its latest point is its truth_score, on its updated_at day.
     // 7d ends on the same day as every other period (checked below for a sample).
     let listed = app.listed();
-    std::thread::scope(|s| {
-        for chunk in listed.chunks(listed.len().div_ceil(4)) {
-            s.spawn(move || {
-                for area in chunk {
-                    let id = area["id"].as_str().unwrap();
-                    let body = app.ok(&format!("/v1/areas/{id}/history?period=7d"));
-                    let (date, score) = points(&body).pop().expect("points");
-                    assert_eq!(
-                        score,
-                        area["truth_score"].as_f64().unwrap(),
-                        "{id}: last point"
-                    );
-                    let updated = area["updated_at"].as_str().unwrap();
-                    assert_eq!(
-                        date,
-                        updated[..10],
-                        "{id}: the window ends on the latest day"
-                    );
-                }
-            });
-        }
+    let changes: Vec<f64> = std::thread::scope(|s| {
+        let threads: Vec<_> = listed
+            .chunks(listed.len().div_ceil(4))
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|area| {
+                            let id = area["id"].as_str().unwrap();
+                            let body = app.ok(&format!("/v1/areas/{id}/history?period=7d"));
+                            let (date, score) = points(&body).pop().expect("points");
+                            assert_eq!(
+                                score,
+                                area["truth_score"].as_f64().unwrap(),
+                                "{id}: last point"
+                            );
+                            let updated = area["updated_at"].as_str().unwrap();
+                            assert_eq!(
+                                date,
+                                updated[..10],
+                                "{id}: the window ends on the latest day"
+                            );
+                            check_change_and_trend(&body)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|t| t.join().unwrap())
+            .collect()
     });
+    // The thresholds themselves were met: a change of exactly ±0.1 occurred.
+    assert!(
+        changes.contains(&0.1) && changes.contains(&-0.1),
+        "changes of exactly 0.1 and -0.1 seen"
+    );
     for id in sample(app) {
         for (period, days) in PERIODS {
             let body = app.ok(&format!("/v1/areas/{id}/history?period={period}"));
@@ -203,6 +219,29 @@ fn weekly_and_monthly_points_are_means_dated_mondays_and_firsts() {
     }
 }
 
+/// Checks change = last - first (2 decimals) and trend by the thresholds;
+/// returns change.
+fn check_change_and_trend(body: &Value) -> f64 {
+    let pts = points(body);
+    let what = format!("{} {}", body["area_id"], body["period"]);
+    let change = body["change"].as_f64().unwrap();
+    let want = round2(pts.last().unwrap().1 - pts[0].1);
+    assert!(
+        (change - want).abs() < 1e-9,
+        "{what}: change {change}, points say {want}"
+    );
+    assert!(has_two_decimals_at_most(change), "{what}: {change}");
+    let trend = if change >= 0.1 {
+        "up"
+    } else if change <= -0.1 {
+        "down"
+    } else {
+        "stable"
+    };
+    assert_eq!(body["trend"], trend, "{what}: change {change}");
+    change
+}
+
 #[test]
 fn change_is_last_minus_first_and_trend_follows_the_thresholds() {
     let app = spawn_app();
@@ -213,25 +252,8 @@ fn change_is_last_minus_first_and_trend_follows_the_thresholds() {
                 let body = app.ok(&format!(
                     "/v1/areas/{id}/history?period={period}&granularity={granularity}"
                 ));
-                let pts = points(&body);
-                let change = body["change"].as_f64().unwrap();
-                let want = round2(pts.last().unwrap().1 - pts[0].1);
-                assert!(
-                    (change - want).abs() < 1e-9,
-                    "{id} {period} {granularity}: {change} vs {want}"
-                );
-                assert!(has_two_decimals_at_most(change));
-                let trend = if change >= 0.1 {
-                    "up"
-                } else if change <= -0.1 {
-                    "down"
-                } else {
-                    "stable"
-                };
-                assert_eq!(
-                    body["trend"], trend,
-                    "{id} {period} {granularity}: change {change}"
-                );
+                check_change_and_trend(&body);
+                let trend = body["trend"].as_str().unwrap();
                 *trends.entry(trend.into()).or_default() += 1;
             }
         }

@@ -42,6 +42,9 @@ fn names_and_values_are_percent_decoded_and_plus_is_a_space() {
     // space, which it refuses too.
     assert_invalid(&app.get("/v1/areas?limit=%2B5"), &["limit"]);
     assert_invalid(&app.get("/v1/areas?limit=+5"), &["limit"]);
+    // The decoded name is what `param` reports: `+` is a space, %2B a plus.
+    assert_invalid(&app.get("/v1/areas?col+our=red"), &["col our"]);
+    assert_invalid(&app.get("/v1/areas?col%2Bour=red"), &["col+our"]);
     // A decoded '=' belongs to the name.
     assert_invalid(&app.get("/v1/areas?li%3Dmit=5"), &["li=mit"]);
     // Empty segments are nothing.

@@ -127,3 +127,22 @@ pub fn words(text: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// True when every word of q is a prefix of a word of the area's name,
+/// municipality or province (case and diacritics folded).
+pub fn text_matches(area: &Value, q: &str, name_only: bool) -> bool {
+    let hay = if name_only {
+        words(area["name"].as_str().unwrap())
+    } else {
+        let s = |k: &str| area[k].as_str().unwrap().to_string();
+        words(&format!(
+            "{} {} {}",
+            s("name"),
+            s("municipality"),
+            s("province")
+        ))
+    };
+    words(q)
+        .iter()
+        .all(|w| hay.iter().any(|h| h.starts_with(w.as_str())))
+}
