@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# contract/run.sh: proves that the server answers as docs/openapi.json says.
+#
+# `make contract` builds the release binary and runs this script, which:
+#   1. checks that docs/openapi.json is what contract/build_openapi.py makes;
+#   2. installs a pinned schemathesis into contract/.venv (once);
+#   3. makes a fresh seeded database in a temporary directory, issues a growth
+#      key, and starts target/release/area-scoring on a free loopback port;
+#   4. checks that GET /v1/openapi.json serves docs/openapi.json byte for byte;
+#   5. runs schemathesis against the served document with every check, every
+#      phase (examples, coverage, fuzzing, stateful) and both positive and
+#      negative data, as that growth key, with a bounded number of examples;
+#   6. exits non-zero on any failure; the trap stops the server and removes
+#      the temporary directory whatever happens.
+#
+# Knobs (environment): CONTRACT_EXAMPLES (examples per operation, default 100),
+# CONTRACT_SEED (default 20261122, so that a run can be repeated exactly),
+# CONTRACT_WORKERS (default 2), CONTRACT_MAX_TIME (seconds, default 600),
+# CONTRACT_SERVE_ARGS (extra flags for `area-scoring serve`, default none).
+# The server's log and schemathesis's JUnit report are left in contract/reports/.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN="$ROOT/target/release/area-scoring"
+VENV="$ROOT/contract/.venv"
+REPORTS="$ROOT/contract/reports"
+SCHEMATHESIS_VERSION=4.32.5
+EXAMPLES=${CONTRACT_EXAMPLES:-100}
+SEED=${CONTRACT_SEED:-20261122}
+WORKERS=${CONTRACT_WORKERS:-2}
+MAX_TIME=${CONTRACT_MAX_TIME:-600}
+read -r -a SERVE_ARGS <<<"${CONTRACT_SERVE_ARGS:-}"
+
+say() { printf 'contract: %s\n' "$*"; }
+die() { printf 'contract: FAIL: %s\n' "$*" >&2; exit 1; }
+
+started=$(date +%s)
+
+[[ -x "$BIN" ]] || die "$BIN is missing: run 'cargo build --release' (make contract does)"
+
+# 1. The document is generated; a hand edit of the JSON, or a generator change
+#    not written out, is caught here rather than shipped.
+python3 "$ROOT/contract/build_openapi.py" --check || die "docs/openapi.json is stale"
+
+# 2. schemathesis in a local virtualenv, pinned. Done before the server starts,
+#    so that a slow first install never leaves the server idle.
+if [[ ! -x "$VENV/bin/schemathesis" ]] ||
+    [[ "$("$VENV/bin/schemathesis" --version 2>/dev/null)" != *"$SCHEMATHESIS_VERSION"* ]]; then
+    say "installing schemathesis $SCHEMATHESIS_VERSION into contract/.venv"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+# 3. A fresh database, a growth key and a server on a free loopback port.
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/area-contract.XXXXXX")
+SERVER_PID=""
+cleanup() {
+    local status=$?
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        for _ in $(seq 1 50); do
+            kill -0 "$SERVER_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    mkdir -p "$REPORTS"
+    for f in server.log schemathesis.txt; do
+        [[ -f "$WORK/$f" ]] && cp "$WORK/$f" "$REPORTS/$f"
+    done
+    rm -rf "$WORK"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+DB="$WORK/areas.db"
+"$BIN" init --db "$DB" >/dev/null
+KEY=$("$BIN" keys create --db "$DB" --plan growth --label contract)
+[[ "$KEY" =~ ^[A-Za-z0-9_]+$ ]] || die "keys create printed something other than a key"
+
+"$BIN" serve --db "$DB" --addr 127.0.0.1:0 "${SERVE_ARGS[@]}" >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+
+BASE=""
+for _ in $(seq 1 100); do
+    BASE=$(grep -o -m1 'listening on http://127\.0\.0\.1:[0-9]*' "$WORK/server.log" 2>/dev/null | sed 's/^listening on //' || true)
+    [[ -n "$BASE" ]] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; die "the server exited at start"; }
+    sleep 0.1
+done
+[[ -n "$BASE" ]] || die "the server did not report its address within 10 s"
+say "server on $BASE (pid $SERVER_PID)"
+
+# 4. The server embeds docs/openapi.json at build time; a binary built before
+#    the last change to the document would test an old contract.
+curl -fsS --max-time 5 "$BASE/v1/openapi.json" -o "$WORK/served.json" ||
+    die "GET /v1/openapi.json failed"
+cmp -s "$WORK/served.json" "$ROOT/docs/openapi.json" ||
+    die "the server serves another document than docs/openapi.json: rebuild (cargo build --release)"
+
+# 5. Every check; every phase; positive and negative data. `timeout` bounds
+#    the run (schemathesis's own --max-time would instead repeat fuzzing until
+#    the time is spent).
+mkdir -p "$REPORTS"
+say "schemathesis $SCHEMATHESIS_VERSION: $EXAMPLES examples per operation, seed $SEED, $WORKERS workers"
+set +e
+timeout "$MAX_TIME" "$VENV/bin/schemathesis" --no-color --config-file "$ROOT/contract/schemathesis.toml" run \
+    "$BASE/v1/openapi.json" \
+    --url "$BASE" \
+    --header "Authorization: Bearer $KEY" \
+    --checks all \
+    --mode all \
+    --phases examples,coverage,fuzzing,stateful \
+    --max-examples "$EXAMPLES" \
+    --seed "$SEED" \
+    --workers "$WORKERS" \
+    --request-timeout 10 \
+    --output-sanitize true \
+    --report junit --report-junit-path "$REPORTS/junit.xml" \
+    2>&1 | tee "$WORK/schemathesis.txt"
+result=${PIPESTATUS[0]}
+set -e
+
+# The server must still be up and healthy after the run.
+kill -0 "$SERVER_PID" 2>/dev/null || die "the server died during the run (see contract/reports/server.log)"
+curl -fsS --max-time 5 "$BASE/healthz" >/dev/null || die "the server stopped answering /healthz after the run"
+if grep -q 'panicked' "$WORK/server.log"; then
+    grep 'panicked' "$WORK/server.log" | head -5 >&2
+    die "a handler panicked during the run"
+fi
+
+elapsed=$(($(date +%s) - started))
+requests=$(grep -c ' INFO .* [A-Z]* /' "$WORK/server.log" || true)
+if [[ "$result" -ne 0 ]]; then
+    die "schemathesis found failures (exit $result) after ${elapsed}s, $requests requests served"
+fi
+say "PASS: no failures; ${elapsed}s in all, $requests requests served"
