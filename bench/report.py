@@ -67,6 +67,13 @@ def main(meta_path, tsv_path, n, small):
       " the server runs with its default workers (2 per CPU) and logs every request to a file")
     w(f"- databases: {n} and {small} areas from `init --synthetic` with 400 days of history; build time "
       f"{meta.get('build_' + n, '?')} ({n}), {meta.get('build_' + small, '?')} ({small})\n")
+    if meta.get("serve_args"):
+        w(f"**Non-default server flags in this run:** `serve {meta['serve_args']}` (see bench/PROFILE.md for why).\n")
+    for size in (n, small):
+        if meta.get("refusing_" + size):
+            w(f"**At {size} areas the running server refused connections from case "
+              f"'{NAMES.get(meta['refusing_' + size], meta['refusing_' + size])}' on:** its listener had stopped "
+              "accepting; every later row at that size measures connection refusals, not the API.\n")
     noisy = [k for k, r in rows.items() if r["other"] > NOISY_PCT]
     if noisy:
         w(f"**Noisy run:** other processes used more than {NOISY_PCT}% of the machine's CPU during "
@@ -81,6 +88,9 @@ def main(meta_path, tsv_path, n, small):
     for case, name in NAMES.items():
         r = rows.get((n, case))
         if r:
+            if r["requests"] == 0:
+                w(f"| {name} | 0 | - | - | - | refused | {mb(r['hwm'])} | {r['other']}% |")
+                continue
             w(f"| {name} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
               f"| {mb(r['hwm'])} | {r['other']}% |")
     for case in ("get_area", "list_first"):
@@ -107,7 +117,7 @@ def main(meta_path, tsv_path, n, small):
     growth = {}
     for case, name in NAMES.items():
         a, b = rows.get((small, case)), rows.get((n, case))
-        if a and b:
+        if a and b and a["requests"] and b["requests"]:
             growth[case] = b["p50"] / a["p50"] if a["p50"] > 0 else float("inf")
             w(f"| {name} | {a['p50']:.2f} | {b['p50']:.2f} | {growth[case]:.2f}x | {a['rps']:.0f} | {b['rps']:.0f} |")
 
@@ -126,15 +136,19 @@ def main(meta_path, tsv_path, n, small):
         if case in ratios:
             w(f"| {NAMES[case]} ≥ 0.5 of nginx req/s | {ratios[case]:.2f} | {verdict(ratios[case] >= 0.5)} |")
     big = {c: rows[(n, c)] for c in NAMES if (n, c) in rows}
+    dead = [NAMES[c] for c, r in big.items() if r["requests"] == 0]
+    if dead:
+        w(f"| every case answered at {n} | {len(dead)} cases got no answer at all: {', '.join(dead)} | **missed** |")
     slow = [f"{NAMES[c]} {r['p99']:.1f} ms" for c, r in big.items() if r["p99"] > 10]
     w(f"| every case p99 ≤ 10 ms at {n} | worst {max((r['p99'] for r in big.values()), default=0):.2f} ms"
       f"{'; over: ' + ', '.join(slow) if slow else ''} | {verdict(not slow)} |")
     bad = sum(r["non2xx"] for r in big.values())
-    sock = sum(r["sock"] for r in big.values())
+    sock = sum(max(r["sock"], 0) for r in big.values())
     w(f"| zero non-2xx at {n} | {bad} | {verdict(bad == 0)} |")
-    w(f"| zero socket errors at {n} | {sock} | {verdict(sock == 0)} |")
+    w(f"| zero socket errors at {n} | {sock}{' + refused connections' if dead else ''} "
+      f"| {verdict(sock == 0 and not dead)} |")
     first, deep = big.get("list_first"), big.get("list_deep")
-    if first and deep:
+    if first and deep and first["requests"] and deep["requests"]:
         cost = deep["p50"] / first["p50"] if first["p50"] else float("inf")
         w(f"| deep page ≤ 2x first page (p50) | {cost:.2f}x ({deep['p50']:.2f} vs {first['p50']:.2f} ms; "
           f"req/s {deep['rps']:.0f} vs {first['rps']:.0f}) | {verdict(cost <= 2)} |")

@@ -9,7 +9,8 @@
 # results. Only 127.0.0.1 is ever a target; every wrk run is bounded in time.
 #
 # Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000), BENCH_DAYS (400),
-# BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2), BIN.
+# BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2), BIN, and
+# BENCH_SERVE_ARGS: extra `serve` flags (default none: what users run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,7 @@ SMALL_N=${BENCH_SMALL_N:-1000}
 DAYS=${BENCH_DAYS:-400}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
+read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
   search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
@@ -95,7 +97,9 @@ wrk_case() {
   t1=$(date +%s%N)
   wrk_cpu=$(awk '{printf "%d", ($1 + $2) * 100}' "$WORK/wrk.time")
   line=$(grep '^RESULT ' "$WORK/wrk.out" | tail -1 || true)
-  [ -n "$line" ] || { say "wrk failed for $label: $(tail -3 "$WORK/wrk.out")"; line="RESULT 0 0 0 0 0 0"; }
+  # No result line: wrk gave up, as it does when no connection can be made
+  # (socket errors -1 tells report.py the server refused outright).
+  [ -n "$line" ] || { say "wrk failed for $label: $(tail -3 "$WORK/wrk.out")"; line="RESULT 0 0 0 0 -1 0"; }
   # CPU used by neither the measured server nor wrk, as % of the machine: noise.
   local cores other
   cores=$(nproc)
@@ -117,7 +121,7 @@ run_size() {
   : >"$log"
   # first200.py starts the server itself, so that its own start-up is not timed.
   python3 bench/first200.py "$log" "$key" "$WORK/start-$size" -- \
-    "$BIN" serve --db "$db" --addr 127.0.0.1:0 &
+    "$BIN" serve --db "$db" --addr 127.0.0.1:0 "${SERVE_ARGS[@]}" &
   launcher=$!
   STARTED+=("$launcher")
   local tries=0
@@ -133,23 +137,30 @@ run_size() {
   addr=$(awk '/^ADDR/{print $2}' <<<"$out")
   echo "first200_${size} $(awk '/^FIRST200_MS/{print $2}' <<<"$out")" >>"$WORK/meta"
   say "$size areas: serving on $addr, first 200 after $(awk '/^FIRST200_MS/{print $2}' <<<"$out") ms"
+  if [ "$size" = "$N" ]; then
+    # The very bytes the server answers, for nginx to serve.
+    mkdir -p "$WORK/www"
+    curl -sf -m 10 -o "$WORK/www/area.json" -H "Authorization: Bearer $key" \
+      "http://$addr$(head -1 "$WORK/cases-$size/get_area.txt")" || say "warning: no Get Area body for nginx"
+    curl -sf -m 10 -o "$WORK/www/list.json" -H "Authorization: Bearer $key" "http://$addr/v1/areas" ||
+      say "warning: no List Areas body for nginx"
+  fi
   for c in "${CASES[@]}"; do
     first=$(head -1 "$WORK/cases-$size/$c.txt")
-    code=$(curl -s -o "$WORK/body.json" -w '%{http_code}' -H "Authorization: Bearer $key" "http://$addr$first")
-    [ "$code" = 200 ] || say "warning: $c answered $code for $first: $(head -c 300 "$WORK/body.json")"
+    rm -f "$WORK/body.json"
+    code=$(curl -s -m 10 -o "$WORK/body.json" -w '%{http_code}' -H "Authorization: Bearer $key" \
+      "http://$addr$first" || true)
+    [ "$code" = 200 ] || say "warning: $c answered ${code:-nothing} for $first: $(head -c 300 "$WORK/body.json" 2>/dev/null)"
+    # A server that is running but refuses connections has lost its listener.
+    if [ "$code" = 000 ] && kill -0 "$server" 2>/dev/null && ! grep -q "^refusing_$size " "$WORK/meta"; then
+      echo "refusing_$size $c" >>"$WORK/meta"
+    fi
     wrk_case "$size $c" "http://$addr" "$WORK/cases-$size/$c.txt" "$key" "$server"
     # The server logs a line per request; count anything worse than INFO, then
     # truncate (the log is opened for appending, so writes go on at its start).
     echo "log_${size}_$c $(grep -cE ' (WARN|ERROR) ' "$log" || true)" >>"$WORK/meta"
     : >"$log"
   done
-  if [ "$size" = "$N" ]; then
-    # The very bytes the server answers, for nginx to serve.
-    mkdir -p "$WORK/www"
-    curl -sf -o "$WORK/www/area.json" -H "Authorization: Bearer $key" \
-      "http://$addr$(head -1 "$WORK/cases-$size/get_area.txt")"
-    curl -sf -o "$WORK/www/list.json" -H "Authorization: Bearer $key" "http://$addr/v1/areas"
-  fi
   kill "$server"
   wait "$launcher" 2>/dev/null || true
 }
@@ -157,6 +168,8 @@ run_size() {
 # nginx on loopback, 2 workers, no access log, its own prefix: the HTTP limit.
 run_nginx() {
   local key=$1 port pid
+  [ -s "$WORK/www/area.json" ] && [ -s "$WORK/www/list.json" ] ||
+    { say "skipping nginx: the server gave no bodies to serve"; return; }
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   mkdir -p "$WORK/nginx/logs" "$WORK/nginx/tmp"
   cat >"$WORK/nginx/nginx.conf" <<EOF
@@ -207,6 +220,7 @@ machine() {
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src schema.sql 2>/dev/null || echo ' (with uncommitted changes in src/)')"
   echo "load_before $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "duration ${DURATION}"
+  echo "serve_args ${BENCH_SERVE_ARGS:-}"
   echo "wrk $(wrk --version 2>&1 | head -1 | awk '{print $1, $2}')"
   echo "nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
 }
