@@ -156,7 +156,7 @@ fn every_error_row_has_the_one_shape_and_the_checks_run_in_order() {
                 .split(['?', '&'])
                 .find_map(|kv| kv.strip_prefix(&format!("{param}=")[..]));
             let named = message.contains(param)
-                || value.is_some_and(|v| message.contains(v.split(',').last().unwrap()));
+                || value.is_some_and(|v| message.contains(v.split(',').next_back().unwrap()));
             assert!(
                 named,
                 "{what}: the message names {param} or its value: {message}"
