@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use common::calc::has_two_decimals_at_most;
 use common::{assert_error, seed_places, spawn_app};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const LIST_FIELDS: [&str; 6] = [
     "id",
@@ -152,6 +152,7 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
     // The id segment is percent-decoded: %61 is 'a'.
     assert_eq!(app.ok("/v1/areas/%61berdeen"), bare);
     let mut weights: BTreeMap<String, f64> = BTreeMap::new();
+    let seed = seed_places();
     for (listed, detail) in app.listed().iter().zip(app.details()) {
         for field in LIST_FIELDS {
             assert_eq!(listed[field], detail[field], "{field} of {}", listed["id"]);
@@ -161,13 +162,25 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
             updated.len() == 20 && updated.ends_with('Z') && &updated[10..11] == "T",
             "ISO 8601 UTC: {updated}"
         );
-        let (lat, lng) = (
-            detail["coordinates"]["lat"].as_f64().unwrap(),
-            detail["coordinates"]["lng"].as_f64().unwrap(),
+        // The seed's place, its coordinates at the seed's precision.
+        let place = seed
+            .iter()
+            .find(|p| detail["id"] == p.id.as_str())
+            .expect("a seed id");
+        let expect = (&place.name, &place.province, &place.municipality);
+        assert_eq!(
+            (
+                &detail["name"],
+                &detail["province"],
+                &detail["municipality"]
+            ),
+            (&json!(expect.0), &json!(expect.1), &json!(expect.2))
         );
+        let c = &detail["coordinates"];
+        let (lat, lng) = (c["lat"].as_f64().unwrap(), c["lng"].as_f64().unwrap());
         assert!(
-            (-35.0..=-22.0).contains(&lat) && (16.0..=33.0).contains(&lng),
-            "inside South Africa: {detail}"
+            (lat - place.lat).abs() < 1e-9 && (lng - place.lng).abs() < 1e-9,
+            "{c} vs {place:?}"
         );
         let dims = detail["dimensions"].as_object().unwrap();
         // serde_json's map sorts keys, so compare the sets of names.

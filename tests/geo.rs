@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::calc::{distance_to, haversine_km, text_matches};
+use common::calc::{distance_to, has_two_decimals_at_most, haversine_km, text_matches};
 use common::{TestApp, assert_invalid, assert_nearest_first, spawn_app};
 use serde_json::Value;
 
@@ -58,6 +58,7 @@ fn nearby_is_the_nearest_five_other_areas_within_25_km() {
                 (&other["name"], &other["truth_score"])
             );
             let d = n["distance_km"].as_f64().unwrap();
+            assert!(has_two_decimals_at_most(d), "{d}");
             let exact = haversine_km(lat, lng, point(other).0, point(other).1);
             assert!(
                 (d - exact).abs() <= 0.005 + 1e-9 && d <= 25.0,
@@ -112,7 +113,15 @@ fn check_geo(app: &TestApp, lat: f64, lng: f64, radius: Option<&str>, min_score:
     );
     assert_nearest_first(&target, &ids(&page), &all, 50, r);
     for item in data(&page) {
-        let d = item["distance_km"].as_f64().expect("distance_km with geo");
+        // The list form of the area plus distance_km, at most two decimals.
+        let mut list_form = item.clone();
+        let d = list_form.as_object_mut().unwrap().remove("distance_km");
+        let d = d.and_then(|d| d.as_f64()).expect("distance_km with geo");
+        assert!(has_two_decimals_at_most(d), "{target}: {d}");
+        assert_eq!(
+            Some(&list_form),
+            app.listed().iter().find(|a| a["id"] == item["id"])
+        );
         let exact = all.iter().find(|(_, id)| item["id"] == *id).unwrap().0;
         assert!(
             (d - exact).abs() <= 0.005 + 1e-9,

@@ -102,6 +102,11 @@ fn limit_is_1_to_50_defaults_to_10_and_the_body_is_data_total_limit() {
 /// Runs a text search and checks total, page and order against brute force.
 fn check_text(app: &TestApp, q: &str) -> Value {
     let page = app.ok(&format!("/v1/areas/search?q={}&limit=50", encode(q)));
+    for item in data(&page) {
+        // Exactly the list form of the area, as List Areas gives it.
+        let listed = app.listed().iter().find(|a| a["id"] == item["id"]);
+        assert_eq!(Some(item), listed, "q={q:?}");
+    }
     let want: BTreeSet<&str> = app
         .listed()
         .iter()

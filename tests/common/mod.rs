@@ -222,6 +222,8 @@ pub struct SeedPlace {
     pub province_slug: String,
     pub province: String,
     pub municipality: String,
+    pub lat: f64,
+    pub lng: f64,
 }
 
 pub fn seed_places() -> Vec<SeedPlace> {
@@ -237,6 +239,8 @@ pub fn seed_places() -> Vec<SeedPlace> {
                 province_slug: r[2].into(),
                 province: r[3].into(),
                 municipality: r[4].into(),
+                lat: r[5].parse().expect("a latitude"),
+                lng: r[6].parse().expect("a longitude"),
             }
         })
         .collect()
