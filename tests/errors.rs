@@ -3,6 +3,8 @@
 //! `assert_error`), HEAD gets the same status and headers without a body, and
 //! the checks run in the issue's order (401, 404 not_found, 405, 400, 403,
 //! 404 area_not_found), shown by requests that fail two checks at once.
+//! Then the paths outside the table: 500 (a broken database copy), and the
+//! hardening's 414, 431, 503 and 429, all in the same shape.
 
 mod common;
 
@@ -180,6 +182,7 @@ fn every_error_row_has_the_one_shape_and_the_checks_run_in_order() {
         }
     }
     internal_errors_say_nothing_of_the_internals(app);
+    errors_beyond_the_table_share_the_shape(app);
 }
 
 /// 500 internal_error: a server over a copy of the database that has lost a
@@ -213,4 +216,53 @@ fn internal_errors_say_nothing_of_the_internals(app: &TestApp) {
         &[("Authorization", &auth)],
     );
     assert_eq!(ok.status, 200);
+}
+
+/// The errors the hardening added (issue 4) answer in the same shape: 414,
+/// 431, 503 and, last because it spends this server's budget for callers
+/// without a key, 429.
+fn errors_beyond_the_table_share_the_shape(app: &TestApp) {
+    let auth = app.bearer(Plan::Growth);
+    let long = format!("/v1/areas/search?q={}", "a".repeat(9 * 1024));
+    assert_error(
+        &app.send("GET", long.as_bytes(), &[("Authorization", &auth)]),
+        414,
+        "uri_too_long",
+        None,
+    );
+    let padding = vec![b'x'; 17 * 1024];
+    let reply = app.send(
+        "GET",
+        b"/v1/areas",
+        &[("Authorization", &auth), ("X-Padding", &padding)],
+    );
+    assert_error(&reply, 431, "headers_too_large", None);
+    // 503 while the database file is gone.
+    let gone = scratch_dir("gone").join("areas.db");
+    std::fs::copy(&app.db, &gone).expect("copy the database");
+    let addr = serve(&gone);
+    std::fs::remove_file(&gone).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut reply = common::client::send(addr, "GET", b"/v1/areas", &[("Authorization", &auth)]);
+    while reply.status == 200 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        reply = common::client::send(addr, "GET", b"/v1/areas", &[("Authorization", &auth)]);
+    }
+    assert_error(&reply, 503, "service_unavailable", None);
+    assert!(
+        reply
+            .header("Retry-After")
+            .is_some_and(|s| s.parse::<u64>().is_ok())
+    );
+    // 429: requests without a valid key are limited per address.
+    let refused = (0..200)
+        .map(|_| app.send("GET", b"/v1/areas", &[]))
+        .find(|r| r.status == 429)
+        .expect("requests without a key are rate limited");
+    assert_error(&refused, 429, "rate_limited", None);
+    assert!(
+        refused
+            .header("Retry-After")
+            .is_some_and(|s| s.parse::<u64>().is_ok_and(|n| n >= 1))
+    );
 }
