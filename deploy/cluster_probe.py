@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Hostile and broken clients for deploy/cluster-test.sh, at the socket level.
+
+Each subcommand talks to the nginx front on 127.0.0.1:PORT, prints one line of
+`key=value` figures, and exits 0; the shell script decides PASS or FAIL from
+the figures. Every loop here is bounded in bytes, connections and seconds.
+
+    endless PORT         one header line that never ends, sent as fast as nginx takes it
+    conncap PORT N       N requests held in flight at once (each waits for a body)
+    idle PORT N SECONDS  N connections that send nothing, held SECONDS
+    silent PORT          one connection that sends nothing: how long until nginx drops it
+    trickle PORT         one header sent a byte every 0.2 s: how long until nginx drops it
+    json FILE CODE STATUS  check that FILE is the API's error body with this code and status
+"""
+
+import json
+import select
+import socket
+import sys
+import time
+
+HOST = "127.0.0.1"
+
+
+def connect(port):
+    return socket.create_connection((HOST, port), timeout=5)
+
+
+def read_all(sock, limit=1 << 16, seconds=5.0):
+    """What the peer sends until it closes (or limit bytes, or seconds pass)."""
+    sock.settimeout(seconds)
+    data = b""
+    deadline = time.monotonic() + seconds
+    try:
+        while len(data) < limit and time.monotonic() < deadline:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return data
+
+
+def status_and_body(response):
+    head, _, body = response.partition(b"\r\n\r\n")
+    line = head.split(b"\r\n", 1)[0].decode("latin-1")
+    parts = line.split(" ")
+    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    return status, body
+
+
+def error_code(body):
+    try:
+        return json.loads(body)["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return "-"
+
+
+def endless(port):
+    """A header line that never ends: up to 64 MiB or 20 s, sent as fast as nginx reads it.
+
+    A small send buffer keeps the count honest: the kernel cannot take megabytes
+    on nginx's behalf, so `sent_bytes` is about what nginx read before it answered."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+    sock.settimeout(5)
+    sock.connect((HOST, port))
+    sock.sendall(b"GET /v1/areas HTTP/1.1\r\nHost: front\r\nX-Endless: ")
+    chunk = b"a" * 1024
+    sent = 0
+    started = time.monotonic()
+    ended = "budget"
+    sock.settimeout(1)
+    response = b""
+    while sent < 64 * 2**20 and time.monotonic() - started < 20:
+        readable, _, _ = select.select([sock], [], [], 0.001)
+        if readable:
+            ended = "answered"
+            break
+        try:
+            sock.sendall(chunk)
+        except socket.timeout:
+            ended = "stalled"  # nginx stopped reading
+            break
+        except (BrokenPipeError, ConnectionResetError):
+            ended = "closed"
+            break
+        sent += len(chunk)
+    response = read_all(sock)
+    status, body = status_and_body(response)
+    sock.close()
+    print(
+        f"ended={ended} sent_bytes={sent} seconds={time.monotonic() - started:.3f} "
+        f"status={status} code={error_code(body)}"
+    )
+
+
+def conncap(port, n):
+    """n requests whose header is complete but whose body never comes."""
+    socks = []
+    for _ in range(n):
+        sock = connect(port)
+        sock.sendall(b"GET /v1/areas HTTP/1.1\r\nHost: front\r\nContent-Length: 1000\r\n\r\n")
+        socks.append(sock)
+    time.sleep(0.5)
+    held = refused = other = 0
+    codes = set()
+    for sock in socks:
+        sock.setblocking(False)
+        try:
+            data = sock.recv(4096)
+        except BlockingIOError:
+            held += 1
+            continue
+        except ConnectionResetError:
+            other += 1
+            continue
+        status, body = status_and_body(data)
+        if status == 429:
+            refused += 1
+            codes.add(error_code(body))
+        else:
+            other += 1
+    for sock in socks:
+        sock.close()
+    print(f"opened={n} held={held} refused_429={refused} other={other} codes={','.join(sorted(codes)) or '-'}")
+
+
+def idle(port, n, seconds):
+    socks = [connect(port) for _ in range(n)]
+    time.sleep(seconds)
+    alive = 0
+    for sock in socks:
+        sock.setblocking(False)
+        try:
+            if sock.recv(1) == b"":
+                continue
+        except BlockingIOError:
+            pass
+        except ConnectionResetError:
+            continue
+        alive += 1
+    for sock in socks:
+        sock.close()
+    print(f"opened={n} still_open={alive}")
+
+
+def wait_closed(sock, seconds):
+    """Seconds until the peer closes, or None within the bound."""
+    started = time.monotonic()
+    sock.settimeout(0.2)
+    while time.monotonic() - started < seconds:
+        try:
+            if sock.recv(4096) == b"":
+                return time.monotonic() - started
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return time.monotonic() - started
+    return None
+
+
+def silent(port):
+    sock = connect(port)
+    closed_after = wait_closed(sock, 30)
+    sock.close()
+    print(f"closed_after={'%.1f' % closed_after if closed_after is not None else 'never'}")
+
+
+def trickle(port):
+    """A header that keeps coming, one byte at a time, never finished (30 s at most)."""
+    sock = connect(port)
+    sock.sendall(b"GET /v1/areas HTTP/1.1\r\nHost: front\r\nX-Slow: ")
+    started = time.monotonic()
+    sent = 0
+    closed_after = None
+    sock.settimeout(0.2)
+    while time.monotonic() - started < 30:
+        try:
+            if sock.recv(4096) == b"":
+                closed_after = time.monotonic() - started
+                break
+        except socket.timeout:
+            pass
+        except ConnectionResetError:
+            closed_after = time.monotonic() - started
+            break
+        try:
+            sock.send(b"z")
+            sent += 1
+        except (BrokenPipeError, ConnectionResetError):
+            closed_after = time.monotonic() - started
+            break
+    sock.close()
+    shown = "%.1f" % closed_after if closed_after is not None else "never"
+    print(f"closed_after={shown} bytes_sent={sent}")
+
+
+def check_json(path, code, status):
+    try:
+        with open(path, "rb") as f:
+            err = json.load(f)["error"]
+        ok = err["code"] == code and err["status"] == int(status) and isinstance(err["message"], str)
+    except (OSError, ValueError, KeyError, TypeError):
+        ok = False
+    print("json=ok" if ok else "json=bad")
+
+
+def main(argv):
+    cmd, args = argv[1], argv[2:]
+    if cmd == "endless":
+        endless(int(args[0]))
+    elif cmd == "conncap":
+        conncap(int(args[0]), int(args[1]))
+    elif cmd == "idle":
+        idle(int(args[0]), int(args[1]), float(args[2]))
+    elif cmd == "silent":
+        silent(int(args[0]))
+    elif cmd == "trickle":
+        trickle(int(args[0]))
+    elif cmd == "json":
+        check_json(args[0], args[1], args[2])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
