@@ -10,6 +10,7 @@
 #   2. traffic through nginx goes on while one replica is killed mid-run:
 #      every request is answered 2xx (wrk: non-2xx = 0, socket errors = 0);
 #   3. a 9 KiB URL gets 414 and 17 KiB of headers get 431, as API JSON errors;
+#      /metrics is not served through the front;
 #   4. an endless header line is cut off by nginx, and the replicas' memory
 #      (VmRSS) and threads do not move; nor do they for 500 idle connections;
 #   5. too many requests in flight from one address are refused (429 JSON);
@@ -245,6 +246,14 @@ json=$(python3 "$PROBE" json "$WORK/431.json" headers_too_large 431)
 verdict=1
 [[ "$code" == 431 && "$json" == json=ok ]] && verdict=0
 check "17 KiB of headers" "$verdict" "status=$code $json, 17 headers of 1 KiB"
+
+# /metrics is the replicas' business, not the public's.
+code=$(curl -s -o "$WORK/metrics.json" -w '%{http_code}' --max-time 5 "$FRONT/metrics" || true)
+json=$(python3 "$PROBE" json "$WORK/metrics.json" not_found 404)
+direct=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://$R1/metrics" || true)
+verdict=1
+[[ "$code" == 404 && "$json" == json=ok && "$direct" == 200 ]] && verdict=0
+check "metrics kept inside" "$verdict" "front /metrics: status=$code $json; replica r1 /metrics direct: $direct"
 
 # --- 4. an endless header line; idle connections; the replicas do not notice ------
 rss1_before=$(rss_kb "$R1_PID") thr1_before=$(threads "$R1_PID")
