@@ -82,8 +82,35 @@ DATE = {
 AREA_ID = {
     "type": "string",
     "minLength": 1,
-    "description": "Area identifier (a slug such as cape-town).",
+    "maxLength": 64,
+    "pattern": r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
+    "description": "Area identifier: a slug of lowercase letters a-z and digits in runs joined by single hyphens, at most 64 characters, such as cape-town.",
     "examples": ["cape-town"],
+}
+# The path parameter takes any text: what is not an area's id answers 404.
+AREA_ID_PARAM = {
+    "type": "string",
+    "minLength": 1,
+    "description": "An area id such as cape-town.",
+    "examples": ["cape-town"],
+}
+PROVINCE_NAMES = [
+    "Eastern Cape",
+    "Free State",
+    "Gauteng",
+    "KwaZulu-Natal",
+    "Limpopo",
+    "Mpumalanga",
+    "North West",
+    "Northern Cape",
+    "Western Cape",
+]
+# Names and municipalities: 1 to 200 characters, none of them a control character.
+TEXT = {"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"^[^\x00-\x1f\x7f-\x9f]+$"}
+PROVINCE_NAME = {
+    "type": "string",
+    "enum": PROVINCE_NAMES,
+    "description": "Province display name (the filter slug's display form, e.g. Western Cape for western-cape).",
 }
 
 
@@ -98,13 +125,16 @@ def obj(properties, required=None, description=None, closed=True):
     return schema
 
 
-def dimension_map(value_schema, description):
-    return {
+def dimension_map(value_schema, description, min_properties=0):
+    schema = {
         "type": "object",
         "description": description,
         "properties": {d: value_schema for d in DIMENSIONS},
         "additionalProperties": False,
     }
+    if min_properties:
+        schema["minProperties"] = min_properties
+    return schema
 
 
 def error_schema(status, codes, with_param=False, description=None):
@@ -134,9 +164,9 @@ SCHEMAS = {
     "AreaSummary": obj(
         {
             "id": AREA_ID,
-            "name": {"type": "string", "description": "Display name."},
-            "province": {"type": "string", "description": "Province display name (not the filter slug), e.g. Western Cape."},
-            "municipality": {"type": "string"},
+            "name": dict(TEXT, description="Display name."),
+            "province": PROVINCE_NAME,
+            "municipality": TEXT,
             "truth_score": SCORE,
             "updated_at": TIMESTAMP,
         },
@@ -145,9 +175,9 @@ SCHEMAS = {
     "SearchHit": obj(
         {
             "id": AREA_ID,
-            "name": {"type": "string"},
-            "province": {"type": "string"},
-            "municipality": {"type": "string"},
+            "name": TEXT,
+            "province": PROVINCE_NAME,
+            "municipality": TEXT,
             "truth_score": SCORE,
             "updated_at": TIMESTAMP,
             "distance_km": {
@@ -180,8 +210,14 @@ SCHEMAS = {
     "Dimension": obj(
         {
             "score": SCORE,
-            "weight": {"type": "number", "minimum": 0, "maximum": 1, "description": "Fraction of truth_score this dimension carries; the weights of an area sum to 1."},
-            "sources": {"type": "array", "items": {"type": "string"}, "description": "Identifiers of the data sources behind the score."},
+            "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "description": "Fraction of truth_score this dimension carries; the weights of an area sum to 1 (within 0.01 for imported data)."},
+            "sources": {
+                "type": "array",
+                "minItems": 1,
+                "uniqueItems": True,
+                "items": {"type": "string", "pattern": r"^[^\s,;\x00-\x1f\x7f-\x9f]{1,100}$"},
+                "description": "Identifiers of the data sources behind the score: 1 to 100 characters each, without spaces, ',' or ';'.",
+            },
         },
         description="One dimension of an area's score.",
     ),
@@ -195,7 +231,7 @@ SCHEMAS = {
     "NearbyArea": obj(
         {
             "id": AREA_ID,
-            "name": {"type": "string"},
+            "name": TEXT,
             "truth_score": SCORE,
             "distance_km": {"type": "number", "minimum": 0, "maximum": 25, "description": "Distance from the area in km, 2 decimals."},
         },
@@ -205,11 +241,11 @@ SCHEMAS = {
     "AreaDetail": obj(
         {
             "id": AREA_ID,
-            "name": {"type": "string"},
-            "province": {"type": "string"},
-            "municipality": {"type": "string"},
+            "name": TEXT,
+            "province": PROVINCE_NAME,
+            "municipality": TEXT,
             "truth_score": SCORE,
-            "dimensions": dimension_map(ref("schemas", "Dimension"), "Dimension name to its detail, in the order safety, infrastructure, service_delivery, market, amenities, environment, sentiment."),
+            "dimensions": dimension_map(ref("schemas", "Dimension"), "Dimension name to its detail, in the order safety, infrastructure, service_delivery, market, amenities, environment, sentiment. The seed data has all seven; imported data has at least one.", min_properties=1),
             "coordinates": ref("schemas", "Coordinates"),
             "updated_at": TIMESTAMP,
             "nearby": {
@@ -220,6 +256,7 @@ SCHEMAS = {
             },
             "history": {
                 "type": "array",
+                "maxItems": 30,
                 "items": ref("schemas", "HistoryPoint"),
                 "description": "Only with include=history (growth plan or above): the daily points of the last 30 days, as Get Area History returns by default.",
             },
@@ -230,7 +267,7 @@ SCHEMAS = {
     "ComparedArea": obj(
         {
             "id": AREA_ID,
-            "name": {"type": "string"},
+            "name": TEXT,
             "truth_score": SCORE,
             "dimensions": dimension_map(SCORE, "Dimension name to its score: the names given in `dimensions`, else all seven."),
         }
@@ -510,7 +547,7 @@ PARAMETERS = {
         "in": "path",
         "required": True,
         "description": "The area's id (slug). Any other text answers 404 area_not_found.",
-        "schema": AREA_ID,
+        "schema": AREA_ID_PARAM,
     },
     "IfNoneMatch": {
         "name": "If-None-Match",

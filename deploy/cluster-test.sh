@@ -53,8 +53,19 @@ command -v openssl >/dev/null || missing+=(openssl)
 if ((${#missing[@]})); then
     [[ $(id -u) -eq 0 ]] || die "needs ${missing[*]} (apt-get install ${missing[*]}, as root)"
     echo "cluster-test: installing ${missing[*]}"
+    # Debian starts a freshly installed nginx on port 80; this test needs only
+    # its binary, so services are kept from starting during the install.
+    blocker=""
+    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+        blocker=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' >"$blocker"
+        chmod 0755 "$blocker"
+    fi
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    installed=0
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null && installed=1
+    if [[ -n "$blocker" ]]; then rm -f "$blocker"; fi
+    [[ "$installed" -eq 1 ]] || die "apt-get install ${missing[*]} failed"
 fi
 command -v python3 >/dev/null || die "needs python3"
 
