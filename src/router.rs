@@ -62,28 +62,31 @@ impl Method {
 pub const ALLOWED_METHODS: &str = "GET, HEAD, OPTIONS";
 
 pub fn resolve(path: &str) -> Option<Route> {
-    match path {
-        "/healthz" => return Some(Route::Health),
-        "/metrics" => return Some(Route::Metrics),
-        "/v1/openapi.json" => return Some(Route::OpenApi),
-        _ => {}
-    }
-    let rest = path.strip_prefix("/v1/areas")?;
-    if rest.is_empty() {
-        return Some(Route::ListAreas);
-    }
-    let segments: Vec<&str> = rest.strip_prefix('/')?.split('/').collect();
+    // Every segment is percent-decoded before matching (RFC 3986 6.2.2.2), so
+    // /v1/%61reas/%73earch is /v1/areas/search. An undecodable segment matches nothing.
+    let segments: Vec<String> = path
+        .strip_prefix('/')?
+        .split('/')
+        .map(decode)
+        .collect::<Option<_>>()?;
+    let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     match segments.as_slice() {
-        ["search"] => Some(Route::SearchAreas),
-        ["compare"] => Some(Route::CompareAreas),
-        [id] => Some(Route::GetArea(area_id(id)?)),
-        [id, "history"] => Some(Route::AreaHistory(area_id(id)?)),
+        ["healthz"] => Some(Route::Health),
+        ["metrics"] => Some(Route::Metrics),
+        ["v1", "openapi.json"] => Some(Route::OpenApi),
+        ["v1", "areas"] => Some(Route::ListAreas),
+        ["v1", "areas", "search"] => Some(Route::SearchAreas),
+        ["v1", "areas", "compare"] => Some(Route::CompareAreas),
+        ["v1", "areas", id] if !id.is_empty() => Some(Route::GetArea(id.to_string())),
+        ["v1", "areas", id, "history"] if !id.is_empty() => {
+            Some(Route::AreaHistory(id.to_string()))
+        }
         _ => None,
     }
 }
 
-/// Percent-decodes an id segment; an empty, undecodable or non-UTF-8 id matches no route.
-fn area_id(segment: &str) -> Option<String> {
+/// Percent-decodes a path segment; an undecodable or non-UTF-8 one is None.
+fn decode(segment: &str) -> Option<String> {
     let bytes = segment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -97,7 +100,7 @@ fn area_id(segment: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok().filter(|id| !id.is_empty())
+    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]
