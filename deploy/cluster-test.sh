@@ -10,7 +10,8 @@
 #   2. traffic through nginx goes on while one replica is killed mid-run:
 #      every request is answered 2xx (wrk: non-2xx = 0, socket errors = 0);
 #   3. a 9 KiB URL gets 414 and 17 KiB of headers get 431, as API JSON errors;
-#      /metrics is not served through the front;
+#      /metrics is not served through the front; bytes outside ASCII (which
+#      tiny_http answers by closing the connection) never reach a replica;
 #   4. an endless header line is cut off by nginx, and the replicas' memory
 #      (VmRSS) and threads do not move; nor do they for 500 idle connections;
 #   5. too many requests in flight from one address are refused (429 JSON);
@@ -257,6 +258,16 @@ json=$(python3 "$PROBE" json "$WORK/431.json" headers_too_large 431)
 verdict=1
 [[ "$code" == 431 && "$json" == json=ok ]] && verdict=0
 check "17 KiB of headers" "$verdict" "status=$code $json, 17 headers of 1 KiB"
+
+# Bytes outside ASCII, which tiny_http answers by closing the connection: the
+# front refuses them in the target and passes on only checked headers, so no
+# replica is ever asked (and none is marked failed for it).
+closed_before=$(grep -c "upstream prematurely closed" "$WORK/nginx-error.log" || true)
+out=$(python3 "$PROBE" nonascii "$FRONT_PORT" "$KEY")
+closed_after=$(grep -c "upstream prematurely closed" "$WORK/nginx-error.log" || true)
+verdict=1
+[[ "$out" == "target=400/bad_request header=200/- authorization=401/invalid_api_key if_none_match=200/- request_id=200/-" && "$closed_after" -eq "$closed_before" ]] && verdict=0
+check "non-ASCII bytes" "$verdict" "$out; replica connections closed unanswered: $((closed_after - closed_before))"
 
 # /metrics is the replicas' business, not the public's.
 code=$(curl -s -o "$WORK/metrics.json" -w '%{http_code}' --max-time 5 "$FRONT/metrics" || true)

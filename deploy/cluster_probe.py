@@ -10,6 +10,7 @@ the figures. Every loop here is bounded in bytes, connections and seconds.
     idle PORT N SECONDS  N connections that send nothing, held SECONDS
     silent PORT          one connection that sends nothing: how long until nginx drops it
     trickle PORT         one header sent a byte every 0.2 s: how long until nginx drops it
+    nonascii PORT KEY    raw UTF-8 bytes in the target and in headers: the status of each
     json FILE CODE STATUS  check that FILE is the API's error body with this code and status
 """
 
@@ -197,6 +198,26 @@ def trickle(port):
     print(f"closed_after={shown} bytes_sent={sent}")
 
 
+def nonascii(port, key):
+    """Bytes outside ASCII where tiny_http would drop the connection unanswered."""
+    auth = b"Authorization: Bearer " + key.encode() + b"\r\n"
+    cases = [
+        ("target", b"GET /v1/areas/search?q=caf\xc3\xa9 HTTP/1.1\r\nHost: front\r\n" + auth),
+        ("header", b"GET /v1/areas?limit=1 HTTP/1.1\r\nHost: front\r\n" + auth + b"X-Name: caf\xc3\xa9\r\n"),
+        ("authorization", b"GET /v1/areas?limit=1 HTTP/1.1\r\nHost: front\r\nAuthorization: Bearer caf\xc3\xa9\r\n"),
+        ("if_none_match", b"GET /v1/areas?limit=1 HTTP/1.1\r\nHost: front\r\n" + auth + b'If-None-Match: "\xc3\xa9"\r\n'),
+        ("request_id", b"GET /v1/areas?limit=1 HTTP/1.1\r\nHost: front\r\n" + auth + b"X-Request-Id: \xc3\xa9\r\n"),
+    ]
+    out = []
+    for name, head in cases:
+        sock = connect(port)
+        sock.sendall(head + b"Connection: close\r\n\r\n")
+        status, body = status_and_body(read_all(sock))
+        sock.close()
+        out.append(f"{name}={status}/{error_code(body)}")
+    print(" ".join(out))
+
+
 def check_json(path, code, status):
     try:
         with open(path, "rb") as f:
@@ -219,6 +240,8 @@ def main(argv):
         silent(int(args[0]))
     elif cmd == "trickle":
         trickle(int(args[0]))
+    elif cmd == "nonascii":
+        nonascii(int(args[0]), args[1])
     elif cmd == "json":
         check_json(args[0], args[1], args[2])
     else:
