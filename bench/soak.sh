@@ -8,9 +8,12 @@
 #
 #   bash bench/soak.sh            # 10 minutes
 #   SOAK_SECS=60 bash bench/soak.sh
+#   SOAK_SECS=180 RELOAD_SECS=3 bash bench/soak.sh   # ~60 reloads: does RSS grow per reload?
 set -euo pipefail
 
 SOAK_SECS=${SOAK_SECS:-600}
+# Seconds between reloads: 60 for the soak; a few seconds to look for a leak per reload.
+RELOAD_SECS=${RELOAD_SECS:-60}
 CONNECTIONS=${CONNECTIONS:-64}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$ROOT/target/release/area-scoring
@@ -41,7 +44,7 @@ KEY=$("$BIN" keys create --db "$DB" --plan enterprise --label soak)
 SERVER=$!
 ADDR=""
 for _ in $(seq 100); do
-  ADDR=$(grep -o 'listening on http://[0-9.:]*' "$OUT/server.log" | head -1 | sed 's|.*http://||' || true)
+  ADDR=$(grep -so 'listening on http://[0-9.:]*' "$OUT/server.log" | head -1 | sed 's|.*http://||' || true)
   [ -n "$ADDR" ] && break
   sleep 0.1
 done
@@ -108,14 +111,14 @@ sample() {
 sample &
 SAMPLER=$!
 
-# Every minute: a new database written beside the old and renamed over it
-# (init --force does exactly that, carrying the keys over); SIGHUP on even minutes.
+# Every RELOAD_SECS: a new database written beside the old and renamed over it
+# (init --force does exactly that, carrying the keys over); SIGHUP every other time.
 reload() {
-  for minute in $(seq $((SOAK_SECS / 60))); do
-    sleep 60
+  for n in $(seq $((SOAK_SECS / RELOAD_SECS))); do
+    sleep "$RELOAD_SECS"
     "$BIN" init --db "$DB" --force >/dev/null 2>&1
-    if [ $((minute % 2)) -eq 0 ]; then kill -HUP "$SERVER"; fi
-    echo "$(date -u +%T) reload $minute" >>"$OUT/reloads.log"
+    if [ $((n % 2)) -eq 0 ]; then kill -HUP "$SERVER"; fi
+    echo "$(date -u +%T) reload $n" >>"$OUT/reloads.log"
   done
 }
 reload &
