@@ -133,7 +133,9 @@ fi
 
 elapsed=$(($(date +%s) - started))
 requests=$(grep -c ' INFO .* [A-Z]* /' "$WORK/server.log" || true)
-if [[ "$result" -ne 0 ]]; then
+if [[ "$result" -eq 124 ]]; then
+    die "schemathesis did not finish within ${MAX_TIME}s (CONTRACT_MAX_TIME); $requests requests served"
+elif [[ "$result" -ne 0 ]]; then
     die "schemathesis found failures (exit $result) after ${elapsed}s, $requests requests served"
 fi
 say "PASS: no failures; ${elapsed}s in all, $requests requests served"
