@@ -140,9 +140,11 @@ impl App {
         let query = Query::parse(req.query())?;
         Ok(match route {
             Route::ListAreas => Response::ok(&api::areas::list(&conn, &params::list(query)?)?),
-            Route::SearchAreas => {
-                Response::ok(&api::search::search(&conn, &params::search(query)?)?)
-            }
+            Route::SearchAreas => Response::ok(&api::search::search(
+                &conn,
+                &dataset.index,
+                &params::search(query)?,
+            )?),
             Route::CompareAreas => {
                 Response::ok(&api::compare::compare(&conn, &params::compare(query)?)?)
             }
@@ -153,7 +155,7 @@ impl App {
                 if p.history {
                     auth::require(caller.plan, Plan::Growth)?;
                 }
-                Response::ok(&api::areas::get(&conn, id, &p)?)
+                Response::ok(&api::areas::get(&conn, &dataset.index, id, &p)?)
             }
             Route::AreaHistory(id) => {
                 let p = params::history(query)?;

@@ -12,6 +12,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
+use crate::area_index::AreaIndex;
 use crate::db::{self, Pool};
 use crate::domain::Plan;
 use crate::error::ApiError;
@@ -21,6 +22,8 @@ pub struct Dataset {
     pub area_count: i64,
     /// Requests a minute by plan; None is unlimited.
     pub plan_limits: HashMap<Plan, Option<u32>>,
+    /// Positions, scores and name lengths of every area, for search.
+    pub index: AreaIndex,
     file: FileId,
 }
 
@@ -62,11 +65,13 @@ impl Dataset {
             }
         }
         drop(stmt);
+        let index = AreaIndex::load(&conn).map_err(|e| e.to_string())?;
         drop(conn);
         Ok(Dataset {
             pool,
             area_count,
             plan_limits,
+            index,
             file,
         })
     }

@@ -1,10 +1,6 @@
-//! Distances on the Earth and the areas within a circle.
-//!
-//! A circle search first narrows candidates with the R*Tree over a bounding box
-//! that surely holds the circle, then keeps the areas whose exact haversine
-//! distance is at most the radius. The box only ever errs on the large side.
-
-use rusqlite::{Connection, params};
+//! Distances on the Earth, and the bounding box that surely holds a circle.
+//! The box only ever errs on the large side; area_index.rs narrows with it,
+//! then measures the exact haversine distance.
 
 use crate::params::Circle;
 
@@ -32,7 +28,7 @@ pub struct BoundingBox {
 /// A box holding every point within the circle. Near a pole, or where the circle
 /// crosses the antimeridian, it spans all longitudes rather than wrapping.
 pub fn bounding_box(c: &Circle) -> BoundingBox {
-    // A small margin covers rounding in the trigonometry and R*Tree's 32-bit floats.
+    // A small margin covers rounding in the trigonometry.
     let margin = 1e-4;
     let dlat = (c.radius_km / EARTH_RADIUS_KM).to_degrees() + margin;
     let (min_lat, max_lat) = (c.lat - dlat, c.lat + dlat);
@@ -55,46 +51,6 @@ pub fn bounding_box(c: &Circle) -> BoundingBox {
         min_lng,
         max_lng,
     }
-}
-
-/// An area inside a circle: its area_no and exact distance from the centre.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Hit {
-    pub area_no: i64,
-    pub distance_km: f64,
-    pub truth_score: f64,
-}
-
-const AREAS_IN_BOX: &str = "
-    SELECT a.area_no, a.lat, a.lng, a.truth_score
-    FROM areas_rtree r JOIN areas a ON a.area_no = r.area_no
-    WHERE r.max_lat >= ?1 AND r.min_lat <= ?2 AND r.max_lng >= ?3 AND r.min_lng <= ?4";
-
-/// Every area within the circle, in no particular order.
-pub fn within(conn: &Connection, circle: &Circle) -> rusqlite::Result<Vec<Hit>> {
-    let b = bounding_box(circle);
-    let mut stmt = conn.prepare_cached(AREAS_IN_BOX)?;
-    let rows = stmt.query_map(params![b.min_lat, b.max_lat, b.min_lng, b.max_lng], |row| {
-        Ok((
-            row.get::<_, i64>(0)?,
-            row.get::<_, f64>(1)?,
-            row.get::<_, f64>(2)?,
-            row.get::<_, f64>(3)?,
-        ))
-    })?;
-    let mut hits = Vec::new();
-    for row in rows {
-        let (area_no, lat, lng, truth_score) = row?;
-        let distance_km = haversine_km(circle.lat, circle.lng, lat, lng);
-        if distance_km <= circle.radius_km {
-            hits.push(Hit {
-                area_no,
-                distance_km,
-                truth_score,
-            });
-        }
-    }
-    Ok(hits)
 }
 
 #[cfg(test)]

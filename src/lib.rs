@@ -6,6 +6,7 @@
 //! that `load` builds from `seed`.
 
 pub mod api;
+pub mod area_index;
 pub mod app;
 pub mod auth;
 pub mod cli;

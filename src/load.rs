@@ -204,13 +204,9 @@ fn write(
     Ok(count)
 }
 
-/// Fills the full-text index, the spatial index and the list orderings from the areas.
+/// Fills the full-text index and the list orderings from the areas.
 fn derive(tx: &Transaction) -> rusqlite::Result<()> {
-    tx.execute_batch(
-        "INSERT INTO areas_fts (areas_fts) VALUES ('rebuild');
-         INSERT INTO areas_rtree (area_no, min_lat, max_lat, min_lng, max_lng)
-             SELECT area_no, lat, lat, lng, lng FROM areas;",
-    )?;
+    tx.execute_batch("INSERT INTO areas_fts (areas_fts) VALUES ('rebuild');")?;
     for ordering in ORDERINGS {
         // order_by comes from the fixed ORDERINGS table, never from a request.
         let order_by = ordering.order_by;

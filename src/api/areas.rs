@@ -8,9 +8,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::{AreaSummary, DimensionMap, area_no, history, summary};
+use crate::area_index::{AreaIndex, smallest};
 use crate::domain::{DIMENSIONS, dimension_position, round2};
 use crate::error::{ApiError, ApiResult};
-use crate::geo;
 use crate::params::{AreaParams, Circle, DEFAULT_HISTORY, ListParams, Order, Sort};
 
 /// One List Areas ordering: its code in area_order and the SQL that defines it.
@@ -164,7 +164,12 @@ const DIMENSIONS_OF_AREA: &str = "
 const NEARBY_COUNT: usize = 5;
 const NEARBY_RADIUS_KM: f64 = 25.0;
 
-pub fn get(conn: &Connection, id: &str, p: &AreaParams) -> ApiResult<AreaDetail> {
+pub fn get(
+    conn: &Connection,
+    index: &AreaIndex,
+    id: &str,
+    p: &AreaParams,
+) -> ApiResult<AreaDetail> {
     let found = conn
         .prepare_cached(DETAIL)?
         .query_row([id], |r| {
@@ -198,7 +203,7 @@ pub fn get(conn: &Connection, id: &str, p: &AreaParams) -> ApiResult<AreaDetail>
             lng: area.coordinates.lng,
             radius_km: NEARBY_RADIUS_KM,
         };
-        area.nearby = Some(nearby(conn, no, &centre)?);
+        area.nearby = Some(nearby(conn, index, no, &centre)?);
     }
     if p.history {
         area.history = Some(history::points(conn, no, &DEFAULT_HISTORY)?);
@@ -234,17 +239,22 @@ fn dimensions(conn: &Connection, no: i64) -> ApiResult<DimensionMap<Dimension>> 
     Ok(DimensionMap(out))
 }
 
-fn nearby(conn: &Connection, no: i64, centre: &Circle) -> ApiResult<Vec<Nearby>> {
-    let mut hits: Vec<geo::Hit> = geo::within(conn, centre)?
+fn nearby(
+    conn: &Connection,
+    index: &AreaIndex,
+    no: i64,
+    centre: &Circle,
+) -> ApiResult<Vec<Nearby>> {
+    let mut hits: Vec<_> = index
+        .within(centre, 0.0)
         .into_iter()
         .filter(|h| h.area_no != no)
         .collect();
-    hits.sort_by(|a, b| {
+    smallest(&mut hits, NEARBY_COUNT, |a, b| {
         a.distance_km
             .total_cmp(&b.distance_km)
             .then(a.area_no.cmp(&b.area_no))
     });
-    hits.truncate(NEARBY_COUNT);
     hits.iter()
         .map(|h| {
             let s = summary(conn, h.area_no, None)?;

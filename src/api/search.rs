@@ -1,8 +1,9 @@
 //! Search Areas (`GET /v1/areas/search`): by text, by circle, by minimum score,
 //! or any of them together (every criterion given must hold).
 //!
-//! Search runs in two steps. The first finds every matching area as a small
-//! tuple (area_no, tier, rank, distance), so `total` counts every match; the
+//! Search runs in two steps. The first finds every match as a small tuple
+//! (area_no, tier, name length, distance) from FTS5 rowids and the in-memory
+//! area index, so `total` counts every match without reading any area row; the
 //! second reads the list form of only the areas on the page.
 
 use std::cmp::Ordering;
@@ -11,8 +12,8 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::{AreaSummary, summary};
+use crate::area_index::{AreaIndex, smallest};
 use crate::error::ApiResult;
-use crate::geo::{self, BoundingBox};
 use crate::params::SearchParams;
 
 #[derive(Debug, Serialize)]
@@ -28,25 +29,26 @@ struct Match {
     area_no: i64,
     /// 0 when every word matches the name, 1 when some match only elsewhere.
     tier: u8,
-    /// FTS5's bm25 (lower is better); 0 without q.
-    rank: f64,
+    name_chars: u32,
     distance_km: Option<f64>,
 }
 
-pub fn search(conn: &Connection, p: &SearchParams) -> ApiResult<SearchPage> {
+pub fn search(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<SearchPage> {
     if p.words.is_empty() && p.circle.is_none() {
-        return by_score_only(conn, p.min_score.unwrap_or(0.0), p.limit);
+        return by_score_only(conn, index, p.min_score.unwrap_or(0.0), p.limit);
     }
     let mut matches = if p.words.is_empty() {
-        by_circle(conn, p)?
+        by_circle(index, p)
     } else {
-        by_text(conn, p)?
+        by_text(conn, index, p)?
     };
-    matches.sort_by(|a, b| order(a, b, !p.words.is_empty()));
     let total = matches.len() as i64;
+    let by_relevance = !p.words.is_empty();
+    smallest(&mut matches, p.limit as usize, |a, b| {
+        order(a, b, by_relevance)
+    });
     let data = matches
         .iter()
-        .take(p.limit as usize)
         .map(|m| summary(conn, m.area_no, m.distance_km))
         .collect::<ApiResult<Vec<_>>>()?;
     Ok(SearchPage {
@@ -56,10 +58,12 @@ pub fn search(conn: &Connection, p: &SearchParams) -> ApiResult<SearchPage> {
     })
 }
 
-/// Relevance when q is given, else distance; ties by id (area_no order is id order).
+/// Relevance when q is given: name matches first, then shorter names (the
+/// closer a name is to the words typed); else distance. Ties by id (area_no
+/// order is id order).
 fn order(a: &Match, b: &Match, by_relevance: bool) -> Ordering {
     let first = if by_relevance {
-        a.tier.cmp(&b.tier).then(a.rank.total_cmp(&b.rank))
+        a.tier.cmp(&b.tier).then(a.name_chars.cmp(&b.name_chars))
     } else {
         a.distance_km
             .unwrap_or(0.0)
@@ -68,87 +72,65 @@ fn order(a: &Match, b: &Match, by_relevance: bool) -> Ordering {
     first.then(a.area_no.cmp(&b.area_no))
 }
 
-fn by_circle(conn: &Connection, p: &SearchParams) -> ApiResult<Vec<Match>> {
+fn by_circle(index: &AreaIndex, p: &SearchParams) -> Vec<Match> {
     let circle = p.circle.expect("by_circle needs a circle");
-    let min = p.min_score.unwrap_or(0.0);
-    Ok(geo::within(conn, &circle)?
+    index
+        .within(&circle, p.min_score.unwrap_or(0.0))
         .into_iter()
-        .filter(|h| h.truth_score >= min)
         .map(|h| Match {
             area_no: h.area_no,
             tier: 0,
-            rank: 0.0,
+            name_chars: 0,
             distance_km: Some(h.distance_km),
         })
-        .collect())
+        .collect()
 }
 
-/// Every word must match as a prefix in name, municipality or province. Name
-/// matches weigh ten times more in bm25, and areas whose name holds every word
-/// come first of all.
-const BY_TEXT: &str = "
-    SELECT a.area_no, a.lat, a.lng,
-           a.area_no IN (SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?2) AS in_name,
-           bm25(areas_fts, 10.0, 1.0, 1.0)
-    FROM areas_fts JOIN areas a ON a.area_no = areas_fts.rowid
-    WHERE areas_fts MATCH ?1 AND a.truth_score >= ?3
-      AND a.lat BETWEEN ?4 AND ?5 AND a.lng BETWEEN ?6 AND ?7";
+/// Rowids of the areas matching a full-text query, ascending.
+const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
-fn by_text(conn: &Connection, p: &SearchParams) -> ApiResult<Vec<Match>> {
+/// Every word must match as a prefix in name, municipality or province.
+fn by_text(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<Vec<Match>> {
     let words = fts_words(&p.words);
-    let everywhere = words.clone();
-    let in_name = format!("name : ({words})");
-    let b = p
-        .circle
-        .map(|c| geo::bounding_box(&c))
-        .unwrap_or(BoundingBox {
-            min_lat: -90.0,
-            max_lat: 90.0,
-            min_lng: -180.0,
-            max_lng: 180.0,
-        });
-    let mut stmt = conn.prepare_cached(BY_TEXT)?;
-    let rows = stmt.query_map(
-        params![
-            everywhere,
-            in_name,
-            p.min_score.unwrap_or(0.0),
-            b.min_lat,
-            b.max_lat,
-            b.min_lng,
-            b.max_lng
-        ],
-        |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, f64>(1)?,
-                r.get::<_, f64>(2)?,
-                r.get::<_, bool>(3)?,
-                r.get::<_, f64>(4)?,
-            ))
-        },
-    )?;
+    let everywhere = rowids(conn, &words)?;
+    let in_name = rowids(conn, &format!("name : ({words})"))?;
+    let min = p.min_score.unwrap_or(0.0);
     let mut matches = Vec::new();
-    for row in rows {
-        let (area_no, lat, lng, in_name, rank) = row?;
+    for area_no in everywhere {
+        let Some(e) = index.get(area_no) else {
+            continue;
+        };
+        if e.truth_score < min {
+            continue;
+        }
         let distance_km = match &p.circle {
             None => None,
-            Some(c) => {
-                let d = geo::haversine_km(c.lat, c.lng, lat, lng);
-                if d > c.radius_km {
-                    continue;
-                }
-                Some(d)
-            }
+            Some(c) => match index.distance_within(area_no, c) {
+                None => continue,
+                d => d,
+            },
+        };
+        let tier = if in_name.binary_search(&area_no).is_ok() {
+            0
+        } else {
+            1
         };
         matches.push(Match {
             area_no,
-            tier: if in_name { 0 } else { 1 },
-            rank,
+            tier,
+            name_chars: e.name_chars,
             distance_km,
         });
     }
     Ok(matches)
+}
+
+fn rowids(conn: &Connection, fts_query: &str) -> ApiResult<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(MATCHING)?;
+    let found = stmt
+        .query_map([fts_query], |r| r.get(0))?
+        .collect::<Result<Vec<i64>, _>>()?;
+    Ok(found)
 }
 
 /// Each word as a quoted FTS5 prefix term. Words hold only letters, digits and
@@ -163,13 +145,14 @@ fn fts_words(words: &[String]) -> String {
 
 const TOP_BY_SCORE: &str = "
     SELECT area_no FROM areas WHERE truth_score >= ?1 ORDER BY truth_score DESC, area_no LIMIT ?2";
-const COUNT_BY_SCORE: &str = "SELECT count(*) FROM areas WHERE truth_score >= ?1";
 
 /// min_score alone: the highest scores first, read straight off the score index.
-fn by_score_only(conn: &Connection, min: f64, limit: i64) -> ApiResult<SearchPage> {
-    let total: i64 = conn
-        .prepare_cached(COUNT_BY_SCORE)?
-        .query_row([min], |r| r.get(0))?;
+fn by_score_only(
+    conn: &Connection,
+    index: &AreaIndex,
+    min: f64,
+    limit: i64,
+) -> ApiResult<SearchPage> {
     let nos = conn
         .prepare_cached(TOP_BY_SCORE)?
         .query_map(params![min, limit], |r| r.get::<_, i64>(0))?
@@ -178,7 +161,11 @@ fn by_score_only(conn: &Connection, min: f64, limit: i64) -> ApiResult<SearchPag
         .into_iter()
         .map(|no| summary(conn, no, None))
         .collect::<ApiResult<Vec<_>>>()?;
-    Ok(SearchPage { data, total, limit })
+    Ok(SearchPage {
+        data,
+        total: index.count_scoring(min),
+        limit,
+    })
 }
 
 #[cfg(test)]
