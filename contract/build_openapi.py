@@ -326,11 +326,13 @@ SCHEMAS = {
     "ErrorRateLimited": error_schema(429, ["rate_limited"]),
     "ErrorHeadersTooLarge": error_schema(431, ["headers_too_large"]),
     "ErrorInternal": error_schema(500, ["internal_error"]),
-    "ErrorUpstream": error_schema(
-        502, ["bad_gateway"], description="Answered by the nginx front when no replica answers properly (deployments behind it only)."
+    "ErrorBadGateway": error_schema(
+        502, ["bad_gateway"], description="Answered by the nginx front of deploy/ when no replica answers (deployments behind it only)."
     ),
     "ErrorServiceUnavailable": error_schema(503, ["service_unavailable"]),
-    "ErrorGatewayTimeout": error_schema(504, ["gateway_timeout"], description="Answered by the nginx front (deployments behind it only)."),
+    "ErrorGatewayTimeout": error_schema(
+        504, ["gateway_timeout"], description="Answered by the nginx front of deploy/ when no replica answers in time (deployments behind it only)."
+    ),
 }
 
 # ---------------------------------------------------------------------------
@@ -511,6 +513,16 @@ RESPONSES = {
         "internal_error: something unexpected; the message holds no internals.",
         "ErrorInternal",
     ),
+    "BadGateway": error_response(
+        "bad_gateway: behind the nginx front of deploy/ only: no replica answered. Retry after Retry-After seconds.",
+        "ErrorBadGateway",
+        "Retry-After",
+    ),
+    "GatewayTimeout": error_response(
+        "gateway_timeout: behind the nginx front of deploy/ only: no replica answered in time. Retry after Retry-After seconds.",
+        "ErrorGatewayTimeout",
+        "Retry-After",
+    ),
     "ServiceUnavailable": error_response(
         "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy); retry after Retry-After seconds.",
         "ErrorServiceUnavailable",
@@ -603,7 +615,9 @@ def api_responses(ok, *, plan=False, area=False):
             "429": ref("responses", "RateLimited"),
             "431": ref("responses", "HeadersTooLarge"),
             "500": ref("responses", "InternalError"),
+            "502": ref("responses", "BadGateway"),
             "503": ref("responses", "ServiceUnavailable"),
+            "504": ref("responses", "GatewayTimeout"),
         }
     )
     return r
@@ -942,9 +956,15 @@ Conventions, for every operation:
 * Every answer carries `X-Request-Id`. HEAD works wherever GET does.
 * **Public routes** (/v1/openapi.json, /healthz, /metrics) need no key, are not
   rate-limited, and take no query parameters (any is 400).
-* Behind the nginx front of deploy/, a request line over 8 KiB answers 414
-  uri_too_long and headers over 16 KiB answer 431 headers_too_large, in the
-  same error shape.
+* Behind the nginx front of deploy/ (docs/deployment.md), the front answers
+  some requests itself, in the same error shape: a request line over 8 KiB is
+  414 uri_too_long, headers over 16 KiB are 431 headers_too_large, more than 20
+  requests in flight from one address are 429 rate_limited, and when no replica
+  answers the result is 502 bad_gateway or 504 gateway_timeout. It also answers
+  400 bad_request to a request target holding bytes outside printable ASCII
+  (percent-encode them) and 404 not_found to /metrics.
+* `q`'s pattern uses Python/PCRE semantics: `\W` is Unicode-aware, so `[^\W_]`
+  is any Unicode letter or digit.
 """
 
 DOCUMENT = {
