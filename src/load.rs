@@ -134,6 +134,34 @@ impl<'t> AreaWriter<'t> {
     }
 }
 
+impl AreaWriter<'_> {
+    /// Adds a place with the seed's synthetic scores and `days` of daily history
+    /// ending on `last_day`, which is also its updated_at.
+    pub fn add_with_synthetic_scores(
+        &mut self,
+        p: &seed::Place,
+        days: usize,
+        last_day: i64,
+    ) -> Result<(), String> {
+        let (dimensions, truth_score) = seed::scores(&p.id, &p.municipality);
+        let history = seed::history(&p.id, truth_score, days);
+        self.add(&NewArea {
+            id: &p.id,
+            name: &p.name,
+            province_slug: &p.province_slug,
+            province: &p.province,
+            municipality: &p.municipality,
+            lat: p.lat,
+            lng: p.lng,
+            truth_score,
+            updated_at: &format!("{}T00:00:00Z", dates::format_date(last_day)),
+            dimensions: &dimensions,
+            history: &history,
+            first_day: last_day - (days as i64 - 1),
+        })
+    }
+}
+
 /// Writes a new database at `path` with the areas `fill` adds. An existing file
 /// is refused unless `force`; then it is replaced only once the new one is complete.
 pub fn create_database(
@@ -266,26 +294,9 @@ pub fn init(path: &Path, force: bool) -> Result<i64, String> {
     let mut places = seed::read_places(seed::SEED_CSV)?;
     places.sort_by(|a, b| a.id.cmp(&b.id));
     let today = dates::today();
-    let updated_at = format!("{}T00:00:00Z", dates::format_date(today));
-    let first_day = today - (SEED_HISTORY_DAYS as i64 - 1);
     create_database(path, force, |writer| {
         for p in &places {
-            let (dimensions, truth_score) = seed::scores(&p.id, &p.municipality);
-            let history = seed::history(&p.id, truth_score, SEED_HISTORY_DAYS);
-            writer.add(&NewArea {
-                id: &p.id,
-                name: &p.name,
-                province_slug: &p.province_slug,
-                province: &p.province,
-                municipality: &p.municipality,
-                lat: p.lat,
-                lng: p.lng,
-                truth_score,
-                updated_at: &updated_at,
-                dimensions: &dimensions,
-                history: &history,
-                first_day,
-            })?;
+            writer.add_with_synthetic_scores(p, SEED_HISTORY_DAYS, today)?;
         }
         Ok(())
     })

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::dates;
-use crate::load::{self, NewArea};
+use crate::load;
 use crate::seed::{self, Place, Rng};
 
 /// Each province's share of the generated areas. Gauteng is the densest; the
@@ -144,27 +144,17 @@ pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Resu
     let places = seed::read_places(seed::SEED_CSV)?;
     let generated = generate(&places, areas)?;
     let today = dates::today();
-    let updated_at = format!("{}T00:00:00Z", dates::format_date(today));
-    let first_day = today - (history_days as i64 - 1);
     load::create_database(path, force, |writer| {
         for g in &generated {
             let p = &places[g.place];
-            let (dimensions, truth_score) = seed::scores(&g.id, &p.municipality);
-            let history = seed::history(&g.id, truth_score, history_days);
-            writer.add(&NewArea {
-                id: &g.id,
-                name: &g.name,
-                province_slug: &p.province_slug,
-                province: &p.province,
-                municipality: &p.municipality,
+            let area = Place {
+                id: g.id.clone(),
+                name: g.name.clone(),
                 lat: g.lat,
                 lng: g.lng,
-                truth_score,
-                updated_at: &updated_at,
-                dimensions: &dimensions,
-                history: &history,
-                first_day,
-            })?;
+                ..p.clone()
+            };
+            writer.add_with_synthetic_scores(&area, history_days, today)?;
         }
         Ok(())
     })

@@ -7,7 +7,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use super::{AreaSummary, DimensionMap, area_no, history, summary};
+use super::{AreaSummary, DimensionMap, area_no, history, summary, summary_from_row};
 use crate::area_index::{AreaIndex, smallest};
 use crate::domain::{DIMENSIONS, dimension_position, round2};
 use crate::error::{ApiError, ApiResult};
@@ -91,17 +91,7 @@ pub fn list(conn: &Connection, p: &ListParams) -> ApiResult<AreaPage> {
         .query_row(params![code, province], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(PAGE)?;
     let data = stmt
-        .query_map(params![code, province, p.offset, p.limit], |r| {
-            Ok(AreaSummary {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                province: r.get(2)?,
-                municipality: r.get(3)?,
-                truth_score: r.get(4)?,
-                updated_at: r.get(5)?,
-                distance_km: None,
-            })
-        })?
+        .query_map(params![code, province, p.offset, p.limit], summary_from_row)?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(AreaPage {
         data,

@@ -35,20 +35,25 @@ pub fn summary(
     area_no: i64,
     distance_km: Option<f64>,
 ) -> ApiResult<AreaSummary> {
-    let row = conn
+    let mut area = conn
         .prepare_cached(SUMMARY_BY_NO)?
-        .query_row([area_no], |r| {
-            Ok(AreaSummary {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                province: r.get(2)?,
-                municipality: r.get(3)?,
-                truth_score: r.get(4)?,
-                updated_at: r.get(5)?,
-                distance_km: distance_km.map(round2),
-            })
-        })?;
-    Ok(row)
+        .query_row([area_no], summary_from_row)?;
+    area.distance_km = distance_km.map(round2);
+    Ok(area)
+}
+
+/// The list form from a row whose first six columns are id, name, province,
+/// municipality, truth_score and updated_at.
+pub fn summary_from_row(r: &rusqlite::Row) -> rusqlite::Result<AreaSummary> {
+    Ok(AreaSummary {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        province: r.get(2)?,
+        municipality: r.get(3)?,
+        truth_score: r.get(4)?,
+        updated_at: r.get(5)?,
+        distance_km: None,
+    })
 }
 
 /// The area_no of an area id, if there is such an area.
