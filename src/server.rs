@@ -222,6 +222,12 @@ fn drain(server: &Server, app: &App, stalled: &Stalled) {
 /// connection for `client_timeout` never accepts another. A connection to
 /// ourselves well within the timeout keeps accept() returning (tiny_http does
 /// the same to stop); tiny_http reads EOF from it and drops it.
+///
+/// It also unsticks connections: tiny_http's connection thread pool can leave
+/// some connections of a burst queued with no thread until another connection
+/// ends (it counts waiting threads before they have woken). The thread that
+/// takes a self-connection goes on to the next queued connection, so a short
+/// interval bounds how long a queued client waits.
 fn keep_accepting(addr: SocketAddr, timeout: Duration, stopping: &AtomicBool) {
     let target = match addr.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::from(([127, 0, 0, 1], addr.port())),
@@ -230,10 +236,10 @@ fn keep_accepting(addr: SocketAddr, timeout: Duration, stopping: &AtomicBool) {
         }
         _ => addr,
     };
-    let every = (timeout / 4).min(Duration::from_secs(1));
+    let every = (timeout / 4).min(Duration::from_millis(100));
     let mut last = Instant::now();
     while !stopping.load(Ordering::SeqCst) {
-        thread::sleep(Duration::from_millis(20).min(every));
+        thread::sleep(Duration::from_millis(10).min(every));
         if last.elapsed() >= every {
             if let Err(e) = std::net::TcpStream::connect_timeout(&target, every) {
                 log::warn!("cannot reach our own listener on {target}: {e}");
