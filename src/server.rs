@@ -382,3 +382,30 @@ fn to_tiny(response: Response) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn x_real_ip_is_trusted_only_from_a_loopback_peer() {
+        let front: IpAddr = "127.0.0.1".parse().unwrap();
+        let remote: IpAddr = "198.51.100.7".parse().unwrap();
+        let named = || Some("203.0.113.5".to_string());
+        assert_eq!(
+            client_address(Some(front), named()),
+            Some("203.0.113.5".parse().unwrap())
+        );
+        assert_eq!(
+            client_address(Some("::1".parse().unwrap()), named()),
+            Some("203.0.113.5".parse().unwrap())
+        );
+        // A client on the internet cannot pick its own rate-limit bucket.
+        assert_eq!(client_address(Some(remote), named()), Some(remote));
+        assert_eq!(
+            client_address(Some(front), Some("nonsense".into())),
+            Some(front)
+        );
+        assert_eq!(client_address(Some(front), None), Some(front));
+    }
+}
