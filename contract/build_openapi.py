@@ -57,6 +57,35 @@ RADIUS = r"^0*(?:(?:[1-9]|[1-4][0-9])(?:\.[0-9]*)?|50(?:\.0*)?|\.[0-9]*[1-9][0-9
 MIN_SCORE = r"^(?:0*(?:[0-9](?:\.[0-9]*)?|10(?:\.0*)?)|\.[0-9]+|-(?:0+\.?0*|\.0+))$"
 
 
+# ---------------------------------------------------------------------------
+# "A letter or digit" in q is Rust's char::is_alphanumeric (the Unicode
+# Alphabetic or Numeric property). Validators read `pattern` as ECMA-262, where
+# `\w` and `\W` are ASCII only, and Python's `re` has no `\p{...}`: the one
+# spelling both read alike is an explicit class. The ranges come from the
+# toolchain itself (contract/unicode_alnum.rs); code points of the BMP are
+# written as \uXXXX escapes, the others as the characters themselves (no
+# escape for them is common to ECMA-262 and Python).
+# ---------------------------------------------------------------------------
+
+
+def alnum_class():
+    parts = []
+    path = ROOT / "contract" / "unicode-alnum-ranges.txt"
+    for line in path.read_text(encoding="ascii").splitlines():
+        if not line.strip():
+            continue
+        first, last = (int(x, 16) for x in line.split())
+
+        def one(cp):
+            return f"\\u{cp:04x}" if cp <= 0xFFFF else chr(cp)
+
+        parts.append(one(first) if first == last else f"{one(first)}-{one(last)}")
+    return "[" + "".join(parts) + "]"
+
+
+ALNUM = alnum_class()
+
+
 def ref(kind, name):
     return {"$ref": f"#/components/{kind}/{name}"}
 
@@ -215,7 +244,7 @@ SCHEMAS = {
                 "type": "array",
                 "minItems": 1,
                 "uniqueItems": True,
-                "items": {"type": "string", "pattern": r"^[^\s,;\x00-\x1f\x7f-\x9f]{1,100}$"},
+                "items": {"type": "string", "pattern": r"^[^,;\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]{1,100}$"},
                 "description": "Identifiers of the data sources behind the score: 1 to 100 characters each, without spaces, ',' or ';'.",
             },
         },
@@ -306,6 +335,8 @@ SCHEMAS = {
             "areas": {"type": "integer", "minimum": 0, "description": "Number of areas being served."},
         }
     ),
+    # Filled in below, once SEARCH_CRITERIA is defined.
+    "SearchCriteria": None,
     "OpenApiDocument": {
         "type": "object",
         "description": "This document.",
@@ -680,8 +711,8 @@ SEARCH_CRITERIA = {
             "type": "string",
             "minLength": 1,
             "maxLength": 200,
-            "pattern": r"[^\W_]",
-            "description": "Text: 1 to 200 characters holding at least one Unicode letter or digit. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics. Any character may appear and is taken as text, never as query syntax.",
+            "pattern": ALNUM,
+            "description": "Text: 1 to 200 characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u24b6 and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics. Any character may appear and is taken as text, never as query syntax.",
             "examples": ["cape town", "danielskuil"],
         },
         "lat": {
@@ -721,6 +752,8 @@ SEARCH_CRITERIA = {
         },
     ],
 }
+
+SCHEMAS["SearchCriteria"] = SEARCH_CRITERIA
 
 AREAS_PATH_NOTE = "Answers 404 area_not_found when no area has the id."
 
@@ -762,7 +795,7 @@ GET_OPS = {
                 "style": "form",
                 "explode": True,
                 "description": "q, lat, lng, radius and min_score, each sent as its own query parameter.",
-                "schema": SEARCH_CRITERIA,
+                "schema": ref("schemas", "SearchCriteria"),
             },
             query("limit", {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}, "Page size, 1 to 50. Plain decimal digits."),
             *REQUEST_HEADERS,
@@ -963,8 +996,9 @@ Conventions, for every operation:
   answers the result is 502 bad_gateway or 504 gateway_timeout. It also answers
   400 bad_request to a request target holding bytes outside printable ASCII
   (percent-encode them) and 404 not_found to /metrics.
-* `q`'s pattern uses Python/PCRE semantics: `\W` is Unicode-aware, so `[^\W_]`
-  is any Unicode letter or digit.
+* Patterns are ECMA-262 regular expressions that Python's `re` reads the same
+  way; `q`'s is the explicit class of every code point with the Unicode
+  Alphabetic or Numeric property.
 """
 
 DOCUMENT = {

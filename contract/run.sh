@@ -15,7 +15,7 @@
 #
 # Knobs (environment): CONTRACT_EXAMPLES (examples per operation, default 100),
 # CONTRACT_SEED (default 20261122, so that a run can be repeated exactly),
-# CONTRACT_WORKERS (default 2), CONTRACT_MAX_TIME (seconds, default 600),
+# CONTRACT_WORKERS (default 1), CONTRACT_MAX_TIME (seconds, default 600),
 # CONTRACT_SERVE_ARGS (extra flags for `area-scoring serve`, default none).
 # The server's log and schemathesis's JUnit report are left in contract/reports/.
 set -euo pipefail
@@ -27,7 +27,10 @@ REPORTS="$ROOT/contract/reports"
 SCHEMATHESIS_VERSION=4.32.5
 EXAMPLES=${CONTRACT_EXAMPLES:-100}
 SEED=${CONTRACT_SEED:-20261122}
-WORKERS=${CONTRACT_WORKERS:-2}
+# One worker: with two, schemathesis 4.32.5 (hypothesis 6.170) now and then
+# fails inside its own generation (a KeyError from hypothesis's lambda-source
+# cache shared between threads, reported as "Inconsistent results").
+WORKERS=${CONTRACT_WORKERS:-1}
 MAX_TIME=${CONTRACT_MAX_TIME:-600}
 read -r -a SERVE_ARGS <<<"${CONTRACT_SERVE_ARGS:-}"
 
@@ -38,20 +41,8 @@ started=$(date +%s)
 
 [[ -x "$BIN" ]] || die "$BIN is missing: run 'cargo build --release' (make contract does)"
 
-# 1. The document is generated; a hand edit of the JSON, or a generator change
-#    not written out, is caught here rather than shipped.
-python3 "$ROOT/contract/build_openapi.py" --check || die "docs/openapi.json is stale"
-
-# 2. schemathesis in a local virtualenv, pinned. Done before the server starts,
-#    so that a slow first install never leaves the server idle.
-if [[ ! -x "$VENV/bin/schemathesis" ]] ||
-    [[ "$("$VENV/bin/schemathesis" --version 2>/dev/null)" != *"$SCHEMATHESIS_VERSION"* ]]; then
-    say "installing schemathesis $SCHEMATHESIS_VERSION into contract/.venv"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
-fi
-
-# 3. A fresh database, a growth key and a server on a free loopback port.
+# A temporary directory for the database and logs; the trap stops the server
+# and removes it, whatever happens.
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/area-contract.XXXXXX")
 SERVER_PID=""
 cleanup() {
@@ -75,9 +66,31 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# 1. The document is generated; a hand edit of the JSON, or a generator change
+#    not written out, is caught here rather than shipped.
+python3 "$ROOT/contract/build_openapi.py" --check || die "docs/openapi.json is stale"
+#    Search's q must hold a letter or digit as the server's Rust toolchain
+#    defines them; the document spells that set out, so a toolchain with newer
+#    Unicode tables would make it stale.
+if command -v rustc >/dev/null; then
+    rustc -O -o "$WORK/unicode_alnum" "$ROOT/contract/unicode_alnum.rs"
+    "$WORK/unicode_alnum" | cmp -s - "$ROOT/contract/unicode-alnum-ranges.txt" ||
+        die "contract/unicode-alnum-ranges.txt differs from this rustc's char::is_alphanumeric: regenerate it (see contract/unicode_alnum.rs), then run contract/build_openapi.py"
+fi
+
+# 2. schemathesis in a local virtualenv, pinned. Done before the server starts,
+#    so that a slow first install never leaves the server idle.
+if [[ ! -x "$VENV/bin/schemathesis" ]] ||
+    [[ "$("$VENV/bin/schemathesis" --version 2>/dev/null)" != *"$SCHEMATHESIS_VERSION"* ]]; then
+    say "installing schemathesis $SCHEMATHESIS_VERSION into contract/.venv"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+# 3. A fresh database, a growth key and a server on a free loopback port.
 DB="$WORK/areas.db"
-"$BIN" init --db "$DB" >/dev/null
-KEY=$("$BIN" keys create --db "$DB" --plan growth --label contract)
+"$BIN" init --db "$DB" >/dev/null 2>&1
+KEY=$("$BIN" keys create --db "$DB" --plan growth --label contract 2>/dev/null)
 [[ "$KEY" =~ ^[A-Za-z0-9_]+$ ]] || die "keys create printed something other than a key"
 
 "$BIN" serve --db "$DB" --addr 127.0.0.1:0 "${SERVE_ARGS[@]}" >"$WORK/server.log" 2>&1 &
