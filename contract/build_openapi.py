@@ -497,7 +497,7 @@ def error_response(description, schema_name, *names, optional_names=()):
     return json_response(
         description,
         schema_name,
-        headers(*COMMON, *names, optional_names=("Cache-Control-NoStore",) + tuple(optional_names)),
+        headers(*COMMON, "Cache-Control-NoStore", *names, optional_names=tuple(optional_names)),
     )
 
 
