@@ -44,7 +44,7 @@ def read(meta_path, tsv_path):
         rows[(size, case)] = {
             "rps": float(f[1]), "p50": float(f[2]), "p99": float(f[3]), "non2xx": int(f[4]),
             "sock": int(f[5]), "requests": int(f[6]), "hwm": int(f[7] or 0), "rss": int(f[8] or 0),
-            "other": int(f[9] or 0),
+            "other": int(f[9] or 0), "cpu_us": int(f[10] or 0) if len(f) > 10 else 0,
         }
     return meta, rows
 
@@ -83,23 +83,25 @@ def main(meta_path, tsv_path, n, small):
         w(f"Quiet run: no case saw other processes use more than {NOISY_PCT}% of the machine's CPU.\n")
 
     w(f"## Results at {n} areas\n")
-    w("| case | req/s | p50 ms | p99 ms | non-2xx | socket errors | peak RSS (VmHWM) | other CPU |")
-    w("|---|---:|---:|---:|---:|---:|---:|---:|")
+    w("| case | req/s | p50 ms | p99 ms | non-2xx | socket errors | peak RSS (VmHWM) | CPU µs/req | other CPU |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for case, name in NAMES.items():
         r = rows.get((n, case))
         if r:
             if r["requests"] == 0:
-                w(f"| {name} | 0 | - | - | - | refused | {mb(r['hwm'])} | {r['other']}% |")
+                w(f"| {name} | 0 | - | - | - | refused | {mb(r['hwm'])} | - | {r['other']}% |")
                 continue
             w(f"| {name} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
-              f"| {mb(r['hwm'])} | {r['other']}% |")
+              f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% |")
     for case in ("get_area", "list_first"):
         r = rows.get(("nginx", case))
         if r:
             w(f"| nginx, same bytes as {NAMES[case]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} "
-              f"| {r['non2xx']} | {r['sock']} | (nginx) | {r['other']}% |")
+              f"| {r['non2xx']} | {r['sock']} | (nginx) | {r['cpu_us']} | {r['other']}% |")
     w("\nPeak RSS is the server's VmHWM read after each case, so it only grows down the table. "
-      "non-2xx is wrk's count of answers with status 400 or above.\n")
+      "non-2xx is wrk's count of answers with status 400 or above. CPU µs/req is the server process's "
+      "user+system CPU time during the case divided by the requests answered (10 ms tick resolution); "
+      "other CPU is what processes other than the server and wrk used, as a share of the machine.\n")
 
     w("## Server / nginx (requests per second, same bytes)\n")
     w("| case | server req/s | nginx req/s | ratio |")
@@ -112,14 +114,14 @@ def main(meta_path, tsv_path, n, small):
             w(f"| {NAMES[case]} | {s['rps']:.0f} | {g['rps']:.0f} | {ratios[case]:.2f} |")
 
     w(f"\n## p50 growth from {small} to {n} areas\n")
-    w(f"| case | p50 ms at {small} | p50 ms at {n} | growth | req/s at {small} | req/s at {n} |")
+    w(f"| case | p50 ms at {small} | p50 ms at {n} | growth | CPU µs/req at {small} | CPU µs/req at {n} |")
     w("|---|---:|---:|---:|---:|---:|")
     growth = {}
     for case, name in NAMES.items():
         a, b = rows.get((small, case)), rows.get((n, case))
         if a and b and a["requests"] and b["requests"]:
             growth[case] = b["p50"] / a["p50"] if a["p50"] > 0 else float("inf")
-            w(f"| {name} | {a['p50']:.2f} | {b['p50']:.2f} | {growth[case]:.2f}x | {a['rps']:.0f} | {b['rps']:.0f} |")
+            w(f"| {name} | {a['p50']:.2f} | {b['p50']:.2f} | {growth[case]:.2f}x | {a['cpu_us']} | {b['cpu_us']} |")
 
     w("\n## Start to first 200\n")
     w(f"- {n} areas: {meta.get('first200_' + n, '?')} ms; {small} areas: {meta.get('first200_' + small, '?')} ms"
