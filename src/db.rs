@@ -2,10 +2,12 @@
 //! connection the command line uses, and the check that a file is ours.
 
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags};
+use scheduled_thread_pool::ScheduledThreadPool;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
@@ -35,11 +37,31 @@ pub fn open_pool(path: &Path, size: u32) -> Result<Pool, String> {
         .max_size(size)
         .min_idle(Some(size))
         // A read-only local file does not go stale; checking it on every checkout
-        // would cost a query per request.
+        // would cost a query per request, and recycling connections buys nothing.
         .test_on_check_out(false)
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .thread_pool(maintenance_threads())
         .connection_timeout(Duration::from_secs(5))
         .build(manager)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
+/// One set of maintenance threads for every pool the process opens. r2d2
+/// starts three per pool otherwise, and a pool replaced by a reload would keep
+/// its threads for a while after its last connection is gone.
+fn maintenance_threads() -> Arc<ScheduledThreadPool> {
+    static SHARED: OnceLock<Arc<ScheduledThreadPool>> = OnceLock::new();
+    SHARED
+        .get_or_init(|| {
+            Arc::new(
+                ScheduledThreadPool::builder()
+                    .num_threads(2)
+                    .thread_name_pattern("db-pool-{}")
+                    .build(),
+            )
+        })
+        .clone()
 }
 
 /// Opens an existing database for writing (keys, import).
