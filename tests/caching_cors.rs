@@ -4,11 +4,13 @@
 //! errors never cached; CORS headers on every answer, OPTIONS preflight
 //! without a key, 405 with Allow after authentication; X-Request-Id.
 
-mod support_http;
+mod common;
 
 use std::sync::OnceLock;
 
-use support_http::{Reply, TestServer, assert_cached_privately, assert_cors, etag};
+use common::cache::{assert_cached_privately, assert_cors, etag};
+use common::client::Reply;
+use common::server::TestServer;
 
 /// One server for this binary; tests that count things start their own.
 fn app() -> &'static TestServer {

@@ -5,7 +5,7 @@
 //! round-trips. Then a few hundred random query strings against a live server
 //! never answer 5xx.
 
-mod hardening_support;
+mod common;
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -15,7 +15,9 @@ use area_scoring::error::ApiError;
 use area_scoring::params;
 use area_scoring::query::Query;
 use area_scoring::router::{self, Route};
-use hardening_support::*;
+use common::client::*;
+use common::server::*;
+use common::*;
 use proptest::prelude::*;
 
 fn config(cases: u32) -> ProptestConfig {

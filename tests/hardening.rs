@@ -3,11 +3,13 @@
 //! per-address limit for requests without a valid key (X-Real-IP from the
 //! loopback front separating clients).
 
-mod hardening_support;
+mod common;
 
 use std::time::{Duration, Instant};
 
-use hardening_support::*;
+use common::client::*;
+use common::server::*;
+use common::*;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -41,7 +43,7 @@ fn rate_headers(r: &Reply) -> (u32, u32, u64) {
 }
 
 fn assert_429(r: &Reply) {
-    assert_error(r, 429, "rate_limited");
+    assert_error_shape(r, 429, "rate_limited");
     let retry: u64 = r
         .header("Retry-After")
         .expect("Retry-After")
@@ -94,7 +96,7 @@ fn every_authenticated_answer_carries_the_rate_headers_even_errors() {
     ];
     for (target, status, code) in cases {
         let r = get(server.addr(), target, Some(&key));
-        assert_error(&r, status, code);
+        assert_error_shape(&r, status, code);
         assert_eq!(rate_headers(&r).0, 600, "{target}");
     }
     let r = exchange(
@@ -105,7 +107,7 @@ fn every_authenticated_answer_carries_the_rate_headers_even_errors() {
         .as_bytes(),
     )
     .unwrap();
-    assert_error(&r, 405, "method_not_allowed");
+    assert_error_shape(&r, 405, "method_not_allowed");
     assert_eq!(rate_headers(&r).0, 600);
     // Six requests so far: remaining 594, reset 1 s (600 a minute refills 10 a second).
     let (_, remaining, reset) = rate_headers(&get(server.addr(), "/v1/areas", Some(&key)));
@@ -175,7 +177,7 @@ fn requests_without_a_valid_key_are_limited_per_client_address() {
     let as_client = |ip: &str, auth: Option<&str>| {
         let mut headers = vec![format!("X-Real-IP: {ip}")];
         headers.extend(auth.map(|a| format!("Authorization: {a}")));
-        exchange(server.addr(), &request("/v1/areas", &headers)).expect("an answer")
+        exchange(server.addr(), &get_request("/v1/areas", &headers)).expect("an answer")
     };
     // Alternate a wrong key and no key at all: both count against the address.
     let mut n = 0;
@@ -195,12 +197,12 @@ fn requests_without_a_valid_key_are_limited_per_client_address() {
     assert!(replies[..refused].iter().all(|r| r.status == 401));
     // Another address (from the loopback front) has its own bucket, and so
     // does the loopback peer itself when it names no one.
-    assert_error(
+    assert_error_shape(
         &as_client("203.0.113.6", Some("Bearer ask_guess")),
         401,
         "invalid_api_key",
     );
-    assert_error(
+    assert_error_shape(
         &get(server.addr(), "/v1/areas", None),
         401,
         "missing_api_key",
@@ -209,10 +211,10 @@ fn requests_without_a_valid_key_are_limited_per_client_address() {
     let (_, key) = new_key(&db, Plan::Growth);
     let r = exchange(
         server.addr(),
-        &request(
+        &get_request(
             "/v1/areas",
             &[
-                format!("X-Real-IP: 203.0.113.5"),
+                "X-Real-IP: 203.0.113.5".to_string(),
                 format!("Authorization: Bearer {key}"),
             ],
         ),

@@ -3,17 +3,20 @@
 //! file is back: removed then put back by rename, overwritten in place with
 //! garbage then restored, and held under an exclusive lock then released.
 
-mod hardening_support;
+mod common;
 
 use std::fs;
 use std::time::Duration;
 
-use hardening_support::*;
+use common::bin::*;
+use common::client::*;
+use common::server::*;
+use common::*;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 fn assert_503(r: &Reply) {
-    assert_error(r, 503, "service_unavailable");
+    assert_error_shape(r, 503, "service_unavailable");
     let retry: u64 = r
         .header("Retry-After")
         .expect("Retry-After")

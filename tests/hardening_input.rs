@@ -2,11 +2,13 @@
 //! shape, no CR or LF in any header a client can influence, and a panicking
 //! handler answering 500 while every worker keeps serving.
 
-mod hardening_support;
+mod common;
 
 use std::time::Duration;
 
-use hardening_support::*;
+use common::client::*;
+use common::server::*;
+use common::*;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -18,32 +20,40 @@ fn uri_over_8_kib_is_414_and_headers_over_16_kib_are_431() {
     let auth = format!("Authorization: Bearer {key}");
     // Empty query segments are ignored, so '&' pads a valid target to any length.
     let target = |len: usize| format!("/v1/areas?limit=1{}", "&".repeat(len - 17));
-    let at = exchange(server.addr(), &request(&target(8192), &[auth.clone()])).unwrap();
+    let at = exchange(
+        server.addr(),
+        &get_request(&target(8192), std::slice::from_ref(&auth)),
+    )
+    .unwrap();
     assert_eq!(at.status, 200, "exactly 8 KiB is allowed");
-    let over = exchange(server.addr(), &request(&target(8193), &[auth.clone()])).unwrap();
-    assert_error(&over, 414, "uri_too_long");
-    // Header bytes: each line's name, value and ": " + CRLF. Host: t (4+1+4),
+    let over = exchange(
+        server.addr(),
+        &get_request(&target(8193), std::slice::from_ref(&auth)),
+    )
+    .unwrap();
+    assert_error_shape(&over, 414, "uri_too_long");
+    // Header bytes: each line's name, value and ": " + CRLF. Host: test (4+4+4),
     // Connection: close (10+5+4) and the Authorization line are already there.
-    let fixed = 9 + 19 + auth.len() + 2;
+    let fixed = 12 + 19 + auth.len() + 2;
     let pad = |total: usize| format!("X-Pad: {}", "p".repeat(total - fixed - 5 - 4));
     let at = exchange(
         server.addr(),
-        &request("/v1/areas", &[auth.clone(), pad(16384)]),
+        &get_request("/v1/areas", &[auth.clone(), pad(16384)]),
     )
     .unwrap();
     assert_eq!(at.status, 200, "exactly 16 KiB of headers is allowed");
     let over = exchange(
         server.addr(),
-        &request("/v1/areas", &[auth.clone(), pad(16385)]),
+        &get_request("/v1/areas", &[auth.clone(), pad(16385)]),
     )
     .unwrap();
-    assert_error(&over, 431, "headers_too_large");
+    assert_error_shape(&over, 431, "headers_too_large");
     // Many small headers add up the same way.
     let many: Vec<String> = (0..600)
         .map(|i| format!("X-H{i:03}: {}", "v".repeat(20)))
         .collect();
-    assert_error(
-        &exchange(server.addr(), &request("/v1/areas", &many)).unwrap(),
+    assert_error_shape(
+        &exchange(server.addr(), &get_request("/v1/areas", &many)).unwrap(),
         431,
         "headers_too_large",
     );
@@ -88,7 +98,7 @@ fn no_client_input_puts_cr_or_lf_into_a_response_header() {
         ),
     ];
     for (target, headers) in attempts {
-        let raw = request(&target, &headers);
+        let raw = get_request(&target, &headers);
         let Ok(r) = exchange(server.addr(), &raw) else {
             continue;
         }; // refused outright is fine
@@ -111,7 +121,7 @@ fn no_client_input_puts_cr_or_lf_into_a_response_header() {
     let echo = |id: &str| {
         let r = exchange(
             server.addr(),
-            &request("/v1/areas", &[auth.clone(), format!("X-Request-Id: {id}")]),
+            &get_request("/v1/areas", &[auth.clone(), format!("X-Request-Id: {id}")]),
         );
         r.unwrap().header("X-Request-Id").unwrap().to_string()
     };
@@ -130,7 +140,7 @@ fn a_panicking_handler_answers_500_and_every_worker_keeps_serving() {
     // down, and the requests after them would never be answered.
     for _ in 0..workers * 3 {
         let r = get(server.addr(), "/v1/areas/_panic", Some(&key));
-        assert_error(&r, 500, "internal_error");
+        assert_error_shape(&r, 500, "internal_error");
         let body = String::from_utf8_lossy(&r.body).to_lowercase();
         for internal in ["panic", "fault", "src/", ".rs", "thread"] {
             assert!(!body.contains(internal), "internals leaked: {body}");

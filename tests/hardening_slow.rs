@@ -3,14 +3,17 @@
 //! normal client past 100 ms; a client that pipelines requests and never reads
 //! the answers does not hold a worker for good (the write timeout frees it).
 
-mod hardening_support;
+mod common;
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use hardening_support::*;
+use common::bin::*;
+use common::client::*;
+use common::server::*;
+use common::*;
 
 /// Reads until the server closes the connection; returns how long that took,
 /// or None if the connection was still open after `limit`.

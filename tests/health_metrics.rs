@@ -4,15 +4,17 @@
 //! key; the Prometheus counters count exactly the requests a test made (each
 //! such test runs a server of its own); --metrics-addr moves /metrics.
 
-mod support_http;
+mod common;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use common::client::{Reply, send};
+use common::server::TestServer;
+use common::{JSON, seed_area_count};
 use serde_json::json;
-use support_http::{JSON, Reply, TestServer, seed_area_count, send};
 
 /// A server for the tests that count nothing.
 fn shared() -> &'static TestServer {
@@ -35,7 +37,7 @@ fn wait_for(server: &TestServer, target: &str, status: u16) -> Reply {
 /// GET /metrics at `addr`, checked line by line against the Prometheus text
 /// format; returns each sample (`name{labels}` as written) and its value.
 fn scrape(addr: SocketAddr) -> BTreeMap<String, f64> {
-    let reply = send(addr, "GET", "/metrics", &[]);
+    let reply = send(addr, "GET", b"/metrics", &[]);
     assert_eq!(reply.status, 200, "{}", reply.text());
     let content_type = reply.header("Content-Type").unwrap_or_default();
     assert!(
@@ -234,5 +236,10 @@ fn metrics_addr_moves_metrics_to_a_listener_of_its_own() {
     assert_eq!(requests(&m, "get_area", 200), 1.0);
     assert_eq!(requests(&m, "metrics", 404), 2.0);
     assert!(m.contains_key("area_db_connections{state=\"idle\"}"));
-    send(metrics_addr, "GET", "/v1/areas", &[]).assert_error(404, "not_found");
+    // The metrics listener's answers carry no X-Request-Id: not the full shape.
+    common::assert_error_body(
+        &send(metrics_addr, "GET", b"/v1/areas", &[]),
+        404,
+        "not_found",
+    );
 }

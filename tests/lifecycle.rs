@@ -3,7 +3,7 @@
 //! within 5 s), and revoking a key with `area-scoring keys revoke` takes
 //! effect within 5 s without a restart.
 
-mod hardening_support;
+mod common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -11,7 +11,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use hardening_support::*;
+use common::bin::*;
+use common::client::*;
+use common::*;
 
 /// What one request of the stream saw.
 struct Sent {
@@ -28,14 +30,17 @@ fn one(addr: SocketAddr, target: &str, key: &str, signalled: &AtomicBool) -> Opt
         .set_read_timeout(Some(Duration::from_secs(10)))
         .ok()?;
     stream
-        .write_all(&request(target, &[format!("Authorization: Bearer {key}")]))
+        .write_all(&get_request(
+            target,
+            &[format!("Authorization: Bearer {key}")],
+        ))
         .ok()?;
     let before_signal = !signalled.load(Ordering::SeqCst);
     let mut raw = Vec::new();
     let status = stream
         .read_to_end(&mut raw)
         .ok()
-        .and_then(|_| parse(&raw).ok())
+        .and_then(|_| parse(&raw, false).ok())
         .map(|r| r.status);
     Some(Sent {
         before_signal,
@@ -46,7 +51,7 @@ fn one(addr: SocketAddr, target: &str, key: &str, signalled: &AtomicBool) -> Opt
 fn stops_gracefully_on(signal: &str) {
     let db = fresh_db(signal);
     let (_, key) = new_key(&db, Plan::Enterprise);
-    let mut server = Binary::spawn(&db, &["--workers", "2"]);
+    let mut server = Served::spawn(&db, &["--workers", "2"]);
     let addr = server.addr;
     let signalled = AtomicBool::new(false);
     let targets = [
@@ -119,7 +124,7 @@ fn a_revoked_key_is_refused_within_5_s_without_restart() {
     let db = fresh_db("revoke");
     let (id, key) = new_key(&db, Plan::Growth);
     let (_, other) = new_key(&db, Plan::Growth);
-    let server = Binary::spawn(&db, &[]);
+    let server = Served::spawn(&db, &[]);
     assert_eq!(get(server.addr, "/v1/areas", Some(&key)).status, 200);
     let out = Command::new(env!("CARGO_BIN_EXE_area-scoring"))
         .args(["keys", "revoke", "--db"])
@@ -137,7 +142,7 @@ fn a_revoked_key_is_refused_within_5_s_without_restart() {
         (r.status == 401).then_some(r)
     })
     .expect("the revoked key still works after 5 s");
-    assert_error(&refused, 401, "invalid_api_key");
+    assert_error_shape(&refused, 401, "invalid_api_key");
     // Only that key: another one on the same plan still works.
     assert_eq!(get(server.addr, "/v1/areas", Some(&other)).status, 200);
 }

@@ -87,7 +87,7 @@ fn raw_bytes_in_the_target_never_take_the_server_down() {
         request.extend_from_slice(b" HTTP/1.1\r\nConnection: close\r\nAuthorization: ");
         request.extend_from_slice(&auth);
         request.extend_from_slice(b"\r\n\r\n");
-        let answer = common::client::exchange(app.addr, &request).unwrap_or_default();
+        let answer = common::client::exchange_raw(app.addr, &request).unwrap_or_default();
         // The listener may drop such a request unanswered; if it answers, it
         // refuses it with a 4xx, never a 5xx.
         if !answer.is_empty() {

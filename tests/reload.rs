@@ -4,7 +4,7 @@
 //! file watcher cannot see; a file that is not a database of this schema is
 //! refused, logged, and the old data keeps serving.
 
-mod hardening_support;
+mod common;
 
 use std::fs;
 use std::net::SocketAddr;
@@ -12,13 +12,15 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use hardening_support::*;
+use common::bin::*;
+use common::client::*;
+use common::*;
 
 /// The `total` List Areas reports, or why there is none.
 fn total(addr: SocketAddr, key: &str) -> Result<u64, String> {
     let r = exchange(
         addr,
-        &request(
+        &get_request(
             "/v1/areas?limit=3",
             &[format!("Authorization: Bearer {key}")],
         ),
@@ -97,7 +99,7 @@ fn replace_with_small(db: &Path) {
 fn a_renamed_file_is_picked_up_with_no_failed_request() {
     let db = fresh_db("rename");
     let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = Binary::spawn(&db, &["--workers", "2"]);
+    let server = Served::spawn(&db, &["--workers", "2"]);
     let (seen, failures) = across_swap(server.addr, &key, || replace_with_small(&db));
     assert_swapped(&seen, &failures);
     assert!(server.logged("reloaded"));
@@ -107,7 +109,7 @@ fn a_renamed_file_is_picked_up_with_no_failed_request() {
 fn a_renamed_file_and_sighup_swap_with_no_failed_request() {
     let db = fresh_db("sighup");
     let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = Binary::spawn(&db, &["--workers", "2"]);
+    let server = Served::spawn(&db, &["--workers", "2"]);
     let (seen, failures) = across_swap(server.addr, &key, || {
         replace_with_small(&db);
         server.signal("HUP");
@@ -119,7 +121,7 @@ fn a_renamed_file_and_sighup_swap_with_no_failed_request() {
 fn sighup_reloads_a_change_made_in_place() {
     let db = fresh_db("inplace");
     let (_, key) = new_key(&db, Plan::Starter);
-    let server = Binary::spawn(&db, &[]);
+    let server = Served::spawn(&db, &[]);
     let limit = || {
         get(server.addr, "/v1/areas", Some(&key))
             .header("X-RateLimit-Limit")
@@ -148,7 +150,7 @@ fn sighup_reloads_a_change_made_in_place() {
 fn a_file_not_of_this_schema_is_refused_and_the_old_data_keeps_serving() {
     let db = fresh_db("refuse");
     let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = Binary::spawn(&db, &[]);
+    let server = Served::spawn(&db, &[]);
     let refusals = || {
         server
             .log

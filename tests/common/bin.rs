@@ -1,12 +1,13 @@
-//! Running the built binary: a `Command` with a clean environment, and a
-//! `serve` child process that is killed when dropped.
+//! The one way to run the built binary: a `Command` with a clean
+//! environment, and a `serve` child process (its stderr lines kept, signals
+//! sent to it by its own id) that is killed when dropped.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 use super::client::{Reply, send};
 
@@ -40,55 +41,95 @@ pub fn ok(args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-/// A `serve` child process, killed when dropped.
+/// Retries `f` every 50 ms until it returns Some or `limit` passes.
+pub fn within<T>(limit: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = f() {
+            return Some(v);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A `serve` child process on a free port, killed when dropped.
 pub struct Served {
-    child: Child,
+    pub child: Child,
     pub addr: SocketAddr,
+    /// Every stderr line so far.
+    pub log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Drop for Served {
     fn drop(&mut self) {
+        // Only this child, by its own handle.
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
 impl Served {
-    /// Starts `serve --addr 127.0.0.1:0` plus `args`; checks that the first
-    /// log line names the address bound, and returns it.
+    /// Starts `serve --addr 127.0.0.1:0 --workers 2` plus `args`; checks that
+    /// the first log line names the address bound.
     pub fn start(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> Served {
-        let mut all = vec!["serve", "--addr", "127.0.0.1:0", "--workers", "2"];
+        let mut all = vec!["--workers", "2"];
         all.extend_from_slice(args);
-        let mut child = command(&all, env, cwd)
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut lines = BufReader::new(stderr).lines();
-            let _ = tx.send(lines.next().and_then(Result::ok).unwrap_or_default());
-            // Keep the pipe drained so logging never blocks the server.
-            for _ in lines {}
-        });
-        let first = rx
-            .recv_timeout(Duration::from_secs(20))
-            .expect("a first log line");
-        let mut served = Served {
-            child,
-            addr: "127.0.0.1:1".parse().unwrap(),
-        };
-        let (_, rest) = first
-            .split_once("listening on http://")
-            .unwrap_or_else(|| panic!("first log line: {first:?}"));
-        served.addr = rest
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("an address: {first:?}"));
+        let (served, first) = Served::launch(&all, env, cwd);
+        assert!(first, "the first log line names the address");
         assert_eq!(served.addr.ip().to_string(), "127.0.0.1");
         assert_ne!(served.addr.port(), 0, "the port actually bound, not 0");
         served
+    }
+
+    /// Serves `db` on a free port with `extra` arguments, from the package
+    /// directory.
+    pub fn spawn(db_path: &Path, extra: &[&str]) -> Served {
+        let db = db_path.to_str().expect("a UTF-8 path");
+        let mut all = vec!["--db", db];
+        all.extend_from_slice(extra);
+        Served::launch(&all, &[], Path::new(env!("CARGO_MANIFEST_DIR"))).0
+    }
+
+    /// Starts `serve --addr 127.0.0.1:0` plus `args` and waits up to 20 s for
+    /// the line naming the address; also says whether it was the first line.
+    fn launch(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> (Served, bool) {
+        let mut all = vec!["serve", "--addr", "127.0.0.1:0"];
+        all.extend_from_slice(args);
+        let mut child = command(&all, env, cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn the binary");
+        let stderr = child.stderr.take().unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = mpsc::channel();
+        let kept = log.clone();
+        // Keeps the pipe drained so logging never blocks the server.
+        std::thread::spawn(move || {
+            let mut first = true;
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some((_, rest)) = line.split_once("listening on http://") {
+                    let _ = tx.send((rest.trim().to_string(), first));
+                }
+                first = false;
+                kept.lock().unwrap().push(line);
+            }
+        });
+        let (addr, first) = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a 'listening on' line");
+        let served = Served {
+            child,
+            addr: addr
+                .parse()
+                .unwrap_or_else(|_| panic!("an address: {addr:?}")),
+            log,
+        };
+        (served, first)
     }
 
     pub fn get(&self, target: &str, key: &str) -> Reply {
@@ -99,5 +140,22 @@ impl Served {
             target.as_bytes(),
             &[("Authorization", auth.as_bytes())],
         )
+    }
+
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -{name}");
+    }
+
+    /// The exit status, if the process ends within `limit`.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        within(limit, || self.child.try_wait().ok().flatten())
+    }
+
+    pub fn logged(&self, needle: &str) -> bool {
+        self.log.lock().unwrap().iter().any(|l| l.contains(needle))
     }
 }

@@ -1,4 +1,4 @@
-//! A raw HTTP/1.1 client over `TcpStream`, written for these tests.
+//! The one raw HTTP/1.1 client of the end-to-end tests, over `TcpStream`.
 //!
 //! Raw on purpose: the request target, the method and every header go out
 //! byte for byte, so tests can send what a client library would normalise or
@@ -41,31 +41,38 @@ impl Reply {
             .count()
     }
 
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
     /// The body as JSON; panics with the body shown when it is not JSON.
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|e| {
             panic!(
                 "body is not JSON ({e}); status {}: {}",
                 self.status,
-                String::from_utf8_lossy(&self.body)
+                self.text()
             )
         })
     }
+
+    /// The error code of an API error body.
+    pub fn code(&self) -> String {
+        self.json()["error"]["code"]
+            .as_str()
+            .unwrap_or_default()
+            .into()
+    }
+
+    /// The API's error shape with this status and code, whatever the param.
+    pub fn assert_error(&self, status: u16, code: &str) {
+        super::assert::assert_error_shape(self, status, code);
+    }
 }
 
-/// Writes `request` as is and reads until the server closes the connection.
-pub fn exchange(addr: SocketAddr, request: &[u8]) -> io::Result<Vec<u8>> {
-    let mut stream = TcpStream::connect(addr)?;
-    // A hung server fails the test instead of hanging the suite.
-    stream.set_read_timeout(Some(Duration::from_secs(20)))?;
-    stream.write_all(request)?;
-    let mut out = Vec::new();
-    stream.read_to_end(&mut out)?;
-    Ok(out)
-}
-
-/// Builds a request from its parts, byte for byte, and sends it.
-pub fn send(addr: SocketAddr, method: &str, target: &[u8], headers: &[(&str, &[u8])]) -> Reply {
+/// Writes a request from its parts, byte for byte, always with
+/// `Host: test` and `Connection: close`.
+pub fn request(method: &str, target: &[u8], headers: &[(&str, &[u8])]) -> Vec<u8> {
     let mut request = Vec::new();
     request.extend_from_slice(method.as_bytes());
     request.push(b' ');
@@ -78,7 +85,45 @@ pub fn send(addr: SocketAddr, method: &str, target: &[u8], headers: &[(&str, &[u
         request.extend_from_slice(b"\r\n");
     }
     request.extend_from_slice(b"\r\n");
-    let raw = exchange(addr, &request).unwrap_or_else(|e| {
+    request
+}
+
+/// A GET request with header lines given whole ("Name: value", without
+/// CRLF; a line starting with a space continues the previous one).
+pub fn get_request(target: &str, lines: &[String]) -> Vec<u8> {
+    let headers: Vec<(&str, &[u8])> = lines
+        .iter()
+        .map(|line| {
+            let (name, value) = line
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("a header line: {line:?}"));
+            (name, value.as_bytes())
+        })
+        .collect();
+    request("GET", target.as_bytes(), &headers)
+}
+
+/// Writes `request` as is and reads until the server closes the connection.
+pub fn exchange_raw(addr: SocketAddr, request: &[u8]) -> io::Result<Vec<u8>> {
+    let mut stream = TcpStream::connect(addr)?;
+    // A hung server fails the test instead of hanging the suite.
+    stream.set_read_timeout(Some(Duration::from_secs(20)))?;
+    stream.write_all(request)?;
+    let mut out = Vec::new();
+    stream.read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// Writes a GET `request` as is and parses the answer; an answer that does
+/// not parse is an error too.
+pub fn exchange(addr: SocketAddr, request: &[u8]) -> io::Result<Reply> {
+    let raw = exchange_raw(addr, request)?;
+    parse(&raw, false).map_err(|e| io::Error::other(format!("{e}: {raw:?}")))
+}
+
+/// Builds a request from its parts, byte for byte, and sends it.
+pub fn send(addr: SocketAddr, method: &str, target: &[u8], headers: &[(&str, &[u8])]) -> Reply {
+    let raw = exchange_raw(addr, &request(method, target, headers)).unwrap_or_else(|e| {
         panic!(
             "{method} {}: no reply: {e}",
             String::from_utf8_lossy(target)
@@ -92,8 +137,18 @@ pub fn send(addr: SocketAddr, method: &str, target: &[u8], headers: &[(&str, &[u
     })
 }
 
+/// GET with an optional API key; panics when there is no answer.
+pub fn get(addr: SocketAddr, target: &str, key: Option<&str>) -> Reply {
+    let lines: Vec<String> = key
+        .map(|k| format!("Authorization: Bearer {k}"))
+        .into_iter()
+        .collect();
+    exchange(addr, &get_request(target, &lines))
+        .unwrap_or_else(|e| panic!("GET {target}: no answer: {e}"))
+}
+
 /// Parses a whole response. `head_only` is for answers to HEAD, which carry
-/// Content-Length but no body.
+/// Content-Length but no body; 204 and 304 carry no body either.
 pub fn parse(raw: &[u8], head_only: bool) -> Result<Reply, String> {
     let end = raw
         .windows(4)
@@ -120,9 +175,12 @@ pub fn parse(raw: &[u8], head_only: bool) -> Result<Reply, String> {
         body: Vec::new(),
         head: head.to_vec(),
     };
-    if head_only {
+    if head_only || status == 204 || status == 304 {
         if !rest.is_empty() {
-            return Err(format!("a HEAD answer carried {} body bytes", rest.len()));
+            return Err(format!(
+                "a {status} answer carried {} body bytes",
+                rest.len()
+            ));
         }
         return Ok(reply);
     }

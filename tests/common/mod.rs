@@ -1,31 +1,38 @@
-//! What every end-to-end test binary shares: `spawn_app()`, which starts the
-//! real server in-process on 127.0.0.1:0 over a fresh database made by
-//! `init` from seed/ (once per binary), with one API key per plan; helpers to
-//! speak to it; the one check of the error shape; and the seed itself, read
-//! independently of the crate, for tests that must derive expected values.
+//! What every end-to-end test binary shares, one of each: the raw HTTP client
+//! (`client`), the fresh database with keys (`db`), the error-shape check
+//! (`assert`), the real binary (`bin`), servers of a test's own (`server`),
+//! the seed read independently (`seed`) and independent arithmetic (`calc`).
+//! Here: `spawn_app()`, the in-process server every test in a binary shares,
+//! over a fresh database with one API key per plan.
 
-// Each test binary compiles this module and uses a different part of it.
+// Each tests/*.rs is its own crate that compiles all of this module and uses
+// a different part of it; without this, every binary warns of the rest.
 #![allow(dead_code)]
 
 pub mod assert;
 pub mod bin;
+pub mod cache;
 pub mod calc;
 pub mod client;
+pub mod db;
+pub mod seed;
+pub mod server;
 
-// Not every binary uses the assertions.
+// Not every binary uses every re-export.
 #[allow(unused_imports)]
 pub use assert::*;
+#[allow(unused_imports)]
+pub use db::{fresh_db, new_key, scratch_dir, small_db, sql};
+#[allow(unused_imports)]
+pub use seed::{SeedPlace, seed_area_count, seed_places};
 
-use std::fs;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use area_scoring::config::{self, Command};
 pub use area_scoring::domain::Plan;
-use area_scoring::server;
-use area_scoring::{auth, db, load};
+use area_scoring::server as app_server;
 use serde_json::Value;
 
 use client::Reply;
@@ -40,38 +47,18 @@ pub struct TestApp {
     details: OnceLock<Vec<Value>>,
 }
 
-/// A new empty directory under Cargo's temporary directory for this target
-/// (`cargo clean` removes it), unique per process and call, so test binaries
-/// running side by side never share a file.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{name}-{}-{n}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create a scratch directory");
-    dir
-}
-
 /// The server every test in this binary talks to, started on first use.
 pub fn spawn_app() -> &'static TestApp {
     static APP: OnceLock<TestApp> = OnceLock::new();
     APP.get_or_init(|| {
-        let db = scratch_dir("app").join("areas.db");
-        load::init(&db, false).expect("init from seed/");
-        let conn = db::open_writable(&db).expect("open the new database");
+        let db = fresh_db("app");
         let keys = Plan::ALL
             .iter()
-            .map(|&plan| {
-                let (_id, key) = auth::create(&conn, plan, "test").expect("create a key");
-                (plan, key)
-            })
+            .map(|&plan| (plan, new_key(&db, plan).1))
             .collect();
         // Tests send a few thousand requests a minute: lift every plan's rate
         // limit (none of these tests is about rate limits).
-        conn.execute("UPDATE plans SET requests_per_minute = NULL", [])
-            .expect("lift rate limits");
-        drop(conn);
+        sql(&db, "UPDATE plans SET requests_per_minute = NULL");
         TestApp {
             addr: serve(&db),
             db,
@@ -94,7 +81,7 @@ pub fn serve(db: &Path) -> SocketAddr {
     let Ok(Command::Serve(config)) = config::parse(&args, &|_| None) else {
         panic!("serve arguments refused");
     };
-    let running = server::start(&config).expect("the server starts");
+    let running = app_server::start(&config).expect("the server starts");
     // Dropping `Running` only detaches the workers: they own the listener and
     // serve until the test process exits.
     running.addr()
@@ -209,39 +196,6 @@ pub fn encode(text: &str) -> String {
                 (b as char).to_string()
             }
             _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-/// A place of seed/za-areas.csv, read here with the csv crate rather than
-/// through the crate under test.
-#[derive(Debug, Clone)]
-pub struct SeedPlace {
-    pub id: String,
-    pub name: String,
-    pub province_slug: String,
-    pub province: String,
-    pub municipality: String,
-    pub lat: f64,
-    pub lng: f64,
-}
-
-pub fn seed_places() -> Vec<SeedPlace> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("seed/za-areas.csv");
-    let mut reader = csv::Reader::from_path(path).expect("seed/za-areas.csv");
-    reader
-        .records()
-        .map(|r| {
-            let r = r.expect("a seed row");
-            SeedPlace {
-                id: r[0].into(),
-                name: r[1].into(),
-                province_slug: r[2].into(),
-                province: r[3].into(),
-                municipality: r[4].into(),
-                lat: r[5].parse().expect("a latitude"),
-                lng: r[6].parse().expect("a longitude"),
-            }
         })
         .collect()
 }

@@ -1,0 +1,86 @@
+//! The one way to make a fresh database in a temporary directory: a copy of
+//! one made by `init` from seed/ once per test binary, then keys issued on it
+//! and SQL run against it as an operator would.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use area_scoring::domain::Plan;
+use area_scoring::{auth, db, load, seed};
+
+/// A new empty directory under Cargo's temporary directory for this target
+/// (`cargo clean` removes it), unique per process and call, so test binaries
+/// running side by side never share a file.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}-{n}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
+
+/// A fresh database from seed/ in its own directory: a copy of one made by
+/// `init` once per test binary (a debug-build init takes seconds).
+pub fn fresh_db(name: &str) -> PathBuf {
+    static TEMPLATE: OnceLock<PathBuf> = OnceLock::new();
+    let template = TEMPLATE.get_or_init(|| {
+        let path = scratch_dir("template").join("areas.db");
+        load::init(&path, false).expect("init from seed/");
+        path
+    });
+    let path = scratch_dir(name).join("areas.db");
+    fs::copy(template, &path).expect("copy the template database");
+    path
+}
+
+/// Issues a key on `plan`: (id, key).
+pub fn new_key(db_path: &Path, plan: Plan) -> (String, String) {
+    let conn = db::open_writable(db_path).expect("open writable");
+    auth::create(&conn, plan, "test").expect("create a key")
+}
+
+/// Runs SQL against the database file, as an operator would.
+pub fn sql(db_path: &Path, statements: &str) {
+    db::open_writable(db_path)
+        .expect("open writable")
+        .execute_batch(statements)
+        .expect("run SQL");
+}
+
+/// Writes a valid database with only the first `count` seed places at `path`
+/// and copies the API keys of `keys_from` into it.
+pub fn small_db(path: &Path, count: usize, keys_from: &Path) {
+    let mut places = seed::read_places(seed::SEED_CSV).expect("seed");
+    places.sort_by(|a, b| a.id.cmp(&b.id));
+    load::create_database(path, true, |w| {
+        for p in &places[..count] {
+            let (dimensions, truth_score) = seed::scores(&p.id, &p.municipality);
+            let history = seed::history(&p.id, truth_score, 30);
+            w.add(&load::NewArea {
+                id: &p.id,
+                name: &p.name,
+                province_slug: &p.province_slug,
+                province: &p.province,
+                municipality: &p.municipality,
+                lat: p.lat,
+                lng: p.lng,
+                truth_score,
+                updated_at: "2026-01-01T00:00:00Z",
+                dimensions: &dimensions,
+                history: &history,
+                first_day: 20_000,
+            })?;
+        }
+        Ok(())
+    })
+    .expect("create a small database");
+    let conn = db::open_writable(path).expect("open the small database");
+    conn.execute("ATTACH DATABASE ?1 AS old", [keys_from.to_str().unwrap()])
+        .expect("attach");
+    conn.execute_batch("INSERT OR IGNORE INTO api_keys SELECT * FROM old.api_keys;")
+        .expect("copy keys");
+}
