@@ -57,10 +57,7 @@ impl App {
             log::error!("handler panicked on {} (request {request_id})", req.path());
             Response::error(&ApiError::Internal)
         });
-        response.headers.push(("X-Request-Id", request_id));
-        response
-            .headers
-            .extend(http::CORS_HEADERS.iter().map(|(n, v)| (*n, v.to_string())));
+        stamp(&mut response, request_id);
         let label = route.as_ref().map_or("unmatched", Route::label);
         self.metrics
             .record(label, response.status, started.elapsed());
@@ -224,6 +221,20 @@ impl App {
         Ok(response)
     }
 
+    /// The --metrics-addr listener: GET /metrics and nothing else, stamped
+    /// like every other answer.
+    pub fn handle_metrics_only(&self, req: &Request) -> Response {
+        let request_id = self.request_ids.for_request(req.request_id.as_deref());
+        let mut response = match (Method::parse(&req.method), req.path()) {
+            (Method::Get | Method::Head, "/metrics") => self.metrics_response(),
+            (_, path) => Response::error(&ApiError::NotFound {
+                path: path.to_string(),
+            }),
+        };
+        stamp(&mut response, request_id);
+        response
+    }
+
     /// GET /metrics, on the main listener or on --metrics-addr.
     pub fn metrics_response(&self) -> Response {
         let pool = self.store.current().ok().map(|d| {
@@ -245,4 +256,12 @@ impl App {
             body: self.metrics.render(pool).into_bytes(),
         }
     }
+}
+
+/// The headers every answer carries: its request id and CORS.
+fn stamp(response: &mut Response, request_id: String) {
+    response.headers.push(("X-Request-Id", request_id));
+    response
+        .headers
+        .extend(http::CORS_HEADERS.iter().map(|(n, v)| (*n, v.to_string())));
 }

@@ -19,7 +19,6 @@ use tiny_http::{Header, Server};
 
 use crate::app::App;
 use crate::dataset::Store;
-use crate::error::ApiError;
 use crate::http::{self, Request, Response};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -328,11 +327,7 @@ fn serve(app: &App, stalled: &Stalled, request: tiny_http::Request) {
 fn serve_metrics(server: &Server, app: &App, stopping: &AtomicBool) {
     while !stopping.load(Ordering::SeqCst) {
         let Ok(request) = server.recv() else { continue };
-        let path = request.url().split('?').next().unwrap_or("").to_string();
-        let response = match (request.method().as_str(), path.as_str()) {
-            ("GET" | "HEAD", "/metrics") => app.metrics_response(),
-            _ => Response::error(&ApiError::NotFound { path }),
-        };
+        let response = app.handle_metrics_only(&to_request(&request));
         let _ = request.respond(to_tiny(response));
     }
 }

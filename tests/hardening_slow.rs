@@ -184,13 +184,15 @@ fn a_burst_of_new_connections_is_served_promptly() {
                     let mut c = TcpStream::connect(addr).unwrap();
                     c.write_all(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
                         .unwrap();
-                    c.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+                    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
                     let mut buf = [0u8; 512];
                     let n = c.read(&mut buf).unwrap_or(0);
                     assert!(buf[..n].starts_with(b"HTTP/1.1 200"), "no answer");
                     let waited = started.elapsed();
-                    // Hold the connection, as a kept-alive client does.
-                    std::thread::sleep(Duration::from_secs(4).saturating_sub(waited));
+                    // Hold the connection, as a kept-alive client does. Without the
+                    // fix a stuck connection waits for one of these to end (12 s),
+                    // far beyond the bound below, so load cannot blur the verdict.
+                    std::thread::sleep(Duration::from_secs(12).saturating_sub(waited));
                     waited
                 })
             })
@@ -200,7 +202,7 @@ fn a_burst_of_new_connections_is_served_promptly() {
     let slowest = waits.iter().max().unwrap();
     eprintln!("slowest of 48 new connections answered after {slowest:?}");
     assert!(
-        *slowest < Duration::from_secs(3),
+        *slowest < Duration::from_secs(8),
         "slowest connection waited {slowest:?}"
     );
 }

@@ -236,10 +236,9 @@ fn metrics_addr_moves_metrics_to_a_listener_of_its_own() {
     assert_eq!(requests(&m, "get_area", 200), 1.0);
     assert_eq!(requests(&m, "metrics", 404), 2.0);
     assert!(m.contains_key("area_db_connections{state=\"idle\"}"));
-    // The metrics listener's answers carry no X-Request-Id: not the full shape.
-    common::assert_error_body(
-        &send(metrics_addr, "GET", b"/v1/areas", &[]),
-        404,
-        "not_found",
-    );
+    // The metrics listener refuses everything else in the full error shape,
+    // request id and CORS headers included.
+    let refused = send(metrics_addr, "GET", b"/v1/areas", &[]);
+    common::assert_error_shape(&refused, 404, "not_found");
+    common::cache::assert_cors(&refused, "metrics listener 404");
 }
