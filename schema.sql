@@ -78,13 +78,15 @@ CREATE TABLE history (
 -- Derived tables, rebuilt from the ones above after every load -----------------
 
 -- Full-text index over name, municipality and province. remove_diacritics 2
--- folds case and diacritics: 'danielskuil' finds Daniëlskuil. The prefix
--- indexes make the 2- and 3-letter prefix queries of type-ahead search cheap.
+-- folds case and diacritics: 'danielskuil' finds Daniëlskuil. Every word of a
+-- search is a prefix term; without a prefix index FTS5 merges the doclists of
+-- every token that starts with it (at 100,000 areas, 'soweto north 12' took
+-- 1.6 ms; with these indexes 0.3 ms).
 CREATE VIRTUAL TABLE areas_fts USING fts5 (
     name, municipality, province,
     content = 'areas', content_rowid = 'area_no',
     tokenize = 'unicode61 remove_diacritics 2',
-    prefix = '2 3'
+    prefix = '1 2 3 4 5 6 7 8'
 );
 
 -- Spatial index over the centre points, covering what search needs of each
