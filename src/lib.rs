@@ -19,6 +19,7 @@ pub mod error;
 pub mod geo;
 pub mod http;
 pub mod import;
+pub mod listener;
 pub mod load;
 pub mod metrics;
 pub mod params;

@@ -1,25 +1,23 @@
-//! The listener, the worker pool, signals and shutdown: the only module, with
-//! http.rs, that knows about tiny_http.
+//! The worker pool, signals and shutdown: with listener.rs and http.rs, the
+//! only code that knows about tiny_http.
 //!
 //! tiny_http accepts connections and parses requests on its own threads and
-//! queues them; a fixed number of workers take requests off that queue. The
-//! listening socket is made here, with read and write timeouts that accepted
-//! connections inherit (Linux), because tiny_http sets none: a silent client is
-//! dropped after the timeout instead of holding its thread forever.
+//! queues them; a fixed number of workers take requests off that queue, answer
+//! them through the app, and write the answers back.
 
-use std::net::{IpAddr, SocketAddr, TcpListener, ToSocketAddrs};
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use socket2::{Domain, Protocol, Socket, Type};
 use tiny_http::{Header, Server};
 
 use crate::app::App;
 use crate::dataset::Store;
 use crate::http::{self, Request, Response};
+use crate::listener::{Stalled, keep_accepting, listen};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
@@ -107,33 +105,6 @@ fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>
         .map_err(|e| format!("cannot start a thread: {e}"))
 }
 
-/// A listening socket whose accepted connections time out on reads and writes.
-fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
-    let fail = |e: std::io::Error| format!("cannot listen on {addr}: {e}");
-    let resolved: SocketAddr = addr
-        .to_socket_addrs()
-        .map_err(fail)?
-        .next()
-        .ok_or_else(|| format!("cannot listen on {addr}: no such address"))?;
-    let socket = Socket::new(
-        Domain::for_address(resolved),
-        Type::STREAM,
-        Some(Protocol::TCP),
-    )
-    .map_err(fail)?;
-    socket.set_reuse_address(true).map_err(fail)?;
-    socket.set_read_timeout(Some(timeout)).map_err(fail)?;
-    socket.set_write_timeout(Some(timeout)).map_err(fail)?;
-    // tiny_http writes an answer through a 1 KiB buffer, so a larger answer
-    // leaves in several segments; with Nagle's algorithm on, the last one waits
-    // for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
-    // Accepted connections inherit TCP_NODELAY from the listener on Linux.
-    socket.set_tcp_nodelay(true).map_err(fail)?;
-    socket.bind(&resolved.into()).map_err(fail)?;
-    socket.listen(1024).map_err(fail)?;
-    Ok(socket.into())
-}
-
 impl Running {
     /// The address actually bound (the real port when asked for port 0).
     pub fn addr(&self) -> SocketAddr {
@@ -215,39 +186,6 @@ fn drain(server: &Server, app: &App, stalled: &Stalled) {
     }
 }
 
-/// tiny_http's accept thread ends for good at the first error from accept(),
-/// and accept() on a listener with SO_RCVTIMEO fails (EAGAIN) once the timeout
-/// passes without a new connection: left alone, a server that sees no new
-/// connection for `client_timeout` never accepts another. A connection to
-/// ourselves well within the timeout keeps accept() returning (tiny_http does
-/// the same to stop); tiny_http reads EOF from it and drops it.
-///
-/// It also unsticks connections: tiny_http's connection thread pool can leave
-/// some connections of a burst queued with no thread until another connection
-/// ends (it counts waiting threads before they have woken). The thread that
-/// takes a self-connection goes on to the next queued connection, so a short
-/// interval bounds how long a queued client waits.
-fn keep_accepting(addr: SocketAddr, timeout: Duration, stopping: &AtomicBool) {
-    let target = match addr.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::from(([127, 0, 0, 1], addr.port())),
-        IpAddr::V6(ip) if ip.is_unspecified() => {
-            SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, addr.port()))
-        }
-        _ => addr,
-    };
-    let every = (timeout / 4).min(Duration::from_millis(100));
-    let mut last = Instant::now();
-    while !stopping.load(Ordering::SeqCst) {
-        thread::sleep(Duration::from_millis(10).min(every));
-        if last.elapsed() >= every {
-            if let Err(e) = std::net::TcpStream::connect_timeout(&target, every) {
-                log::warn!("cannot reach our own listener on {target}: {e}");
-            }
-            last = Instant::now();
-        }
-    }
-}
-
 fn watch(app: &App, stopping: &AtomicBool) {
     let mut last = Instant::now();
     while !stopping.load(Ordering::SeqCst) {
@@ -256,38 +194,6 @@ fn watch(app: &App, stopping: &AtomicBool) {
         if last.elapsed() >= WATCH_EVERY {
             app.store.poll();
             last = Instant::now();
-        }
-    }
-}
-
-/// Connections whose client stopped reading: an answer to one of them ran
-/// into the write timeout. tiny_http queues every request a client pipelines,
-/// and each answer on such a connection would wait out the write timeout
-/// again (and a dropped tiny_http request writes a 500, waiting as long), so
-/// one client pipelining N requests would hold the workers N timeouts long.
-/// Their remaining requests are discarded without a write instead.
-#[derive(Default)]
-struct Stalled(std::sync::Mutex<std::collections::HashMap<SocketAddr, Instant>>);
-
-/// How long a stalled connection is remembered after its last request.
-const STALLED_FOR: Duration = Duration::from_secs(120);
-
-impl Stalled {
-    fn mark(&self, peer: SocketAddr) {
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        map.retain(|_, at| at.elapsed() < STALLED_FOR);
-        map.insert(peer, Instant::now());
-    }
-
-    /// True (and remembered for longer) if `peer` is a stalled connection.
-    fn check(&self, peer: SocketAddr) -> bool {
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        match map.get_mut(&peer) {
-            Some(at) if at.elapsed() < STALLED_FOR => {
-                *at = Instant::now();
-                true
-            }
-            _ => false,
         }
     }
 }

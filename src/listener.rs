@@ -1,0 +1,110 @@
+//! The listening socket, and the defects of tiny_http 0.12 worked around here.
+//!
+//! tiny_http sets no timeouts, so the socket is made here with read and write
+//! timeouts that accepted connections inherit (Linux), and TCP_NODELAY. Two of
+//! tiny_http's own behaviours then need help: its accept thread ends at the
+//! first accept() error (which the timeout causes on an idle listener), and its
+//! connection pool can leave connections of a burst without a thread
+//! (`keep_accepting`); and each request a non-reading client pipelined would
+//! wait out the write timeout (`Stalled`).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr, TcpListener, ToSocketAddrs};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use socket2::{Domain, Protocol, Socket, Type};
+
+/// A listening socket whose accepted connections time out on reads and writes.
+pub fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
+    let fail = |e: std::io::Error| format!("cannot listen on {addr}: {e}");
+    let resolved: SocketAddr = addr
+        .to_socket_addrs()
+        .map_err(fail)?
+        .next()
+        .ok_or_else(|| format!("cannot listen on {addr}: no such address"))?;
+    let socket = Socket::new(
+        Domain::for_address(resolved),
+        Type::STREAM,
+        Some(Protocol::TCP),
+    )
+    .map_err(fail)?;
+    socket.set_reuse_address(true).map_err(fail)?;
+    socket.set_read_timeout(Some(timeout)).map_err(fail)?;
+    socket.set_write_timeout(Some(timeout)).map_err(fail)?;
+    // tiny_http writes an answer through a 1 KiB buffer, so a larger answer
+    // leaves in several segments; with Nagle's algorithm on, the last one waits
+    // for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
+    // Accepted connections inherit TCP_NODELAY from the listener on Linux.
+    socket.set_tcp_nodelay(true).map_err(fail)?;
+    socket.bind(&resolved.into()).map_err(fail)?;
+    socket.listen(1024).map_err(fail)?;
+    Ok(socket.into())
+}
+
+/// tiny_http's accept thread ends for good at the first error from accept(),
+/// and accept() on a listener with SO_RCVTIMEO fails (EAGAIN) once the timeout
+/// passes without a new connection: left alone, a server that sees no new
+/// connection for `client_timeout` never accepts another. A connection to
+/// ourselves well within the timeout keeps accept() returning (tiny_http does
+/// the same to stop); tiny_http reads EOF from it and drops it.
+///
+/// It also unsticks connections: tiny_http's connection thread pool can leave
+/// some connections of a burst queued with no thread until another connection
+/// ends (it counts waiting threads before they have woken). The thread that
+/// takes a self-connection goes on to the next queued connection, so a short
+/// interval bounds how long a queued client waits.
+pub fn keep_accepting(addr: SocketAddr, timeout: Duration, stopping: &AtomicBool) {
+    let target = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::from(([127, 0, 0, 1], addr.port())),
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, addr.port()))
+        }
+        _ => addr,
+    };
+    let every = (timeout / 4).min(Duration::from_millis(100));
+    let mut last = Instant::now();
+    while !stopping.load(Ordering::SeqCst) {
+        thread::sleep(Duration::from_millis(10).min(every));
+        if last.elapsed() >= every {
+            if let Err(e) = std::net::TcpStream::connect_timeout(&target, every) {
+                log::warn!("cannot reach our own listener on {target}: {e}");
+            }
+            last = Instant::now();
+        }
+    }
+}
+
+/// Connections whose client stopped reading: an answer to one of them ran
+/// into the write timeout. tiny_http queues every request a client pipelines,
+/// and each answer on such a connection would wait out the write timeout
+/// again (and a dropped tiny_http request writes a 500, waiting as long), so
+/// one client pipelining N requests would hold the workers N timeouts long.
+/// Their remaining requests are discarded without a write instead.
+#[derive(Default)]
+pub struct Stalled(Mutex<HashMap<SocketAddr, Instant>>);
+
+/// How long a stalled connection is remembered after its last request.
+const STALLED_FOR: Duration = Duration::from_secs(120);
+
+impl Stalled {
+    pub fn mark(&self, peer: SocketAddr) {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|_, at| at.elapsed() < STALLED_FOR);
+        map.insert(peer, Instant::now());
+    }
+
+    /// True (and remembered for longer) if `peer` is a stalled connection.
+    pub fn check(&self, peer: SocketAddr) -> bool {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        match map.get_mut(&peer) {
+            Some(at) if at.elapsed() < STALLED_FOR => {
+                *at = Instant::now();
+                true
+            }
+            _ => false,
+        }
+    }
+}
