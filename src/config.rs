@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::domain::Plan;
 use crate::server::ServeConfig;
+use crate::usage::{IMPORT_USAGE, INIT_USAGE, KEYS_USAGE, SERVE_USAGE, USAGE};
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -54,58 +55,6 @@ pub struct UsageError {
     pub message: String,
     pub usage: &'static str,
 }
-
-pub const USAGE: &str = "usage: area-scoring <command> [options]
-
-commands:
-  init [--db PATH] [--force]                         create the database from schema.sql and seed/
-  import [--db PATH] FILE                            replace the areas with your own (CSV or JSON Lines)
-  serve [--db PATH] [--addr HOST:PORT] [--workers N] [--client-timeout SECS] [--metrics-addr HOST:PORT]
-                                                     serve the API
-  keys create [--db PATH] --plan PLAN [--label TEXT] issue an API key (plans: free, starter, growth, enterprise)
-  keys list [--db PATH]                              list keys (ids, never the keys)
-  keys revoke [--db PATH] ID                         revoke a key by its id
-
-environment: AREA_DB, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR
-(a flag beats its variable)
-run 'area-scoring <command> --help' for more";
-
-const INIT_USAGE: &str =
-    "usage: area-scoring init [--db PATH] [--force] [--synthetic N [--history-days D]]
-
-Creates the database from schema.sql and the seed places with synthetic scores.
-  --db PATH           database file (default data/areas.db, or AREA_DB)
-  --force             replace an existing file (its API keys are kept)
-  --synthetic N       instead of the seed, N generated areas around the seed places (for benchmarks)
-  --history-days D    days of history per generated area (default 400)";
-
-const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
-
-Replaces the areas of the database with those in FILE (.csv or .jsonl; see README).
-Every row is checked first and every bad row reported; nothing changes unless all are good.
-API keys are kept. A running server picks up the new file on reload.
-  --db PATH   database file (default data/areas.db, or AREA_DB)";
-
-const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]
-                          [--client-timeout SECS] [--metrics-addr HOST:PORT]
-
-  --db PATH                database file (default data/areas.db, or AREA_DB)
-  --addr HOST:PORT         address to listen on (default 127.0.0.1:8080, or AREA_ADDR); port 0 picks a free port
-  --workers N              request worker threads, 1 to 256 (default 2 per CPU, or AREA_WORKERS)
-  --client-timeout SECS    drop a client that sends or reads nothing for this long, 1 to 3600
-                           (default 10, or AREA_CLIENT_TIMEOUT)
-  --metrics-addr HOST:PORT serve /metrics there instead of on --addr (or AREA_METRICS_ADDR)
-
-Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads the
-database file (replacing the file by a rename is also noticed within a second).";
-
-const KEYS_USAGE: &str = "usage: area-scoring keys create [--db PATH] --plan PLAN [--label TEXT]
-       area-scoring keys list [--db PATH]
-       area-scoring keys revoke [--db PATH] ID
-
-  create  prints the new key on stdout, and nothing else; plans: free, starter, growth, enterprise
-  list    one line per key: id, plan, label, created, revoked
-  revoke  revokes the key with that id";
 
 /// Parses the arguments after the program name. `env` reads environment variables.
 pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Command, UsageError> {
@@ -376,126 +325,5 @@ impl Flags {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
-
-    fn no_env(_: &str) -> Option<String> {
-        None
-    }
-
-    #[test]
-    fn flags_beat_environment_beats_defaults() {
-        let env = |k: &str| match k {
-            "AREA_DB" => Some("env.db".to_string()),
-            "AREA_ADDR" => Some("0.0.0.0:9".to_string()),
-            "AREA_WORKERS" => Some("3".to_string()),
-            _ => None,
-        };
-        let Command::Serve(c) = parse(&args("serve --db flag.db"), &env).unwrap() else {
-            panic!()
-        };
-        assert_eq!(
-            c,
-            ServeConfig {
-                db: "flag.db".into(),
-                addr: "0.0.0.0:9".into(),
-                workers: 3,
-                client_timeout: Duration::from_secs(10),
-                metrics_addr: None,
-            }
-        );
-        let Command::Serve(c) = parse(&args("serve --workers=5"), &no_env).unwrap() else {
-            panic!()
-        };
-        assert_eq!(
-            (c.db, c.addr, c.workers),
-            (DEFAULT_DB.into(), DEFAULT_ADDR.into(), 5)
-        );
-        assert_eq!(
-            parse(&args("keys list"), &env).unwrap(),
-            Command::KeysList {
-                db: "env.db".into()
-            }
-        );
-    }
-
-    #[test]
-    fn refuses_unknown_flags_and_missing_values() {
-        for bad in [
-            "",
-            "serve --port 1",
-            "serve --db",
-            "serve --workers 0",
-            "serve --workers x",
-            "init --force=1",
-            "keys",
-            "keys create",
-            "keys create --plan gold",
-            "keys revoke",
-            "keys revoke a b",
-            "bogus",
-            "serve --db a --db b",
-            "serve --client-timeout 0",
-            "serve --client-timeout 0",
-            "init --history-days 5",
-            "init --synthetic 0",
-            "import",
-            "import a b",
-        ] {
-            assert!(parse(&args(bad), &no_env).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn parses_every_command() {
-        assert_eq!(
-            parse(&args("init --force"), &no_env).unwrap(),
-            Command::Init {
-                db: DEFAULT_DB.into(),
-                force: true,
-                synthetic: None
-            }
-        );
-        assert_eq!(
-            parse(&args("init --synthetic 1000"), &no_env).unwrap(),
-            Command::Init {
-                db: DEFAULT_DB.into(),
-                force: false,
-                synthetic: Some(Synthetic {
-                    areas: 1000,
-                    history_days: 400
-                })
-            }
-        );
-        assert_eq!(
-            parse(&args("import x.csv"), &no_env).unwrap(),
-            Command::Import {
-                db: DEFAULT_DB.into(),
-                file: "x.csv".into()
-            }
-        );
-        assert_eq!(
-            parse(&args("keys create --plan growth --label dev"), &no_env).unwrap(),
-            Command::KeysCreate {
-                db: DEFAULT_DB.into(),
-                plan: Plan::Growth,
-                label: "dev".into()
-            }
-        );
-        assert_eq!(
-            parse(&args("keys revoke key_1 --db x.db"), &no_env).unwrap(),
-            Command::KeysRevoke {
-                db: "x.db".into(),
-                id: "key_1".into()
-            }
-        );
-        assert_eq!(
-            parse(&args("serve --help"), &no_env).unwrap(),
-            Command::Help(SERVE_USAGE)
-        );
-    }
-}
+#[path = "config_tests.rs"]
+mod tests;

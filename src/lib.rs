@@ -29,3 +29,4 @@ pub mod router;
 pub mod seed;
 pub mod server;
 pub mod synthetic;
+pub mod usage;
