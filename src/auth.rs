@@ -103,19 +103,17 @@ pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, String> {
             "SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
         )
         .map_err(|e| e.to_string())?;
-    let rows = stmt
-        .query_map([], |r| {
-            Ok(KeyRow {
-                id: r.get(0)?,
-                plan: r.get(1)?,
-                label: r.get(2)?,
-                created_at: r.get(3)?,
-                revoked_at: r.get(4)?,
-            })
+    stmt.query_map([], |r| {
+        Ok(KeyRow {
+            id: r.get(0)?,
+            plan: r.get(1)?,
+            label: r.get(2)?,
+            created_at: r.get(3)?,
+            revoked_at: r.get(4)?,
         })
-        .and_then(Iterator::collect)
-        .map_err(|e| e.to_string());
-    rows
+    })
+    .and_then(Iterator::collect)
+    .map_err(|e| e.to_string())
 }
 
 /// Revokes a key by id. Revoking twice keeps the first revocation time.

@@ -100,10 +100,10 @@ fn scores(conn: &Connection, no: i64, wanted: &[&'static str]) -> ApiResult<Dime
 fn best(scores: impl Iterator<Item = Option<f64>>, areas: &[ComparedArea]) -> Option<String> {
     let mut top: Option<(usize, f64)> = None;
     for (i, score) in scores.enumerate() {
-        if let Some(s) = score {
-            if top.is_none_or(|(_, t)| s > t) {
-                top = Some((i, s));
-            }
+        if let Some(s) = score
+            && top.is_none_or(|(_, t)| s > t)
+        {
+            top = Some((i, s));
         }
     }
     top.map(|(i, _)| areas[i].id.clone())
