@@ -102,6 +102,11 @@ impl App {
     ) -> ApiResult<Response> {
         let dataset = self.store.current()?;
         let conn = dataset.pool.get()?;
+        // One read transaction for all of a request's statements: one shared
+        // lock and one change check, instead of a lock cycle (fcntl, stat of
+        // the journal, a read of the header) per statement. It ends, without
+        // writing anything, when `_read` drops.
+        let _read = conn.unchecked_transaction()?;
         let caller = match auth::authenticate(&conn, req.authorization.as_deref()) {
             Ok(caller) => caller,
             Err(e @ (ApiError::MissingApiKey | ApiError::InvalidApiKey)) => {

@@ -31,6 +31,15 @@ pub fn open_pool(path: &Path, size: u32) -> Result<Pool, String> {
         .with_init(|conn| {
             conn.busy_timeout(BUSY_TIMEOUT)?;
             conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+            // Keep each cached statement's query plan. Without this, SQLite
+            // re-prepares statements whose plan may depend on bound values
+            // (the STAT4 tables ANALYZE writes, LIMIT ?): 39% of Get Area's
+            // instructions under callgrind. The data never changes while it
+            // is served, so a plan chosen once stays right.
+            conn.set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+                true,
+            )?;
             Ok(())
         });
     r2d2::Pool::builder()
