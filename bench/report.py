@@ -59,6 +59,7 @@ def main(meta_path, tsv_path, n, small):
     w = out.append
     w("# Benchmark results (issue 3)\n")
     w("Written by `make bench` (bench/run.sh); do not edit by hand. Findings and profiles: bench/PROFILE.md.\n")
+    w("Hardening figures (issue 4: hostile clients, 10-minute soak with reloads): bench/RESULTS-hardening.md.\n")
     w("## Machine\n")
     for key in ("cores", "cpu", "memory", "kernel", "date", "commit", "wrk", "nginx"):
         w(f"- {key}: {meta.get(key, '?')}")
