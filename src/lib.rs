@@ -6,8 +6,8 @@
 //! that `load` builds from `seed`.
 
 pub mod api;
-pub mod area_index;
 pub mod app;
+pub mod area_index;
 pub mod auth;
 pub mod cli;
 pub mod config;
