@@ -18,15 +18,7 @@ const LIST_FIELDS: [&str; 6] = [
     "truth_score",
     "updated_at",
 ];
-const DIMENSIONS: [&str; 7] = [
-    "safety",
-    "infrastructure",
-    "service_delivery",
-    "market",
-    "amenities",
-    "environment",
-    "sentiment",
-];
+use common::seed::DIMENSIONS;
 
 fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object().expect("an object").keys().cloned().collect()

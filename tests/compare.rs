@@ -10,15 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use common::{TestApp, assert_error, assert_invalid, spawn_app};
 use serde_json::Value;
 
-const DIMENSIONS: [&str; 7] = [
-    "safety",
-    "infrastructure",
-    "service_delivery",
-    "market",
-    "amenities",
-    "environment",
-    "sentiment",
-];
+use common::seed::DIMENSIONS;
 
 /// The first of `ids` with the highest score by `score`.
 fn expected_winner<'a>(app: &TestApp, ids: &[&'a str], score: impl Fn(&Value) -> f64) -> &'a str {

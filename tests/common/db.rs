@@ -58,22 +58,7 @@ pub fn small_db(path: &Path, count: usize, keys_from: &Path) {
     places.sort_by(|a, b| a.id.cmp(&b.id));
     load::create_database(path, true, |w| {
         for p in &places[..count] {
-            let (dimensions, truth_score) = seed::scores(&p.id, &p.municipality);
-            let history = seed::history(&p.id, truth_score, 30);
-            w.add(&load::NewArea {
-                id: &p.id,
-                name: &p.name,
-                province_slug: &p.province_slug,
-                province: &p.province,
-                municipality: &p.municipality,
-                lat: p.lat,
-                lng: p.lng,
-                truth_score,
-                updated_at: "2026-01-01T00:00:00Z",
-                dimensions: &dimensions,
-                history: &history,
-                first_day: 20_000,
-            })?;
+            w.add_with_synthetic_scores(p, 30, area_scoring::dates::today())?;
         }
         Ok(())
     })

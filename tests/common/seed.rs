@@ -42,3 +42,15 @@ pub fn seed_area_count() -> u64 {
     let text = std::fs::read_to_string(path).expect("seed/za-areas.csv");
     text.lines().filter(|l| !l.trim().is_empty()).count() as u64 - 1
 }
+
+/// The seven dimension names in the spec's order (section 2.2), written out
+/// here rather than taken from src/, so that the tests check src/ against the spec.
+pub const DIMENSIONS: [&str; 7] = [
+    "safety",
+    "infrastructure",
+    "service_delivery",
+    "market",
+    "amenities",
+    "environment",
+    "sentiment",
+];
