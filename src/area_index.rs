@@ -3,23 +3,30 @@
 //! while it is served).
 //!
 //! Geo search narrows by bounding box, by binary search on a latitude-sorted
-//! array and a longitude check, then keeps the areas whose exact haversine
-//! distance is within the radius. Measured at 100,000 areas, the same search
-//! through SQLite's R*Tree (one row fetched per candidate) took 75-107 ms for a
-//! 50 km circle around Johannesburg; here it touches only the latitude band.
+//! array and a longitude check, then keeps the areas within the radius by the
+//! haversine rule (decided by a chord test, see geo::Disc) and the k nearest
+//! in a bounded heap. Measured at 100,000 areas, the same search through
+//! SQLite's R*Tree (one row fetched per candidate) took 75-107 ms for a 50 km
+//! circle around Johannesburg; here it touches only the latitude band, and
+//! pays for trigonometry only near the edge and for the few nearest.
 //! Text search uses the index to filter and rank FTS5 matches without reading
 //! their rows.
 
+use std::collections::BinaryHeap;
+
 use rusqlite::Connection;
 
-use crate::geo::{bounding_box, haversine_km};
-use crate::params::Circle;
+use crate::geo::{Disc, bounding_box, surely_greater, unit_vector};
 
+/// What search reads of one area.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Entry {
+    /// The position on the unit sphere, for chord tests without trigonometry.
+    pub unit: [f64; 3],
     pub lat: f64,
     pub lng: f64,
     pub truth_score: f64,
+    pub area_no: u32,
     /// Characters in the name: shorter names rank first among text matches.
     pub name_chars: u32,
 }
@@ -31,85 +38,155 @@ pub struct Hit {
     pub distance_km: f64,
 }
 
+/// The areas in a circle: how many, and the nearest few.
+#[derive(Debug, PartialEq)]
+pub struct Nearest {
+    pub total: usize,
+    /// By distance, then area_no.
+    pub hits: Vec<Hit>,
+}
+
 pub struct AreaIndex {
-    /// Indexed by area_no (dense from 1; a gap is None).
-    entries: Vec<Option<Entry>>,
-    /// Every area in latitude order, with what a circle search reads of it
-    /// inline: scanning a latitude band is then sequential, not a random
-    /// lookup per candidate (at 100,000 areas a 50 km circle has ~35,000).
-    by_lat: Vec<(Entry, u32)>,
+    /// Every area in latitude order: a circle search reads one latitude band
+    /// sequentially, not a random lookup per candidate.
+    by_lat: Vec<Entry>,
+    /// For each area_no, its place in `by_lat` (u32::MAX for a gap).
+    slot: Vec<u32>,
 }
 
 /// In latitude order, read off the covering index areas_by_position (schema.sql).
 const EVERY_AREA: &str = "SELECT area_no, lat, lng, truth_score, length(name) FROM areas ORDER BY lat, lng, truth_score, length(name)";
 
+const NO_SLOT: u32 = u32::MAX;
+
 impl AreaIndex {
     pub fn load(conn: &Connection) -> rusqlite::Result<AreaIndex> {
-        let mut entries: Vec<Option<Entry>> = Vec::new();
-        let mut by_lat = Vec::new();
         let mut stmt = conn.prepare(EVERY_AREA)?;
         let mut rows = stmt.query([])?;
+        let mut areas = Vec::new();
         while let Some(r) = rows.next()? {
-            let no: u32 = r.get(0)?;
-            let entry = Entry {
-                lat: r.get(1)?,
-                lng: r.get(2)?,
-                truth_score: r.get(3)?,
-                name_chars: r.get(4)?,
-            };
-            if entries.len() <= no as usize {
-                entries.resize(no as usize + 1, None);
-            }
-            entries[no as usize] = Some(entry);
-            by_lat.push((entry, no));
+            areas.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
         }
-        Ok(AreaIndex { entries, by_lat })
+        Ok(AreaIndex::new(areas))
+    }
+
+    /// From (area_no, lat, lng, truth_score, name_chars), in any order.
+    pub fn new(areas: Vec<(u32, f64, f64, f64, u32)>) -> AreaIndex {
+        let mut by_lat: Vec<Entry> = areas
+            .into_iter()
+            .map(|(area_no, lat, lng, truth_score, name_chars)| Entry {
+                unit: unit_vector(lat, lng),
+                lat,
+                lng,
+                truth_score,
+                area_no,
+                name_chars,
+            })
+            .collect();
+        by_lat.sort_by(|a, b| a.lat.total_cmp(&b.lat));
+        let top = by_lat.iter().map(|e| e.area_no as usize).max().unwrap_or(0);
+        let mut slot = vec![NO_SLOT; top + 1];
+        for (i, e) in by_lat.iter().enumerate() {
+            slot[e.area_no as usize] = i as u32;
+        }
+        AreaIndex { by_lat, slot }
     }
 
     pub fn get(&self, area_no: i64) -> Option<&Entry> {
-        usize::try_from(area_no)
+        let i = *usize::try_from(area_no)
             .ok()
-            .and_then(|i| self.entries.get(i))
-            .and_then(Option::as_ref)
+            .and_then(|i| self.slot.get(i))?;
+        self.by_lat.get(i as usize)
     }
 
     /// How many areas score at least `min`.
     pub fn count_scoring(&self, min: f64) -> i64 {
-        self.entries
-            .iter()
-            .flatten()
-            .filter(|e| e.truth_score >= min)
-            .count() as i64
+        self.by_lat.iter().filter(|e| e.truth_score >= min).count() as i64
     }
 
-    /// Every area within the circle scoring at least `min_score`, in no particular order.
-    pub fn within(&self, circle: &Circle, min_score: f64) -> Vec<Hit> {
-        let b = bounding_box(circle);
-        let start = self.by_lat.partition_point(|(e, _)| e.lat < b.min_lat);
-        let end = self.by_lat.partition_point(|(e, _)| e.lat <= b.max_lat);
-        let mut hits = Vec::new();
-        for &(e, no) in &self.by_lat[start..end.max(start)] {
-            if e.lng < b.min_lng || e.lng > b.max_lng || e.truth_score < min_score {
+    /// Counts the areas within the disc scoring at least `min_score` (all but
+    /// `skip`), and keeps the `k` nearest. A candidate pays for the haversine
+    /// only when the chord cannot settle it: near the edge, or when it may
+    /// enter the bounded heap of the k nearest so far.
+    pub fn nearest(&self, disc: &Disc, min_score: f64, k: usize, skip: Option<i64>) -> Nearest {
+        let b = bounding_box(&disc.circle);
+        let start = self.by_lat.partition_point(|e| e.lat < b.min_lat);
+        let end = self.by_lat.partition_point(|e| e.lat <= b.max_lat);
+        let mut total = 0;
+        // Max-heap on (distance, area_no): its top is the farthest kept.
+        let mut kept: BinaryHeap<Kept> = BinaryHeap::with_capacity(k + 1);
+        for e in &self.by_lat[start..end.max(start)] {
+            if e.lng < b.min_lng
+                || e.lng > b.max_lng
+                || e.truth_score < min_score
+                || skip == Some(e.area_no as i64)
+                || !disc.contains(&e.unit, e.lat, e.lng)
+            {
                 continue;
             }
-            let distance_km = haversine_km(circle.lat, circle.lng, e.lat, e.lng);
-            if distance_km <= circle.radius_km {
-                hits.push(Hit {
-                    area_no: no as i64,
-                    distance_km,
-                });
+            total += 1;
+            let c2 = crate::geo::chord2(&disc.centre, &e.unit);
+            if kept.len() == k {
+                match kept.peek() {
+                    Some(far) if !surely_greater(c2, far.chord2) => {}
+                    _ => continue,
+                }
+            }
+            let candidate = Kept {
+                distance_km: disc.distance_km(e.lat, e.lng),
+                area_no: e.area_no,
+                chord2: c2,
+            };
+            if kept.len() < k {
+                kept.push(candidate);
+            } else if let Some(mut far) = kept.peek_mut()
+                && candidate < *far
+            {
+                *far = candidate;
             }
         }
-        hits
-    }
-
-    /// The distance from the circle's centre when the area lies inside it.
-    pub fn distance_within(&self, area_no: i64, circle: &Circle) -> Option<f64> {
-        let e = self.get(area_no)?;
-        let d = haversine_km(circle.lat, circle.lng, e.lat, e.lng);
-        (d <= circle.radius_km).then_some(d)
+        let hits = kept
+            .into_sorted_vec()
+            .into_iter()
+            .map(|h| Hit {
+                area_no: h.area_no as i64,
+                distance_km: h.distance_km,
+            })
+            .collect();
+        Nearest { total, hits }
     }
 }
+
+/// A hit in the bounded heap, ordered by exact distance then area_no (the
+/// order clients see); its chord lets later candidates skip the haversine.
+#[derive(Debug, Clone, Copy)]
+struct Kept {
+    distance_km: f64,
+    area_no: u32,
+    chord2: f64,
+}
+
+impl Ord for Kept {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.distance_km
+            .total_cmp(&other.distance_km)
+            .then(self.area_no.cmp(&other.area_no))
+    }
+}
+
+impl PartialOrd for Kept {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Kept {}
 
 /// Keeps the `n` smallest items by `key` order, sorted: a partial sort, so a
 /// page of 10 out of 20,000 matches does not sort all 20,000.
@@ -126,39 +203,10 @@ pub fn smallest<T>(items: &mut Vec<T>, n: usize, cmp: impl Fn(&T, &T) -> std::cm
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geo::haversine_km;
+    use crate::params::Circle;
 
-    fn index(points: &[(f64, f64, f64)]) -> AreaIndex {
-        let entries = std::iter::once(None)
-            .chain(points.iter().map(|&(lat, lng, s)| {
-                Some(Entry {
-                    lat,
-                    lng,
-                    truth_score: s,
-                    name_chars: 5,
-                })
-            }))
-            .collect();
-        let mut by_lat: Vec<(Entry, u32)> = points
-            .iter()
-            .enumerate()
-            .map(|(i, &(lat, lng, s))| {
-                (
-                    Entry {
-                        lat,
-                        lng,
-                        truth_score: s,
-                        name_chars: 5,
-                    },
-                    i as u32 + 1,
-                )
-            })
-            .collect();
-        by_lat.sort_by(|a, b| a.0.lat.total_cmp(&b.0.lat));
-        AreaIndex { entries, by_lat }
-    }
-
-    #[test]
-    fn within_matches_brute_force_haversine() {
+    fn grid() -> Vec<(f64, f64, f64)> {
         let mut points = Vec::new();
         for i in 0..40 {
             for j in 0..40 {
@@ -169,26 +217,100 @@ mod tests {
                 ));
             }
         }
-        let idx = index(&points);
-        let c = Circle {
-            lat: -26.2,
-            lng: 28.0,
-            radius_km: 30.0,
-        };
-        let mut got: Vec<i64> = idx.within(&c, 3.0).iter().map(|h| h.area_no).collect();
-        got.sort();
-        let want: Vec<i64> = points
+        points
+    }
+
+    fn index(points: &[(f64, f64, f64)]) -> AreaIndex {
+        AreaIndex::new(
+            points
+                .iter()
+                .enumerate()
+                .map(|(i, &(lat, lng, s))| (i as u32 + 1, lat, lng, s, 5))
+                .collect(),
+        )
+    }
+
+    /// The brute-force answer: every point within the circle by haversine,
+    /// nearest first, ties by area_no.
+    fn brute(points: &[(f64, f64, f64)], c: &Circle, min: f64, skip: Option<i64>) -> Vec<Hit> {
+        let mut hits: Vec<Hit> = points
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.2 >= 3.0 && haversine_km(c.lat, c.lng, p.0, p.1) <= c.radius_km)
-            .map(|(i, _)| i as i64 + 1)
+            .map(|(i, p)| (i as i64 + 1, p))
+            .filter(|(no, p)| p.2 >= min && Some(*no) != skip)
+            .map(|(no, p)| Hit {
+                area_no: no,
+                distance_km: haversine_km(c.lat, c.lng, p.0, p.1),
+            })
+            .filter(|h| h.distance_km <= c.radius_km)
             .collect();
-        assert!(!want.is_empty());
-        assert_eq!(got, want);
+        hits.sort_by(|a, b| {
+            a.distance_km
+                .total_cmp(&b.distance_km)
+                .then(a.area_no.cmp(&b.area_no))
+        });
+        hits
+    }
+
+    #[test]
+    fn nearest_matches_brute_force_haversine() {
+        let points = grid();
+        let idx = index(&points);
+        for (c, min, k, skip) in [
+            (
+                Circle {
+                    lat: -26.2,
+                    lng: 28.0,
+                    radius_km: 30.0,
+                },
+                3.0,
+                10,
+                None,
+            ),
+            // A centre on a grid point: equal distances, decided by area_no.
+            (
+                Circle {
+                    lat: -26.5,
+                    lng: 28.5,
+                    radius_km: 50.0,
+                },
+                0.0,
+                25,
+                Some(421),
+            ),
+            (
+                Circle {
+                    lat: -26.5,
+                    lng: 28.5,
+                    radius_km: 5.56,
+                },
+                0.0,
+                1000,
+                None,
+            ),
+            (
+                Circle {
+                    lat: -26.2,
+                    lng: 28.0,
+                    radius_km: 30.0,
+                },
+                0.0,
+                0,
+                None,
+            ),
+        ] {
+            let want = brute(&points, &c, min, skip);
+            let got = idx.nearest(&Disc::new(c), min, k, skip);
+            assert!(!want.is_empty());
+            assert_eq!(got.total, want.len(), "{c:?}");
+            assert_eq!(got.hits, want[..k.min(want.len())], "{c:?}");
+        }
         assert_eq!(
             idx.count_scoring(9.0),
             points.iter().filter(|p| p.2 >= 9.0).count() as i64
         );
+        assert_eq!(idx.get(7).map(|e| e.lat), Some(points[6].0));
+        assert!(idx.get(0).is_none() && idx.get(1601).is_none() && idx.get(-1).is_none());
     }
 
     #[test]

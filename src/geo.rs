@@ -1,6 +1,8 @@
-//! Distances on the Earth, and the bounding box that surely holds a circle.
-//! The box only ever errs on the large side; area_index.rs narrows with it,
-//! then measures the exact haversine distance.
+//! Distances on the Earth, the bounding box that surely holds a circle, and
+//! `Disc`, a circle ready for cheap membership tests. The box only ever errs on
+//! the large side; area_index.rs narrows with it, then decides by the chord
+//! between unit vectors (no trigonometry), falling back to the exact haversine
+//! distance only where the two could disagree.
 
 use crate::params::Circle;
 
@@ -14,6 +16,68 @@ pub fn haversine_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
     let dl = (lng2 - lng1).to_radians();
     let a = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
     2.0 * EARTH_RADIUS_KM * a.sqrt().min(1.0).asin()
+}
+
+/// The point on the unit sphere at a latitude and longitude in degrees.
+pub fn unit_vector(lat: f64, lng: f64) -> [f64; 3] {
+    let (p, l) = (lat.to_radians(), lng.to_radians());
+    [p.cos() * l.cos(), p.cos() * l.sin(), p.sin()]
+}
+
+/// The squared straight-line distance between two unit vectors. Taken from
+/// the differences, it keeps its precision for points metres apart. It equals
+/// 4·a of the haversine formula, so it orders points exactly as the
+/// great-circle distance does, up to rounding.
+pub fn chord2(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    let (dx, dy, dz) = (a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    dx * dx + dy * dy + dz * dz
+}
+
+/// True when `a` exceeds `b` by more than rounding in `chord2` could explain:
+/// a relative 1e-9, plus 1e-21 for points a few metres apart, where the
+/// absolute error of the unit vectors (about 1e-16) dominates.
+pub fn surely_greater(a: f64, b: f64) -> bool {
+    a > b + b * 1e-9 + 1e-21
+}
+
+/// A search circle prepared once per request: its centre as a unit vector
+/// and its radius as a squared chord.
+#[derive(Debug, Clone, Copy)]
+pub struct Disc {
+    pub circle: Circle,
+    pub centre: [f64; 3],
+    radius_chord2: f64,
+}
+
+impl Disc {
+    pub fn new(circle: Circle) -> Disc {
+        let half_angle =
+            (circle.radius_km / (2.0 * EARTH_RADIUS_KM)).min(std::f64::consts::FRAC_PI_2);
+        Disc {
+            circle,
+            centre: unit_vector(circle.lat, circle.lng),
+            radius_chord2: (2.0 * half_angle.sin()).powi(2),
+        }
+    }
+
+    /// Whether a point (its unit vector, latitude and longitude) lies within
+    /// the radius by the haversine rule. The chord decides wherever rounding
+    /// cannot matter; in the thin band where it could, haversine does.
+    pub fn contains(&self, unit: &[f64; 3], lat: f64, lng: f64) -> bool {
+        let c2 = chord2(&self.centre, unit);
+        if surely_greater(c2, self.radius_chord2) {
+            false
+        } else if surely_greater(self.radius_chord2, c2) {
+            true
+        } else {
+            self.distance_km(lat, lng) <= self.circle.radius_km
+        }
+    }
+
+    /// The exact haversine distance from the centre.
+    pub fn distance_km(&self, lat: f64, lng: f64) -> f64 {
+        haversine_km(self.circle.lat, self.circle.lng, lat, lng)
+    }
 }
 
 /// A latitude/longitude box, in degrees.
@@ -66,6 +130,51 @@ mod tests {
         // A degree of latitude is R·π/180.
         let deg = haversine_km(0.0, 0.0, 1.0, 0.0);
         assert!((deg - EARTH_RADIUS_KM * std::f64::consts::PI / 180.0).abs() < 1e-9);
+    }
+
+    /// The chord decides membership exactly as haversine does, including
+    /// points a hair inside and outside the edge.
+    #[test]
+    fn disc_membership_is_the_haversine_rule() {
+        let mut checked = 0;
+        for &(lat, lng, radius_km) in &[
+            (-26.2041, 28.0473, 50.0),
+            (-26.2041, 28.0473, 10.0),
+            (-33.9, 18.4, 0.001),
+            (0.0, 179.99, 25.0),
+            (-89.99, 0.0, 50.0),
+        ] {
+            let disc = Disc::new(Circle {
+                lat,
+                lng,
+                radius_km,
+            });
+            for step in 0..720 {
+                let bearing = (step as f64 / 2.0).to_radians();
+                for scale in [
+                    0.5,
+                    0.999_999,
+                    0.999_999_99,
+                    1.0,
+                    1.000_000_01,
+                    1.000_001,
+                    1.5,
+                ] {
+                    let ang = radius_km * scale / EARTH_RADIUS_KM;
+                    let (p1, l1) = (lat.to_radians(), lng.to_radians());
+                    let p2 = (p1.sin() * ang.cos() + p1.cos() * ang.sin() * bearing.cos()).asin();
+                    let l2 = l1
+                        + (bearing.sin() * ang.sin() * p1.cos())
+                            .atan2(ang.cos() - p1.sin() * p2.sin());
+                    let (plat, plng) = (p2.to_degrees(), l2.to_degrees());
+                    let want = haversine_km(lat, lng, plat, plng) <= radius_km;
+                    let got = disc.contains(&unit_vector(plat, plng), plat, plng);
+                    assert_eq!(got, want, "{lat},{lng} r {radius_km}: {plat},{plng}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 5 * 720 * 7);
     }
 
     #[test]

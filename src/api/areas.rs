@@ -8,9 +8,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use super::{AreaSummary, DimensionMap, area_no, history, summary, summary_from_row};
-use crate::area_index::{AreaIndex, smallest};
+use crate::area_index::AreaIndex;
 use crate::domain::{DIMENSIONS, dimension_position, round2};
 use crate::error::{ApiError, ApiResult};
+use crate::geo::Disc;
 use crate::params::{AreaParams, Circle, DEFAULT_HISTORY, ListParams, Order, Sort};
 
 /// One List Areas ordering: its code in area_order and the SQL that defines it.
@@ -193,7 +194,7 @@ pub fn get(
             lng: area.coordinates.lng,
             radius_km: NEARBY_RADIUS_KM,
         };
-        area.nearby = Some(nearby(conn, index, no, &centre)?);
+        area.nearby = Some(nearby(conn, index, no, centre)?);
     }
     if p.history {
         area.history = Some(history::points(conn, no, &DEFAULT_HISTORY)?);
@@ -229,23 +230,11 @@ fn dimensions(conn: &Connection, no: i64) -> ApiResult<DimensionMap<Dimension>> 
     Ok(DimensionMap(out))
 }
 
-fn nearby(
-    conn: &Connection,
-    index: &AreaIndex,
-    no: i64,
-    centre: &Circle,
-) -> ApiResult<Vec<Nearby>> {
-    let mut hits: Vec<_> = index
-        .within(centre, 0.0)
-        .into_iter()
-        .filter(|h| h.area_no != no)
-        .collect();
-    smallest(&mut hits, NEARBY_COUNT, |a, b| {
-        a.distance_km
-            .total_cmp(&b.distance_km)
-            .then(a.area_no.cmp(&b.area_no))
-    });
-    hits.iter()
+fn nearby(conn: &Connection, index: &AreaIndex, no: i64, centre: Circle) -> ApiResult<Vec<Nearby>> {
+    let nearest = index.nearest(&Disc::new(centre), 0.0, NEARBY_COUNT, Some(no));
+    nearest
+        .hits
+        .iter()
         .map(|h| {
             let s = summary(conn, h.area_no, None)?;
             Ok(Nearby {

@@ -1,10 +1,9 @@
 //! Search Areas (`GET /v1/areas/search`): by text, by circle, by minimum score,
 //! or any of them together (every criterion given must hold).
 //!
-//! Search runs in two steps. The first finds every match as a small tuple
-//! (area_no, tier, name length, distance) from FTS5 rowids and the in-memory
-//! area index, so `total` counts every match without reading any area row; the
-//! second reads the list form of only the areas on the page.
+//! Search runs in two steps. The first counts every match and picks the page
+//! from FTS5 rowids and the in-memory area index, without reading any area
+//! row; the second reads the list form of only the areas on the page.
 
 use std::cmp::Ordering;
 
@@ -14,6 +13,7 @@ use serde::Serialize;
 use super::{AreaSummary, summary};
 use crate::area_index::{AreaIndex, smallest};
 use crate::error::ApiResult;
+use crate::geo::Disc;
 use crate::params::SearchParams;
 
 #[derive(Debug, Serialize)]
@@ -23,74 +23,62 @@ pub struct SearchPage {
     pub limit: i64,
 }
 
-/// One matching area, before its details are read.
+/// One text match, before its details are read.
 #[derive(Debug, Clone, Copy)]
 struct Match {
     area_no: i64,
     /// 0 when every word matches the name, 1 when some match only elsewhere.
     tier: u8,
     name_chars: u32,
-    distance_km: Option<f64>,
 }
 
 pub fn search(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<SearchPage> {
-    if p.words.is_empty() && p.circle.is_none() {
-        return by_score_only(conn, index, p.min_score.unwrap_or(0.0), p.limit);
-    }
-    let mut matches = if p.words.is_empty() {
-        by_circle(index, p)
-    } else {
-        by_text(conn, index, p)?
+    let min = p.min_score.unwrap_or(0.0);
+    let disc = p.circle.map(Disc::new);
+    let (total, page) = match (&disc, p.words.is_empty()) {
+        (None, true) => return by_score_only(conn, index, min, p.limit),
+        (Some(disc), true) => {
+            let nearest = index.nearest(disc, min, p.limit as usize, None);
+            let page = nearest
+                .hits
+                .iter()
+                .map(|h| (h.area_no, Some(h.distance_km)))
+                .collect();
+            (nearest.total, page)
+        }
+        (_, false) => by_text(conn, index, p, disc.as_ref())?,
     };
-    let total = matches.len() as i64;
-    let by_relevance = !p.words.is_empty();
-    smallest(&mut matches, p.limit as usize, |a, b| {
-        order(a, b, by_relevance)
-    });
-    let data = matches
-        .iter()
-        .map(|m| summary(conn, m.area_no, m.distance_km))
+    let data = page
+        .into_iter()
+        .map(|(area_no, distance_km)| summary(conn, area_no, distance_km))
         .collect::<ApiResult<Vec<_>>>()?;
     Ok(SearchPage {
         data,
-        total,
+        total: total as i64,
         limit: p.limit,
     })
 }
 
 /// Relevance when q is given: name matches first, then shorter names (the
-/// closer a name is to the words typed); else distance. Ties by id (area_no
-/// order is id order).
-fn order(a: &Match, b: &Match, by_relevance: bool) -> Ordering {
-    let first = if by_relevance {
-        a.tier.cmp(&b.tier).then(a.name_chars.cmp(&b.name_chars))
-    } else {
-        a.distance_km
-            .unwrap_or(0.0)
-            .total_cmp(&b.distance_km.unwrap_or(0.0))
-    };
-    first.then(a.area_no.cmp(&b.area_no))
-}
-
-fn by_circle(index: &AreaIndex, p: &SearchParams) -> Vec<Match> {
-    let circle = p.circle.expect("by_circle needs a circle");
-    index
-        .within(&circle, p.min_score.unwrap_or(0.0))
-        .into_iter()
-        .map(|h| Match {
-            area_no: h.area_no,
-            tier: 0,
-            name_chars: 0,
-            distance_km: Some(h.distance_km),
-        })
-        .collect()
+/// closer a name is to the words typed). Ties by id (area_no order is id order).
+fn by_relevance(a: &Match, b: &Match) -> Ordering {
+    a.tier
+        .cmp(&b.tier)
+        .then(a.name_chars.cmp(&b.name_chars))
+        .then(a.area_no.cmp(&b.area_no))
 }
 
 /// Rowids of the areas matching a full-text query, ascending.
 const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
-/// Every word must match as a prefix in name, municipality or province.
-fn by_text(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<Vec<Match>> {
+/// Every word must match as a prefix in name, municipality or province; the
+/// page in relevance order, with distances when a disc is given.
+fn by_text(
+    conn: &Connection,
+    index: &AreaIndex,
+    p: &SearchParams,
+    disc: Option<&Disc>,
+) -> ApiResult<(usize, Vec<(i64, Option<f64>)>)> {
     let words = fts_words(&p.words);
     let everywhere = rowids(conn, &words)?;
     let in_name = rowids(conn, &format!("name : ({words})"))?;
@@ -100,16 +88,9 @@ fn by_text(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<
         let Some(e) = index.get(area_no) else {
             continue;
         };
-        if e.truth_score < min {
+        if e.truth_score < min || disc.is_some_and(|d| !d.contains(&e.unit, e.lat, e.lng)) {
             continue;
         }
-        let distance_km = match &p.circle {
-            None => None,
-            Some(c) => match index.distance_within(area_no, c) {
-                None => continue,
-                d => d,
-            },
-        };
         let tier = if in_name.binary_search(&area_no).is_ok() {
             0
         } else {
@@ -119,10 +100,20 @@ fn by_text(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<
             area_no,
             tier,
             name_chars: e.name_chars,
-            distance_km,
         });
     }
-    Ok(matches)
+    let total = matches.len();
+    smallest(&mut matches, p.limit as usize, by_relevance);
+    let page = matches
+        .iter()
+        .map(|m| {
+            let distance = disc
+                .zip(index.get(m.area_no))
+                .map(|(d, e)| d.distance_km(e.lat, e.lng));
+            (m.area_no, distance)
+        })
+        .collect();
+    Ok((total, page))
 }
 
 fn rowids(conn: &Connection, fts_query: &str) -> ApiResult<Vec<i64>> {
