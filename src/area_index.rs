@@ -52,10 +52,15 @@ pub struct AreaIndex {
     by_lat: Vec<Entry>,
     /// For each area_no, its place in `by_lat` (u32::MAX for a gap).
     slot: Vec<u32>,
+    /// The area_no of each search rank (the full-text index's rowid), from 1.
+    by_rank: Vec<u32>,
 }
 
 /// In latitude order, read off the covering index areas_by_position (schema.sql).
 const EVERY_AREA: &str = "SELECT area_no, lat, lng, truth_score, length(name) FROM areas ORDER BY lat, lng, truth_score, length(name)";
+
+/// Search ranks in order; rank is dense from 1 (load.rs derive).
+const RANKS: &str = "SELECT area_no FROM search_rank ORDER BY rank";
 
 const NO_SLOT: u32 = u32::MAX;
 
@@ -67,11 +72,16 @@ impl AreaIndex {
         while let Some(r) = rows.next()? {
             areas.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
         }
-        Ok(AreaIndex::new(areas))
+        let by_rank = conn
+            .prepare(RANKS)?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(AreaIndex::new(areas, by_rank))
     }
 
-    /// From (area_no, lat, lng, truth_score, name_chars), in any order.
-    pub fn new(areas: Vec<(u32, f64, f64, f64, u32)>) -> AreaIndex {
+    /// From (area_no, lat, lng, truth_score, name_chars), in any order, and
+    /// the area_no of each search rank from 1.
+    pub fn new(areas: Vec<(u32, f64, f64, f64, u32)>, by_rank: Vec<u32>) -> AreaIndex {
         let mut by_lat: Vec<Entry> = areas
             .into_iter()
             .map(|(area_no, lat, lng, truth_score, name_chars)| Entry {
@@ -89,7 +99,17 @@ impl AreaIndex {
         for (i, e) in by_lat.iter().enumerate() {
             slot[e.area_no as usize] = i as u32;
         }
-        AreaIndex { by_lat, slot }
+        AreaIndex {
+            by_lat,
+            slot,
+            by_rank,
+        }
+    }
+
+    /// The area_no with a search rank, if there is one.
+    pub fn area_of_rank(&self, rank: i64) -> Option<i64> {
+        let i = usize::try_from(rank).ok()?.checked_sub(1)?;
+        self.by_rank.get(i).map(|&no| no as i64)
     }
 
     pub fn get(&self, area_no: i64) -> Option<&Entry> {
@@ -188,18 +208,6 @@ impl PartialEq for Kept {
 
 impl Eq for Kept {}
 
-/// Keeps the `n` smallest items by `key` order, sorted: a partial sort, so a
-/// page of 10 out of 20,000 matches does not sort all 20,000.
-pub fn smallest<T>(items: &mut Vec<T>, n: usize, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
-    if items.len() > n {
-        if n > 0 {
-            items.select_nth_unstable_by(n - 1, &cmp);
-        }
-        items.truncate(n);
-    }
-    items.sort_by(cmp);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +235,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, &(lat, lng, s))| (i as u32 + 1, lat, lng, s, 5))
                 .collect(),
+            vec![3, 1, 2],
         )
     }
 
@@ -311,15 +320,8 @@ mod tests {
         );
         assert_eq!(idx.get(7).map(|e| e.lat), Some(points[6].0));
         assert!(idx.get(0).is_none() && idx.get(1601).is_none() && idx.get(-1).is_none());
-    }
-
-    #[test]
-    fn smallest_keeps_a_sorted_prefix() {
-        let mut v = vec![5, 3, 9, 1, 7, 2];
-        smallest(&mut v, 3, |a, b| a.cmp(b));
-        assert_eq!(v, vec![1, 2, 3]);
-        let mut short = vec![2, 1];
-        smallest(&mut short, 10, |a, b| a.cmp(b));
-        assert_eq!(short, vec![1, 2]);
+        assert_eq!(idx.area_of_rank(1), Some(3));
+        assert_eq!(idx.area_of_rank(3), Some(2));
+        assert_eq!((idx.area_of_rank(0), idx.area_of_rank(4)), (None, None));
     }
 }

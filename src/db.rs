@@ -15,7 +15,7 @@ pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
 /// Marks a file as an area-scoring database (PRAGMA application_id, "AREA").
 pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// Bumped whenever schema.sql changes incompatibly (PRAGMA user_version).
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// How long a reader waits for `keys create`/`revoke` to finish writing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);

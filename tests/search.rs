@@ -177,6 +177,50 @@ fn text_search_matches_every_word_as_a_prefix_with_name_matches_first() {
     }
 }
 
+/// Relevance is exact: name matches first, then shorter names (in
+/// characters), then id. A filter that keeps every area (min_score=0) takes
+/// the filtered path and must give the same page, and a short page is the
+/// start of a long one.
+#[test]
+fn text_search_ranks_name_matches_then_shorter_names_then_id() {
+    let app = spawn_app();
+    for q in [
+        "cape",
+        "town",
+        "port",
+        "west coast",
+        "n",
+        "eden",
+        "mandela",
+        "kwa",
+    ] {
+        let mut want: Vec<&Value> = app
+            .listed()
+            .iter()
+            .filter(|a| text_matches(a, q, false))
+            .collect();
+        want.sort_by_key(|a| {
+            (
+                !text_matches(a, q, true),
+                a["name"].as_str().unwrap().chars().count(),
+                a["id"].as_str().unwrap().to_string(),
+            )
+        });
+        let want: Vec<&str> = want.iter().map(|a| a["id"].as_str().unwrap()).collect();
+        let target = |extra: &str| format!("/v1/areas/search?q={}{extra}", encode(q));
+        let plain = app.ok(&target("&limit=50"));
+        assert_eq!(ids(&plain), want[..want.len().min(50)], "q={q:?}");
+        assert_eq!(plain["total"].as_u64(), Some(want.len() as u64), "q={q:?}");
+        let filtered = app.ok(&target("&limit=50&min_score=0"));
+        assert_eq!(filtered, plain, "q={q:?}: min_score=0 changes nothing");
+        for k in [1, 3, 20] {
+            let short = app.ok(&target(&format!("&limit={k}")));
+            assert_eq!(ids(&short), want[..want.len().min(k)], "q={q:?} limit={k}");
+            assert_eq!(short["total"], plain["total"], "q={q:?} limit={k}");
+        }
+    }
+}
+
 #[test]
 fn q_is_1_to_200_characters_with_a_letter_or_digit() {
     let app = spawn_app();

@@ -5,13 +5,11 @@
 //! from FTS5 rowids and the in-memory area index, without reading any area
 //! row; the second reads the list form of only the areas on the page.
 
-use std::cmp::Ordering;
-
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::{AreaSummary, summary};
-use crate::area_index::{AreaIndex, smallest};
+use crate::area_index::AreaIndex;
 use crate::error::ApiResult;
 use crate::geo::Disc;
 use crate::params::SearchParams;
@@ -21,15 +19,6 @@ pub struct SearchPage {
     pub data: Vec<AreaSummary>,
     pub total: i64,
     pub limit: i64,
-}
-
-/// One text match, before its details are read.
-#[derive(Debug, Clone, Copy)]
-struct Match {
-    area_no: i64,
-    /// 0 when every word matches the name, 1 when some match only elsewhere.
-    tier: u8,
-    name_chars: u32,
 }
 
 pub fn search(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<SearchPage> {
@@ -59,67 +48,88 @@ pub fn search(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResu
     })
 }
 
-/// Relevance when q is given: name matches first, then shorter names (the
-/// closer a name is to the words typed). Ties by id (area_no order is id order).
-fn by_relevance(a: &Match, b: &Match) -> Ordering {
-    a.tier
-        .cmp(&b.tier)
-        .then(a.name_chars.cmp(&b.name_chars))
-        .then(a.area_no.cmp(&b.area_no))
-}
+/// The areas of a page (area_no, and the distance when a disc is given).
+type Page = Vec<(i64, Option<f64>)>;
 
-/// Rowids of the areas matching a full-text query, ascending.
-const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
+/// Full-text matches, best first: the index's rowid is the search rank
+/// (shorter names first, ties by area_no; schema.sql search_rank), so FTS5
+/// yields them in relevance order and stops after the LIMIT (-1: all).
+const MATCHING: &str =
+    "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid LIMIT ?2";
 
-/// Every word must match as a prefix in name, municipality or province; the
-/// page in relevance order, with distances when a disc is given.
+const COUNT_MATCHING: &str = "SELECT count(*) FROM areas_fts WHERE areas_fts MATCH ?1";
+
+/// Every word must match as a prefix in name, municipality or province.
+/// Relevance: areas whose name holds every word first, then the others; within
+/// each, by search rank. Returns the total and the page, with distances when a
+/// disc is given.
 fn by_text(
     conn: &Connection,
     index: &AreaIndex,
     p: &SearchParams,
     disc: Option<&Disc>,
-) -> ApiResult<(usize, Vec<(i64, Option<f64>)>)> {
+) -> ApiResult<(usize, Page)> {
     let words = fts_words(&p.words);
-    let everywhere = rowids(conn, &words)?;
-    let in_name = rowids(conn, &format!("name : ({words})"))?;
-    let min = p.min_score.unwrap_or(0.0);
-    let mut matches = Vec::new();
-    for area_no in everywhere {
-        let Some(e) = index.get(area_no) else {
-            continue;
-        };
-        if e.truth_score < min || disc.is_some_and(|d| !d.contains(&e.unit, e.lat, e.lng)) {
-            continue;
+    let in_name = format!("name : ({words})");
+    let limit = p.limit as usize;
+    let (total, page) = if p.min_score.is_none() && disc.is_none() {
+        // Nothing to filter: FTS5 counts, and reads only the page's rowids.
+        let total: i64 = conn
+            .prepare_cached(COUNT_MATCHING)?
+            .query_row([&words], |r| r.get(0))?;
+        let mut page = ranks(conn, &in_name, limit as i64)?;
+        if page.len() < limit && (total as usize) > page.len() {
+            // The name tier is complete and short: fill from the first
+            // `limit` matches anywhere, which hold enough of the others.
+            let named = page.clone();
+            let others = ranks(conn, &words, limit as i64)?;
+            page.extend(others.into_iter().filter(|r| !named.contains(r)));
+            page.truncate(limit);
         }
-        let tier = if in_name.binary_search(&area_no).is_ok() {
-            0
-        } else {
-            1
-        };
-        matches.push(Match {
-            area_no,
-            tier,
-            name_chars: e.name_chars,
-        });
-    }
-    let total = matches.len();
-    smallest(&mut matches, p.limit as usize, by_relevance);
-    let page = matches
-        .iter()
-        .map(|m| {
+        let page = page
+            .into_iter()
+            .filter_map(|r| index.area_of_rank(r))
+            .collect();
+        (total as usize, page)
+    } else {
+        // Every match is checked against the in-memory index to be counted.
+        let min = p.min_score.unwrap_or(0.0);
+        let named = ranks(conn, &in_name, -1)?;
+        let (mut total, mut tiers) = (0, [Vec::new(), Vec::new()]);
+        for rank in ranks(conn, &words, -1)? {
+            let Some(e) = index.area_of_rank(rank).and_then(|no| index.get(no)) else {
+                continue;
+            };
+            if e.truth_score < min || disc.is_some_and(|d| !d.contains(&e.unit, e.lat, e.lng)) {
+                continue;
+            }
+            total += 1;
+            let tier = &mut tiers[usize::from(named.binary_search(&rank).is_err())];
+            if tier.len() < limit {
+                tier.push(e.area_no as i64);
+            }
+        }
+        let [mut page, rest] = tiers;
+        page.extend(rest);
+        page.truncate(limit);
+        (total, page)
+    };
+    let page = page
+        .into_iter()
+        .map(|no| {
             let distance = disc
-                .zip(index.get(m.area_no))
+                .zip(index.get(no))
                 .map(|(d, e)| d.distance_km(e.lat, e.lng));
-            (m.area_no, distance)
+            (no, distance)
         })
         .collect();
     Ok((total, page))
 }
 
-fn rowids(conn: &Connection, fts_query: &str) -> ApiResult<Vec<i64>> {
+fn ranks(conn: &Connection, fts_query: &str, limit: i64) -> ApiResult<Vec<i64>> {
     let mut stmt = conn.prepare_cached(MATCHING)?;
     let found = stmt
-        .query_map([fts_query], |r| r.get(0))?
+        .query_map(params![fts_query, limit], |r| r.get(0))?
         .collect::<Result<Vec<i64>, _>>()?;
     Ok(found)
 }
