@@ -4,6 +4,12 @@
 //! tiny_http accepts connections and parses requests on its own threads and
 //! queues them; a fixed number of workers take requests off that queue, answer
 //! them through the app, and write the answers back.
+//!
+//! On SIGTERM or SIGINT the listening sockets stop accepting at once (new
+//! connections are refused; see `AcceptSwitch`), and the workers answer every
+//! request queued or still arriving on connections already accepted, until
+//! none has come for `QUIET`, for `DRAIN_DEADLINE` at most; then the process
+//! exits 0.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -17,7 +23,7 @@ use tiny_http::{Header, Server};
 use crate::app::App;
 use crate::dataset::Store;
 use crate::http::{self, Request, Response};
-use crate::listener::{Stalled, keep_accepting, listen};
+use crate::listener::{AcceptSwitch, Stalled, keep_accepting, listen};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
@@ -30,8 +36,14 @@ pub struct ServeConfig {
     pub metrics_addr: Option<String>,
 }
 
-/// How long a stopping server keeps answering requests already queued.
+/// How long a stopping server keeps answering requests already received.
 const DRAIN_DEADLINE: Duration = Duration::from_secs(4);
+/// A stopping worker is done once no request has come for this long. Requests
+/// clients sent before the signal on connections already accepted can reach
+/// the queue a little later (a tiny_http connection thread still reading and
+/// parsing one, or one that waited behind an answer on its connection); tiny_http
+/// says nothing about such requests, so the workers wait for a lull instead.
+const QUIET: Duration = Duration::from_millis(200);
 /// How often the database file is checked for replacement or removal.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
 
@@ -42,6 +54,10 @@ pub struct Running {
     app: Arc<App>,
     stopping: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
+    /// The `keep_accepting` threads, stopped before the listeners are.
+    keepers: Vec<JoinHandle<()>>,
+    /// The main listener's, then the metrics listener's.
+    switches: Vec<AcceptSwitch>,
     metrics_server: Option<Arc<Server>>,
 }
 
@@ -50,12 +66,13 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let store = Store::open(&config.db, config.workers as u32)?;
     let listener = listen(&config.addr, config.client_timeout)?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let mut switches = vec![AcceptSwitch::new(&listener).map_err(|e| e.to_string())?];
     let server = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
     log::info!("listening on http://{addr}");
     let app = Arc::new(App::new(store, config.metrics_addr.is_none()));
     let stopping = Arc::new(AtomicBool::new(false));
     let stalled = Arc::new(Stalled::default());
-    let mut threads = Vec::new();
+    let (mut threads, mut keepers) = (Vec::new(), Vec::new());
     for i in 0..config.workers {
         let (server, app, stopping) = (server.clone(), app.clone(), stopping.clone());
         let stalled = stalled.clone();
@@ -66,7 +83,7 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let (app2, stopping2) = (app.clone(), stopping.clone());
     threads.push(spawn("db-watch", move || watch(&app2, &stopping2))?);
     let (timeout, stopping4) = (config.client_timeout, stopping.clone());
-    threads.push(spawn("keep-accepting", move || {
+    keepers.push(spawn("keep-accepting", move || {
         keep_accepting(addr, timeout, &stopping4)
     })?);
     let (metrics_server, metrics_addr) = match &config.metrics_addr {
@@ -74,10 +91,11 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         Some(a) => {
             let listener = listen(a, config.client_timeout)?;
             let bound = listener.local_addr().map_err(|e| e.to_string())?;
+            switches.push(AcceptSwitch::new(&listener).map_err(|e| e.to_string())?);
             let ms = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
             log::info!("metrics on http://{bound}/metrics");
             let (timeout, stopping5) = (config.client_timeout, stopping.clone());
-            threads.push(spawn("keep-accepting-metrics", move || {
+            keepers.push(spawn("keep-accepting-metrics", move || {
                 keep_accepting(bound, timeout, &stopping5)
             })?);
             let (ms2, app3, stopping3) = (ms.clone(), app.clone(), stopping.clone());
@@ -94,6 +112,8 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         app,
         stopping,
         threads,
+        keepers,
+        switches,
         metrics_server,
     })
 }
@@ -120,12 +140,30 @@ impl Running {
         self.app.store.reload()
     }
 
-    /// Stops taking requests, answers those already queued (for a few seconds
-    /// at most), and waits for the workers.
+    /// Stops accepting connections, answers the requests already received
+    /// (for a few seconds at most), and waits for the workers.
     pub fn shutdown(self) {
         self.stopping.store(true, Ordering::SeqCst);
-        // One unblock per worker is not enough: a draining worker's try_recv can
-        // take an unblock meant for another. Keep waking them until all are done.
+        // The self-connections end first (within 10 ms): one made after the
+        // listener stops would be refused and logged as a failure.
+        for keeper in self.keepers {
+            let _ = keeper.join();
+        }
+        // From here on new connections are refused. A connection tiny_http
+        // accepted just before and left queued without a thread (see
+        // keep_accepting) now waits for one of its busy connection threads.
+        let mut all_stopped = true;
+        for switch in &self.switches {
+            if let Err(e) = switch.stop_accepting() {
+                log::warn!("cannot stop accepting ({e}); still accepting while draining");
+                all_stopped = false;
+            }
+        }
+        if all_stopped {
+            log::info!("stopped accepting new connections");
+        }
+        // One unblock per worker is not enough: a draining worker's recv_timeout
+        // can take an unblock meant for another. Keep waking them until all are done.
         while self.threads.iter().any(|t| !t.is_finished()) {
             self.server.unblock();
             if let Some(ms) = &self.metrics_server {
@@ -175,13 +213,22 @@ fn work(server: &Server, app: &App, stopping: &AtomicBool, stalled: &Stalled) {
     }
 }
 
-/// Answers what is already queued, until the queue is empty or the deadline passes.
+/// Answers requests until none has come for `QUIET`, or the deadline passes.
 fn drain(server: &Server, app: &App, stalled: &Stalled) {
     let deadline = Instant::now() + DRAIN_DEADLINE;
-    while Instant::now() < deadline {
-        match server.try_recv() {
-            Ok(Some(request)) => serve(app, stalled, request),
-            _ => return,
+    let mut last = Instant::now();
+    loop {
+        let until = (last + QUIET).min(deadline);
+        let now = Instant::now();
+        if now >= until {
+            return;
+        }
+        // Ok(None) means the wait ran out or shutdown's unblock() cut it short;
+        // Err is the error that ended the accept thread when the listener
+        // stopped. Neither says that no request is still on its way.
+        if let Ok(Some(request)) = server.recv_timeout(until - now) {
+            serve(app, stalled, request);
+            last = Instant::now();
         }
     }
 }
