@@ -1,22 +1,18 @@
 //! What the server keeps in memory about every area: position, truth_score and
 //! name length, read once when a dataset is opened (the data never changes
-//! while it is served).
+//! while it is served), and a grid over it for circle searches.
 //!
-//! Geo search narrows by bounding box, by binary search on a latitude-sorted
-//! array and a longitude check, then keeps the areas within the radius by the
-//! haversine rule (decided by a chord test, see geo::Disc) and the k nearest
-//! in a bounded heap. Measured at 100,000 areas, the same search through
-//! SQLite's R*Tree (one row fetched per candidate) took 75-107 ms for a 50 km
-//! circle around Johannesburg; here it touches only the latitude band, and
-//! pays for trigonometry only near the edge and for the few nearest.
-//! Text search uses the index to filter and rank FTS5 matches without reading
-//! their rows.
-
-use std::collections::BinaryHeap;
+//! The grid buckets areas by cells of `CELL_DEG` degrees of latitude and
+//! longitude; each cell's areas sit together, best score first, so a cell
+//! wholly inside a circle is counted by a binary search on score instead of
+//! area by area (src/circle_search.rs). Measured at 100,000 areas, a 50 km
+//! circle around Johannesburg through SQLite's R*Tree (one row fetched per
+//! candidate) took 75-107 ms. Text search uses the index to filter and rank
+//! FTS5 matches without reading their rows.
 
 use rusqlite::Connection;
 
-use crate::geo::{Disc, bounding_box, surely_greater, unit_vector};
+use crate::geo::unit_vector;
 
 /// What search reads of one area.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,38 +27,48 @@ pub struct Entry {
     pub name_chars: u32,
 }
 
-/// An area inside a circle: its area_no and exact distance from the centre.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Hit {
-    pub area_no: i64,
-    pub distance_km: f64,
-}
+/// The side of a grid cell, in degrees (about 2.2 km by 2 km in South Africa):
+/// small enough that the cells a 50 km circle's edge crosses hold few areas,
+/// large enough that the cells inside it are few hundred.
+pub const CELL_DEG: f64 = 0.02;
 
-/// The areas in a circle: how many, and the nearest few.
-#[derive(Debug, PartialEq)]
-pub struct Nearest {
-    pub total: usize,
-    /// By distance, then area_no.
-    pub hits: Vec<Hit>,
+/// A non-empty grid cell: its row and column, and where its areas lie.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    pub row: i32,
+    pub col: i32,
+    start: u32,
+    end: u32,
 }
 
 pub struct AreaIndex {
-    /// Every area in latitude order: a circle search reads one latitude band
-    /// sequentially, not a random lookup per candidate.
-    by_lat: Vec<Entry>,
-    /// For each area_no, its place in `by_lat` (u32::MAX for a gap).
+    /// Every area, grouped by cell in (row, col) order; within a cell by
+    /// truth_score descending.
+    entries: Vec<Entry>,
+    /// The non-empty cells in (row, col) order.
+    cells: Vec<Cell>,
+    /// For each area_no, its place in `entries` (u32::MAX for a gap).
     slot: Vec<u32>,
     /// The area_no of each search rank (the full-text index's rowid), from 1.
     by_rank: Vec<u32>,
 }
 
-/// In latitude order, read off the covering index areas_by_position (schema.sql).
+/// Read off the covering index areas_by_position (schema.sql).
 const EVERY_AREA: &str = "SELECT area_no, lat, lng, truth_score, length(name) FROM areas ORDER BY lat, lng, truth_score, length(name)";
 
 /// Search ranks in order; rank is dense from 1 (load.rs derive).
 const RANKS: &str = "SELECT area_no FROM search_rank ORDER BY rank";
 
 const NO_SLOT: u32 = u32::MAX;
+
+/// The grid row of a latitude and the column of a longitude.
+pub fn row_of(lat: f64) -> i32 {
+    ((lat + 90.0) / CELL_DEG).floor() as i32
+}
+
+pub fn col_of(lng: f64) -> i32 {
+    ((lng + 180.0) / CELL_DEG).floor() as i32
+}
 
 impl AreaIndex {
     pub fn load(conn: &Connection) -> rusqlite::Result<AreaIndex> {
@@ -82,7 +88,7 @@ impl AreaIndex {
     /// From (area_no, lat, lng, truth_score, name_chars), in any order, and
     /// the area_no of each search rank from 1.
     pub fn new(areas: Vec<(u32, f64, f64, f64, u32)>, by_rank: Vec<u32>) -> AreaIndex {
-        let mut by_lat: Vec<Entry> = areas
+        let mut entries: Vec<Entry> = areas
             .into_iter()
             .map(|(area_no, lat, lng, truth_score, name_chars)| Entry {
                 unit: unit_vector(lat, lng),
@@ -93,17 +99,48 @@ impl AreaIndex {
                 name_chars,
             })
             .collect();
-        by_lat.sort_by(|a, b| a.lat.total_cmp(&b.lat));
-        let top = by_lat.iter().map(|e| e.area_no as usize).max().unwrap_or(0);
+        let key = |e: &Entry| (row_of(e.lat), col_of(e.lng));
+        entries.sort_by(|a, b| {
+            key(a)
+                .cmp(&key(b))
+                .then(b.truth_score.total_cmp(&a.truth_score))
+                .then(a.area_no.cmp(&b.area_no))
+        });
+        let mut cells: Vec<Cell> = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            let (row, col) = key(e);
+            match cells.last_mut() {
+                Some(c) if (c.row, c.col) == (row, col) => c.end = i as u32 + 1,
+                _ => cells.push(Cell {
+                    row,
+                    col,
+                    start: i as u32,
+                    end: i as u32 + 1,
+                }),
+            }
+        }
+        let top = entries
+            .iter()
+            .map(|e| e.area_no as usize)
+            .max()
+            .unwrap_or(0);
         let mut slot = vec![NO_SLOT; top + 1];
-        for (i, e) in by_lat.iter().enumerate() {
+        for (i, e) in entries.iter().enumerate() {
             slot[e.area_no as usize] = i as u32;
         }
         AreaIndex {
-            by_lat,
+            entries,
+            cells,
             slot,
             by_rank,
         }
+    }
+
+    pub fn get(&self, area_no: i64) -> Option<&Entry> {
+        let i = *usize::try_from(area_no)
+            .ok()
+            .and_then(|i| self.slot.get(i))?;
+        self.entries.get(i as usize)
     }
 
     /// The area_no with a search rank, if there is one.
@@ -112,106 +149,29 @@ impl AreaIndex {
         self.by_rank.get(i).map(|&no| no as i64)
     }
 
-    pub fn get(&self, area_no: i64) -> Option<&Entry> {
-        let i = *usize::try_from(area_no)
-            .ok()
-            .and_then(|i| self.slot.get(i))?;
-        self.by_lat.get(i as usize)
-    }
-
     /// How many areas score at least `min`.
     pub fn count_scoring(&self, min: f64) -> i64 {
-        self.by_lat.iter().filter(|e| e.truth_score >= min).count() as i64
+        self.entries.iter().filter(|e| e.truth_score >= min).count() as i64
     }
 
-    /// Counts the areas within the disc scoring at least `min_score` (all but
-    /// `skip`), and keeps the `k` nearest. A candidate pays for the haversine
-    /// only when the chord cannot settle it: near the edge, or when it may
-    /// enter the bounded heap of the k nearest so far.
-    pub fn nearest(&self, disc: &Disc, min_score: f64, k: usize, skip: Option<i64>) -> Nearest {
-        let b = bounding_box(&disc.circle);
-        let start = self.by_lat.partition_point(|e| e.lat < b.min_lat);
-        let end = self.by_lat.partition_point(|e| e.lat <= b.max_lat);
-        let mut total = 0;
-        // Max-heap on (distance, area_no): its top is the farthest kept.
-        let mut kept: BinaryHeap<Kept> = BinaryHeap::with_capacity(k + 1);
-        for e in &self.by_lat[start..end.max(start)] {
-            if e.lng < b.min_lng
-                || e.lng > b.max_lng
-                || e.truth_score < min_score
-                || skip == Some(e.area_no as i64)
-                || !disc.contains(&e.unit, e.lat, e.lng)
-            {
-                continue;
-            }
-            total += 1;
-            let c2 = crate::geo::chord2(&disc.centre, &e.unit);
-            if kept.len() == k {
-                match kept.peek() {
-                    Some(far) if !surely_greater(c2, far.chord2) => {}
-                    _ => continue,
-                }
-            }
-            let candidate = Kept {
-                distance_km: disc.distance_km(e.lat, e.lng),
-                area_no: e.area_no,
-                chord2: c2,
-            };
-            if kept.len() < k {
-                kept.push(candidate);
-            } else if let Some(mut far) = kept.peek_mut()
-                && candidate < *far
-            {
-                *far = candidate;
-            }
-        }
-        let hits = kept
-            .into_sorted_vec()
-            .into_iter()
-            .map(|h| Hit {
-                area_no: h.area_no as i64,
-                distance_km: h.distance_km,
-            })
-            .collect();
-        Nearest { total, hits }
+    /// The non-empty cells of one row from column `from` to `to`, inclusive.
+    pub fn cells_in_row(&self, row: i32, from: i32, to: i32) -> &[Cell] {
+        let a = self.cells.partition_point(|c| (c.row, c.col) < (row, from));
+        let b = self.cells.partition_point(|c| (c.row, c.col) <= (row, to));
+        &self.cells[a..b.max(a)]
+    }
+
+    /// The areas of a cell from `cells_in_row`, best score first.
+    pub fn areas_of(&self, cell: &Cell) -> &[Entry] {
+        &self.entries[cell.start as usize..cell.end as usize]
     }
 }
-
-/// A hit in the bounded heap, ordered by exact distance then area_no (the
-/// order clients see); its chord lets later candidates skip the haversine.
-#[derive(Debug, Clone, Copy)]
-struct Kept {
-    distance_km: f64,
-    area_no: u32,
-    chord2: f64,
-}
-
-impl Ord for Kept {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.distance_km
-            .total_cmp(&other.distance_km)
-            .then(self.area_no.cmp(&other.area_no))
-    }
-}
-
-impl PartialOrd for Kept {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Kept {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other).is_eq()
-    }
-}
-
-impl Eq for Kept {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geo::haversine_km;
+    use crate::circle_search::Hit;
+    use crate::geo::{Disc, haversine_km};
     use crate::params::Circle;
 
     fn grid() -> Vec<(f64, f64, f64)> {

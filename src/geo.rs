@@ -46,7 +46,8 @@ pub fn surely_greater(a: f64, b: f64) -> bool {
 pub struct Disc {
     pub circle: Circle,
     pub centre: [f64; 3],
-    radius_chord2: f64,
+    /// The radius as a squared chord of the unit sphere.
+    pub radius_chord2: f64,
 }
 
 impl Disc {

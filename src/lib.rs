@@ -9,6 +9,7 @@ pub mod api;
 pub mod app;
 pub mod area_index;
 pub mod auth;
+pub mod circle_search;
 pub mod cli;
 pub mod config;
 pub mod dataset;

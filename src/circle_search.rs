@@ -1,0 +1,403 @@
+//! Circle searches over the area grid (src/area_index.rs): how many areas lie
+//! within a circle with at least a minimum score (leaving one out, for
+//! nearby), and which k of them are nearest.
+//!
+//! A cell is judged by the triangle inequality on chords, which are distances
+//! in 3-D space: a cell whose centre is nearer than the radius by more than
+//! the cell's reach lies wholly inside and is counted by a binary search on
+//! score; one farther by more than its reach is skipped; only the cells the
+//! edge may cross are read area by area, by the haversine rule
+//! (`Disc::contains`). The k nearest are searched ring by ring of cells
+//! around the centre's cell, until no farther ring can hold a nearer area.
+
+use std::collections::BinaryHeap;
+use std::f64::consts::FRAC_PI_2;
+
+use crate::area_index::{AreaIndex, CELL_DEG, Cell, Entry, col_of, row_of};
+use crate::geo::{Disc, bounding_box, chord2, surely_greater, unit_vector};
+
+/// An area inside a circle: its area_no and exact distance from the centre.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    pub area_no: i64,
+    pub distance_km: f64,
+}
+
+/// The areas in a circle: how many, and the nearest few.
+#[derive(Debug, PartialEq)]
+pub struct Nearest {
+    pub total: usize,
+    /// By distance, then area_no.
+    pub hits: Vec<Hit>,
+}
+
+impl AreaIndex {
+    /// Counts the areas within the disc scoring at least `min_score` (all but
+    /// `skip`), and keeps the `k` nearest.
+    pub fn nearest(&self, disc: &Disc, min_score: f64, k: usize, skip: Option<i64>) -> Nearest {
+        let search = Search::new(self, disc, min_score, skip);
+        let mut kept = Kept::new(k);
+        let total = if search.wraps {
+            // The box spans every longitude (a pole or the antimeridian is
+            // near), so rings of columns would not meet across it: read every
+            // cell that may hold a match.
+            search.scan(|e| kept.offer(disc, e))
+        } else {
+            search.rings(&mut kept);
+            search.scan(|_| {})
+        };
+        Nearest {
+            total,
+            hits: kept.into_hits(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    Inside,
+    Edge,
+    Outside,
+}
+
+struct Search<'a> {
+    index: &'a AreaIndex,
+    disc: &'a Disc,
+    min_score: f64,
+    skip: Option<&'a Entry>,
+    rows: (i32, i32),
+    cols: (i32, i32),
+    wraps: bool,
+    /// The largest |latitude| in the box, in radians.
+    widest: f64,
+    /// Per row of the box: cos and sin of its centre latitude, and the reach
+    /// of its cells (the chord from a cell's centre to its farthest corner).
+    row_geometry: Vec<(f64, f64, f64)>,
+    /// Per column of the box: cos and sin of its centre longitude (empty when
+    /// the box wraps and spans every column).
+    col_geometry: Vec<(f64, f64)>,
+}
+
+impl<'a> Search<'a> {
+    fn new(index: &'a AreaIndex, disc: &'a Disc, min_score: f64, skip: Option<i64>) -> Self {
+        let b = bounding_box(&disc.circle);
+        let widest = b.min_lat.abs().max(b.max_lat.abs()).to_radians();
+        let rows = (row_of(b.min_lat), row_of(b.max_lat));
+        let cols = (col_of(b.min_lng), col_of(b.max_lng));
+        let wraps = b.min_lng <= -180.0 || b.max_lng >= 180.0 || widest >= FRAC_PI_2;
+        // Trigonometry once per row and column, not per cell.
+        let row_geometry = (rows.0..=rows.1)
+            .map(|row| {
+                let lat0 = f64::from(row) * CELL_DEG - 90.0;
+                let centre = unit_vector(lat0 + CELL_DEG / 2.0, 0.0);
+                let half = CELL_DEG / 2.0;
+                let reach = chord2(&centre, &unit_vector(lat0, half))
+                    .max(chord2(&centre, &unit_vector(lat0 + CELL_DEG, half)))
+                    .sqrt();
+                (centre[0], centre[2], reach)
+            })
+            .collect();
+        let col_geometry = if wraps {
+            Vec::new()
+        } else {
+            (cols.0..=cols.1)
+                .map(|col| {
+                    let lng = (f64::from(col) * CELL_DEG - 180.0 + CELL_DEG / 2.0).to_radians();
+                    (lng.cos(), lng.sin())
+                })
+                .collect()
+        };
+        Search {
+            index,
+            disc,
+            min_score,
+            skip: skip.and_then(|no| index.get(no)),
+            rows,
+            cols,
+            wraps,
+            widest,
+            row_geometry,
+            col_geometry,
+        }
+    }
+
+    /// Counts every match, calling `each` on the areas of cells the edge may
+    /// cross and of cells wholly inside when `each` must see them all.
+    fn scan(&self, mut each: impl FnMut(&Entry)) -> usize {
+        let mut total = 0;
+        for row in self.rows.0..=self.rows.1 {
+            for cell in self.index.cells_in_row(row, self.cols.0, self.cols.1) {
+                total += match self.place(cell) {
+                    Place::Outside => 0,
+                    Place::Inside if !self.wraps => self.count_inside(cell),
+                    _ => self.matches(cell).inspect(|e| each(e)).count(),
+                };
+            }
+        }
+        total
+    }
+
+    /// Offers the areas of rings of cells around the centre's cell, nearest
+    /// rings first, until the k nearest so far are surely nearer than any
+    /// area in the next ring.
+    fn rings(&self, kept: &mut Kept) {
+        let c = &self.disc.circle;
+        let (r0, c0) = (row_of(c.lat), col_of(c.lng));
+        for t in 0i32.. {
+            if let Some(far) = kept.farthest() {
+                // A ring-t cell is at least t-1 whole cells from the centre in
+                // latitude or in longitude.
+                let gap = (f64::from((t - 1).max(0)) * CELL_DEG).to_radians() / 2.0;
+                let nearest_chord = 2.0 * self.widest.cos() * gap.sin();
+                if surely_greater(nearest_chord * nearest_chord, far) {
+                    return;
+                }
+            }
+            let (top, bottom) = (r0 - t, r0 + t);
+            if top < self.rows.0
+                && bottom > self.rows.1
+                && c0 - t < self.cols.0
+                && c0 + t > self.cols.1
+            {
+                return;
+            }
+            for row in top.max(self.rows.0)..=bottom.min(self.rows.1) {
+                let (from, to) = ((c0 - t).max(self.cols.0), (c0 + t).min(self.cols.1));
+                for cell in self.index.cells_in_row(row, from, to) {
+                    let on_ring = row == top || row == bottom || (cell.col - c0).abs() == t;
+                    if on_ring && self.place(cell) != Place::Outside {
+                        self.matches(cell).for_each(|e| kept.offer(self.disc, e));
+                    }
+                }
+            }
+        }
+    }
+
+    fn matches(&self, cell: &Cell) -> impl Iterator<Item = &'a Entry> + '_ {
+        self.index.areas_of(cell).iter().filter(move |e| {
+            e.truth_score >= self.min_score
+                && self.skip.is_none_or(|s| s.area_no != e.area_no)
+                && self.disc.contains(&e.unit, e.lat, e.lng)
+        })
+    }
+
+    /// A cell wholly inside: its areas scoring enough (they are sorted best
+    /// first), less the one left out if it is here.
+    fn count_inside(&self, cell: &Cell) -> usize {
+        let areas = self.index.areas_of(cell);
+        let n = areas.partition_point(|e| e.truth_score >= self.min_score);
+        let skipped = self.skip.is_some_and(|s| {
+            s.truth_score >= self.min_score
+                && (row_of(s.lat), col_of(s.lng)) == (cell.row, cell.col)
+        });
+        n - usize::from(skipped)
+    }
+
+    fn place(&self, cell: &Cell) -> Place {
+        let (cos_lat, sin_lat, reach) = self.row_geometry[(cell.row - self.rows.0) as usize];
+        let (cos_lng, sin_lng) = match self.col_geometry.get((cell.col - self.cols.0) as usize) {
+            Some(&g) => g,
+            None => {
+                let lng = (f64::from(cell.col) * CELL_DEG - 180.0 + CELL_DEG / 2.0).to_radians();
+                (lng.cos(), lng.sin())
+            }
+        };
+        let centre = [cos_lat * cos_lng, cos_lat * sin_lng, sin_lat];
+        // The cell's areas are within `reach` of its centre (the farthest
+        // point of a latitude/longitude cell from its centre is a corner).
+        let d = chord2(&self.disc.centre, &centre).sqrt();
+        let r2 = self.disc.radius_chord2;
+        if surely_greater(r2, (d + reach) * (d + reach)) {
+            Place::Inside
+        } else if d > reach && surely_greater((d - reach) * (d - reach), r2) {
+            Place::Outside
+        } else {
+            Place::Edge
+        }
+    }
+}
+
+/// The k nearest so far: a max-heap on (distance, area_no), the order clients
+/// see. A candidate whose chord is surely longer than the farthest kept one's
+/// is refused without computing its haversine distance.
+struct Kept {
+    k: usize,
+    heap: BinaryHeap<Candidate>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    distance_km: f64,
+    area_no: u32,
+    chord2: f64,
+}
+
+impl Kept {
+    fn new(k: usize) -> Kept {
+        Kept {
+            k,
+            heap: BinaryHeap::with_capacity(k + 1),
+        }
+    }
+
+    /// The chord² of the farthest kept area, once k are kept.
+    fn farthest(&self) -> Option<f64> {
+        (self.heap.len() == self.k)
+            .then(|| self.heap.peek().map(|c| c.chord2))
+            .flatten()
+    }
+
+    fn offer(&mut self, disc: &Disc, e: &Entry) {
+        if self.k == 0 {
+            return;
+        }
+        let c2 = chord2(&disc.centre, &e.unit);
+        if self.farthest().is_some_and(|far| surely_greater(c2, far)) {
+            return;
+        }
+        let candidate = Candidate {
+            distance_km: disc.distance_km(e.lat, e.lng),
+            area_no: e.area_no,
+            chord2: c2,
+        };
+        if self.heap.len() < self.k {
+            self.heap.push(candidate);
+        } else if let Some(mut far) = self.heap.peek_mut()
+            && candidate < *far
+        {
+            *far = candidate;
+        }
+    }
+
+    fn into_hits(self) -> Vec<Hit> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|c| Hit {
+                area_no: i64::from(c.area_no),
+                distance_km: c.distance_km,
+            })
+            .collect()
+    }
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.distance_km
+            .total_cmp(&other.distance_km)
+            .then(self.area_no.cmp(&other.area_no))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Candidate {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geo::haversine_km;
+    use crate::params::Circle;
+
+    /// A small deterministic generator, so failures repeat.
+    struct Lcg(u64);
+    impl Lcg {
+        fn unit(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// Every circle, k, minimum score and left-out area gives exactly what a
+    /// brute-force haversine over all areas gives, near the antimeridian and
+    /// a pole too, where the rings give way to a full scan.
+    #[test]
+    fn nearest_equals_brute_force_everywhere() {
+        let mut rng = Lcg(7);
+        let centres = [
+            (-26.2, 28.05),
+            (-33.9, 18.4),
+            (0.0, 179.95),
+            (-89.8, 10.0),
+            (51.5, -0.1),
+        ];
+        let mut points = Vec::new();
+        for &(lat, lng) in &centres {
+            for _ in 0..1500 {
+                // Dense near the centre, thinning out to about 80 km.
+                let (r, a) = (
+                    rng.unit().powi(2) * 0.75,
+                    rng.unit() * std::f64::consts::TAU,
+                );
+                let plat = (lat + r * a.sin()).clamp(-90.0, 90.0);
+                let mut plng = lng + r * a.cos() / (plat.to_radians().cos().max(0.05));
+                plng = (plng + 540.0).rem_euclid(360.0) - 180.0;
+                let score = (rng.unit() * 1000.0).round() / 100.0;
+                points.push((plat, plng, score));
+            }
+        }
+        let index = AreaIndex::new(
+            points
+                .iter()
+                .enumerate()
+                .map(|(i, &(la, ln, s))| (i as u32 + 1, la, ln, s, 5))
+                .collect(),
+            Vec::new(),
+        );
+        let mut checked = 0;
+        for &(lat, lng) in &centres {
+            for (radius_km, min_score, k, skip) in [
+                (50.0, 0.0, 20, None),
+                (10.0, 5.0, 10, Some(3)),
+                (25.0, 0.0, 5, Some(1501)),
+                (3.0, 0.0, 50, None),
+                (0.5, 0.0, 1, None),
+                (50.0, 9.5, 0, None),
+            ] {
+                let circle = Circle {
+                    lat,
+                    lng,
+                    radius_km,
+                };
+                let mut want: Vec<Hit> = points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (i as i64 + 1, p))
+                    .filter(|(no, p)| p.2 >= min_score && Some(*no) != skip)
+                    .map(|(no, p)| Hit {
+                        area_no: no,
+                        distance_km: haversine_km(lat, lng, p.0, p.1),
+                    })
+                    .filter(|h| h.distance_km <= radius_km)
+                    .collect();
+                want.sort_by(|a, b| {
+                    a.distance_km
+                        .total_cmp(&b.distance_km)
+                        .then(a.area_no.cmp(&b.area_no))
+                });
+                let got = index.nearest(&Disc::new(circle), min_score, k, skip);
+                assert_eq!(
+                    got.total,
+                    want.len(),
+                    "{circle:?} min {min_score} skip {skip:?}"
+                );
+                assert_eq!(got.hits, want[..k.min(want.len())], "{circle:?} k {k}");
+                checked += usize::from(!want.is_empty());
+            }
+        }
+        assert!(checked >= 25, "most circles hold areas: {checked}");
+    }
+}
