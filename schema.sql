@@ -109,6 +109,14 @@ CREATE VIRTUAL TABLE areas_fts USING fts5 (
 -- row took 75-107 ms for a 50 km circle at that size.
 CREATE INDEX areas_by_position ON areas (lat, lng, truth_score, length(name));
 
+-- Each area's Get Area body without nearby and history, serialized once at
+-- load by src/api/areas.rs: Get Area is then one lookup instead of two
+-- queries over four B-trees and a serialization per request.
+CREATE TABLE area_detail (
+    area_no INTEGER PRIMARY KEY,
+    body    TEXT NOT NULL
+);
+
 -- Every List Areas ordering, precomputed: `ordering` is a code from the fixed
 -- table in src/api/areas.rs (sort column and direction), province_slug is ''
 -- for all provinces. A page at any offset is then an index seek, not a scan.

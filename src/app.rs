@@ -157,7 +157,7 @@ impl App {
                 if p.history {
                     auth::require(caller.plan, Plan::Growth)?;
                 }
-                Response::ok(&api::areas::get(&conn, &dataset.index, id, &p)?)
+                Response::json(200, api::areas::get(&conn, &dataset.index, id, &p)?)
             }
             Route::AreaHistory(id) => {
                 let p = params::history(query)?;

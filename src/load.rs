@@ -232,8 +232,8 @@ fn write(
     Ok(count)
 }
 
-/// Fills the search ranks, the full-text index and the list orderings from
-/// the areas.
+/// Fills the search ranks, the full-text index, the stored Get Area bodies
+/// and the list orderings from the areas.
 fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     tx.execute_batch(
         "INSERT INTO search_rank (rank, area_no)
@@ -246,6 +246,17 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
          -- full-name search at 100,000 areas; bench/PROFILE.md).
          INSERT INTO areas_fts (areas_fts) VALUES ('optimize');",
     )?;
+    {
+        let mut nos = tx.prepare("SELECT area_no FROM areas ORDER BY area_no")?;
+        let mut store = tx.prepare("INSERT INTO area_detail (area_no, body) VALUES (?1, ?2)")?;
+        let nos: Vec<i64> = nos.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        for no in nos {
+            store.execute(rusqlite::params![
+                no,
+                crate::api::areas::detail_json(tx, no)?
+            ])?;
+        }
+    }
     for ordering in ORDERINGS {
         // order_by comes from the fixed ORDERINGS table, never from a request.
         let order_by = ordering.order_by;

@@ -123,7 +123,9 @@ pub struct Nearby {
     pub distance_km: f64,
 }
 
-/// An area in detail form (spec 2.1).
+/// An area in detail form (spec 2.1), without the optional nearby and
+/// history. load.rs serializes it once per area into area_detail; Get Area
+/// answers those bytes and appends nearby and history when asked.
 #[derive(Debug, Serialize)]
 pub struct AreaDetail {
     pub id: String,
@@ -134,15 +136,11 @@ pub struct AreaDetail {
     pub dimensions: DimensionMap<Dimension>,
     pub coordinates: Coordinates,
     pub updated_at: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nearby: Option<Vec<Nearby>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub history: Option<Vec<history::Point>>,
 }
 
 const DETAIL: &str = "
-    SELECT area_no, id, name, province, municipality, truth_score, lat, lng, updated_at
-    FROM areas WHERE id = ?1";
+    SELECT id, name, province, municipality, truth_score, lat, lng, updated_at
+    FROM areas WHERE area_no = ?1";
 
 const DIMENSIONS_OF_AREA: &str = "
     SELECT d.dimension, d.score, d.weight, s.source
@@ -151,58 +149,85 @@ const DIMENSIONS_OF_AREA: &str = "
     WHERE d.area_no = ?1
     ORDER BY d.dimension, s.position";
 
+/// The stored detail form of an area, by id: one index lookup and one row.
+const STORED_DETAIL: &str = "
+    SELECT d.area_no, d.body
+    FROM areas a JOIN area_detail d ON d.area_no = a.area_no
+    WHERE a.id = ?1";
+
 /// How many nearby areas, and how far they may be.
 const NEARBY_COUNT: usize = 5;
 const NEARBY_RADIUS_KM: f64 = 25.0;
 
-pub fn get(
-    conn: &Connection,
-    index: &AreaIndex,
-    id: &str,
-    p: &AreaParams,
-) -> ApiResult<AreaDetail> {
-    let found = conn
-        .prepare_cached(DETAIL)?
-        .query_row([id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                AreaDetail {
-                    id: r.get(1)?,
-                    name: r.get(2)?,
-                    province: r.get(3)?,
-                    municipality: r.get(4)?,
-                    truth_score: r.get(5)?,
-                    dimensions: DimensionMap(Vec::new()),
-                    coordinates: Coordinates {
-                        lat: r.get(6)?,
-                        lng: r.get(7)?,
-                    },
-                    updated_at: r.get(8)?,
-                    nearby: None,
-                    history: None,
-                },
-            ))
+/// The detail form of an area as JSON, from its rows (used at load time).
+pub fn detail_json(conn: &Connection, no: i64) -> rusqlite::Result<String> {
+    let mut area = conn.prepare_cached(DETAIL)?.query_row([no], |r| {
+        Ok(AreaDetail {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            province: r.get(2)?,
+            municipality: r.get(3)?,
+            truth_score: r.get(4)?,
+            dimensions: DimensionMap(Vec::new()),
+            coordinates: Coordinates {
+                lat: r.get(5)?,
+                lng: r.get(6)?,
+            },
+            updated_at: r.get(7)?,
         })
-        .optional()?;
-    let (no, mut area) = found.ok_or_else(|| ApiError::AreaNotFound {
-        ids: vec![id.to_string()],
     })?;
     area.dimensions = dimensions(conn, no)?;
-    if p.nearby {
-        let centre = Circle {
-            lat: area.coordinates.lat,
-            lng: area.coordinates.lng,
-            radius_km: NEARBY_RADIUS_KM,
-        };
-        area.nearby = Some(nearby(conn, index, no, centre)?);
-    }
-    if p.history {
-        area.history = Some(history::points(conn, no, &DEFAULT_HISTORY)?);
-    }
-    Ok(area)
+    serde_json::to_string(&area).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
 
-fn dimensions(conn: &Connection, no: i64) -> ApiResult<DimensionMap<Dimension>> {
+/// Get Area: the stored detail form, with nearby and history appended to the
+/// object when asked (they close it in that order, as the spec shows).
+pub fn get(conn: &Connection, index: &AreaIndex, id: &str, p: &AreaParams) -> ApiResult<Vec<u8>> {
+    let found: Option<(i64, String)> = conn
+        .prepare_cached(STORED_DETAIL)?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let (no, body) = found.ok_or_else(|| ApiError::AreaNotFound {
+        ids: vec![id.to_string()],
+    })?;
+    let mut body = body.into_bytes();
+    if !p.nearby && !p.history {
+        return Ok(body);
+    }
+    if body.pop() != Some(b'}') {
+        log::error!("the stored detail of area {id} is not a JSON object");
+        return Err(ApiError::Internal);
+    }
+    if p.nearby {
+        let e = index.get(no).ok_or(ApiError::Internal)?;
+        let centre = Circle {
+            lat: e.lat,
+            lng: e.lng,
+            radius_km: NEARBY_RADIUS_KM,
+        };
+        append(&mut body, "nearby", &nearby(conn, index, no, centre)?)?;
+    }
+    if p.history {
+        append(
+            &mut body,
+            "history",
+            &history::points(conn, no, &DEFAULT_HISTORY)?,
+        )?;
+    }
+    body.push(b'}');
+    Ok(body)
+}
+
+/// Appends `,"name":value` to an object whose closing brace was taken off.
+fn append(body: &mut Vec<u8>, name: &str, value: &impl Serialize) -> ApiResult<()> {
+    body.extend_from_slice(format!(",\"{name}\":").as_bytes());
+    serde_json::to_writer(&mut *body, value).map_err(|e| {
+        log::error!("cannot serialize {name}: {e}");
+        ApiError::Internal
+    })
+}
+
+fn dimensions(conn: &Connection, no: i64) -> rusqlite::Result<DimensionMap<Dimension>> {
     let mut out: Vec<(&'static str, Dimension)> = Vec::new();
     let mut stmt = conn.prepare_cached(DIMENSIONS_OF_AREA)?;
     let mut rows = stmt.query([no])?;
