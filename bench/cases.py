@@ -81,6 +81,9 @@ def main(db_path, outdir):
         "history_1y_daily": [f"/v1/areas/{i}/history?period=1y&granularity=daily" for i in sample_ids(COUNT)],
         "history_1y_weekly": [f"/v1/areas/{i}/history?period=1y&granularity=weekly" for i in sample_ids(COUNT)],
         "history_1y_monthly": [f"/v1/areas/{i}/history?period=1y&granularity=monthly" for i in sample_ids(COUNT)],
+        # Not an issue case: the server's floor, a request with no key check
+        # and no body to build, through the same listener and workers.
+        "healthz": ["/healthz"],
     }
     for name, targets in cases.items():
         with open(f"{outdir}/{name}.txt", "w", encoding="utf-8") as f:

@@ -28,6 +28,10 @@ NAMES = {
     "history_1y_weekly": "History 1y weekly",
     "history_1y_monthly": "History 1y monthly",
 }
+# Measured beside the cases but not one of them: what the server answers with
+# no key check, no SQL beyond a trivial query and no body to build, i.e. the
+# cost of tiny_http, the worker hand-off and the request log alone.
+FLOOR = ("healthz", "GET /healthz (the server's floor, not an issue case)")
 RSS_LIMIT_KB = 64 * 1024  # 64 MB read as 64 MiB
 NOISY_PCT = 10  # other processes' CPU above this share of the machine marks a row
 
@@ -94,6 +98,10 @@ def main(meta_path, tsv_path, n, small):
                 continue
             w(f"| {name} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
               f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% |")
+    r = rows.get((n, FLOOR[0]))
+    if r and r["requests"]:
+        w(f"| {FLOOR[1]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
+          f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% |")
     for case in ("get_area", "list_first"):
         r = rows.get(("nginx", case))
         if r:
@@ -113,6 +121,12 @@ def main(meta_path, tsv_path, n, small):
         if s and g and g["rps"] > 0:
             ratios[case] = s["rps"] / g["rps"]
             w(f"| {NAMES[case]} | {s['rps']:.0f} | {g['rps']:.0f} | {ratios[case]:.2f} |")
+    floor, g = rows.get((n, FLOOR[0])), rows.get(("nginx", "get_area"))
+    if floor and g and g["rps"] > 0:
+        w(f"| {FLOOR[1]}, against nginx's Get Area bytes | {floor['rps']:.0f} | {g['rps']:.0f} "
+          f"| {floor['rps'] / g['rps']:.2f} |")
+        w("\nThe floor row bounds what any endpoint can reach with this server design (tiny_http, a "
+          "worker pool, a log line per request): an endpoint's ratio cannot exceed it.")
 
     w(f"\n## p50 growth from {small} to {n} areas\n")
     w(f"| case | p50 ms at {small} | p50 ms at {n} | growth | CPU µs/req at {small} | CPU µs/req at {n} |")

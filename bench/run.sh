@@ -24,7 +24,7 @@ read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
   search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
-  compare_5 history_1y_daily history_1y_weekly history_1y_monthly)
+  compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
 
 WORK=$(mktemp -d /tmp/area-bench.XXXXXX)
 chmod 755 "$WORK" # nginx workers may run as nobody and must read the bodies
