@@ -248,24 +248,30 @@ fn every_given_criterion_must_hold() {
     ] {
         let geo = radius.map_or(String::new(), |_| format!("&lat={lat}&lng={lng}"));
         let page = app.ok(&format!("/v1/areas/search?{query}{geo}&limit=50"));
-        let want: BTreeSet<&str> = areas(app)
+        let q = query.split('&').next().unwrap().trim_start_matches("q=");
+        let mut want: Vec<&Value> = areas(app)
             .filter(|(l, d)| {
-                text_matches(
-                    l,
-                    query.split('&').next().unwrap().trim_start_matches("q="),
-                    false,
-                ) && min.is_none_or(|m| l["truth_score"].as_f64().unwrap() >= m)
+                text_matches(l, q, false)
+                    && min.is_none_or(|m| l["truth_score"].as_f64().unwrap() >= m)
                     && radius.is_none_or(|r| distance_to(lat, lng, d) <= r)
             })
-            .map(|(l, _)| l["id"].as_str().unwrap())
+            .map(|(l, _)| l)
             .collect();
+        // In relevance order: name matches first, then shorter names, then id.
+        want.sort_by_key(|a| {
+            (
+                !text_matches(a, q, true),
+                a["name"].as_str().unwrap().chars().count(),
+                a["id"].as_str().unwrap().to_string(),
+            )
+        });
+        let want: Vec<&str> = want.iter().map(|a| a["id"].as_str().unwrap()).collect();
         assert_eq!(page["total"].as_u64(), Some(want.len() as u64), "{query}");
         assert!(want.len() <= 50, "{query}: the test sees every match");
-        assert_eq!(
-            ids(&page).into_iter().collect::<BTreeSet<_>>(),
-            want,
-            "{query}"
-        );
+        assert_eq!(ids(&page), want, "{query}");
+        let short = app.ok(&format!("/v1/areas/search?{query}{geo}&limit=3"));
+        assert_eq!(ids(&short), want[..want.len().min(3)], "{query} limit=3");
+        assert_eq!(short["total"], page["total"], "{query} limit=3");
         let has_distance = data(&page).iter().all(|a| a.get("distance_km").is_some());
         assert_eq!(
             has_distance,

@@ -88,30 +88,37 @@ fn by_text(
         }
         let page = page
             .into_iter()
-            .filter_map(|r| index.area_of_rank(r))
+            .filter_map(|r| index.by_rank(r).map(|e| i64::from(e.area_no)))
             .collect();
         (total as usize, page)
     } else {
-        // Every match is checked against the in-memory index to be counted.
+        // Every match is checked against the in-memory index to be counted,
+        // but the name tier is read only until it fills the page.
         let min = p.min_score.unwrap_or(0.0);
-        let named = ranks(conn, &in_name, -1)?;
-        let (mut total, mut tiers) = (0, [Vec::new(), Vec::new()]);
-        for rank in ranks(conn, &words, -1)? {
-            let Some(e) = index.area_of_rank(rank).and_then(|no| index.get(no)) else {
-                continue;
-            };
-            if e.truth_score < min || disc.is_some_and(|d| !d.contains(&e.unit, e.lat, e.lng)) {
-                continue;
+        let admitted = |rank: i64| {
+            let e = index.by_rank(rank)?;
+            let fits =
+                e.truth_score >= min && disc.is_none_or(|d| d.contains(&e.unit, e.lat, e.lng));
+            fits.then_some(e.area_no as i64)
+        };
+        let mut page = Vec::new();
+        each_rank(conn, &in_name, |rank| {
+            page.extend(admitted(rank));
+            page.len() < limit
+        })?;
+        // A page the name tier did not fill holds every admitted name match,
+        // so the other admitted matches are exactly those not on it.
+        let named = page.len();
+        let mut total = 0;
+        each_rank(conn, &words, |rank| {
+            if let Some(no) = admitted(rank) {
+                total += 1;
+                if page.len() < limit && !page[..named].contains(&no) {
+                    page.push(no);
+                }
             }
-            total += 1;
-            let tier = &mut tiers[usize::from(named.binary_search(&rank).is_err())];
-            if tier.len() < limit {
-                tier.push(e.area_no as i64);
-            }
-        }
-        let [mut page, rest] = tiers;
-        page.extend(rest);
-        page.truncate(limit);
+            true
+        })?;
         (total, page)
     };
     let page = page
@@ -124,6 +131,22 @@ fn by_text(
         })
         .collect();
     Ok((total, page))
+}
+
+/// Calls `each` on the rank of every match, best first, while it says go on.
+fn each_rank(
+    conn: &Connection,
+    fts_query: &str,
+    mut each: impl FnMut(i64) -> bool,
+) -> ApiResult<()> {
+    let mut stmt = conn.prepare_cached(MATCHING)?;
+    let mut rows = stmt.query(params![fts_query, -1])?;
+    while let Some(row) = rows.next()? {
+        if !each(row.get(0)?) {
+            break;
+        }
+    }
+    Ok(())
 }
 
 fn ranks(conn: &Connection, fts_query: &str, limit: i64) -> ApiResult<Vec<i64>> {
