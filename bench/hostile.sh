@@ -19,7 +19,8 @@ IDLE_CONNS=${IDLE_CONNS:-5000}
 HOLD_SECS=${HOLD_SECS:-25}
 TIMEOUT_SECS=${TIMEOUT_SECS:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=$ROOT/target/release/area-scoring
+# The binary cargo builds below: it honours CARGO_TARGET_DIR, so must this.
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/area-scoring
 OUT=${OUT:-$ROOT/target/bench-hardening/hostile-$(date -u +%Y%m%dT%H%M%SZ)}
 WORK=$(mktemp -d)
 SERVER=""

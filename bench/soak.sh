@@ -16,7 +16,8 @@ SOAK_SECS=${SOAK_SECS:-600}
 RELOAD_SECS=${RELOAD_SECS:-60}
 CONNECTIONS=${CONNECTIONS:-64}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=$ROOT/target/release/area-scoring
+# The binary cargo builds below: it honours CARGO_TARGET_DIR, so must this.
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/area-scoring
 OUT=${OUT:-$ROOT/target/bench-hardening/soak-$(date -u +%Y%m%dT%H%M%SZ)}
 WORK=$(mktemp -d)
 SERVER=""
