@@ -1,6 +1,7 @@
 //! Opening the database: the read-only pool the server uses, the writable
 //! connection the command line uses, and the check that a file is ours.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -15,7 +16,11 @@ pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
 /// Marks a file as an area-scoring database (PRAGMA application_id, "AREA").
 pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// Bumped whenever schema.sql changes incompatibly (PRAGMA user_version).
+/// 2: search ranks, contentless FTS5 with prefixes 1-12, stored Get Area bodies.
 pub const SCHEMA_VERSION: i64 = 2;
+/// The oldest version whose `plans` and `api_keys` tables have today's layout,
+/// so that init --force and import can carry its keys into a new file.
+pub const OLDEST_KEYS_VERSION: i64 = 1;
 
 /// How long a reader waits for `keys create`/`revoke` to finish writing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -85,6 +90,11 @@ pub fn open_writable(path: &Path) -> Result<Connection, String> {
 /// Refuses a path that is missing, not SQLite, or not a database of this schema,
 /// with a message that says what to do.
 pub fn check(path: &Path) -> Result<(), String> {
+    check_versions(path, SCHEMA_VERSION..=SCHEMA_VERSION)
+}
+
+/// Like `check`, accepting any schema version in `versions`.
+pub fn check_versions(path: &Path, versions: RangeInclusive<i64>) -> Result<(), String> {
     let shown = path.display();
     if !path.is_file() {
         return Err(format!(
@@ -96,9 +106,10 @@ pub fn check(path: &Path) -> Result<(), String> {
     let read =
         |pragma: &str| conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, i64>(0));
     match (read("application_id"), read("user_version")) {
-        (Ok(APPLICATION_ID), Ok(SCHEMA_VERSION)) => Ok(()),
+        (Ok(APPLICATION_ID), Ok(v)) if versions.contains(&v) => Ok(()),
         (Ok(APPLICATION_ID), Ok(v)) => Err(format!(
-            "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; re-create it with area-scoring init --force"
+            "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; write it anew with \
+             area-scoring import --db {shown} FILE (or init --force for the seed data); API keys are kept"
         )),
         (Ok(_), Ok(_)) => Err(format!(
             "{shown} is an SQLite file but not an area-scoring database"

@@ -285,7 +285,7 @@ fn carry_over_keys(conn: &Connection, old: &Path) -> Result<(), String> {
     if !old.exists() {
         return Ok(());
     }
-    if let Err(why) = db::check(old) {
+    if let Err(why) = db::check_versions(old, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION) {
         log::warn!("not carrying API keys over: {why}");
         return Ok(());
     }

@@ -72,6 +72,35 @@ fn init_refuses_an_existing_file_and_force_replaces_it_keeping_keys() {
     );
 }
 
+/// A file from an older build (schema version 1) is refused by serve with a
+/// message naming the way out, and that way out keeps the API keys.
+#[test]
+fn an_older_schema_is_refused_and_rewriting_it_keeps_the_keys() {
+    let dir = scratch_dir("cli-upgrade");
+    let db = dir.join("areas.db");
+    let path = db.to_str().unwrap();
+    ok(&["init", "--db", path]);
+    let key = create_key(&db, "growth", "from-v1");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 1")
+        .unwrap();
+    let out = run(&["serve", "--db", path, "--addr", "127.0.0.1:0"], &[], &dir);
+    assert_eq!(out.status.code(), Some(1), "an old file is refused");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("schema version 1") && err.contains("import") && err.contains("init --force"),
+        "the message says what to do: {err}"
+    );
+    ok(&["init", "--db", path, "--force"]);
+    let server = Served::start(&["--db", path], &[], &dir);
+    assert_eq!(
+        server.get("/v1/areas?limit=1", &key).status,
+        200,
+        "the key survived rewriting a version-1 file"
+    );
+}
+
 #[test]
 fn keys_are_created_listed_without_the_key_and_revoked() {
     let db = shared_db();
