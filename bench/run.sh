@@ -15,6 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/area-scoring}
+# tiny_http alone on the project's listener (examples/tiny_http_floor.rs).
+FLOOR_BIN=${CARGO_TARGET_DIR:-target}/release/examples/tiny_http_floor
 N=${BENCH_N:-100000}
 SMALL_N=${BENCH_SMALL_N:-1000}
 DAYS=${BENCH_DAYS:-400}
@@ -222,6 +224,26 @@ EOF
   wait "$pid" 2>/dev/null || true
 }
 
+# The design's floor: tiny_http with no application code, serving the same
+# Get Area bytes, measured the same way. Needs run_nginx's files.
+run_floor() {
+  local key=$1 pid addr
+  [ -s "$WORK/www/area.json" ] || { say "skipping the floor: no Get Area body"; return; }
+  cargo build --release --quiet --example tiny_http_floor
+  "$FLOOR_BIN" "$WORK/www/area.json" >"$WORK/floor.out" &
+  pid=$!
+  STARTED+=("$pid")
+  local tries=0
+  until addr=$(awk '/^ADDR/{print $2}' "$WORK/floor.out" 2>/dev/null) && [ -n "$addr" ]; do
+    tries=$((tries + 1))
+    [ $tries -lt 100 ] || { say "the floor server did not start"; return; }
+    sleep 0.05
+  done
+  wrk_case "floor get_area" "http://$addr" "$WORK/nginx-area.txt" "$key" "$pid"
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+}
+
 machine() {
   echo "cores $(nproc)"
   echo "cpu $(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
@@ -248,6 +270,7 @@ main() {
   key_small=$("$BIN" keys create --db "$small" --plan enterprise --label bench 2>/dev/null)
   run_size "$N" "$big" "$key_big"
   run_nginx "$key_big"
+  run_floor "$key_big"
   run_size "$SMALL_N" "$small" "$key_small"
   echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"
   python3 bench/report.py "$WORK/meta" "$WORK/results.tsv" "$N" "$SMALL_N" >bench/RESULTS.md
