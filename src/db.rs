@@ -93,6 +93,14 @@ pub fn check(path: &Path) -> Result<(), String> {
     check_versions(path, SCHEMA_VERSION..=SCHEMA_VERSION)
 }
 
+/// Whether a file is an area-scoring database of any version (its
+/// application_id), whether or not this build can read it.
+pub fn is_ours(path: &Path) -> bool {
+    Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .and_then(|c| c.query_row("PRAGMA application_id", [], |r| r.get::<_, i64>(0)))
+        .is_ok_and(|id| id == APPLICATION_ID)
+}
+
 /// Like `check`, accepting any schema version in `versions`.
 pub fn check_versions(path: &Path, versions: RangeInclusive<i64>) -> Result<(), String> {
     let shown = path.display();

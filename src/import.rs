@@ -92,7 +92,9 @@ fn check_target(db: &Path) -> Result<bool, String> {
             db.display()
         ));
     }
-    db::check(db).map_err(|why| format!("refusing to replace {}: {why}", db.display()))?;
+    // An older schema is fine: the file is written anew, keeping its keys.
+    db::check_versions(db, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION)
+        .map_err(|why| format!("refusing to replace {}: {why}", db.display()))?;
     Ok(true)
 }
 

@@ -286,7 +286,17 @@ fn carry_over_keys(conn: &Connection, old: &Path) -> Result<(), String> {
         return Ok(());
     }
     if let Err(why) = db::check_versions(old, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION) {
-        log::warn!("not carrying API keys over: {why}");
+        if db::is_ours(old) {
+            // Ours, but keys this build cannot read (a newer schema): replacing
+            // it would lose them, so nothing is replaced.
+            return Err(format!(
+                "cannot carry API keys over, so {} is left as it was: {why}",
+                old.display()
+            ));
+        }
+        // Not an area-scoring file: it has no keys to keep. Said on stderr,
+        // as init and import run without the server's logger.
+        eprintln!("area-scoring: not carrying API keys over: {why}");
         return Ok(());
     }
     let old_path = old.to_str().ok_or("the database path is not valid UTF-8")?;

@@ -97,8 +97,39 @@ fn an_older_schema_is_refused_and_rewriting_it_keeps_the_keys() {
     assert_eq!(
         server.get("/v1/areas?limit=1", &key).status,
         200,
-        "the key survived rewriting a version-1 file"
+        "the key survived init --force over a version-1 file"
     );
+    drop(server);
+    // import takes the same way out.
+    let set_version = |v: i64| {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(&format!("PRAGMA user_version = {v}"))
+            .unwrap()
+    };
+    set_version(1);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = root.join("seed/example-import.jsonl");
+    ok(&["import", "--db", path, example.to_str().unwrap()]);
+    let server = Served::start(&["--db", path], &[], &dir);
+    assert_eq!(
+        server.get("/v1/areas?limit=1", &key).status,
+        200,
+        "the key survived import over a version-1 file"
+    );
+    drop(server);
+    // A newer schema than this build knows: its keys cannot be read, so the
+    // file is refused and left exactly as it was.
+    set_version(99);
+    let before = std::fs::read(&db).unwrap();
+    let out = run(&["init", "--db", path, "--force"], &[], &dir);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("API keys"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before, "untouched");
 }
 
 #[test]

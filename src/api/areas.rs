@@ -256,9 +256,8 @@ fn dimensions(conn: &Connection, no: i64) -> rusqlite::Result<DimensionMap<Dimen
 }
 
 fn nearby(conn: &Connection, index: &AreaIndex, no: i64, centre: Circle) -> ApiResult<Vec<Nearby>> {
-    let nearest = index.nearest(&Disc::new(centre), 0.0, NEARBY_COUNT, Some(no));
-    nearest
-        .hits
+    index
+        .nearest_hits(&Disc::new(centre), 0.0, NEARBY_COUNT, Some(no))
         .iter()
         .map(|h| {
             let s = summary(conn, h.area_no, None)?;
