@@ -102,11 +102,10 @@ CREATE VIRTUAL TABLE areas_fts USING fts5 (
     prefix = '1 2 3 4 5 6 7 8 9 10 11 12'
 );
 
--- Spatial index over the centre points, covering what search needs of each
--- area. The server reads it once, in latitude order, into memory when it opens
--- the file (src/area_index.rs: 25-40 ms at 100,000 areas) and narrows geo
--- searches by bounding box there; an R*Tree query that fetched each candidate
--- row took 75-107 ms for a 50 km circle at that size.
+-- Covering index over the centre points and what search needs of each area.
+-- The server reads it once into memory when it opens the file and builds a
+-- grid there (src/area_index.rs, src/circle_search.rs); an R*Tree query that
+-- fetched each candidate row took 75-107 ms for a 50 km circle at 100,000 areas.
 CREATE INDEX areas_by_position ON areas (lat, lng, truth_score, length(name));
 
 -- Each area's Get Area body without nearby and history, serialized once at

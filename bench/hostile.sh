@@ -19,8 +19,11 @@ IDLE_CONNS=${IDLE_CONNS:-5000}
 HOLD_SECS=${HOLD_SECS:-25}
 TIMEOUT_SECS=${TIMEOUT_SECS:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# The binary cargo builds below: it honours CARGO_TARGET_DIR, so must this.
-BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/area-scoring
+# The binary cargo builds below: it honours CARGO_TARGET_DIR (relative to
+# $ROOT, where cargo runs), so must this.
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
+[[ $TARGET_DIR = /* ]] || TARGET_DIR=$ROOT/$TARGET_DIR
+BIN=$TARGET_DIR/release/area-scoring
 OUT=${OUT:-$ROOT/target/bench-hardening/hostile-$(date -u +%Y%m%dT%H%M%SZ)}
 WORK=$(mktemp -d)
 SERVER=""

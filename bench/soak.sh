@@ -16,8 +16,11 @@ SOAK_SECS=${SOAK_SECS:-600}
 RELOAD_SECS=${RELOAD_SECS:-60}
 CONNECTIONS=${CONNECTIONS:-64}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# The binary cargo builds below: it honours CARGO_TARGET_DIR, so must this.
-BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/area-scoring
+# The binary cargo builds below: it honours CARGO_TARGET_DIR (relative to
+# $ROOT, where cargo runs), so must this.
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
+[[ $TARGET_DIR = /* ]] || TARGET_DIR=$ROOT/$TARGET_DIR
+BIN=$TARGET_DIR/release/area-scoring
 OUT=${OUT:-$ROOT/target/bench-hardening/soak-$(date -u +%Y%m%dT%H%M%SZ)}
 WORK=$(mktemp -d)
 SERVER=""

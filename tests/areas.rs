@@ -233,6 +233,31 @@ fn include_takes_history_and_nearby_in_any_order_and_nothing_else() {
     assert!(both["history"].is_array() && both["nearby"].is_array());
     let nearby = app.ok("/v1/areas/aberdeen?include=nearby");
     assert!(nearby.get("history").is_none() && nearby["nearby"] == both["nearby"]);
+    // On the wire: the plain body, with nearby and then history appended to
+    // the same object, the detail form's keys in the spec's order.
+    let plain = app.get("/v1/areas/aberdeen").text();
+    let full = app.get("/v1/areas/aberdeen?include=history,nearby").text();
+    let open = plain.strip_suffix('}').expect("an object");
+    let rest = full
+        .strip_prefix(open)
+        .expect("the plain body starts the full one");
+    assert!(rest.starts_with(",\"nearby\":["), "{rest}");
+    assert!(
+        rest.contains("],\"history\":[") && rest.ends_with("]}"),
+        "{rest}"
+    );
+    let order = [
+        "\"id\"",
+        "\"name\"",
+        "\"province\"",
+        "\"municipality\"",
+        "\"truth_score\"",
+        "\"dimensions\"",
+        "\"coordinates\"",
+        "\"updated_at\"",
+    ];
+    let at: Vec<usize> = order.iter().map(|k| plain.find(k).expect(k)).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "keys in order: {plain}");
     // Taken as given: no empty item, no repeat, no case or space folding.
     for bad in [
         "bogus",
