@@ -181,118 +181,39 @@ impl AreaIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::circle_search::Hit;
-    use crate::geo::{Disc, haversine_km};
-    use crate::params::Circle;
 
-    fn grid() -> Vec<(f64, f64, f64)> {
-        let mut points = Vec::new();
-        for i in 0..40 {
-            for j in 0..40 {
-                points.push((
-                    -27.0 + i as f64 * 0.05,
-                    27.5 + j as f64 * 0.05,
-                    (i + j) as f64 % 10.0,
-                ));
-            }
-        }
-        points
-    }
-
-    fn index(points: &[(f64, f64, f64)]) -> AreaIndex {
-        AreaIndex::new(
+    /// Lookups by area_no and by search rank, and counting by score; circle
+    /// searches over the grid are tested in circle_search.rs.
+    #[test]
+    fn areas_are_found_by_number_and_rank_and_counted_by_score() {
+        let points: Vec<(f64, f64, f64)> = (0..1600)
+            .map(|i| {
+                (
+                    -27.0 + (i / 40) as f64 * 0.05,
+                    27.5 + (i % 40) as f64 * 0.05,
+                    (i % 19) as f64 / 2.0,
+                )
+            })
+            .collect();
+        let idx = AreaIndex::new(
             points
                 .iter()
                 .enumerate()
                 .map(|(i, &(lat, lng, s))| (i as u32 + 1, lat, lng, s, 5))
                 .collect(),
             vec![3, 1, 2],
-        )
-    }
-
-    /// The brute-force answer: every point within the circle by haversine,
-    /// nearest first, ties by area_no.
-    fn brute(points: &[(f64, f64, f64)], c: &Circle, min: f64, skip: Option<i64>) -> Vec<Hit> {
-        let mut hits: Vec<Hit> = points
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (i as i64 + 1, p))
-            .filter(|(no, p)| p.2 >= min && Some(*no) != skip)
-            .map(|(no, p)| Hit {
-                area_no: no,
-                distance_km: haversine_km(c.lat, c.lng, p.0, p.1),
-            })
-            .filter(|h| h.distance_km <= c.radius_km)
-            .collect();
-        hits.sort_by(|a, b| {
-            a.distance_km
-                .total_cmp(&b.distance_km)
-                .then(a.area_no.cmp(&b.area_no))
-        });
-        hits
-    }
-
-    #[test]
-    fn nearest_matches_brute_force_haversine() {
-        let points = grid();
-        let idx = index(&points);
-        for (c, min, k, skip) in [
-            (
-                Circle {
-                    lat: -26.2,
-                    lng: 28.0,
-                    radius_km: 30.0,
-                },
-                3.0,
-                10,
-                None,
-            ),
-            // A centre on a grid point: equal distances, decided by area_no.
-            (
-                Circle {
-                    lat: -26.5,
-                    lng: 28.5,
-                    radius_km: 50.0,
-                },
-                0.0,
-                25,
-                Some(421),
-            ),
-            (
-                Circle {
-                    lat: -26.5,
-                    lng: 28.5,
-                    radius_km: 5.56,
-                },
-                0.0,
-                1000,
-                None,
-            ),
-            (
-                Circle {
-                    lat: -26.2,
-                    lng: 28.0,
-                    radius_km: 30.0,
-                },
-                0.0,
-                0,
-                None,
-            ),
-        ] {
-            let want = brute(&points, &c, min, skip);
-            let got = idx.nearest(&Disc::new(c), min, k, skip);
-            assert!(!want.is_empty());
-            assert_eq!(got.total, want.len(), "{c:?}");
-            assert_eq!(got.hits, want[..k.min(want.len())], "{c:?}");
-        }
-        assert_eq!(
-            idx.count_scoring(9.0),
-            points.iter().filter(|p| p.2 >= 9.0).count() as i64
         );
-        assert_eq!(idx.get(7).map(|e| e.lat), Some(points[6].0));
+        assert_eq!(
+            idx.get(7).map(|e| (e.lat, e.lng)),
+            Some((points[6].0, points[6].1))
+        );
         assert!(idx.get(0).is_none() && idx.get(1601).is_none() && idx.get(-1).is_none());
         let area_of = |rank| idx.by_rank(rank).map(|e| e.area_no);
         assert_eq!((area_of(1), area_of(3)), (Some(3), Some(2)));
         assert_eq!((area_of(0), area_of(4)), (None, None));
+        for min in [0.0, 4.5, 9.0, 9.5] {
+            let want = points.iter().filter(|p| p.2 >= min).count() as i64;
+            assert_eq!(idx.count_scoring(min), want, "min {min}");
+        }
     }
 }

@@ -7,7 +7,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::calc::{distance_to, has_two_decimals_at_most, haversine_km, text_matches};
+use common::calc::{
+    by_relevance, distance_to, has_two_decimals_at_most, haversine_km, text_matches,
+};
 use common::{TestApp, assert_invalid, assert_nearest_first, spawn_app};
 use serde_json::Value;
 
@@ -249,23 +251,12 @@ fn every_given_criterion_must_hold() {
         let geo = radius.map_or(String::new(), |_| format!("&lat={lat}&lng={lng}"));
         let page = app.ok(&format!("/v1/areas/search?{query}{geo}&limit=50"));
         let q = query.split('&').next().unwrap().trim_start_matches("q=");
-        let mut want: Vec<&Value> = areas(app)
-            .filter(|(l, d)| {
-                text_matches(l, q, false)
-                    && min.is_none_or(|m| l["truth_score"].as_f64().unwrap() >= m)
-                    && radius.is_none_or(|r| distance_to(lat, lng, d) <= r)
-            })
-            .map(|(l, _)| l)
-            .collect();
-        // In relevance order: name matches first, then shorter names, then id.
-        want.sort_by_key(|a| {
-            (
-                !text_matches(a, q, true),
-                a["name"].as_str().unwrap().chars().count(),
-                a["id"].as_str().unwrap().to_string(),
-            )
+        let matching = areas(app).filter(|(l, d)| {
+            text_matches(l, q, false)
+                && min.is_none_or(|m| l["truth_score"].as_f64().unwrap() >= m)
+                && radius.is_none_or(|r| distance_to(lat, lng, d) <= r)
         });
-        let want: Vec<&str> = want.iter().map(|a| a["id"].as_str().unwrap()).collect();
+        let want = by_relevance(matching.map(|(l, _)| l).collect(), q);
         assert_eq!(page["total"].as_u64(), Some(want.len() as u64), "{query}");
         assert!(want.len() <= 50, "{query}: the test sees every match");
         assert_eq!(ids(&page), want, "{query}");

@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::calc::text_matches;
+use common::calc::{by_relevance, text_matches};
 use common::{TestApp, assert_invalid, encode, spawn_app};
 use serde_json::Value;
 
@@ -194,19 +194,8 @@ fn text_search_ranks_name_matches_then_shorter_names_then_id() {
         "mandela",
         "kwa",
     ] {
-        let mut want: Vec<&Value> = app
-            .listed()
-            .iter()
-            .filter(|a| text_matches(a, q, false))
-            .collect();
-        want.sort_by_key(|a| {
-            (
-                !text_matches(a, q, true),
-                a["name"].as_str().unwrap().chars().count(),
-                a["id"].as_str().unwrap().to_string(),
-            )
-        });
-        let want: Vec<&str> = want.iter().map(|a| a["id"].as_str().unwrap()).collect();
+        let matching = app.listed().iter().filter(|a| text_matches(a, q, false));
+        let want = by_relevance(matching.collect(), q);
         let target = |extra: &str| format!("/v1/areas/search?q={}{extra}", encode(q));
         let plain = app.ok(&target("&limit=50"));
         assert_eq!(ids(&plain), want[..want.len().min(50)], "q={q:?}");

@@ -146,3 +146,16 @@ pub fn text_matches(area: &Value, q: &str, name_only: bool) -> bool {
         .iter()
         .all(|w| hay.iter().any(|h| h.starts_with(w.as_str())))
 }
+
+/// The ids of areas (list form) in search relevance order for q: areas whose
+/// name holds every word first, then shorter names (characters), then id.
+pub fn by_relevance<'a>(mut areas: Vec<&'a Value>, q: &str) -> Vec<&'a str> {
+    areas.sort_by_key(|a| {
+        (
+            !text_matches(a, q, true),
+            a["name"].as_str().unwrap().chars().count(),
+            a["id"].as_str().unwrap().to_string(),
+        )
+    });
+    areas.iter().map(|a| a["id"].as_str().unwrap()).collect()
+}
