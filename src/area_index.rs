@@ -54,7 +54,7 @@ pub struct AreaIndex {
     by_rank: Vec<u32>,
 }
 
-/// Read off the covering index areas_by_position (schema.sql).
+/// Read off the covering index areas_by_position (load.rs).
 const EVERY_AREA: &str = "SELECT area_no, lat, lng, truth_score, length(name) FROM areas ORDER BY lat, lng, truth_score, length(name)";
 
 /// Search ranks in order; rank is dense from 1 (load.rs derive).
@@ -158,6 +158,11 @@ impl AreaIndex {
     pub fn by_rank(&self, rank: i64) -> Option<&Entry> {
         let i = usize::try_from(rank).ok()?.checked_sub(1)?;
         self.entries.get(*self.by_rank.get(i)? as usize)
+    }
+
+    /// How many areas there are.
+    pub fn area_count(&self) -> usize {
+        self.entries.len()
     }
 
     /// How many areas score at least `min`.
