@@ -23,8 +23,6 @@ pub struct Entry {
     pub lng: f64,
     pub truth_score: f64,
     pub area_no: u32,
-    /// Characters in the name: shorter names rank first among text matches.
-    pub name_chars: u32,
 }
 
 /// The side of a grid cell, in degrees (about 2.2 km by 2 km in South Africa):
@@ -55,7 +53,8 @@ pub struct AreaIndex {
 }
 
 /// Read off the covering index areas_by_position (load.rs).
-const EVERY_AREA: &str = "SELECT area_no, lat, lng, truth_score, length(name) FROM areas ORDER BY lat, lng, truth_score, length(name)";
+const EVERY_AREA: &str =
+    "SELECT area_no, lat, lng, truth_score FROM areas ORDER BY lat, lng, truth_score";
 
 /// Search ranks in order; rank is dense from 1 (load.rs derive).
 const RANKS: &str = "SELECT area_no FROM search_rank ORDER BY rank";
@@ -77,7 +76,7 @@ impl AreaIndex {
         let mut rows = stmt.query([])?;
         let mut areas = Vec::new();
         while let Some(r) = rows.next()? {
-            areas.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?));
+            areas.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
         }
         let by_rank = conn
             .prepare(RANKS)?
@@ -86,18 +85,17 @@ impl AreaIndex {
         Ok(AreaIndex::new(areas, by_rank))
     }
 
-    /// From (area_no, lat, lng, truth_score, name_chars), in any order, and
+    /// From (area_no, lat, lng, truth_score), in any order, and
     /// the area_no of each search rank from 1.
-    pub fn new(areas: Vec<(u32, f64, f64, f64, u32)>, by_rank: Vec<u32>) -> AreaIndex {
+    pub fn new(areas: Vec<(u32, f64, f64, f64)>, by_rank: Vec<u32>) -> AreaIndex {
         let mut entries: Vec<Entry> = areas
             .into_iter()
-            .map(|(area_no, lat, lng, truth_score, name_chars)| Entry {
+            .map(|(area_no, lat, lng, truth_score)| Entry {
                 unit: unit_vector(lat, lng),
                 lat,
                 lng,
                 truth_score,
                 area_no,
-                name_chars,
             })
             .collect();
         let key = |e: &Entry| (row_of(e.lat), col_of(e.lng));
@@ -204,7 +202,7 @@ mod tests {
             points
                 .iter()
                 .enumerate()
-                .map(|(i, &(lat, lng, s))| (i as u32 + 1, lat, lng, s, 5))
+                .map(|(i, &(lat, lng, s))| (i as u32 + 1, lat, lng, s))
                 .collect(),
             vec![3, 1, 2],
         );

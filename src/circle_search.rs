@@ -395,7 +395,7 @@ mod tests {
             points
                 .iter()
                 .enumerate()
-                .map(|(i, &(la, ln, s))| (i as u32 + 1, la, ln, s, 5))
+                .map(|(i, &(la, ln, s))| (i as u32 + 1, la, ln, s))
                 .collect(),
             Vec::new(),
         );

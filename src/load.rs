@@ -234,8 +234,7 @@ fn write(
 
 /// The covering index the server reads whole at start (src/area_index.rs);
 /// see schema.sql for why it is made here, after the areas.
-const AREAS_BY_POSITION: &str =
-    "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score, length(name));";
+const AREAS_BY_POSITION: &str = "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score);";
 
 /// Fills the search ranks, the full-text index, the stored Get Area bodies
 /// and the list orderings from the areas.

@@ -53,9 +53,8 @@ type Page = Vec<(i64, Option<f64>)>;
 
 /// Full-text matches, best first: the index's rowid is the search rank
 /// (shorter names first, ties by area_no; schema.sql search_rank), so FTS5
-/// yields them in relevance order and stops after the LIMIT (-1: all).
-const MATCHING: &str =
-    "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid LIMIT ?2";
+/// yields them in relevance order, and stepping can stop after a page.
+const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
 const COUNT_MATCHING: &str = "SELECT count(*) FROM areas_fts WHERE areas_fts MATCH ?1";
 
@@ -77,12 +76,12 @@ fn by_text(
         let total: i64 = conn
             .prepare_cached(COUNT_MATCHING)?
             .query_row([&words], |r| r.get(0))?;
-        let mut page = ranks(conn, &in_name, limit as i64)?;
+        let mut page = ranks(conn, &in_name, limit)?;
         if page.len() < limit && (total as usize) > page.len() {
             // The name tier is complete and short: fill from the first
             // `limit` matches anywhere, which hold enough of the others.
             let named = page.clone();
-            let others = ranks(conn, &words, limit as i64)?;
+            let others = ranks(conn, &words, limit)?;
             page.extend(others.into_iter().filter(|r| !named.contains(r)));
             page.truncate(limit);
         }
@@ -140,7 +139,7 @@ fn each_rank(
     mut each: impl FnMut(i64) -> bool,
 ) -> ApiResult<()> {
     let mut stmt = conn.prepare_cached(MATCHING)?;
-    let mut rows = stmt.query(params![fts_query, -1])?;
+    let mut rows = stmt.query([fts_query])?;
     while let Some(row) = rows.next()? {
         if !each(row.get(0)?) {
             break;
@@ -149,11 +148,15 @@ fn each_rank(
     Ok(())
 }
 
-fn ranks(conn: &Connection, fts_query: &str, limit: i64) -> ApiResult<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(MATCHING)?;
-    let found = stmt
-        .query_map(params![fts_query, limit], |r| r.get(0))?
-        .collect::<Result<Vec<i64>, _>>()?;
+/// The ranks of the first `limit` matches, best first.
+fn ranks(conn: &Connection, fts_query: &str, limit: usize) -> ApiResult<Vec<i64>> {
+    let mut found = Vec::new();
+    if limit > 0 {
+        each_rank(conn, fts_query, |rank| {
+            found.push(rank);
+            found.len() < limit
+        })?;
+    }
     Ok(found)
 }
 
