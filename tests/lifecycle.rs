@@ -1,8 +1,9 @@
 //! Issue 4, against the real binary: SIGTERM and SIGINT stop the server
 //! gracefully (every request sent before the signal is answered, exit 0
-//! within 5 s), a new connection is refused within 200 ms of the signal while
-//! the server is still finishing requests, and revoking a key with
-//! `area-scoring keys revoke` takes effect within 5 s without a restart.
+//! within 5 s, also while a client never reads its answers), a new connection
+//! is refused within 200 ms of the signal while the server is still finishing
+//! requests, and revoking a key with `area-scoring keys revoke` takes effect
+//! within 5 s without a restart.
 
 mod common;
 
@@ -122,25 +123,27 @@ fn sigint_finishes_requests_in_flight_and_exits_0() {
     stops_gracefully_on("INT");
 }
 
+/// The length of the first answer in `raw` (head and body, by its
+/// Content-Length), once all of it has arrived.
+fn first_answer_len(raw: &[u8]) -> Option<usize> {
+    let head_end = raw.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let head = String::from_utf8_lossy(&raw[..head_end]).to_ascii_lowercase();
+    let length: usize = head
+        .split("\r\n")
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .expect("answers with Content-Length")
+        .trim()
+        .parse()
+        .expect("a length");
+    (raw.len() >= head_end + length).then_some(head_end + length)
+}
+
 /// Splits answers read back to back from one connection, each with a
 /// Content-Length, and parses each with the common client's parser.
 fn answers(mut raw: &[u8]) -> Vec<Reply> {
     let mut out = Vec::new();
     while !raw.is_empty() {
-        let head_end = raw
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .expect("a whole head")
-            + 4;
-        let head = String::from_utf8_lossy(&raw[..head_end]).to_ascii_lowercase();
-        let length: usize = head
-            .split("\r\n")
-            .find_map(|l| l.strip_prefix("content-length:"))
-            .expect("answers with Content-Length")
-            .trim()
-            .parse()
-            .expect("a length");
-        let end = (head_end + length).min(raw.len());
+        let end = first_answer_len(raw).unwrap_or(raw.len());
         out.push(parse(&raw[..end], false).unwrap_or_else(|e| panic!("answer {}: {e}", out.len())));
         raw = &raw[end..];
     }
@@ -175,6 +178,31 @@ fn new_connection_served(addr: SocketAddr) -> Option<String> {
     }
 }
 
+/// A connection with a small receive buffer that has pipelined `n` requests
+/// for answers of about 17 KB each (megabytes in all, more than the socket
+/// buffers hold) and read none of the answers yet. The last request says
+/// `Connection: close`, the others keep the connection alive.
+fn pipelined_unread(addr: SocketAddr, key: &str, n: usize) -> TcpStream {
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    socket.set_recv_buffer_size(16 * 1024).unwrap();
+    socket.connect(&addr.into()).unwrap();
+    let mut stream: TcpStream = socket.into();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let target = "/v1/areas?limit=100";
+    let mut pipelined =
+        format!("GET {target} HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {key}\r\n\r\n")
+            .repeat(n - 1)
+            .into_bytes();
+    pipelined.extend(get_request(
+        target,
+        &[format!("Authorization: Bearer {key}")],
+    ));
+    stream.write_all(&pipelined).unwrap();
+    stream
+}
+
 /// A new connection is refused soon after SIGTERM while the server is still
 /// finishing what it had: one connection pipelined many requests before the
 /// signal and reads none of the answers until after the new connection was
@@ -188,23 +216,7 @@ fn after_sigterm_new_connections_are_refused_while_requests_in_flight_finish() {
     let (_, key) = new_key(&db, Plan::Enterprise);
     let mut server = Served::spawn(&db, &["--workers", "2"]);
     let addr = server.addr;
-    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
-    socket.set_recv_buffer_size(16 * 1024).unwrap();
-    socket.connect(&addr.into()).unwrap();
-    let mut existing: TcpStream = socket.into();
-    existing
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let target = "/v1/areas?limit=100";
-    let mut pipelined =
-        format!("GET {target} HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {key}\r\n\r\n")
-            .repeat(PIPELINED - 1)
-            .into_bytes();
-    pipelined.extend(get_request(
-        target,
-        &[format!("Authorization: Bearer {key}")],
-    ));
-    existing.write_all(&pipelined).unwrap();
+    let mut existing = pipelined_unread(addr, &key, PIPELINED);
     // The first bytes of the first answer: the connection has been accepted
     // and is being served before the signal.
     let mut raw = vec![0u8; 1024];
@@ -275,4 +287,33 @@ fn a_revoked_key_is_refused_within_5_s_without_restart() {
     assert_error_shape(&refused, 401, "invalid_api_key");
     // Only that key: another one on the same plan still works.
     assert_eq!(get(server.addr, "/v1/areas", Some(&other)).status, 200);
+}
+
+/// A client that stops reading its answers does not hold the server past the
+/// 5 s of SIGTERM: the worker writing to it would wait out the write timeout
+/// (10 s by default), so shutdown stops waiting for it and exits 0 in time.
+#[test]
+fn sigterm_exits_0_within_5_s_while_a_client_never_reads_its_answers() {
+    let db = fresh_db("unread");
+    let (_, key) = new_key(&db, Plan::Enterprise);
+    let mut server = Served::spawn(&db, &["--workers", "2"]);
+    let _never_read = pipelined_unread(server.addr, &key, 320);
+    // Long enough for the answers to fill the socket buffers and the
+    // workers to block writing them.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "the server is running before the signal"
+    );
+    server.signal("TERM");
+    let signalled = Instant::now();
+    let status = server
+        .wait_exit(Duration::from_secs(5))
+        .expect("still running 5 s after SIGTERM with a client that never reads");
+    eprintln!("exited {:?} after SIGTERM", signalled.elapsed());
+    assert_eq!(status.code(), Some(0), "exit status after SIGTERM");
+    assert!(
+        server.logged("abandon"),
+        "the log says requests were abandoned"
+    );
 }

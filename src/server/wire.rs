@@ -1,0 +1,80 @@
+//! tiny_http's request and response types to and from the app's (http.rs).
+
+use std::net::IpAddr;
+
+use tiny_http::Header;
+
+use crate::http::{Request, Response};
+
+pub fn to_request(request: &tiny_http::Request) -> Request {
+    let header = |name: &'static str| {
+        request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str().to_string())
+    };
+    let header_bytes = request
+        .headers()
+        .iter()
+        .map(|h| h.field.as_str().as_str().len() + h.value.as_str().len() + 4)
+        .sum();
+    Request {
+        method: request.method().as_str().to_string(),
+        target: request.url().to_string(),
+        authorization: header("Authorization"),
+        request_id: header("X-Request-Id"),
+        if_none_match: header("If-None-Match"),
+        client: client_address(request.remote_addr().map(|a| a.ip()), header("X-Real-IP")),
+        header_bytes,
+    }
+}
+
+/// The client to rate-limit without a key: the peer, or, when the peer is the
+/// nginx front on this machine, the address it passes in X-Real-IP.
+fn client_address(peer: Option<IpAddr>, real_ip: Option<String>) -> Option<IpAddr> {
+    match (peer, real_ip.and_then(|v| v.trim().parse::<IpAddr>().ok())) {
+        (Some(p), Some(real)) if p.is_loopback() => Some(real),
+        (peer, _) => peer,
+    }
+}
+
+pub fn to_tiny(response: Response) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+    let mut out = tiny_http::Response::from_data(response.body).with_status_code(response.status);
+    for (name, value) in response.headers {
+        // Header values are built from safe parts; one that still could split
+        // the header block is dropped rather than sent.
+        match Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+            Ok(h) if !value.contains(['\r', '\n']) => out.add_header(h),
+            _ => log::error!("dropped an invalid {name} header"),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn x_real_ip_is_trusted_only_from_a_loopback_peer() {
+        let front: IpAddr = "127.0.0.1".parse().unwrap();
+        let remote: IpAddr = "198.51.100.7".parse().unwrap();
+        let named = || Some("203.0.113.5".to_string());
+        assert_eq!(
+            client_address(Some(front), named()),
+            Some("203.0.113.5".parse().unwrap())
+        );
+        assert_eq!(
+            client_address(Some("::1".parse().unwrap()), named()),
+            Some("203.0.113.5".parse().unwrap())
+        );
+        // A client on the internet cannot pick its own rate-limit bucket.
+        assert_eq!(client_address(Some(remote), named()), Some(remote));
+        assert_eq!(
+            client_address(Some(front), Some("nonsense".into())),
+            Some(front)
+        );
+        assert_eq!(client_address(Some(front), None), Some(front));
+    }
+}
