@@ -9,9 +9,9 @@
 //! connections are refused; see `AcceptSwitch`), and the workers answer every
 //! request queued or still arriving on connections already accepted, until
 //! none has come for `QUIET`, for `DRAIN_DEADLINE` at most; then the process
-//! exits 0. A worker still writing at `SHUTDOWN_DEADLINE` (to a client that
-//! does not read) is abandoned, so that the process exits within 5 s of the
-//! signal.
+//! exits 0. Answers written while draining say `Connection: close`. A worker
+//! still writing at `SHUTDOWN_DEADLINE` (to a client that does not read) is
+//! abandoned, so that the process exits within 5 s of the signal.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ use crate::http;
 use crate::listener::{AcceptSwitch, Stalled, keep_accepting, listen};
 
 mod wire;
-use wire::{to_request, to_tiny};
+use wire::{respond, to_request};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
@@ -303,7 +303,9 @@ fn serve(app: &App, shared: &Shared, request: tiny_http::Request) {
         started.elapsed().as_secs_f64() * 1000.0,
         response.header("X-Request-Id").unwrap_or("-"),
     );
-    if let Err(e) = request.respond(to_tiny(response)) {
+    // Read at the write: a request taken before the signal may be answered after it.
+    let closing = shared.stopping.load(Ordering::SeqCst);
+    if let Err(e) = respond(request, response, closing) {
         log::debug!("client went away before the answer: {e}");
         let timed_out = matches!(
             e.kind(),
@@ -321,6 +323,6 @@ fn serve_metrics(server: &Server, app: &App, stopping: &AtomicBool) {
     while !stopping.load(Ordering::SeqCst) {
         let Ok(request) = server.recv() else { continue };
         let response = app.handle_metrics_only(&to_request(&request));
-        let _ = request.respond(to_tiny(response));
+        let _ = respond(request, response, stopping.load(Ordering::SeqCst));
     }
 }

@@ -1,9 +1,10 @@
 //! Issue 4, against the real binary: SIGTERM and SIGINT stop the server
 //! gracefully (every request sent before the signal is answered, exit 0
-//! within 5 s, also while a client never reads its answers), a new connection
-//! is refused within 200 ms of the signal while the server is still finishing
-//! requests, and revoking a key with `area-scoring keys revoke` takes effect
-//! within 5 s without a restart.
+//! within 5 s, also while a client never reads its answers; answers written
+//! after the signal say `Connection: close`), a new connection is refused
+//! within 200 ms of the signal while the server is still finishing requests,
+//! and revoking a key with `area-scoring keys revoke` takes effect within 5 s
+//! without a restart.
 
 mod common;
 
@@ -316,4 +317,45 @@ fn sigterm_exits_0_within_5_s_while_a_client_never_reads_its_answers() {
         server.logged("abandon"),
         "the log says requests were abandoned"
     );
+}
+
+/// An answer written while the server drains says `Connection: close`, so a
+/// keep-alive client (or an nginx upstream) learns the connection ends
+/// instead of finding it reset; answers before the signal do not say it.
+#[test]
+fn answers_written_during_the_drain_say_connection_close() {
+    const PIPELINED: usize = 320;
+    let db = fresh_db("close");
+    let (_, key) = new_key(&db, Plan::Enterprise);
+    let mut server = Served::spawn(&db, &["--workers", "2"]);
+    let mut stream = pipelined_unread(server.addr, &key, PIPELINED);
+    // The first answer, whole, before the signal.
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 1024];
+    while first_answer_len(&raw).is_none() {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "the connection closed before the first answer");
+        raw.extend_from_slice(&buf[..n]);
+    }
+    server.signal("TERM");
+    stream.read_to_end(&mut raw).unwrap();
+    let replies = answers(&raw);
+    assert_eq!(replies.len(), PIPELINED, "every pipelined request answered");
+    assert!(replies.iter().all(|r| r.status == 200), "all answered 200");
+    assert_eq!(
+        replies[0].header("Connection"),
+        None,
+        "the answer before the signal"
+    );
+    // The second to last request kept the connection alive; its answer was
+    // written during the drain (megabytes cannot have left before the signal).
+    let drained = &replies[PIPELINED - 2];
+    assert_eq!(
+        drained.header("Connection").map(str::to_ascii_lowercase),
+        Some("close".into()),
+        "a keep-alive request answered during the drain: {}",
+        String::from_utf8_lossy(&drained.head)
+    );
+    let status = server.wait_exit(Duration::from_secs(5)).expect("exits");
+    assert_eq!(status.code(), Some(0));
 }

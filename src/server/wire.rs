@@ -1,5 +1,7 @@
-//! tiny_http's request and response types to and from the app's (http.rs).
+//! tiny_http's request and response types to and from the app's (http.rs),
+//! and writing an answer, with `Connection: close` while the server stops.
 
+use std::io::Write;
 use std::net::IpAddr;
 
 use tiny_http::Header;
@@ -50,6 +52,62 @@ pub fn to_tiny(response: Response) -> tiny_http::Response<std::io::Cursor<Vec<u8
         }
     }
     out
+}
+
+const CONNECTION_CLOSE: &[u8] = b"Connection: close\r\n";
+
+/// Writes the answer to `request`. With `closing` (the server is stopping),
+/// the answer says `Connection: close`, so that a keep-alive client or an
+/// nginx upstream does not send another request on a connection about to end.
+///
+/// tiny_http drops any `Connection` header a response is given and never
+/// writes one itself. So a closing answer is printed by tiny_http's own
+/// `raw_print` (the same head and body `respond` would write: Date, Server,
+/// Content-Length or chunked, no body for HEAD) into memory, the header is
+/// put after the status line, and the bytes go out through the request's raw
+/// writer. Only answers written while draining take this copy.
+pub fn respond(
+    request: tiny_http::Request,
+    response: Response,
+    closing: bool,
+) -> std::io::Result<()> {
+    let tiny = to_tiny(response);
+    if !closing {
+        return request.respond(tiny);
+    }
+    let mut bytes = Vec::new();
+    let head_only = *request.method() == tiny_http::Method::Head;
+    tiny.raw_print(
+        &mut bytes,
+        request.http_version().clone(),
+        request.headers(),
+        head_only,
+        None,
+    )?;
+    // raw_print always begins with the status line.
+    let at = bytes
+        .windows(2)
+        .position(|w| w == b"\r\n")
+        .map_or(0, |i| i + 2);
+    bytes.splice(at..at, CONNECTION_CLOSE.iter().copied());
+    let mut writer = request.into_writer();
+    // As `respond` does: a client that has gone is not an error to report.
+    ignore_gone(writer.write_all(&bytes).and_then(|()| writer.flush()))
+}
+
+fn ignore_gone(result: std::io::Result<()>) -> std::io::Result<()> {
+    use std::io::ErrorKind::*;
+    match result {
+        Err(e)
+            if matches!(
+                e.kind(),
+                BrokenPipe | ConnectionAborted | ConnectionRefused | ConnectionReset
+            ) =>
+        {
+            Ok(())
+        }
+        other => other,
+    }
 }
 
 #[cfg(test)]
