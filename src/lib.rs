@@ -22,6 +22,7 @@ pub mod http;
 pub mod import;
 pub mod listener;
 pub mod load;
+pub mod match_cache;
 pub mod metrics;
 pub mod params;
 pub mod query;

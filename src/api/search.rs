@@ -5,6 +5,8 @@
 //! from FTS5 rowids and the in-memory area index, without reading any area
 //! row; the second reads the list form of only the areas on the page.
 
+use std::sync::Arc;
+
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
@@ -12,6 +14,7 @@ use super::{AreaSummary, summary};
 use crate::area_index::AreaIndex;
 use crate::error::ApiResult;
 use crate::geo::Disc;
+use crate::match_cache::MatchCache;
 use crate::params::SearchParams;
 
 #[derive(Debug, Serialize)]
@@ -91,33 +94,38 @@ fn by_text(
             .collect();
         (total as usize, page)
     } else {
-        // Every match is checked against the in-memory index to be counted,
-        // but the name tier is read only until it fills the page.
+        // Every match is checked against the in-memory index to be counted.
         let min = p.min_score.unwrap_or(0.0);
-        let admitted = |rank: i64| {
-            let e = index.by_rank(rank)?;
+        let admitted = |rank: u32| {
+            let e = index.by_rank(i64::from(rank))?;
             let fits =
                 e.truth_score >= min && disc.is_none_or(|d| d.contains(&e.unit, e.lat, e.lng));
             fits.then_some(e.area_no as i64)
         };
+        let cache = &index.matches;
+        let everywhere = all_ranks(conn, cache, &words, |n| cache.is_heavy(n))?;
+        let heavy = cache.is_heavy(everywhere.len());
         let mut page = Vec::new();
-        each_rank(conn, &in_name, |rank| {
-            page.extend(admitted(rank));
-            page.len() < limit
-        })?;
+        if heavy {
+            let in_name = all_ranks(conn, cache, &in_name, |_| true)?;
+            page.extend(in_name.iter().filter_map(|&r| admitted(r)).take(limit));
+        } else {
+            // Light words: the name tier is read only until it fills the page.
+            each_rank(conn, &in_name, |rank| {
+                page.extend(u32::try_from(rank).ok().and_then(admitted));
+                page.len() < limit
+            })?;
+        }
         // A page the name tier did not fill holds every admitted name match,
         // so the other admitted matches are exactly those not on it.
         let named = page.len();
         let mut total = 0;
-        each_rank(conn, &words, |rank| {
-            if let Some(no) = admitted(rank) {
-                total += 1;
-                if page.len() < limit && !page[..named].contains(&no) {
-                    page.push(no);
-                }
+        for no in everywhere.iter().filter_map(|&r| admitted(r)) {
+            total += 1;
+            if page.len() < limit && !page[..named].contains(&no) {
+                page.push(no);
             }
-            true
-        })?;
+        }
         (total, page)
     };
     let page = page
@@ -146,6 +154,30 @@ fn each_rank(
         }
     }
     Ok(())
+}
+
+/// Every match, best first: the kept list (src/match_cache.rs), or else read
+/// from FTS5 and kept when `worth_keeping` says so of its length.
+fn all_ranks(
+    conn: &Connection,
+    cache: &MatchCache,
+    fts_query: &str,
+    worth_keeping: impl Fn(usize) -> bool,
+) -> ApiResult<Arc<[u32]>> {
+    if let Some(ranks) = cache.get(fts_query) {
+        return Ok(ranks);
+    }
+    let mut read = Vec::new();
+    // Ranks run from 1 to the number of areas (load.rs), so they fit a u32.
+    each_rank(conn, fts_query, |rank| {
+        read.extend(u32::try_from(rank).ok());
+        true
+    })?;
+    let ranks: Arc<[u32]> = read.into();
+    if worth_keeping(ranks.len()) {
+        cache.keep(fts_query, ranks.clone());
+    }
+    Ok(ranks)
 }
 
 /// The ranks of the first `limit` matches, best first.
@@ -196,14 +228,5 @@ fn by_score_only(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_become_quoted_prefix_terms() {
-        assert_eq!(
-            fts_words(&["cape".into(), "town".into()]),
-            "\"cape\"* \"town\"*"
-        );
-    }
-}
+#[path = "search_tests.rs"]
+mod tests;
