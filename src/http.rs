@@ -135,12 +135,31 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
     response
 }
 
-/// A 64-bit FNV-1a digest of the body: fast, and a change in any byte changes
-/// the tag (collisions between two versions of one resource are negligible).
+/// A 64-bit digest of the body, eight bytes a step. Each step is a bijection
+/// of the state for a given word (xor, multiply by an odd constant, rotate),
+/// so two bodies of one length that differ in a single word never share a tag,
+/// and other collisions are as unlikely as in any 64-bit hash. Byte-at-a-time
+/// FNV-1a cost 4-5 cycles a byte: a 15 KB history answer spent 4% of its CPU
+/// here (perf, bench/PROFILE.md).
 fn fingerprint(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let step = |h: u64, word: [u8; 8]| {
+        (h ^ u64::from_le_bytes(word))
+            .wrapping_mul(K)
+            .rotate_left(29)
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    let mut h = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = step(h, word);
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = step(h, last);
+    // Spread the last step's bits over the whole tag.
+    (h ^ (h >> 32)).wrapping_mul(K) ^ (h >> 29)
 }
 
 /// Request ids: the client's when it is safe to echo, else a new one made of a
@@ -248,6 +267,24 @@ mod tests {
         let error = apply_caching(Response::error(&ApiError::Internal), Some("*"));
         assert_eq!((error.status, error.header("ETag")), (500, None));
         assert_eq!(error.header("Cache-Control"), Some("no-store"));
+    }
+
+    /// Any one changed byte, and any change of length, changes the tag:
+    /// checked at every position of bodies from 0 to 40 bytes long.
+    #[test]
+    fn every_byte_and_the_length_count_in_the_tag() {
+        let body: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        let mut tags = std::collections::HashSet::new();
+        for len in 0..=body.len() {
+            let tag = fingerprint(&body[..len]);
+            assert!(tags.insert(tag), "length {len} repeats a tag");
+            for at in 0..len {
+                let mut changed = body[..len].to_vec();
+                changed[at] ^= 0x20;
+                assert_ne!(fingerprint(&changed), tag, "byte {at} of {len}");
+            }
+        }
+        assert_ne!(fingerprint(&[0]), fingerprint(&[]));
     }
 
     #[test]
