@@ -1,20 +1,21 @@
 //! The full-text matches of common words, kept for the life of a dataset.
 //!
-//! A text search with a filter (min_score, or a circle) must count every
-//! match of its words, and a few words match thousands of areas: at 100,000
-//! areas "Western" (Western Cape) matches 14,387, "Johannesburg" 4,258. Read
-//! from FTS5 one row at a time, such a word cost 1.3-4.6 ms a request where a
-//! typical one (387 matches) cost 0.12 ms, and those few requests made the
-//! p99 of `q + lat/lng + min_score` (bench/PROFILE.md). A word's matches never
-//! change while a dataset is served, so the lists of heavy words are kept here
-//! and walked in memory; each request still filters, counts and pages them.
+//! A text search reads each word's matches, anywhere and in the name, and
+//! intersects them (src/api/search.rs). A few words match thousands of areas:
+//! at 100,000 areas "west" 36,575, "Western" (Western Cape) 14,387,
+//! "central" 13,053. Read from FTS5 one row at a time, such a word cost
+//! 1.3-4.6 ms a request where a typical one (387 matches) cost 0.12 ms, and
+//! those requests made the p99 of the text searches (bench/PROFILE.md). A
+//! word's matches never change while a dataset is served, so the lists of
+//! heavy words are kept here; each request still intersects, filters, counts
+//! and pages them itself.
 //!
 //! Kept are the complete lists of words with at least `HEAVY` matches
 //! (lighter ones are cheap to read again): where they match anywhere and
 //! where they match in the name, which costs as much to read because FTS5
 //! looks at every match to tell its column. At most `CAPACITY` ranks are kept
-//! in all (4 MiB); the least recently used list goes first. A reload starts an empty cache with the new
-//! dataset.
+//! in all (4 MiB); the least recently used list goes first. A reload starts
+//! an empty cache with the new dataset.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -56,78 +56,67 @@ type Page = Vec<(i64, Option<f64>)>;
 
 /// Full-text matches, best first: the index's rowid is the search rank
 /// (shorter names first, ties by area_no; schema.sql search_rank), so FTS5
-/// yields them in relevance order, and stepping can stop after a page.
+/// yields them in relevance order.
 const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
-
-const COUNT_MATCHING: &str = "SELECT count(*) FROM areas_fts WHERE areas_fts MATCH ?1";
 
 /// Every word must match as a prefix in name, municipality or province.
 /// Relevance: areas whose name holds every word first, then the others; within
 /// each, by search rank. Returns the total and the page, with distances when a
 /// disc is given.
+///
+/// Each word's matches are read on their own, anywhere and in the name, and
+/// intersected here: the lists of common words ("west", "central", "6") are
+/// kept (src/match_cache.rs), so a full name costs the reading of its rare
+/// words only, where FTS5's own AND walked every common word's list each time.
 fn by_text(
     conn: &Connection,
     index: &AreaIndex,
     p: &SearchParams,
     disc: Option<&Disc>,
 ) -> ApiResult<(usize, Page)> {
-    let words = fts_words(&p.words);
-    let in_name = format!("name : ({words})");
-    let limit = p.limit as usize;
-    let (total, page) = if p.min_score.is_none() && disc.is_none() {
-        // Nothing to filter: FTS5 counts, and reads only the page's rowids.
-        let total: i64 = conn
-            .prepare_cached(COUNT_MATCHING)?
-            .query_row([&words], |r| r.get(0))?;
-        let mut page = ranks(conn, &in_name, limit)?;
-        if page.len() < limit && (total as usize) > page.len() {
-            // The name tier is complete and short: fill from the first
-            // `limit` matches anywhere, which hold enough of the others.
-            let named = page.clone();
-            let others = ranks(conn, &words, limit)?;
-            page.extend(others.into_iter().filter(|r| !named.contains(r)));
-            page.truncate(limit);
-        }
-        let page = page
-            .into_iter()
-            .filter_map(|r| index.by_rank(r).map(|e| i64::from(e.area_no)))
-            .collect();
-        (total as usize, page)
-    } else {
-        // Every match is checked against the in-memory index to be counted.
-        let min = p.min_score.unwrap_or(0.0);
-        let admitted = |rank: u32| {
-            let e = index.by_rank(i64::from(rank))?;
-            let fits =
-                e.truth_score >= min && disc.is_none_or(|d| d.contains(&e.unit, e.lat, e.lng));
-            fits.then_some(e.area_no as i64)
-        };
-        let cache = &index.matches;
-        let everywhere = all_ranks(conn, cache, &words, |n| cache.is_heavy(n))?;
-        let heavy = cache.is_heavy(everywhere.len());
-        let mut page = Vec::new();
-        if heavy {
-            let in_name = all_ranks(conn, cache, &in_name, |_| true)?;
-            page.extend(in_name.iter().filter_map(|&r| admitted(r)).take(limit));
-        } else {
-            // Light words: the name tier is read only until it fills the page.
-            each_rank(conn, &in_name, |rank| {
-                page.extend(u32::try_from(rank).ok().and_then(admitted));
-                page.len() < limit
-            })?;
-        }
-        // A page the name tier did not fill holds every admitted name match,
-        // so the other admitted matches are exactly those not on it.
-        let named = page.len();
-        let mut total = 0;
-        for no in everywhere.iter().filter_map(|&r| admitted(r)) {
-            total += 1;
-            if page.len() < limit && !page[..named].contains(&no) {
-                page.push(no);
-            }
-        }
-        (total, page)
+    let cache = &index.matches;
+    let mut anywhere = Vec::new();
+    let mut in_name = Vec::new();
+    for word in &p.words {
+        let term = fts_term(word);
+        let any = all_ranks(conn, cache, &term, |n| cache.is_heavy(n))?;
+        // Reading where a word is in the name costs as much as reading all
+        // its matches (FTS5 looks at each to tell the column), so the name
+        // list of a heavy word is kept however short it is.
+        let heavy = cache.is_heavy(any.len());
+        in_name.push(all_ranks(conn, cache, &format!("name : ({term})"), |_| {
+            heavy
+        })?);
+        anywhere.push(any);
+    }
+    let anywhere = intersection(anywhere);
+    let in_name = intersection(in_name);
+    let min = p.min_score.unwrap_or(0.0);
+    let admitted = |rank: u32| {
+        let e = index.by_rank(i64::from(rank))?;
+        let fits = e.truth_score >= min && disc.is_none_or(|d| d.contains(&e.unit, e.lat, e.lng));
+        fits.then_some(e.area_no as i64)
     };
+    let limit = p.limit as usize;
+    let mut page: Vec<i64> = in_name
+        .iter()
+        .filter_map(|&r| admitted(r))
+        .take(limit)
+        .collect();
+    // A page the name tier did not fill holds every admitted name match,
+    // so the other admitted matches are exactly those not on it.
+    let named = page.len();
+    let mut total = 0;
+    for no in anywhere.iter().filter_map(|&r| admitted(r)) {
+        total += 1;
+        if page.len() < limit && !page[..named].contains(&no) {
+            page.push(no);
+        } else if page.len() == limit && p.min_score.is_none() && disc.is_none() {
+            // Nothing filters: every match counts, and the page is full.
+            total = anywhere.len();
+            break;
+        }
+    }
     let page = page
         .into_iter()
         .map(|no| {
@@ -138,6 +127,31 @@ fn by_text(
         })
         .collect();
     Ok((total, page))
+}
+
+/// The ranks in every list, best first. Each list is sorted, so the shortest
+/// is walked and the others searched, each from where the last search ended.
+fn intersection(mut lists: Vec<Arc<[u32]>>) -> Arc<[u32]> {
+    lists.sort_by_key(|l| l.len());
+    let mut lists = lists.into_iter();
+    let Some(shortest) = lists.next() else {
+        return Arc::new([]);
+    };
+    let others: Vec<_> = lists.collect();
+    if others.is_empty() {
+        return shortest;
+    }
+    let mut from = vec![0; others.len()];
+    shortest
+        .iter()
+        .copied()
+        .filter(|rank| {
+            others.iter().zip(from.iter_mut()).all(|(list, at)| {
+                *at += list[*at..].partition_point(|r| r < rank);
+                list.get(*at) == Some(rank)
+            })
+        })
+        .collect()
 }
 
 /// Calls `each` on the rank of every match, best first, while it says go on.
@@ -180,26 +194,10 @@ fn all_ranks(
     Ok(ranks)
 }
 
-/// The ranks of the first `limit` matches, best first.
-fn ranks(conn: &Connection, fts_query: &str, limit: usize) -> ApiResult<Vec<i64>> {
-    let mut found = Vec::new();
-    if limit > 0 {
-        each_rank(conn, fts_query, |rank| {
-            found.push(rank);
-            found.len() < limit
-        })?;
-    }
-    Ok(found)
-}
-
-/// Each word as a quoted FTS5 prefix term. Words hold only letters, digits and
+/// A word as a quoted FTS5 prefix term. Words hold only letters, digits and
 /// combining marks (see params::search_words), so quoting makes them plain text.
-fn fts_words(words: &[String]) -> String {
-    words
-        .iter()
-        .map(|w| format!("\"{}\"*", w.replace('"', "\"\"")))
-        .collect::<Vec<_>>()
-        .join(" ")
+fn fts_term(word: &str) -> String {
+    format!("\"{}\"*", word.replace('"', "\"\""))
 }
 
 const TOP_BY_SCORE: &str = "

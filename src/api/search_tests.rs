@@ -10,14 +10,12 @@ use crate::params::Circle;
 
 #[test]
 fn words_become_quoted_prefix_terms() {
-    assert_eq!(
-        fts_words(&["cape".into(), "town".into()]),
-        "\"cape\"* \"town\"*"
-    );
+    assert_eq!(fts_term("cape"), "\"cape\"*");
+    assert_eq!(fts_term("a\"b"), "\"a\"\"b\"*");
 }
 
-/// Filtered text searches: common and rare words, circles in three cities,
-/// with and without a minimum score, pages short and long.
+/// Text searches: common and rare words, one or two of them, alone or within
+/// circles in three cities, with and without a minimum score, pages short and long.
 fn filtered_searches() -> Vec<SearchParams> {
     let circles = [
         None,
@@ -26,12 +24,22 @@ fn filtered_searches() -> Vec<SearchParams> {
         Some((-29.8579, 31.0292, 30.0)),   // Durban
     ];
     let mut all = Vec::new();
-    for words in ["k", "s", "port", "cape", "west", "north", "ext", "wes kaap"] {
+    for words in [
+        "k",
+        "s",
+        "port",
+        "cape",
+        "west",
+        "north",
+        "ext",
+        "wes kaap",
+        "cape town",
+        "port eliz",
+        "n w",
+        "kwa",
+    ] {
         for circle in circles {
             for min_score in [None, Some(5.0), Some(7.5)] {
-                if circle.is_none() && min_score.is_none() {
-                    continue; // unfiltered: no match list is read whole
-                }
                 for limit in [3, 25] {
                     all.push(SearchParams {
                         words: words.split(' ').map(String::from).collect(),
@@ -92,5 +100,65 @@ fn kept_match_lists_answer_as_fts5_does() {
     assert!(
         beyond > 20,
         "only {beyond} searches had more matches than a page"
+    );
+}
+
+/// The intersection of each word's matches is FTS5's own AND of the words,
+/// anywhere and in the name, for one to four words, common and rare.
+#[test]
+fn intersected_word_lists_are_fts5s_and() {
+    let dir = std::env::temp_dir().join(format!("area-scoring-and-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("seed.db");
+    crate::load::init(&path, true).unwrap();
+    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let none_kept = MatchCache::new(usize::MAX);
+    let read = |query: &str| {
+        let mut all = Vec::new();
+        each_rank(&conn, query, |r| {
+            all.push(r as u32);
+            true
+        })
+        .unwrap();
+        all
+    };
+    let queries = [
+        "cape",
+        "cape town",
+        "port elizabeth",
+        "n w",
+        "s s",
+        "kwa ma",
+        "a b c",
+        "west cape north",
+        "e e e e",
+        "zzz cape",
+    ];
+    let mut non_empty = 0;
+    for words in queries {
+        let words: Vec<&str> = words.split(' ').collect();
+        for scope in ["", "name : "] {
+            let lists = words
+                .iter()
+                .map(|w| {
+                    // The very queries by_text reads.
+                    let query = match scope {
+                        "" => fts_term(w),
+                        _ => format!("{scope}({})", fts_term(w)),
+                    };
+                    all_ranks(&conn, &none_kept, &query, |_| false)
+                })
+                .collect::<ApiResult<Vec<_>>>()
+                .unwrap();
+            let terms: Vec<String> = words.iter().map(|w| fts_term(w)).collect();
+            let want = read(&format!("{scope}({})", terms.join(" ")));
+            assert_eq!(&intersection(lists)[..], &want[..], "{scope}{words:?}");
+            non_empty += usize::from(!want.is_empty());
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        non_empty >= 12,
+        "only {non_empty} of the intersections found anything"
     );
 }
