@@ -28,8 +28,8 @@ fn main() {
 /// those cached chunks pin fragments all over the arenas. In a soak with a
 /// reload every 10 s, malloc's in-use bytes grew 6.0 -> 9.0 MB in 12 reloads
 /// while SQLite's own memory stayed at 3.3 MB; with the tcache off in-use
-/// stayed at 4.1 MB and RSS flat, with no CPU cost per request measurable on
-/// the test machine (bench/RESULTS-hardening.md, run 6).
+/// stayed at 4.1 MB and RSS flat (bench/RESULTS-hardening.md, run 6), for a
+/// few per cent more CPU per request (bench/PROFILE.md).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn without_malloc_tcache() {
     use std::os::unix::process::CommandExt;
