@@ -68,6 +68,7 @@ const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORD
 /// intersected here: the lists of common words ("west", "central", "6") are
 /// kept (src/match_cache.rs), so a full name costs the reading of its rare
 /// words only, where FTS5's own AND walked every common word's list each time.
+/// Words already known to be rare are read together, in one query.
 fn by_text(
     conn: &Connection,
     index: &AreaIndex,
@@ -77,17 +78,32 @@ fn by_text(
     let cache = &index.matches;
     let mut anywhere = Vec::new();
     let mut in_name = Vec::new();
+    let mut light = Vec::new();
     for word in &p.words {
         let term = fts_term(word);
+        if cache.is_light(&term) {
+            light.push(term);
+            continue;
+        }
         let any = all_ranks(conn, cache, &term, |n| cache.is_heavy(n))?;
         // Reading where a word is in the name costs as much as reading all
         // its matches (FTS5 looks at each to tell the column), so the name
         // list of a heavy word is kept however short it is.
         let heavy = cache.is_heavy(any.len());
-        in_name.push(all_ranks(conn, cache, &format!("name : ({term})"), |_| {
-            heavy
-        })?);
+        if !heavy {
+            cache.note_light(&term);
+        }
+        let named = format!("name : ({term})");
+        in_name.push(all_ranks(conn, cache, &named, |_| heavy)?);
         anywhere.push(any);
+    }
+    // Words known to be light are read together, two queries in all however
+    // many there are: FTS5's own AND is cheap over short lists.
+    if !light.is_empty() {
+        let together = light.join(" ");
+        anywhere.push(all_ranks(conn, cache, &together, |_| false)?);
+        let named = format!("name : ({together})");
+        in_name.push(all_ranks(conn, cache, &named, |_| false)?);
     }
     let anywhere = intersection(anywhere);
     let in_name = intersection(in_name);

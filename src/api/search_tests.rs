@@ -71,11 +71,13 @@ fn kept_match_lists_answer_as_fts5_does() {
         let page = |p| serde_json::to_string(&search(&conn, index, p).unwrap()).unwrap();
         searches.iter().map(page).collect()
     };
-    // Nothing kept: every list comes from FTS5, the name tier read only
-    // until the page is full.
+    // Nothing kept: every list comes from FTS5. Every word repeats across
+    // the searches, so all but a word's first search read it together with
+    // the other words known to be light.
     index.matches = MatchCache::new(usize::MAX);
     let from_fts5 = answers(&index);
     assert_eq!(index.matches.kept_ranks(), 0);
+    assert!(index.matches.is_light(&fts_term("cape")));
     // Every word heavy: the first pass reads and keeps, the second walks
     // only kept lists.
     index.matches = MatchCache::new(1);
