@@ -14,6 +14,17 @@ fn words_become_quoted_prefix_terms() {
     assert_eq!(fts_term("a\"b"), "\"a\"\"b\"*");
 }
 
+/// A read-only connection to a new seed database in its own folder, which
+/// the caller removes.
+fn seed_database(tag: &str) -> (std::path::PathBuf, Connection) {
+    let dir = std::env::temp_dir().join(format!("area-scoring-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("seed.db");
+    crate::load::init(&path, true).unwrap();
+    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    (dir, conn)
+}
+
 /// Text searches: common and rare words, one or two of them, alone or within
 /// circles in three cities, with and without a minimum score, pages short and long.
 fn filtered_searches() -> Vec<SearchParams> {
@@ -60,11 +71,7 @@ fn filtered_searches() -> Vec<SearchParams> {
 
 #[test]
 fn kept_match_lists_answer_as_fts5_does() {
-    let dir = std::env::temp_dir().join(format!("area-scoring-kept-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("seed.db");
-    crate::load::init(&path, true).unwrap();
-    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let (dir, conn) = seed_database("kept");
     let mut index = AreaIndex::load(&conn).unwrap();
     let searches = filtered_searches();
     let answers = |index: &AreaIndex| -> Vec<String> {
@@ -109,11 +116,7 @@ fn kept_match_lists_answer_as_fts5_does() {
 /// anywhere and in the name, for one to four words, common and rare.
 #[test]
 fn intersected_word_lists_are_fts5s_and() {
-    let dir = std::env::temp_dir().join(format!("area-scoring-and-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("seed.db");
-    crate::load::init(&path, true).unwrap();
-    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let (dir, conn) = seed_database("and");
     let none_kept = MatchCache::new(usize::MAX);
     let read = |query: &str| {
         let mut all = Vec::new();
