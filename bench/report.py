@@ -69,7 +69,8 @@ def main(meta_path, tsv_path, n, small):
         w(f"- {key}: {meta.get(key, '?')}")
     w(f"- load average before / after the run: {meta.get('load_before', '?')} / {meta.get('load_after', '?')}")
     w(f"- wrk: 1 thread, 16 connections, {meta.get('duration', '?')} s per case after a short warm-up;"
-      " the server runs with its default workers (2 per CPU) and logs every request to a file")
+      " the server runs with its default workers (2 per CPU) and logs every request to a file;"
+      " the database file is read into the OS page cache before each case")
     w(f"- databases: {n} and {small} areas from `init --synthetic` with 400 days of history; build time "
       f"{meta.get('build_' + n, '?')} ({n}), {meta.get('build_' + small, '?')} ({small})\n")
     if meta.get("serve_args"):
