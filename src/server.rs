@@ -277,6 +277,13 @@ fn watch(app: &App, stopping: &AtomicBool) {
 /// Counts a request as busy while it lives, also if the app panics.
 struct Busy<'a>(&'a AtomicUsize);
 
+impl<'a> Busy<'a> {
+    fn enter(count: &'a AtomicUsize) -> Busy<'a> {
+        count.fetch_add(1, Ordering::SeqCst);
+        Busy(count)
+    }
+}
+
 impl Drop for Busy<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
@@ -284,8 +291,7 @@ impl Drop for Busy<'_> {
 }
 
 fn serve(app: &App, shared: &Shared, request: tiny_http::Request) {
-    shared.busy.fetch_add(1, Ordering::SeqCst);
-    let _busy = Busy(&shared.busy);
+    let _busy = Busy::enter(&shared.busy);
     let peer = request.remote_addr().copied();
     if peer.is_some_and(|p| shared.stalled.check(p)) {
         // Taking the writer and dropping it unused answers nothing and writes nothing.

@@ -43,6 +43,20 @@ fn create_key(db: &Path, plan: &str, label: &str) -> String {
     key.to_string()
 }
 
+/// Serves `db` and requires that `key` is still accepted.
+fn assert_key_works(db: &str, dir: &Path, key: &str, why: &str) {
+    let server = Served::start(&["--db", db], &[], dir);
+    assert_eq!(server.get("/v1/areas?limit=1", key).status, 200, "{why}");
+}
+
+/// Sets the file's schema version, as an older or newer build would have.
+fn set_schema_version(db: &Path, version: i64) {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .execute_batch(&format!("PRAGMA user_version = {version}"))
+        .unwrap();
+}
+
 #[test]
 fn init_refuses_an_existing_file_and_force_replaces_it_keeping_keys() {
     let dir = scratch_dir("cli-init");
@@ -64,12 +78,7 @@ fn init_refuses_an_existing_file_and_force_replaces_it_keeping_keys() {
         "the refused file is untouched"
     );
     ok(&["init", "--db", path, "--force"]);
-    let server = Served::start(&["--db", path], &[], &dir);
-    assert_eq!(
-        server.get("/v1/areas?limit=1", &key).status,
-        200,
-        "the key survived --force"
-    );
+    assert_key_works(path, &dir, &key, "the key survived --force");
 }
 
 /// A file from an older build (schema version 1) is refused by serve with a
@@ -81,10 +90,7 @@ fn an_older_schema_is_refused_and_rewriting_it_keeps_the_keys() {
     let path = db.to_str().unwrap();
     ok(&["init", "--db", path]);
     let key = create_key(&db, "growth", "from-v1");
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .execute_batch("PRAGMA user_version = 1")
-        .unwrap();
+    set_schema_version(&db, 1);
     let out = run(&["serve", "--db", path, "--addr", "127.0.0.1:0"], &[], &dir);
     assert_eq!(out.status.code(), Some(1), "an old file is refused");
     let err = text(&out.stderr);
@@ -93,34 +99,26 @@ fn an_older_schema_is_refused_and_rewriting_it_keeps_the_keys() {
         "the message says what to do: {err}"
     );
     ok(&["init", "--db", path, "--force"]);
-    let server = Served::start(&["--db", path], &[], &dir);
-    assert_eq!(
-        server.get("/v1/areas?limit=1", &key).status,
-        200,
-        "the key survived init --force over a version-1 file"
+    assert_key_works(
+        path,
+        &dir,
+        &key,
+        "the key survived init --force over a version-1 file",
     );
-    drop(server);
     // import takes the same way out.
-    let set_version = |v: i64| {
-        rusqlite::Connection::open(&db)
-            .unwrap()
-            .execute_batch(&format!("PRAGMA user_version = {v}"))
-            .unwrap()
-    };
-    set_version(1);
+    set_schema_version(&db, 1);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let example = root.join("seed/example-import.jsonl");
     ok(&["import", "--db", path, example.to_str().unwrap()]);
-    let server = Served::start(&["--db", path], &[], &dir);
-    assert_eq!(
-        server.get("/v1/areas?limit=1", &key).status,
-        200,
-        "the key survived import over a version-1 file"
+    assert_key_works(
+        path,
+        &dir,
+        &key,
+        "the key survived import over a version-1 file",
     );
-    drop(server);
     // A newer schema than this build knows: its keys cannot be read, so the
     // file is refused and left exactly as it was.
-    set_version(99);
+    set_schema_version(&db, 99);
     let before = std::fs::read(&db).unwrap();
     let out = run(&["init", "--db", path, "--force"], &[], &dir);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));

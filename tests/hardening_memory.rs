@@ -24,6 +24,18 @@ fn tunables_of(served: &Served) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The server over `db`, started with GLIBC_TUNABLES set to `tunables`, once
+/// it answers.
+fn serve_with_tunables(db: &str, tunables: &str) -> Served {
+    let served = Served::start(
+        &["--db", db],
+        &[("GLIBC_TUNABLES", Path::new(tunables))],
+        Path::new("/"),
+    );
+    assert_eq!(get(served.addr, "/healthz", None).status, 200);
+    served
+}
+
 #[test]
 fn serve_runs_with_the_malloc_tcache_off_in_the_process_started() {
     if std::env::var_os("GLIBC_TUNABLES").is_some() {
@@ -45,22 +57,12 @@ fn an_operators_tcache_setting_is_kept_and_ours_is_added_to_other_tunables() {
     let db = fresh_db("tcache-own");
     let db = db.to_str().unwrap();
     let own = "glibc.malloc.tcache_count=3";
-    let served = Served::start(
-        &["--db", db],
-        &[("GLIBC_TUNABLES", Path::new(own))],
-        Path::new("/"),
-    );
-    assert_eq!(get(served.addr, "/healthz", None).status, 200);
+    let served = serve_with_tunables(db, own);
     assert_eq!(tunables_of(&served).as_deref(), Some(own));
     drop(served);
 
     let other = "glibc.malloc.trim_threshold=262144";
-    let served = Served::start(
-        &["--db", db],
-        &[("GLIBC_TUNABLES", Path::new(other))],
-        Path::new("/"),
-    );
-    assert_eq!(get(served.addr, "/healthz", None).status, 200);
+    let served = serve_with_tunables(db, other);
     // glibc cuts /proc/PID/environ's copy after the first tunable; the
     // process's own variable goes on with `other`.
     assert_eq!(

@@ -54,6 +54,9 @@ pub fn search(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResu
 /// The areas of a page (area_no, and the distance when a disc is given).
 type Page = Vec<(i64, Option<f64>)>;
 
+/// Search ranks of matches, best first (shared with the kept lists).
+type Ranks = Arc<[u32]>;
+
 /// Full-text matches, best first: the index's rowid is the search rank
 /// (shorter names first, ties by area_no; schema.sql search_rank), so FTS5
 /// yields them in relevance order.
@@ -63,50 +66,13 @@ const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORD
 /// Relevance: areas whose name holds every word first, then the others; within
 /// each, by search rank. Returns the total and the page, with distances when a
 /// disc is given.
-///
-/// Each word's matches are read on their own, anywhere and in the name, and
-/// intersected here: the lists of common words ("west", "central", "6") are
-/// kept (src/match_cache.rs), so a full name costs the reading of its rare
-/// words only, where FTS5's own AND walked every common word's list each time.
-/// Words already known to be rare are read together, in one query.
 fn by_text(
     conn: &Connection,
     index: &AreaIndex,
     p: &SearchParams,
     disc: Option<&Disc>,
 ) -> ApiResult<(usize, Page)> {
-    let cache = &index.matches;
-    let mut anywhere = Vec::new();
-    let mut in_name = Vec::new();
-    let mut light = Vec::new();
-    for word in &p.words {
-        let term = fts_term(word);
-        if cache.is_light(&term) {
-            light.push(term);
-            continue;
-        }
-        let any = all_ranks(conn, cache, &term, |n| cache.is_heavy(n))?;
-        // Reading where a word is in the name costs as much as reading all
-        // its matches (FTS5 looks at each to tell the column), so the name
-        // list of a heavy word is kept however short it is.
-        let heavy = cache.is_heavy(any.len());
-        if !heavy {
-            cache.note_light(&term);
-        }
-        let named = format!("name : ({term})");
-        in_name.push(all_ranks(conn, cache, &named, |_| heavy)?);
-        anywhere.push(any);
-    }
-    // Words known to be light are read together, two queries in all however
-    // many there are: FTS5's own AND is cheap over short lists.
-    if !light.is_empty() {
-        let together = light.join(" ");
-        anywhere.push(all_ranks(conn, cache, &together, |_| false)?);
-        let named = format!("name : ({together})");
-        in_name.push(all_ranks(conn, cache, &named, |_| false)?);
-    }
-    let anywhere = intersection(anywhere);
-    let in_name = intersection(in_name);
+    let (anywhere, in_name) = word_matches(conn, &index.matches, &p.words)?;
     let min = p.min_score.unwrap_or(0.0);
     let admitted = |rank: u32| {
         let e = index.by_rank(i64::from(rank))?;
@@ -145,9 +111,58 @@ fn by_text(
     Ok((total, page))
 }
 
+/// The ranks where every word matches anywhere, and where every word matches
+/// in the name, best first.
+///
+/// Each word's matches are read on their own, anywhere and in the name, and
+/// intersected here: the lists of common words ("west", "central", "6") are
+/// kept (src/match_cache.rs), so a full name costs the reading of its rare
+/// words only, where FTS5's own AND walked every common word's list each time.
+/// Words already known to be rare are read together, two queries in all:
+/// FTS5's own AND is cheap over short lists.
+fn word_matches(
+    conn: &Connection,
+    cache: &MatchCache,
+    words: &[String],
+) -> ApiResult<(Ranks, Ranks)> {
+    let mut anywhere = Vec::new();
+    let mut in_name = Vec::new();
+    let mut light = Vec::new();
+    for word in words {
+        let term = fts_term(word);
+        if cache.is_light(&term) {
+            light.push(term);
+            continue;
+        }
+        let any = all_ranks(conn, cache, &term, |n| cache.is_heavy(n))?;
+        // Reading where a word is in the name costs as much as reading all
+        // its matches (FTS5 looks at each to tell the column), so the name
+        // list of a heavy word is kept however short it is.
+        let heavy = cache.is_heavy(any.len());
+        if !heavy {
+            cache.note_light(&term);
+        }
+        in_name.push(all_ranks(conn, cache, &in_name_query(&term), |_| heavy)?);
+        anywhere.push(any);
+    }
+    if !light.is_empty() {
+        let together = light.join(" ");
+        anywhere.push(all_ranks(conn, cache, &together, |_| false)?);
+        in_name.push(all_ranks(conn, cache, &in_name_query(&together), |_| {
+            false
+        })?);
+    }
+    Ok((intersection(anywhere), intersection(in_name)))
+}
+
+/// An FTS5 query that matches its terms in the name column only.
+fn in_name_query(terms: &str) -> String {
+    format!("name : ({terms})")
+}
+
 /// The ranks in every list, best first. Each list is sorted, so the shortest
 /// is walked and the others searched, each from where the last search ended.
-fn intersection(mut lists: Vec<Arc<[u32]>>) -> Arc<[u32]> {
+fn intersection(mut lists: Vec<Ranks>) -> Ranks {
     lists.sort_by_key(|l| l.len());
     let mut lists = lists.into_iter();
     let Some(shortest) = lists.next() else {
@@ -193,7 +208,7 @@ fn all_ranks(
     cache: &MatchCache,
     fts_query: &str,
     worth_keeping: impl Fn(usize) -> bool,
-) -> ApiResult<Arc<[u32]>> {
+) -> ApiResult<Ranks> {
     if let Some(ranks) = cache.get(fts_query) {
         return Ok(ranks);
     }
@@ -203,7 +218,7 @@ fn all_ranks(
         read.extend(u32::try_from(rank).ok());
         true
     })?;
-    let ranks: Arc<[u32]> = read.into();
+    let ranks: Ranks = read.into();
     if worth_keeping(ranks.len()) {
         cache.keep(fts_query, ranks.clone());
     }

@@ -146,10 +146,10 @@ fn intersected_word_lists_are_fts5s_and() {
             let lists = words
                 .iter()
                 .map(|w| {
-                    // The very queries by_text reads.
+                    // The very queries word_matches reads.
                     let query = match scope {
                         "" => fts_term(w),
-                        _ => format!("{scope}({})", fts_term(w)),
+                        _ => in_name_query(&fts_term(w)),
                     };
                     all_ranks(&conn, &none_kept, &query, |_| false)
                 })
