@@ -4,6 +4,7 @@
 use crate::auth;
 use crate::config::{self, Command};
 use crate::db;
+use crate::file_swap;
 use crate::import;
 use crate::load;
 use crate::server;
@@ -73,8 +74,7 @@ fn run(command: Command) -> Result<(), String> {
             server::start(&config)?.run_until_signalled()
         }
         Command::KeysCreate { db, plan, label } => {
-            let conn = db::open_writable(&db)?;
-            let (id, key) = auth::create(&conn, plan, &label)?;
+            let (id, key) = file_swap::change_keys(&db, |conn| auth::create(conn, plan, &label))?;
             println!("{key}");
             eprintln!(
                 "created key {id} on the {} plan; it is shown only this once",
@@ -97,8 +97,7 @@ fn run(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::KeysRevoke { db, id } => {
-            let conn = db::open_writable(&db)?;
-            auth::revoke(&conn, &id)?;
+            file_swap::change_keys(&db, |conn| auth::revoke(conn, &id))?;
             eprintln!("revoked {id}");
             Ok(())
         }

@@ -8,7 +8,6 @@
 //! replaces the old one; one that fails is logged and the old data keeps serving.
 
 use std::collections::HashMap;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
@@ -16,6 +15,7 @@ use crate::area_index::AreaIndex;
 use crate::db::{self, Pool};
 use crate::domain::Plan;
 use crate::error::ApiError;
+use crate::file_swap::{FileId, file_id};
 
 pub struct Dataset {
     pub pool: Pool,
@@ -25,20 +25,6 @@ pub struct Dataset {
     /// Positions, scores and name lengths of every area, for search.
     pub index: AreaIndex,
     file: FileId,
-}
-
-/// Which file a path names: a rename over it gives a new inode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileId {
-    dev: u64,
-    ino: u64,
-}
-
-fn file_id(path: &Path) -> Option<FileId> {
-    std::fs::metadata(path).ok().map(|m| FileId {
-        dev: m.dev(),
-        ino: m.ino(),
-    })
 }
 
 impl Dataset {

@@ -17,6 +17,7 @@ pub mod dates;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod file_swap;
 pub mod geo;
 pub mod http;
 pub mod import;

@@ -5,7 +5,8 @@
 //! goes through `create_database`, so each gets the same checks, the same
 //! derived indexes and the same all-or-nothing replacement: the new file is
 //! written beside the old one and renamed over it only once complete, and the
-//! old file's API keys and plan limits are carried over.
+//! old file's API keys and plan limits are carried over, under the old file's
+//! write lock so that a key changed meanwhile is kept (src/file_swap.rs).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ use rusqlite::{Connection, Statement, Transaction, params};
 use crate::api::areas::ORDERINGS;
 use crate::dates;
 use crate::db;
+use crate::file_swap::ReplaceLock;
 use crate::seed;
 
 pub const SCHEMA: &str = include_str!("../schema.sql");
@@ -180,18 +182,30 @@ pub fn create_database(
     }
     let temp = temp_path(path);
     let _ = fs::remove_file(&temp);
-    let result = write(&temp, path, fill);
-    match result {
-        Ok(count) => {
-            fs::rename(&temp, path)
-                .map_err(|e| format!("cannot move the new database into place: {e}"))?;
-            Ok(count)
-        }
-        Err(e) => {
-            let _ = fs::remove_file(&temp);
-            Err(e)
-        }
+    let result = build(&temp, fill).and_then(|(count, conn)| {
+        put_in_place(conn, &temp, path)?;
+        Ok(count)
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
     }
+    result
+}
+
+/// Renames the complete new file over `path`, with the keys of the file it
+/// replaces copied in under that file's write lock (src/file_swap.rs), so a
+/// key created or revoked meanwhile is never lost.
+fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String> {
+    let _lock = match keys_to_keep(path)? {
+        true => {
+            let lock = ReplaceLock::take(path)?;
+            carry_over_keys(&conn, path)?;
+            Some(lock)
+        }
+        false => None,
+    };
+    drop(conn);
+    fs::rename(temp, path).map_err(|e| format!("cannot move the new database into place: {e}"))
 }
 
 fn temp_path(path: &Path) -> PathBuf {
@@ -200,11 +214,12 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-fn write(
+/// Writes the new file at `temp` and returns its area count and its connection,
+/// still open for the keys to be copied in.
+fn build(
     temp: &Path,
-    old: &Path,
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
-) -> Result<i64, String> {
+) -> Result<(i64, Connection), String> {
     let sql = |e: rusqlite::Error| e.to_string();
     let mut conn =
         Connection::open(temp).map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
@@ -226,10 +241,9 @@ fn write(
     };
     derive(&tx).map_err(sql)?;
     tx.commit().map_err(sql)?;
-    carry_over_keys(&conn, old)?;
     conn.execute_batch("ANALYZE; PRAGMA journal_mode = DELETE;")
         .map_err(sql)?;
-    Ok(count)
+    Ok((count, conn))
 }
 
 /// The covering index the server reads whole at start (src/area_index.rs);
@@ -284,26 +298,30 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// Keeps the API keys and plan limits of the database being replaced. SQLite
+/// Whether `old` has API keys to keep: false when there is no file or it is
+/// not an area-scoring database; an error when it is ours but unreadable to
+/// this build (a newer schema), as replacing it would lose its keys.
+fn keys_to_keep(old: &Path) -> Result<bool, String> {
+    if !old.exists() {
+        return Ok(false);
+    }
+    match db::check_versions(old, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION) {
+        Ok(()) => Ok(true),
+        Err(why) if db::is_ours(old) => Err(format!(
+            "cannot carry API keys over, so {} is left as it was: {why}",
+            old.display()
+        )),
+        Err(why) => {
+            // Said on stderr, as init and import run without the server's logger.
+            eprintln!("area-scoring: not carrying API keys over: {why}");
+            Ok(false)
+        }
+    }
+}
+
+/// Copies the API keys and plan limits of the database being replaced. SQLite
 /// cannot attach or detach inside a transaction, so this runs after the load.
 fn carry_over_keys(conn: &Connection, old: &Path) -> Result<(), String> {
-    if !old.exists() {
-        return Ok(());
-    }
-    if let Err(why) = db::check_versions(old, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION) {
-        if db::is_ours(old) {
-            // Ours, but keys this build cannot read (a newer schema): replacing
-            // it would lose them, so nothing is replaced.
-            return Err(format!(
-                "cannot carry API keys over, so {} is left as it was: {why}",
-                old.display()
-            ));
-        }
-        // Not an area-scoring file: it has no keys to keep. Said on stderr,
-        // as init and import run without the server's logger.
-        eprintln!("area-scoring: not carrying API keys over: {why}");
-        return Ok(());
-    }
     let old_path = old.to_str().ok_or("the database path is not valid UTF-8")?;
     conn.execute("ATTACH DATABASE ?1 AS old", [old_path])
         .map_err(|e| e.to_string())?;
