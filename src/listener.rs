@@ -5,18 +5,20 @@
 //! tiny_http's own behaviours then need help: its accept thread ends at the
 //! first accept() error (which the timeout causes on an idle listener), and its
 //! connection pool can leave connections of a burst without a thread
-//! (`keep_accepting`); and each request a non-reading client pipelined would
+//! (both handled in keeper.rs, `keep_accepting`); and each request a non-reading client pipelined would
 //! wait out the write timeout (`Stalled`).
 //!
 //! tiny_http also has no way to stop accepting while requests already received
 //! are answered: `AcceptSwitch` keeps a second handle on the listening socket
 //! and shuts it down underneath tiny_http when the server stops.
 
+mod keeper;
+
+pub use keeper::keep_accepting;
+
 use std::collections::HashMap;
-use std::net::{IpAddr, Shutdown, SocketAddr, TcpListener, ToSocketAddrs};
+use std::net::{Shutdown, SocketAddr, TcpListener, ToSocketAddrs};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use socket2::{Domain, Protocol, Socket, Type};
@@ -85,39 +87,6 @@ impl AcceptSwitch {
     }
 }
 
-/// tiny_http's accept thread ends for good at the first error from accept(),
-/// and accept() on a listener with SO_RCVTIMEO fails (EAGAIN) once the timeout
-/// passes without a new connection: left alone, a server that sees no new
-/// connection for `client_timeout` never accepts another. A connection to
-/// ourselves well within the timeout keeps accept() returning (tiny_http does
-/// the same to stop); tiny_http reads EOF from it and drops it.
-///
-/// It also unsticks connections: tiny_http's connection thread pool can leave
-/// some connections of a burst queued with no thread until another connection
-/// ends (it counts waiting threads before they have woken). The thread that
-/// takes a self-connection goes on to the next queued connection, so a short
-/// interval bounds how long a queued client waits.
-pub fn keep_accepting(addr: SocketAddr, timeout: Duration, stopping: &AtomicBool) {
-    let target = match addr.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => SocketAddr::from(([127, 0, 0, 1], addr.port())),
-        IpAddr::V6(ip) if ip.is_unspecified() => {
-            SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, addr.port()))
-        }
-        _ => addr,
-    };
-    let every = (timeout / 4).min(Duration::from_millis(100));
-    let mut last = Instant::now();
-    while !stopping.load(Ordering::SeqCst) {
-        thread::sleep(Duration::from_millis(10).min(every));
-        if last.elapsed() >= every {
-            if let Err(e) = std::net::TcpStream::connect_timeout(&target, every) {
-                log::warn!("cannot reach our own listener on {target}: {e}");
-            }
-            last = Instant::now();
-        }
-    }
-}
-
 /// Connections whose client stopped reading: an answer to one of them ran
 /// into the write timeout. tiny_http queues every request a client pipelines,
 /// and each answer on such a connection would wait out the write timeout
@@ -155,6 +124,7 @@ mod tests {
     use super::*;
     use std::io::{ErrorKind, Read, Write};
     use std::net::TcpStream;
+    use std::thread;
 
     fn listener() -> (TcpListener, AcceptSwitch, SocketAddr) {
         let listener = listen("127.0.0.1:0", Duration::from_secs(10)).unwrap();
