@@ -142,3 +142,20 @@ grep -c 'reloaded' "$OUT/server.log" || true
 grep -E 'refused|panick|ERROR' "$OUT/server.log" | head -5 || true
 non2xx=$(grep -E '^status ' "$OUT/wrk.txt" | awk '$2 !~ /^2/ {s += $3} END {print s + 0}')
 echo "non-2xx answers: $non2xx"
+
+# After the first minute, while wrk ran: is RSS bounded, or still climbing?
+# The first and last thirds of that span are compared (their highest samples),
+# and the thread and open-file counts listed (one value each means flat).
+python3 - "$OUT/samples.csv" "$SOAK_SECS" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if 60 <= int(r["secs"]) < int(sys.argv[2])]
+if len(rows) < 6:
+    sys.exit("too few samples after the first minute to judge")
+mb = [int(r["rss_kb"]) / 1000 for r in rows]
+third = len(mb) // 3
+print(f"RSS after the first minute: {min(mb):.2f}-{max(mb):.2f} MB over {len(mb)} samples; "
+      f"highest in the first third {max(mb[:third]):.2f} MB, in the last third {max(mb[-third:]):.2f} MB")
+print("threads after the first minute:", sorted({int(r["threads"]) for r in rows}),
+      "open files:", sorted({int(r["fds"]) for r in rows}))
+PY
