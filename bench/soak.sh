@@ -117,9 +117,12 @@ SAMPLER=$!
 
 # Every RELOAD_SECS: a new database written beside the old and renamed over it
 # (init --force does exactly that, carrying the keys over); SIGHUP every other time.
+# It stops with wrk: a count of reloads would run past wrk's end, since each
+# init takes a second or more.
 reload() {
-  for n in $(seq $((SOAK_SECS / RELOAD_SECS))); do
-    sleep "$RELOAD_SECS"
+  local end=$((SECONDS + SOAK_SECS)) n=0
+  while sleep "$RELOAD_SECS" && [ "$SECONDS" -lt "$end" ]; do
+    n=$((n + 1))
     "$BIN" init --db "$DB" --force >/dev/null 2>&1
     if [ $((n % 2)) -eq 0 ]; then kill -HUP "$SERVER"; fi
     echo "$(date -u +%T) reload $n" >>"$OUT/reloads.log"

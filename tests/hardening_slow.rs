@@ -1,7 +1,8 @@
 //! Issue 4, in-process: slow and hostile clients. A silent client is dropped
 //! after the read timeout; 500 silent or byte-at-a-time clients do not slow a
 //! normal client past 100 ms; a client that pipelines requests and never reads
-//! the answers does not hold a worker for good (the write timeout frees it).
+//! the answers does not hold a worker for good (the write timeout frees it);
+//! every connection of a burst of new ones is answered at once.
 
 mod common;
 
@@ -167,42 +168,48 @@ fn a_client_that_never_reads_its_answers_does_not_hold_the_worker() {
     );
 }
 
-#[test]
-fn a_burst_of_new_connections_is_served_promptly() {
+/// Connections opened together, as wrk or a front's upstream pool does.
+const BURST: usize = 64;
+
+/// Opens `BURST` connections on a new server, sends a request on each and
+/// returns how long the last answer took.
+fn slowest_answer_of_a_burst() -> Duration {
     let db = fresh_db("burst");
-    let server = start(&db, 4, Duration::from_secs(10));
-    let addr = server.addr();
-    // tiny_http 0.12 can leave connections from a burst queued without a thread
-    // until another connection ends; the listener's keep-accepting connections
-    // hand them out. 48 kept-alive clients connect at once, each sends one
-    // request and keeps its connection open.
+    let running = start(&db, 4, Duration::from_secs(10));
+    let addr = running.addr();
     let started = Instant::now();
-    let waits: Vec<Duration> = std::thread::scope(|s| {
-        let clients: Vec<_> = (0..48)
-            .map(|_| {
-                s.spawn(move || {
-                    let mut c = TcpStream::connect(addr).unwrap();
-                    c.write_all(b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
-                        .unwrap();
-                    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-                    let mut buf = [0u8; 512];
-                    let n = c.read(&mut buf).unwrap_or(0);
-                    assert!(buf[..n].starts_with(b"HTTP/1.1 200"), "no answer");
-                    let waited = started.elapsed();
-                    // Hold the connection, as a kept-alive client does. Without the
-                    // fix a stuck connection waits for one of these to end (12 s),
-                    // far beyond the bound below, so load cannot blur the verdict.
-                    std::thread::sleep(Duration::from_secs(12).saturating_sub(waited));
-                    waited
-                })
-            })
-            .collect();
-        clients.into_iter().map(|c| c.join().unwrap()).collect()
-    });
-    let slowest = waits.iter().max().unwrap();
-    eprintln!("slowest of 48 new connections answered after {slowest:?}");
-    assert!(
-        *slowest < Duration::from_secs(8),
-        "slowest connection waited {slowest:?}"
-    );
+    let mut clients: Vec<TcpStream> = (0..BURST)
+        .map(|_| TcpStream::connect(addr).expect("connect"))
+        .collect();
+    for c in &mut clients {
+        c.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    }
+    let mut slowest = Duration::ZERO;
+    for (n, c) in clients.iter_mut().enumerate() {
+        let mut head = [0u8; 12];
+        c.read_exact(&mut head)
+            .unwrap_or_else(|e| panic!("connection {n} got no answer: {e}"));
+        assert_eq!(&head, b"HTTP/1.1 200", "connection {n}");
+        slowest = slowest.max(started.elapsed());
+    }
+    running.shutdown();
+    slowest
+}
+
+/// tiny_http 0.12 leaves most connections of a burst queued with no thread
+/// (src/listener/keeper.rs); before the server freed them all, the last of 64
+/// on a new server waited up to 6 s (the ~5 s maximum of every soak run).
+#[test]
+fn every_connection_of_a_burst_on_a_new_server_is_answered_within_a_second() {
+    // How many connections tiny_http leaves waiting varies with timing (none
+    // on about one new server in three), so three servers.
+    for round in 1..=3 {
+        let slowest = slowest_answer_of_a_burst();
+        assert!(
+            slowest < Duration::from_secs(1),
+            "round {round}: the last of {BURST} connections was answered after {slowest:?}"
+        );
+    }
 }

@@ -1,7 +1,9 @@
-//! A key created or revoked while `import` or `init --force` replaces the
-//! database file is never lost (src/file_swap.rs). Each test holds the old
-//! file's write lock itself, as the other side would, so that the race happens
-//! every run rather than by chance.
+//! Key changes against the real binary: `keys revoke` takes effect on a
+//! running server within 5 s without a restart, and a key created or revoked
+//! while `import` or `init --force` replaces the database file is never lost
+//! (src/file_swap.rs). The replacement tests hold the old file's write lock
+//! themselves, as the other side would, so that the race happens every run
+//! rather than by chance.
 
 mod common;
 
@@ -13,9 +15,37 @@ use std::time::Duration;
 
 use area_scoring::auth;
 use area_scoring::domain::Plan;
-use common::bin::{command, text, within};
-use common::{fresh_db, small_db};
+use common::bin::{Served, command, run, text, within};
+use common::client::get;
+use common::{assert_error_shape, fresh_db, new_key, small_db};
 use rusqlite::Connection;
+
+#[test]
+fn a_revoked_key_is_refused_within_5_s_without_restart() {
+    let db = fresh_db("revoke");
+    let (id, key) = new_key(&db, Plan::Growth);
+    let (_, other) = new_key(&db, Plan::Growth);
+    let server = Served::spawn(&db, &[]);
+    assert_eq!(get(server.addr, "/v1/areas", Some(&key)).status, 200);
+    let out = run(
+        &["keys", "revoke", "--db", db.to_str().unwrap(), &id],
+        &[],
+        Path::new("/"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let refused = within(Duration::from_secs(5), || {
+        let r = get(server.addr, "/v1/areas", Some(&key));
+        (r.status == 401).then_some(r)
+    })
+    .expect("the revoked key still works after 5 s");
+    assert_error_shape(&refused, 401, "invalid_api_key");
+    // Only that key: another one on the same plan still works.
+    assert_eq!(get(server.addr, "/v1/areas", Some(&other)).status, 200);
+}
 
 /// One valid area in the import's CSV format (docs/import.md).
 const ONE_AREA_CSV: &str = "\

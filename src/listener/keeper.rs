@@ -18,6 +18,8 @@
 //! connections for as long as each leaves one more thread alive: a thread that
 //! went on to a queued connection. It stops at the first that does not (an
 //! idle thread took it, or a new one is idle now and the next will take it).
+//! tests/hardening_slow.rs opens 64 connections at once on three new servers
+//! and requires every one answered within a second.
 
 use std::io::Read;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
