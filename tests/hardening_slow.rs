@@ -207,6 +207,7 @@ fn every_connection_of_a_burst_on_a_new_server_is_answered_within_a_second() {
     // on about one new server in three), so three servers.
     for round in 1..=3 {
         let slowest = slowest_answer_of_a_burst();
+        eprintln!("round {round}: the last of {BURST} answered after {slowest:?}");
         assert!(
             slowest < Duration::from_secs(1),
             "round {round}: the last of {BURST} connections was answered after {slowest:?}"
