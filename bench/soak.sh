@@ -123,7 +123,10 @@ reload() {
   local end=$((SECONDS + SOAK_SECS)) n=0
   while sleep "$RELOAD_SECS" && [ "$SECONDS" -lt "$end" ]; do
     n=$((n + 1))
-    "$BIN" init --db "$DB" --force >/dev/null 2>&1
+    if ! "$BIN" init --db "$DB" --force >/dev/null 2>"$WORK/init.err"; then
+      echo "$(date -u +%T) reload $n FAILED: $(tr '\n' ' ' <"$WORK/init.err")" >>"$OUT/reloads.log"
+      continue
+    fi
     if [ $((n % 2)) -eq 0 ]; then kill -HUP "$SERVER"; fi
     echo "$(date -u +%T) reload $n" >>"$OUT/reloads.log"
   done
@@ -140,8 +143,9 @@ SAMPLER=""
 
 echo "--- samples (secs,rss_kb,hwm_kb,threads,fds)"
 cat "$OUT/samples.csv"
-echo "--- reloads logged by the server"
+echo "--- reloads logged by the server (and failed init --force runs)"
 grep -c 'reloaded' "$OUT/server.log" || true
+grep -c FAILED "$OUT/reloads.log" || true
 grep -E 'refused|panick|ERROR' "$OUT/server.log" | head -5 || true
 non2xx=$(grep -E '^status ' "$OUT/wrk.txt" | awk '$2 !~ /^2/ {s += $3} END {print s + 0}')
 echo "non-2xx answers: $non2xx"

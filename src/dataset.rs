@@ -8,14 +8,14 @@
 //! replaces the old one; one that fails is logged and the old data keeps serving.
 
 use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::area_index::AreaIndex;
 use crate::db::{self, Pool};
 use crate::domain::Plan;
 use crate::error::ApiError;
-use crate::file_swap::{FileId, file_id};
 
 pub struct Dataset {
     pub pool: Pool,
@@ -25,6 +25,20 @@ pub struct Dataset {
     /// Positions, scores and name lengths of every area, for search.
     pub index: AreaIndex,
     file: FileId,
+}
+
+/// Which file a path names: a rename over it gives a new inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+fn file_id(path: &Path) -> Option<FileId> {
+    std::fs::metadata(path).ok().map(|m| FileId {
+        dev: m.dev(),
+        ino: m.ino(),
+    })
 }
 
 impl Dataset {
@@ -70,6 +84,8 @@ pub struct Store {
     current: RwLock<Option<Arc<Dataset>>>,
     /// The file that last failed to open, so that it is not retried every poll.
     refused: RwLock<Option<FileId>>,
+    /// Datasets swapped out, until their last request lets go (see `poll`).
+    replaced: Mutex<Vec<Weak<Dataset>>>,
 }
 
 impl Store {
@@ -80,6 +96,7 @@ impl Store {
             pool_size,
             current: RwLock::new(Some(Arc::new(dataset))),
             refused: RwLock::new(None),
+            replaced: Mutex::new(Vec::new()),
         })
     }
 
@@ -101,7 +118,7 @@ impl Store {
                     self.path.display(),
                     dataset.area_count
                 );
-                *self.current.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(dataset));
+                self.swap(Some(Arc::new(dataset)));
                 *self.refused.write().unwrap_or_else(|p| p.into_inner()) = None;
                 true
             }
@@ -113,9 +130,38 @@ impl Store {
         }
     }
 
-    /// Called every second or so: reloads when the path names a new file, and
-    /// stops serving when the file is gone.
+    /// Serves `next` from now on; the dataset it replaces is freed when its
+    /// last request in flight lets go.
+    fn swap(&self, next: Option<Arc<Dataset>>) {
+        let old = std::mem::replace(
+            &mut *self.current.write().unwrap_or_else(|p| p.into_inner()),
+            next,
+        );
+        if let Some(old) = old {
+            let mut replaced = self.replaced.lock().unwrap_or_else(|p| p.into_inner());
+            replaced.push(Arc::downgrade(&old));
+        }
+    }
+
+    /// Hands the memory of replaced datasets, once freed, back to the system.
+    /// glibc keeps freed memory in the arenas of the threads that used it (the
+    /// old pool's page caches were filled by every worker), so without this
+    /// each of the first reloads raised RSS by up to 1 MB for good
+    /// (bench/RESULTS-hardening.md).
+    fn give_back_replaced(&self) {
+        let mut replaced = self.replaced.lock().unwrap_or_else(|p| p.into_inner());
+        let before = replaced.len();
+        replaced.retain(|old| old.strong_count() > 0);
+        if replaced.len() < before {
+            give_back_free_memory();
+        }
+    }
+
+    /// Called every second or so: reloads when the path names a new file,
+    /// stops serving when the file is gone, and returns the memory of
+    /// replaced datasets to the system once they are freed.
     pub fn poll(&self) {
+        self.give_back_replaced();
         let on_disk = file_id(&self.path);
         let serving = self
             .current
@@ -129,7 +175,7 @@ impl Store {
                     "{} is gone; answering 503 until it is back",
                     self.path.display()
                 );
-                *self.current.write().unwrap_or_else(|p| p.into_inner()) = None;
+                self.swap(None);
             }
             Some(id)
                 if serving != Some(id)
@@ -141,3 +187,20 @@ impl Store {
         }
     }
 }
+
+/// Returns the free pages of every malloc arena to the system (glibc's
+/// malloc_trim, which since 2.8 also releases whole free pages inside the
+/// arenas, not only at the top of the heap). A few milliseconds, once a reload.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn give_back_free_memory() {
+    unsafe extern "C" {
+        fn malloc_trim(pad: usize) -> i32;
+    }
+    // SAFETY: malloc_trim takes no pointer and works only on glibc's own state.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn give_back_free_memory() {}

@@ -8,7 +8,7 @@
 //! old file's API keys and plan limits are carried over, under the old file's
 //! write lock so that a key changed meanwhile is kept (src/file_swap.rs).
 
-use std::fs;
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, Statement, Transaction, params};
@@ -16,7 +16,7 @@ use rusqlite::{Connection, Statement, Transaction, params};
 use crate::api::areas::ORDERINGS;
 use crate::dates;
 use crate::db;
-use crate::file_swap::ReplaceLock;
+use crate::file_swap::{ReplaceLock, WriteLock};
 use crate::seed;
 
 pub const SCHEMA: &str = include_str!("../schema.sql");
@@ -192,20 +192,31 @@ pub fn create_database(
     result
 }
 
-/// Renames the complete new file over `path`, with the keys of the file it
-/// replaces copied in under that file's write lock (src/file_swap.rs), so a
+/// Renames the complete new file over `path`, durably, with the keys of the
+/// file it replaces copied in under both write locks (src/file_swap.rs), so a
 /// key created or revoked meanwhile is never lost.
 fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String> {
-    let _lock = match keys_to_keep(path)? {
-        true => {
-            let lock = ReplaceLock::take(path)?;
-            carry_over_keys(&conn, path)?;
-            Some(lock)
-        }
+    let _writers = WriteLock::take(path)?;
+    let old = match path.exists() {
+        true => ReplaceLock::take(path)?,
         false => None,
     };
+    if let Some(old) = &old
+        && keys_to_keep(old, path)?
+    {
+        carry_over_keys(&conn, path)?;
+    }
     drop(conn);
-    fs::rename(temp, path).map_err(|e| format!("cannot move the new database into place: {e}"))
+    // Written with synchronous = OFF: on disk before its name is, so that a
+    // power cut after the rename cannot leave a torn file (and lose the keys).
+    let synced = |p: &Path| File::open(p).and_then(|f| f.sync_all());
+    synced(temp).map_err(|e| format!("cannot write {} to disk: {e}", temp.display()))?;
+    fs::rename(temp, path).map_err(|e| format!("cannot move the new database into place: {e}"))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = synced(dir);
+    }
+    drop(old);
+    Ok(())
 }
 
 fn temp_path(path: &Path) -> PathBuf {
@@ -298,25 +309,31 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// Whether `old` has API keys to keep: false when there is no file or it is
-/// not an area-scoring database; an error when it is ours but unreadable to
-/// this build (a newer schema), as replacing it would lose its keys.
-fn keys_to_keep(old: &Path) -> Result<bool, String> {
-    if !old.exists() {
+/// Whether the locked file being replaced has API keys to keep: false when it
+/// is not an area-scoring database; an error when it is ours but of a schema
+/// this build cannot read (a newer one), or cannot be read at all, as
+/// replacing it would lose its keys.
+fn keys_to_keep(old: &ReplaceLock, path: &Path) -> Result<bool, String> {
+    let shown = path.display();
+    let (application_id, version) = old
+        .versions()
+        .map_err(|why| format!("{why}; {shown} is left as it was"))?;
+    if application_id != db::APPLICATION_ID {
+        // Said on stderr, as init and import run without the server's logger.
+        eprintln!(
+            "area-scoring: not carrying API keys over: {shown} is not an area-scoring database"
+        );
         return Ok(false);
     }
-    match db::check_versions(old, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION) {
-        Ok(()) => Ok(true),
-        Err(why) if db::is_ours(old) => Err(format!(
-            "cannot carry API keys over, so {} is left as it was: {why}",
-            old.display()
-        )),
-        Err(why) => {
-            // Said on stderr, as init and import run without the server's logger.
-            eprintln!("area-scoring: not carrying API keys over: {why}");
-            Ok(false)
-        }
+    if !(db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION).contains(&version) {
+        return Err(format!(
+            "cannot carry API keys over, so {shown} is left as it was: it has schema version \
+             {version}, this build reads versions {} to {}",
+            db::OLDEST_KEYS_VERSION,
+            db::SCHEMA_VERSION
+        ));
     }
+    Ok(true)
 }
 
 /// Copies the API keys and plan limits of the database being replaced. SQLite

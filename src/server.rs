@@ -163,7 +163,8 @@ impl Running {
     pub fn shutdown(self) {
         let deadline = Instant::now() + SHUTDOWN_DEADLINE;
         self.shared.stopping.store(true, Ordering::SeqCst);
-        // The self-connections end first (within 10 ms): one made after the
+        // The self-connections end first (within about 20 ms: they wait in 10 ms
+        // slices and check `stopping`): one made after the
         // listener stops would be refused and logged as a failure.
         for keeper in self.keepers {
             let _ = keeper.join();

@@ -11,14 +11,16 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::time::Duration;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use area_scoring::auth;
 use area_scoring::domain::Plan;
-use common::bin::{Served, command, run, text, within};
+use area_scoring::file_swap::{ReplaceLock, WriteLock};
+use common::bin::{Served, command, run, within};
 use common::client::get;
 use common::{assert_error_shape, fresh_db, new_key, small_db};
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 
 #[test]
 fn a_revoked_key_is_refused_within_5_s_without_restart() {
@@ -62,14 +64,61 @@ fn key_ids(db: &Path) -> Vec<String> {
         .unwrap()
 }
 
-/// Waits for the child to exit and returns its stderr; it must succeed.
-fn finished(mut child: Child, what: &str) -> String {
-    let status = within(Duration::from_secs(60), || child.try_wait().unwrap())
-        .unwrap_or_else(|| panic!("{what} did not finish within 60 s"));
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
-    assert!(status.success(), "{what} failed: {err}");
-    err
+/// A command started with its stderr read line by line as it comes.
+struct Running {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+    said: String,
+}
+
+fn start(args: &[&str]) -> Running {
+    let mut child = command(args, &[], Path::new("/"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    Running {
+        child,
+        lines,
+        said: String::new(),
+    }
+}
+
+impl Running {
+    /// Whether the command says something containing `text` within `limit`.
+    fn says(&mut self, text: &str, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            self.said.push_str(&line);
+            self.said.push('\n');
+            if line.contains(text) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Waits for the command to exit, which must be a success; all it said.
+    fn succeeds(mut self, what: &str) -> String {
+        let status = within(Duration::from_secs(60), || self.child.try_wait().unwrap())
+            .unwrap_or_else(|| panic!("{what} did not finish within 60 s"));
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(1)) {
+            self.said.push_str(&line);
+            self.said.push('\n');
+        }
+        assert!(status.success(), "{what} failed: {}", self.said);
+        self.said
+    }
 }
 
 #[test]
@@ -78,55 +127,30 @@ fn a_key_being_created_while_import_replaces_the_file_is_carried_over() {
     let csv = db.with_file_name("one.csv");
     fs::write(&csv, ONE_AREA_CSV).unwrap();
 
-    // A key change in progress on the old file: written, not yet committed.
+    // A key being written to the old file, not yet committed, by a writer that
+    // knows nothing of area-scoring's own lock (an operator's sqlite3, say).
     let writer = Connection::open(&db).unwrap();
     writer.execute_batch("BEGIN IMMEDIATE").unwrap();
     let (id, _key) = auth::create(&writer, Plan::Starter, "mid-import").unwrap();
 
-    let args = [
+    let mut import = start(&[
         "import",
         "--db",
         db.to_str().unwrap(),
         csv.to_str().unwrap(),
-    ];
-    let mut import = command(&args, &[], Path::new("/"))
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The import must wait for the key change before copying the keys.
-    let mut stderr = BufReader::new(import.stderr.take().unwrap());
-    let mut line = String::new();
-    let mut said = String::new();
-    while stderr.read_line(&mut line).unwrap() > 0 {
-        said.push_str(&line);
-        if line.contains("waiting for a key change") {
-            break;
-        }
-        line.clear();
-    }
+    ]);
     assert!(
-        line.contains("waiting for a key change"),
-        "import went ahead while a key was being written (that key would be lost): {said}"
+        import.says("waiting for a write to", Duration::from_secs(60)),
+        "import went ahead while a key was being written (that key would be lost): {}",
+        import.said
     );
     writer.execute_batch("COMMIT").unwrap();
-    import.stderr = Some(stderr.into_inner());
-    let summary = finished(import, "import");
-    assert!(summary.contains("imported 1 areas"), "{summary}");
+    let said = import.succeeds("import");
+    assert!(said.contains("imported 1 areas"), "{said}");
     assert!(
         key_ids(&db).contains(&id),
         "the key created during the import is in the new file"
     );
-}
-
-/// Whether process `pid` has `file` open.
-fn has_open(pid: u32, file: &Path) -> bool {
-    let file = fs::canonicalize(file).unwrap();
-    fs::read_dir(format!("/proc/{pid}/fd"))
-        .map(|fds| {
-            fds.flatten()
-                .any(|fd| fs::read_link(fd.path()).is_ok_and(|target| target == file))
-        })
-        .unwrap_or(false)
 }
 
 #[test]
@@ -135,10 +159,10 @@ fn a_key_created_while_the_file_is_renamed_over_lands_in_the_new_file() {
     let replacement = db.with_file_name("replacement.db");
     small_db(&replacement, 5, &db);
 
-    // Hold the old file's write lock as init --force or import does while it
-    // copies the keys and renames the new file into place.
-    let replacer = Connection::open(&db).unwrap();
-    replacer.execute_batch("BEGIN IMMEDIATE").unwrap();
+    // Hold the locks init --force and import hold while they copy the keys
+    // and rename the new file into place.
+    let writers = WriteLock::take(&db).unwrap();
+    let old = ReplaceLock::take(&db).unwrap().expect("an SQLite file");
     let args = [
         "keys",
         "create",
@@ -147,28 +171,58 @@ fn a_key_created_while_the_file_is_renamed_over_lands_in_the_new_file() {
         "--plan",
         "free",
     ];
-    let keys = command(&args, &[], Path::new("/"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    within(Duration::from_secs(30), || {
-        has_open(keys.id(), &db).then_some(())
-    })
-    .expect("keys create opens the database");
-    // Past its first look at the file and waiting for the lock.
-    std::thread::sleep(Duration::from_millis(300));
+    let mut keys = start(&args);
+    // Told to wait (or, before the lock existed, blocked on the old file).
+    keys.says("waiting for another command", Duration::from_secs(5));
     fs::rename(&replacement, &db).unwrap();
-    replacer.execute_batch("ROLLBACK").unwrap();
+    drop(old);
+    drop(writers);
 
-    let said = finished(keys, "keys create");
+    let said = keys.succeeds("keys create");
     let id = said
         .split_whitespace()
         .find(|w| w.starts_with("key_"))
         .unwrap_or_else(|| panic!("keys create names the key: {said}"));
     assert!(
         key_ids(&db).contains(&id.to_string()),
-        "the key is in the file the path names now, not in the replaced one: {}",
-        text(said.as_bytes())
+        "the key is in the file the path names now, not in the replaced one: {said}"
+    );
+}
+
+/// A `keys` command killed mid-commit leaves a hot journal, which only a
+/// read-write connection can roll back. Read-only, the file looked like no
+/// area-scoring database at all, so its keys were not carried over: all lost.
+#[test]
+fn init_force_over_a_file_with_a_hot_journal_keeps_its_keys() {
+    let db = fresh_db("hot-journal");
+    let (id, _) = new_key(&db, Plan::Growth);
+    let journal = db.with_file_name("areas.db-journal");
+    let saved = db.with_file_name("saved-journal");
+    {
+        let writer = Connection::open(&db).unwrap();
+        writer
+            // Unsynced, SQLite writes the journal's header whole at once (synced,
+            // only at commit), so the copy below is the journal of a crash.
+            .execute_batch(
+                "PRAGMA synchronous = OFF; BEGIN; UPDATE api_keys SET label = 'half-written';",
+            )
+            .unwrap();
+        fs::copy(&journal, &saved).expect("a journal while the write is open");
+        writer.execute_batch("ROLLBACK").unwrap();
+    }
+    fs::rename(&saved, &journal).unwrap();
+    let read_only = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    assert!(
+        read_only
+            .query_row("PRAGMA application_id", [], |r| r.get::<_, i64>(0))
+            .is_err(),
+        "the journal is hot: a read-only connection cannot read the file"
+    );
+    drop(read_only);
+
+    start(&["init", "--force", "--db", db.to_str().unwrap()]).succeeds("init --force");
+    assert!(
+        key_ids(&db).contains(&id),
+        "the key of the file with a hot journal is in the new file"
     );
 }
