@@ -151,18 +151,21 @@ non2xx=$(grep -E '^status ' "$OUT/wrk.txt" | awk '$2 !~ /^2/ {s += $3} END {prin
 echo "non-2xx answers: $non2xx"
 
 # After the first minute, while wrk ran: is RSS bounded, or still climbing?
-# The first and last thirds of that span are compared (their highest samples),
+# The first and last thirds of that span are compared (medians, and highest
+# samples, which include any sample taken while a reload held two datasets),
 # and the thread and open-file counts listed (one value each means flat).
 python3 - "$OUT/samples.csv" "$SOAK_SECS" <<'PY'
-import csv, sys
+import csv, statistics, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1]))
         if 60 <= int(r["secs"]) < int(sys.argv[2])]
 if len(rows) < 6:
     sys.exit("too few samples after the first minute to judge")
 mb = [int(r["rss_kb"]) / 1000 for r in rows]
 third = len(mb) // 3
+first, last = mb[:third], mb[-third:]
 print(f"RSS after the first minute: {min(mb):.2f}-{max(mb):.2f} MB over {len(mb)} samples; "
-      f"highest in the first third {max(mb[:third]):.2f} MB, in the last third {max(mb[-third:]):.2f} MB")
+      f"first third median {statistics.median(first):.2f} MB (highest {max(first):.2f}), "
+      f"last third median {statistics.median(last):.2f} MB (highest {max(last):.2f})")
 print("threads after the first minute:", sorted({int(r["threads"]) for r in rows}),
       "open files:", sorted({int(r["fds"]) for r in rows}))
 PY

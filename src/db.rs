@@ -80,10 +80,13 @@ fn maintenance_threads() -> Arc<ScheduledThreadPool> {
 
 /// Opens an existing database for writing (keys, import).
 pub fn open_writable(path: &Path) -> Result<Connection, String> {
-    check(path)?;
+    must_exist(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+    // Checked through this connection: unlike a read-only one, its first read
+    // rolls back a journal that a command killed mid-commit left behind.
+    check_open(&conn, path, SCHEMA_VERSION..=SCHEMA_VERSION)?;
     Ok(conn)
 }
 
@@ -93,24 +96,26 @@ pub fn check(path: &Path) -> Result<(), String> {
     check_versions(path, SCHEMA_VERSION..=SCHEMA_VERSION)
 }
 
-/// Whether a file is an area-scoring database of any version (its
-/// application_id), whether or not this build can read it.
-pub fn is_ours(path: &Path) -> bool {
-    Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .and_then(|c| c.query_row("PRAGMA application_id", [], |r| r.get::<_, i64>(0)))
-        .is_ok_and(|id| id == APPLICATION_ID)
-}
-
 /// Like `check`, accepting any schema version in `versions`.
 pub fn check_versions(path: &Path, versions: RangeInclusive<i64>) -> Result<(), String> {
-    let shown = path.display();
-    if !path.is_file() {
-        return Err(format!(
-            "database {shown} does not exist; create it with: area-scoring init --db {shown}"
-        ));
-    }
+    must_exist(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    check_open(&conn, path, versions)
+}
+
+fn must_exist(path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    match path.is_file() {
+        true => Ok(()),
+        false => Err(format!(
+            "database {shown} does not exist; create it with: area-scoring init --db {shown}"
+        )),
+    }
+}
+
+fn check_open(conn: &Connection, path: &Path, versions: RangeInclusive<i64>) -> Result<(), String> {
+    let shown = path.display();
     let read =
         |pragma: &str| conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, i64>(0));
     match (read("application_id"), read("user_version")) {
@@ -122,8 +127,18 @@ pub fn check_versions(path: &Path, versions: RangeInclusive<i64>) -> Result<(), 
         (Ok(_), Ok(_)) => Err(format!(
             "{shown} is an SQLite file but not an area-scoring database"
         )),
+        (Err(e), _) | (_, Err(e)) if is_hot_journal(&e) => Err(format!(
+            "{shown} has a journal left by a command that stopped mid-write, which only a \
+             read-write open rolls back: run area-scoring keys list --db {shown}, then try again"
+        )),
         (Err(e), _) | (_, Err(e)) => Err(format!("{shown} is not a database: {e}")),
     }
+}
+
+/// A read-only connection met a journal it would have to roll back.
+pub fn is_hot_journal(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if f.extended_code == rusqlite::ffi::SQLITE_READONLY_ROLLBACK)
 }
 
 #[cfg(test)]

@@ -185,9 +185,19 @@ impl From<rusqlite::Error> for ApiError {
                     | NotADatabase
                     | CannotOpen
                     | SystemIoFailure
+                    // The server reads only: it meets this when a write it
+                    // cannot make is needed first (a hot journal to roll back).
+                    | ReadOnly
             )
         );
         log::error!("database error: {err}");
+        if crate::db::is_hot_journal(&err) {
+            log::error!(
+                "a command writing the database stopped mid-commit and left its journal, \
+                 which this read-only server cannot roll back: any area-scoring command \
+                 that opens the file read-write does (area-scoring keys list will)"
+            );
+        }
         if outage {
             ApiError::ServiceUnavailable
         } else {

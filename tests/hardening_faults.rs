@@ -1,7 +1,8 @@
 //! Issue 4, in-process: a database that fails answers 503 service_unavailable
 //! with Retry-After (never 500), and the server recovers by itself once the
 //! file is back: removed then put back by rename, overwritten in place with
-//! garbage then restored, and held under an exclusive lock then released.
+//! garbage then restored, and held under an exclusive lock then released; with
+//! a hot journal, until any area-scoring command that writes has rolled it back.
 
 mod common;
 
@@ -148,4 +149,25 @@ fn a_locked_file_answers_503_after_the_busy_timeout_and_recovers_on_unlock() {
     drop(writer);
     assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
     assert_eq!(get(addr, "/healthz", None).status, 200);
+}
+
+/// A writer killed mid-commit leaves a hot journal, which the server's
+/// read-only connections cannot roll back: 503 (it was 500), and 200 again
+/// once a command that opens the file read-write (here `keys list`) has.
+#[test]
+fn a_hot_journal_answers_503_until_a_command_rolls_it_back() {
+    let db = fresh_db("hot-journal");
+    let (_, key) = new_key(&db, Plan::Growth);
+    let server = start(&db, 2, TIMEOUT);
+    let addr = server.addr();
+    assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
+    db::leave_hot_journal(&db);
+    assert_503(&get(addr, "/v1/areas", Some(&key)));
+    let listed = run(
+        &["keys", "list", "--db", db.to_str().unwrap()],
+        &[],
+        std::path::Path::new("/"),
+    );
+    assert!(listed.status.success(), "{}", text(&listed.stderr));
+    assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
 }

@@ -19,8 +19,9 @@ use area_scoring::domain::Plan;
 use area_scoring::file_swap::{ReplaceLock, WriteLock};
 use common::bin::{Served, command, run, within};
 use common::client::get;
+use common::db::leave_hot_journal;
 use common::{assert_error_shape, fresh_db, new_key, small_db};
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::Connection;
 
 #[test]
 fn a_revoked_key_is_refused_within_5_s_without_restart() {
@@ -196,29 +197,7 @@ fn a_key_created_while_the_file_is_renamed_over_lands_in_the_new_file() {
 fn init_force_over_a_file_with_a_hot_journal_keeps_its_keys() {
     let db = fresh_db("hot-journal");
     let (id, _) = new_key(&db, Plan::Growth);
-    let journal = db.with_file_name("areas.db-journal");
-    let saved = db.with_file_name("saved-journal");
-    {
-        let writer = Connection::open(&db).unwrap();
-        writer
-            // Unsynced, SQLite writes the journal's header whole at once (synced,
-            // only at commit), so the copy below is the journal of a crash.
-            .execute_batch(
-                "PRAGMA synchronous = OFF; BEGIN; UPDATE api_keys SET label = 'half-written';",
-            )
-            .unwrap();
-        fs::copy(&journal, &saved).expect("a journal while the write is open");
-        writer.execute_batch("ROLLBACK").unwrap();
-    }
-    fs::rename(&saved, &journal).unwrap();
-    let read_only = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
-    assert!(
-        read_only
-            .query_row("PRAGMA application_id", [], |r| r.get::<_, i64>(0))
-            .is_err(),
-        "the journal is hot: a read-only connection cannot read the file"
-    );
-    drop(read_only);
+    leave_hot_journal(&db);
 
     start(&["init", "--force", "--db", db.to_str().unwrap()]).succeeds("init --force");
     assert!(

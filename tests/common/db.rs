@@ -69,3 +69,33 @@ pub fn small_db(path: &Path, count: usize, keys_from: &Path) {
     conn.execute_batch("INSERT OR IGNORE INTO api_keys SELECT * FROM old.api_keys;")
         .expect("copy keys");
 }
+
+/// Leaves beside the database the rollback journal of a writer killed
+/// mid-commit (a hot journal), which only a read-write connection can roll
+/// back. The file itself is unchanged.
+pub fn leave_hot_journal(db_path: &Path) {
+    let journal = db_path.with_file_name(format!(
+        "{}-journal",
+        db_path.file_name().unwrap().to_str().unwrap()
+    ));
+    let saved = db_path.with_file_name("saved-journal");
+    let writer = rusqlite::Connection::open(db_path).expect("open");
+    // Unsynced, SQLite writes the journal's header whole at once (synced,
+    // only at commit), so the copy is the journal of a crash.
+    writer
+        .execute_batch("PRAGMA synchronous = OFF; BEGIN; CREATE TABLE half_written (x);")
+        .expect("begin a write");
+    fs::copy(&journal, &saved).expect("a journal while the write is open");
+    writer.execute_batch("ROLLBACK").expect("roll back");
+    drop(writer);
+    fs::rename(&saved, &journal).expect("put the journal back");
+    let read_only =
+        rusqlite::Connection::open_with_flags(db_path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("open read-only");
+    assert!(
+        read_only
+            .query_row("PRAGMA application_id", [], |r| r.get::<_, i64>(0))
+            .is_err(),
+        "the journal is hot: a read-only connection cannot read the file"
+    );
+}
