@@ -116,23 +116,28 @@ fn must_exist(path: &Path) -> Result<(), String> {
 
 fn check_open(conn: &Connection, path: &Path, versions: RangeInclusive<i64>) -> Result<(), String> {
     let shown = path.display();
-    let read =
-        |pragma: &str| conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, i64>(0));
-    match (read("application_id"), read("user_version")) {
-        (Ok(APPLICATION_ID), Ok(v)) if versions.contains(&v) => Ok(()),
-        (Ok(APPLICATION_ID), Ok(v)) => Err(format!(
+    match read_versions(conn) {
+        Ok((APPLICATION_ID, v)) if versions.contains(&v) => Ok(()),
+        Ok((APPLICATION_ID, v)) => Err(format!(
             "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; write it anew with \
              area-scoring import --db {shown} FILE (or init --force for the seed data); API keys are kept"
         )),
-        (Ok(_), Ok(_)) => Err(format!(
+        Ok(_) => Err(format!(
             "{shown} is an SQLite file but not an area-scoring database"
         )),
-        (Err(e), _) | (_, Err(e)) if is_hot_journal(&e) => Err(format!(
+        Err(e) if is_hot_journal(&e) => Err(format!(
             "{shown} has a journal left by a command that stopped mid-write, which only a \
              read-write open rolls back: run area-scoring keys list --db {shown}, then try again"
         )),
-        (Err(e), _) | (_, Err(e)) => Err(format!("{shown} is not a database: {e}")),
+        Err(e) => Err(format!("{shown} is not a database: {e}")),
     }
+}
+
+/// A file's (application_id, user_version): whose file it is, and its schema.
+pub fn read_versions(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
+    let read =
+        |pragma: &str| conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, i64>(0));
+    Ok((read("application_id")?, read("user_version")?))
 }
 
 /// A read-only connection met a journal it would have to roll back.

@@ -108,14 +108,8 @@ impl ReplaceLock {
 
     /// The file's (application_id, user_version), read under the lock.
     pub fn versions(&self) -> Result<(i64, i64), String> {
-        let read = |pragma: &str| {
-            self.0
-                .query_row(&format!("PRAGMA {pragma}"), [], |r| r.get::<_, i64>(0))
-                .map_err(|e| {
-                    format!("cannot read the {pragma} of the database being replaced: {e}")
-                })
-        };
-        Ok((read("application_id")?, read("user_version")?))
+        crate::db::read_versions(&self.0)
+            .map_err(|e| format!("cannot read the database being replaced: {e}"))
     }
 }
 

@@ -5,8 +5,8 @@
 //! goes through `create_database`, so each gets the same checks, the same
 //! derived indexes and the same all-or-nothing replacement: the new file is
 //! written beside the old one and renamed over it only once complete, and the
-//! old file's API keys and plan limits are carried over, under the old file's
-//! write lock so that a key changed meanwhile is kept (src/file_swap.rs).
+//! old file's API keys and plan limits are carried over, under the locks that
+//! keep a key changed meanwhile (src/file_swap.rs).
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
