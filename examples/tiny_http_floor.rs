@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use area_scoring::listener::{keep_accepting, listen};
+use area_scoring::transport::keeper::keep_accepting;
+use area_scoring::transport::listener::listen;
 
 fn main() {
     let file = std::env::args()

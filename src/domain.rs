@@ -1,4 +1,8 @@
-//! The fixed vocabulary of the API: provinces, dimensions, plans, and score rounding.
+//! The fixed vocabulary of the API: provinces, dimensions, plans, list
+//! orderings, and score rounding.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 /// The nine provinces: filter slug and display name (spec 2.8).
 pub const PROVINCES: [(&str, &str); 9] = [
@@ -32,6 +36,21 @@ pub fn dimension_position(name: &str) -> usize {
         .unwrap_or(DIMENSIONS.len())
 }
 
+/// A JSON object keyed by dimension name, in the order of the pairs (the
+/// spec's dimension order), which a plain map would lose.
+#[derive(Debug)]
+pub struct DimensionMap<T>(pub Vec<(&'static str, T)>);
+
+impl<T: Serialize> Serialize for DimensionMap<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
 /// Plans, in rank order: a plan may do whatever a lower one may.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Plan {
@@ -56,6 +75,21 @@ impl Plan {
     pub fn from_name(name: &str) -> Option<Plan> {
         Plan::ALL.into_iter().find(|p| p.name() == name)
     }
+}
+
+/// The fields List Areas sorts by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sort {
+    Name,
+    TruthScore,
+    UpdatedAt,
+}
+
+/// The directions of a sort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Asc,
+    Desc,
 }
 
 /// Scores, changes and distances carry at most two decimals.

@@ -170,49 +170,4 @@ impl ApiError {
     }
 }
 
-/// A database that is locked, corrupt, unreadable or gone is a passing outage
-/// (503, retry); any other database error is a bug (500). Either way the detail
-/// is logged, never sent.
-impl From<rusqlite::Error> for ApiError {
-    fn from(err: rusqlite::Error) -> ApiError {
-        use rusqlite::ErrorCode::*;
-        let outage = matches!(
-            err.sqlite_error_code(),
-            Some(
-                DatabaseBusy
-                    | DatabaseLocked
-                    | DatabaseCorrupt
-                    | NotADatabase
-                    | CannotOpen
-                    | SystemIoFailure
-                    // The server reads only: it meets this when a write it
-                    // cannot make is needed first (a hot journal to roll back).
-                    | ReadOnly
-            )
-        );
-        log::error!("database error: {err}");
-        if crate::db::is_hot_journal(&err) {
-            log::error!(
-                "a command writing the database stopped mid-commit and left its journal, \
-                 which this read-only server cannot roll back: any area-scoring command \
-                 that opens the file read-write does (area-scoring keys list will)"
-            );
-        }
-        if outage {
-            ApiError::ServiceUnavailable
-        } else {
-            ApiError::Internal
-        }
-    }
-}
-
-/// The pool gives up after its connection timeout: every connection is busy or
-/// none can be opened. Both pass.
-impl From<r2d2::Error> for ApiError {
-    fn from(err: r2d2::Error) -> ApiError {
-        log::error!("connection pool error: {err}");
-        ApiError::ServiceUnavailable
-    }
-}
-
 pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,35 +1,22 @@
 //! The Area Scoring API: a read-only HTTP JSON service over scored areas.
 //!
-//! `cli` runs the commands; `server` listens and hands requests to `app`,
-//! which authenticates (`auth`), routes (`router`), parses parameters
-//! (`query`, `params`) and calls a handler in `api`. `db` opens the database
-//! that `load` builds from `seed`.
+//! The folders are the subsystems; each depends only on those listed after it:
+//! - `cli`: the commands, their flags and help;
+//! - `transport`: tiny_http, the listener, the worker pool, signals and shutdown;
+//! - `app`: one request from start to finish, the app's own HTTP types, metrics;
+//! - `api`: routes, query parameters and the endpoint handlers;
+//! - `access`: API keys, plans and rate limits;
+//! - `data`: database files, the served dataset, building and importing data;
+//! - `search`: what is kept in memory about every area, and searching it;
+//! - `domain`, `dates`, `error`: the vocabulary, calendar and error shape all share.
 
+pub mod access;
 pub mod api;
 pub mod app;
-pub mod area_index;
-pub mod auth;
-pub mod circle_search;
 pub mod cli;
-pub mod config;
-pub mod dataset;
+pub mod data;
 pub mod dates;
-pub mod db;
 pub mod domain;
 pub mod error;
-pub mod file_swap;
-pub mod geo;
-pub mod http;
-pub mod import;
-pub mod listener;
-pub mod load;
-pub mod match_cache;
-pub mod metrics;
-pub mod params;
-pub mod query;
-pub mod ratelimit;
-pub mod router;
-pub mod seed;
-pub mod server;
-pub mod synthetic;
-pub mod usage;
+pub mod search;
+pub mod transport;

@@ -167,9 +167,9 @@ fn every_kind_of_answer_allows_any_origin() {
 fn a_rate_limited_answer_allows_any_origin() {
     // A key of its own: the free plan allows 60 a minute.
     let key = {
-        let conn = area_scoring::db::open_writable(&app().db).unwrap();
+        let conn = area_scoring::data::db::open_writable(&app().db).unwrap();
         use area_scoring::domain::Plan;
-        area_scoring::auth::create(&conn, Plan::Free, "t")
+        area_scoring::access::keys::create(&conn, Plan::Free, "t")
             .unwrap()
             .1
     };

@@ -8,7 +8,7 @@
 
 mod common;
 
-use area_scoring::{auth, db};
+use area_scoring::{access::keys, data::db};
 use common::{Plan, TestApp, assert_error, assert_headers_of_error, scratch_dir, serve, spawn_app};
 
 /// Who a request claims to be.
@@ -133,8 +133,8 @@ fn authorization(app: &TestApp, who: Who, revoked: &str) -> Option<Vec<u8>> {
 fn every_error_row_has_the_one_shape_and_the_checks_run_in_order() {
     let app = spawn_app();
     let conn = db::open_writable(&app.db).expect("open the test database");
-    let (id, revoked) = auth::create(&conn, Plan::Enterprise, "to revoke").unwrap();
-    auth::revoke(&conn, &id).unwrap();
+    let (id, revoked) = keys::create(&conn, Plan::Enterprise, "to revoke").unwrap();
+    keys::revoke(&conn, &id).unwrap();
     drop(conn);
     for c in CASES {
         let auth = authorization(app, c.who, &revoked);

@@ -10,11 +10,11 @@ mod common;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use area_scoring::api::params;
+use area_scoring::api::query::Query;
+use area_scoring::api::router::{self, Route};
 use area_scoring::domain::DIMENSIONS;
 use area_scoring::error::ApiError;
-use area_scoring::params;
-use area_scoring::query::Query;
-use area_scoring::router::{self, Route};
 use common::client::*;
 use common::server::*;
 use common::*;

@@ -132,7 +132,7 @@ fn a_locked_file_answers_503_after_the_busy_timeout_and_recovers_on_unlock() {
     assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
     // A writer that holds an exclusive lock with a pending write, as a stuck
     // `keys create` or a careless operator would.
-    let writer = area_scoring::db::open_writable(&db).unwrap();
+    let writer = area_scoring::data::db::open_writable(&db).unwrap();
     writer
         .execute_batch("BEGIN EXCLUSIVE; UPDATE plans SET rank = rank WHERE name = 'free';")
         .unwrap();

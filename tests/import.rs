@@ -8,7 +8,7 @@ mod support;
 use std::fs;
 use std::path::Path;
 
-use area_scoring::{auth, db, domain::Plan};
+use area_scoring::{access::keys, data::db, domain::Plan};
 use rusqlite::Connection;
 
 use support::*;
@@ -48,7 +48,7 @@ fn the_server_serves_the_import_and_reloads_the_next_one() {
     let dir = scratch("server");
     let db = dir.join("areas.db");
     assert_ok(&import(&db, &example("example-import.csv")));
-    let (_id, key) = auth::create(&db::open_writable(&db).unwrap(), Plan::Growth, "test").unwrap();
+    let (_id, key) = keys::create(&db::open_writable(&db).unwrap(), Plan::Growth, "test").unwrap();
     let running = start_server(&db);
     let addr = running.addr();
 
@@ -218,7 +218,7 @@ fn api_keys_survive_an_import_over_a_seeded_database() {
     let stored: Vec<u8> = conn
         .query_row("SELECT key_hash FROM api_keys", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(stored, auth::hash(&key));
+    assert_eq!(stored, keys::hash(&key));
     let areas: i64 = conn
         .query_row("SELECT count(*) FROM areas", [], |r| r.get(0))
         .unwrap();

@@ -14,9 +14,9 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use area_scoring::auth;
+use area_scoring::access::keys;
+use area_scoring::data::file_swap::{ReplaceLock, WriteLock};
 use area_scoring::domain::Plan;
-use area_scoring::file_swap::{ReplaceLock, WriteLock};
 use common::bin::{Served, command, run, within};
 use common::client::get;
 use common::db::leave_hot_journal;
@@ -132,7 +132,7 @@ fn a_key_being_created_while_import_replaces_the_file_is_carried_over() {
     // knows nothing of area-scoring's own lock (an operator's sqlite3, say).
     let writer = Connection::open(&db).unwrap();
     writer.execute_batch("BEGIN IMMEDIATE").unwrap();
-    let (id, _key) = auth::create(&writer, Plan::Starter, "mid-import").unwrap();
+    let (id, _key) = keys::create(&writer, Plan::Starter, "mid-import").unwrap();
 
     let mut import = start(&[
         "import",

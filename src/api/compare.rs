@@ -6,9 +6,9 @@ use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
 
 use super::DimensionMap;
+use crate::api::params::CompareParams;
 use crate::domain::DIMENSIONS;
 use crate::error::{ApiError, ApiResult};
-use crate::params::CompareParams;
 
 #[derive(Debug, Serialize)]
 pub struct ComparedArea {

@@ -9,10 +9,10 @@
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
+use crate::api::params::{Granularity, HistoryParams};
 use crate::dates;
 use crate::domain::round2;
 use crate::error::ApiResult;
-use crate::params::{Granularity, HistoryParams};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Point {

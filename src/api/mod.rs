@@ -6,12 +6,15 @@
 pub mod areas;
 pub mod compare;
 pub mod history;
+pub mod params;
+pub mod query;
+pub mod router;
 pub mod search;
 
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
 
+pub use crate::domain::DimensionMap;
 use crate::domain::round2;
 use crate::error::ApiResult;
 
@@ -63,19 +66,4 @@ pub fn area_no(conn: &Connection, id: &str) -> ApiResult<Option<i64>> {
         .query_row([id], |r| r.get(0))
         .optional()?;
     Ok(no)
-}
-
-/// A JSON object keyed by dimension name, in the order of the pairs (the
-/// spec's dimension order), which a plain map would lose.
-#[derive(Debug)]
-pub struct DimensionMap<T>(pub Vec<(&'static str, T)>);
-
-impl<T: Serialize> Serialize for DimensionMap<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (name, value) in &self.0 {
-            map.serialize_entry(name, value)?;
-        }
-        map.end()
-    }
 }

@@ -11,11 +11,11 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::{AreaSummary, summary};
-use crate::area_index::AreaIndex;
+use crate::api::params::SearchParams;
 use crate::error::ApiResult;
-use crate::geo::Disc;
-use crate::match_cache::MatchCache;
-use crate::params::SearchParams;
+use crate::search::area_index::AreaIndex;
+use crate::search::geo::Disc;
+use crate::search::match_cache::MatchCache;
 
 #[derive(Debug, Serialize)]
 pub struct SearchPage {
@@ -24,7 +24,12 @@ pub struct SearchPage {
     pub limit: i64,
 }
 
-pub fn search(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResult<SearchPage> {
+pub fn search(
+    conn: &Connection,
+    index: &AreaIndex,
+    matches: &MatchCache,
+    p: &SearchParams,
+) -> ApiResult<SearchPage> {
     let min = p.min_score.unwrap_or(0.0);
     let disc = p.circle.map(Disc::new);
     let (total, page) = match (&disc, p.words.is_empty()) {
@@ -38,7 +43,7 @@ pub fn search(conn: &Connection, index: &AreaIndex, p: &SearchParams) -> ApiResu
                 .collect();
             (nearest.total, page)
         }
-        (_, false) => by_text(conn, index, p, disc.as_ref())?,
+        (_, false) => by_text(conn, index, matches, p, disc.as_ref())?,
     };
     let data = page
         .into_iter()
@@ -69,10 +74,11 @@ const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORD
 fn by_text(
     conn: &Connection,
     index: &AreaIndex,
+    matches: &MatchCache,
     p: &SearchParams,
     disc: Option<&Disc>,
 ) -> ApiResult<(usize, Page)> {
-    let (anywhere, in_name) = word_matches(conn, &index.matches, &p.words)?;
+    let (anywhere, in_name) = word_matches(conn, matches, &p.words)?;
     let min = p.min_score.unwrap_or(0.0);
     let admitted = |rank: u32| {
         let e = index.by_rank(i64::from(rank))?;

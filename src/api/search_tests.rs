@@ -4,9 +4,9 @@
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
-use crate::area_index::AreaIndex;
-use crate::match_cache::MatchCache;
-use crate::params::Circle;
+use crate::search::area_index::AreaIndex;
+use crate::search::geo::Circle;
+use crate::search::match_cache::MatchCache;
 
 #[test]
 fn words_become_quoted_prefix_terms() {
@@ -20,7 +20,7 @@ fn seed_database(tag: &str) -> (std::path::PathBuf, Connection) {
     let dir = std::env::temp_dir().join(format!("area-scoring-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("seed.db");
-    crate::load::init(&path, true).unwrap();
+    crate::data::load::init(&path, true).unwrap();
     let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     (dir, conn)
 }
@@ -72,25 +72,25 @@ fn filtered_searches() -> Vec<SearchParams> {
 #[test]
 fn kept_match_lists_answer_as_fts5_does() {
     let (dir, conn) = seed_database("kept");
-    let mut index = AreaIndex::load(&conn).unwrap();
+    let index = AreaIndex::load(&conn).unwrap();
     let searches = filtered_searches();
-    let answers = |index: &AreaIndex| -> Vec<String> {
-        let page = |p| serde_json::to_string(&search(&conn, index, p).unwrap()).unwrap();
+    let answers = |matches: &MatchCache| -> Vec<String> {
+        let page = |p| serde_json::to_string(&search(&conn, &index, matches, p).unwrap()).unwrap();
         searches.iter().map(page).collect()
     };
     // Nothing kept: every list comes from FTS5. Every word repeats across
     // the searches, so all but a word's first search read it together with
     // the other words known to be light.
-    index.matches = MatchCache::new(usize::MAX);
-    let from_fts5 = answers(&index);
-    assert_eq!(index.matches.kept_ranks(), 0);
-    assert!(index.matches.is_light(&fts_term("cape")));
+    let none_kept = MatchCache::new(usize::MAX);
+    let from_fts5 = answers(&none_kept);
+    assert_eq!(none_kept.kept_ranks(), 0);
+    assert!(none_kept.is_light(&fts_term("cape")));
     // Every word heavy: the first pass reads and keeps, the second walks
     // only kept lists.
-    index.matches = MatchCache::new(1);
-    let first = answers(&index);
-    assert!(index.matches.kept_ranks() > 0);
-    let kept = answers(&index);
+    let all_kept = MatchCache::new(1);
+    let first = answers(&all_kept);
+    assert!(all_kept.kept_ranks() > 0);
+    let kept = answers(&all_kept);
     std::fs::remove_dir_all(&dir).ok();
     for (i, p) in searches.iter().enumerate() {
         assert_eq!(from_fts5[i], first[i], "first keeping pass, {p:?}");

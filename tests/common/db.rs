@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use area_scoring::domain::Plan;
-use area_scoring::{auth, db, load, seed};
+use area_scoring::{access::keys, data::db, data::load, data::seed};
 
 /// A new empty directory under Cargo's temporary directory for this target
 /// (`cargo clean` removes it), unique per process and call, so test binaries
@@ -40,7 +40,7 @@ pub fn fresh_db(name: &str) -> PathBuf {
 /// Issues a key on `plan`: (id, key).
 pub fn new_key(db_path: &Path, plan: Plan) -> (String, String) {
     let conn = db::open_writable(db_path).expect("open writable");
-    auth::create(&conn, plan, "test").expect("create a key")
+    keys::create(&conn, plan, "test").expect("create a key")
 }
 
 /// Runs SQL against the database file, as an operator would.

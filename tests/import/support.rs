@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use area_scoring::config::{self, Command as Cli};
-use area_scoring::server;
+use area_scoring::cli::config::{self, Command as Cli};
+use area_scoring::transport;
 use rusqlite::Connection;
 use serde_json::Value;
 
@@ -163,7 +163,7 @@ pub fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
-pub fn start_server(db: &Path) -> server::Running {
+pub fn start_server(db: &Path) -> transport::Running {
     let args: Vec<String> = [
         "serve",
         "--addr",
@@ -178,5 +178,5 @@ pub fn start_server(db: &Path) -> server::Running {
     let Ok(Cli::Serve(config)) = config::parse(&args, &|_| None) else {
         panic!("serve arguments refused");
     };
-    server::start(&config).expect("the server starts")
+    transport::start(&config).expect("the server starts")
 }

@@ -1,14 +1,17 @@
 //! Runs a parsed command and turns its outcome into an exit code:
 //! 0 done, 1 failed (message on stderr), 2 usage error.
 
-use crate::auth;
-use crate::config::{self, Command};
-use crate::db;
-use crate::file_swap;
-use crate::import;
-use crate::load;
-use crate::server;
-use crate::synthetic;
+pub mod config;
+pub mod help;
+
+use crate::access::keys;
+use crate::data::db;
+use crate::data::file_swap;
+use crate::data::import;
+use crate::data::load;
+use crate::data::synthetic;
+use crate::transport;
+use config::Command;
 
 pub fn main(args: &[String]) -> i32 {
     let command = match config::parse(args, &|k| std::env::var(k).ok()) {
@@ -71,10 +74,10 @@ fn run(command: Command) -> Result<(), String> {
                 .env()
                 .init()
                 .map_err(|e| e.to_string())?;
-            server::start(&config)?.run_until_signalled()
+            transport::start(&config)?.run_until_signalled()
         }
         Command::KeysCreate { db, plan, label } => {
-            let (id, key) = file_swap::change_keys(&db, |conn| auth::create(conn, plan, &label))?;
+            let (id, key) = file_swap::change_keys(&db, |conn| keys::create(conn, plan, &label))?;
             println!("{key}");
             eprintln!(
                 "created key {id} on the {} plan; it is shown only this once",
@@ -84,7 +87,7 @@ fn run(command: Command) -> Result<(), String> {
         }
         Command::KeysList { db } => {
             let conn = db::open_writable(&db)?;
-            for k in auth::list(&conn)? {
+            for k in keys::list(&conn)? {
                 println!(
                     "{}\t{}\t{}\t{}\t{}",
                     k.id,
@@ -97,7 +100,7 @@ fn run(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::KeysRevoke { db, id } => {
-            file_swap::change_keys(&db, |conn| auth::revoke(conn, &id))?;
+            file_swap::change_keys(&db, |conn| keys::revoke(conn, &id))?;
             eprintln!("revoked {id}");
             Ok(())
         }

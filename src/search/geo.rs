@@ -1,10 +1,16 @@
 //! Distances on the Earth, the bounding box that surely holds a circle, and
 //! `Disc`, a circle ready for cheap membership tests. The box only ever errs on
-//! the large side; circle_search.rs narrows with it, then decides by the chord
+//! the large side; circles.rs narrows with it, then decides by the chord
 //! between unit vectors (no trigonometry), falling back to the exact haversine
 //! distance only where the two could disagree.
 
-use crate::params::Circle;
+/// A point and a radius in kilometres.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Circle {
+    pub lat: f64,
+    pub lng: f64,
+    pub radius_km: f64,
+}
 
 /// Mean Earth radius (IUGG), in kilometres.
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;

@@ -10,6 +10,8 @@ use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags};
 use scheduled_thread_pool::ScheduledThreadPool;
 
+use crate::error::ApiError;
+
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
 
@@ -144,6 +146,51 @@ pub fn read_versions(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
 pub fn is_hot_journal(e: &rusqlite::Error) -> bool {
     matches!(e, rusqlite::Error::SqliteFailure(f, _)
         if f.extended_code == rusqlite::ffi::SQLITE_READONLY_ROLLBACK)
+}
+
+/// A database that is locked, corrupt, unreadable or gone is a passing outage
+/// (503, retry); any other database error is a bug (500). Either way the detail
+/// is logged, never sent.
+impl From<rusqlite::Error> for ApiError {
+    fn from(err: rusqlite::Error) -> ApiError {
+        use rusqlite::ErrorCode::*;
+        let outage = matches!(
+            err.sqlite_error_code(),
+            Some(
+                DatabaseBusy
+                    | DatabaseLocked
+                    | DatabaseCorrupt
+                    | NotADatabase
+                    | CannotOpen
+                    | SystemIoFailure
+                    // The server reads only: it meets this when a write it
+                    // cannot make is needed first (a hot journal to roll back).
+                    | ReadOnly
+            )
+        );
+        log::error!("database error: {err}");
+        if is_hot_journal(&err) {
+            log::error!(
+                "a command writing the database stopped mid-commit and left its journal, \
+                 which this read-only server cannot roll back: any area-scoring command \
+                 that opens the file read-write does (area-scoring keys list will)"
+            );
+        }
+        if outage {
+            ApiError::ServiceUnavailable
+        } else {
+            ApiError::Internal
+        }
+    }
+}
+
+/// The pool gives up after its connection timeout: every connection is busy or
+/// none can be opened. Both pass.
+impl From<r2d2::Error> for ApiError {
+    fn from(err: r2d2::Error) -> ApiError {
+        log::error!("connection pool error: {err}");
+        ApiError::ServiceUnavailable
+    }
 }
 
 #[cfg(test)]

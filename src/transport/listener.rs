@@ -12,10 +12,6 @@
 //! are answered: `AcceptSwitch` keeps a second handle on the listening socket
 //! and shuts it down underneath tiny_http when the server stops.
 
-mod keeper;
-
-pub use keeper::keep_accepting;
-
 use std::collections::HashMap;
 use std::net::{Shutdown, SocketAddr, TcpListener, ToSocketAddrs};
 use std::sync::Mutex;

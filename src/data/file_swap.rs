@@ -108,7 +108,7 @@ impl ReplaceLock {
 
     /// The file's (application_id, user_version), read under the lock.
     pub fn versions(&self) -> Result<(i64, i64), String> {
-        crate::db::read_versions(&self.0)
+        crate::data::db::read_versions(&self.0)
             .map_err(|e| format!("cannot read the database being replaced: {e}"))
     }
 }
@@ -128,7 +128,7 @@ pub fn change_keys<T>(
     change: impl FnOnce(&Connection) -> Result<T, String>,
 ) -> Result<T, String> {
     let _writers = WriteLock::take(path)?;
-    let conn = crate::db::open_writable(path)?;
+    let conn = crate::data::db::open_writable(path)?;
     let fail = |e: rusqlite::Error| format!("cannot write to {}: {e}", path.display());
     conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
     let outcome = change(&conn);

@@ -11,9 +11,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::data::load;
+use crate::data::seed::{self, Place, Rng};
 use crate::dates;
-use crate::load;
-use crate::seed::{self, Place, Rng};
 
 /// Each province's share of the generated areas. Gauteng is the densest; the
 /// shares sum to 1.
@@ -229,7 +229,7 @@ mod tests {
         let places = places();
         for a in generate(&places, 3000).unwrap() {
             let p = &places[a.place];
-            let km = crate::geo::haversine_km(p.lat, p.lng, a.lat, a.lng);
+            let km = crate::search::geo::haversine_km(p.lat, p.lng, a.lat, a.lng);
             assert!(km <= JITTER_KM + 0.01, "{} is {km} km away", a.id);
             assert!(a.name.starts_with(&p.name) && a.id.starts_with(&p.id));
             assert!(a.name.rsplit(' ').next().unwrap().parse::<usize>().is_ok());

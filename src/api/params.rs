@@ -3,22 +3,10 @@
 //! Parse, don't validate: once a handler holds a `ListParams` or `SearchParams`,
 //! every bound in the spec and the README has already been checked.
 
-use crate::domain::{DIMENSIONS, PROVINCES};
+use crate::api::query::{self, Bounds, Query};
+use crate::domain::{DIMENSIONS, Order, PROVINCES, Sort};
 use crate::error::ApiError;
-use crate::query::{self, Bounds, Query};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sort {
-    Name,
-    TruthScore,
-    UpdatedAt,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
-    Asc,
-    Desc,
-}
+use crate::search::geo::Circle;
 
 #[derive(Debug, PartialEq)]
 pub struct ListParams {
@@ -95,14 +83,6 @@ pub fn area(mut q: Query) -> Result<AreaParams, ApiError> {
         }
     }
     Ok(params)
-}
-
-/// A point and a radius in kilometres.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Circle {
-    pub lat: f64,
-    pub lng: f64,
-    pub radius_km: f64,
 }
 
 #[derive(Debug, PartialEq)]

@@ -12,10 +12,11 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
-use crate::area_index::AreaIndex;
-use crate::db::{self, Pool};
+use crate::data::db::{self, Pool};
 use crate::domain::Plan;
 use crate::error::ApiError;
+use crate::search::area_index::AreaIndex;
+use crate::search::match_cache::MatchCache;
 
 pub struct Dataset {
     pub pool: Pool,
@@ -24,6 +25,8 @@ pub struct Dataset {
     pub plan_limits: HashMap<Plan, Option<u32>>,
     /// Positions, scores and name lengths of every area, for search.
     pub index: AreaIndex,
+    /// The full-text matches of heavy words, kept as they are first read.
+    pub matches: MatchCache,
     file: FileId,
 }
 
@@ -72,6 +75,7 @@ impl Dataset {
             area_count,
             plan_limits,
             index,
+            matches: MatchCache::default(),
             file,
         })
     }

@@ -5,6 +5,9 @@
 //! The order of the API checks is part of the contract: the first that fails
 //! answers (401, 429, 404 not_found, 405, 400, 403, 404 area_not_found).
 
+pub mod http;
+pub mod metrics;
+
 use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -12,20 +15,20 @@ use std::time::Instant;
 
 use rusqlite::Connection;
 
+use self::http::{Request, RequestIds, Response};
+use crate::access::keys::{self, Caller};
+use crate::access::ratelimit::{ANONYMOUS_PER_MINUTE, Limiter};
 use crate::api;
-use crate::auth::{self, Caller};
-use crate::dataset::Store;
+use crate::api::params;
+use crate::api::query::Query;
+use crate::api::router::{self, ALLOWED_METHODS, Method, Route};
+use crate::app::metrics::Metrics;
+use crate::data::dataset::Store;
 use crate::domain::Plan;
 use crate::error::{ApiError, ApiResult, MAX_HEADER_BYTES, MAX_TARGET_BYTES};
-use crate::http::{self, Request, RequestIds, Response};
-use crate::metrics::Metrics;
-use crate::params;
-use crate::query::Query;
-use crate::ratelimit::{ANONYMOUS_PER_MINUTE, Limiter};
-use crate::router::{self, ALLOWED_METHODS, Method, Route};
 
 /// The OpenAPI document, served as is at /v1/openapi.json.
-const OPENAPI: &str = include_str!("../docs/openapi.json");
+const OPENAPI: &str = include_str!("../../docs/openapi.json");
 
 pub struct App {
     pub store: Store,
@@ -109,7 +112,7 @@ impl App {
         // the journal, a read of the header) per statement. It ends, without
         // writing anything, when `_read` drops.
         let _read = ReadTransaction::begin(&conn)?;
-        let caller = match auth::authenticate(&conn, req.authorization.as_deref()) {
+        let caller = match keys::authenticate(&conn, req.authorization.as_deref()) {
             Ok(caller) => caller,
             Err(e @ (ApiError::MissingApiKey | ApiError::InvalidApiKey)) => {
                 // Without a valid key, count against the client's address.
@@ -147,6 +150,7 @@ impl App {
             Route::SearchAreas => Response::ok(&api::search::search(
                 &conn,
                 &dataset.index,
+                &dataset.matches,
                 &params::search(query)?,
             )?),
             Route::CompareAreas => {
@@ -157,13 +161,13 @@ impl App {
             Route::GetArea(id) => {
                 let p = params::area(query)?;
                 if p.history {
-                    auth::require(caller.plan, Plan::Growth)?;
+                    keys::require(caller.plan, Plan::Growth)?;
                 }
                 Response::json(200, api::areas::get(&conn, &dataset.index, id, &p)?)
             }
             Route::AreaHistory(id) => {
                 let p = params::history(query)?;
-                auth::require(caller.plan, Plan::Growth)?;
+                keys::require(caller.plan, Plan::Growth)?;
                 let area_no = api::areas::require_area(&conn, id)?;
                 Response::ok(&api::history::get(&conn, id, area_no, &p)?)
             }

@@ -19,10 +19,10 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::data::db;
+use crate::data::load::{self, NewArea};
+use crate::data::seed::DimensionScore;
 use crate::dates;
-use crate::db;
-use crate::load::{self, NewArea};
-use crate::seed::DimensionScore;
 use std::borrow::Cow;
 
 use area::Area;

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use crate::domain::{DIMENSIONS, round2};
 
 /// The seed places, compiled in so that `init` needs nothing beside the binary.
-pub const SEED_CSV: &str = include_str!("../seed/za-areas.csv");
+pub const SEED_CSV: &str = include_str!("../../seed/za-areas.csv");
 
 /// Each dimension's share of truth_score, in `DIMENSIONS` order; they sum to 1.
 pub const WEIGHTS: [f64; 7] = [0.20, 0.15, 0.15, 0.15, 0.15, 0.10, 0.10];

@@ -12,8 +12,7 @@
 
 use rusqlite::Connection;
 
-use crate::geo::unit_vector;
-use crate::match_cache::MatchCache;
+use crate::search::geo::unit_vector;
 
 /// What search reads of one area.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,8 +53,6 @@ pub struct AreaIndex {
     /// cache miss per match ("Western", 14,387 matches at 100,000 areas:
     /// 2.5 ms of which a third was waiting on memory).
     by_rank: Vec<Entry>,
-    /// The full-text matches of heavy words, kept as they are first read.
-    pub matches: MatchCache,
 }
 
 /// Read off the covering index areas_by_position (load.rs).
@@ -150,7 +147,6 @@ impl AreaIndex {
             cells,
             slot,
             by_rank,
-            matches: MatchCache::default(),
         }
     }
 

@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, KEYS_USAGE, SERVE_USAGE, USAGE};
 use crate::domain::Plan;
-use crate::server::ServeConfig;
-use crate::usage::{IMPORT_USAGE, INIT_USAGE, KEYS_USAGE, SERVE_USAGE, USAGE};
+use crate::transport::ServeConfig;
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";

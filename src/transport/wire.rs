@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use tiny_http::Header;
 
-use crate::http::{Request, Response};
+use crate::app::http::{Request, Response};
 
 pub fn to_request(request: &tiny_http::Request) -> Request {
     let header = |name: &'static str| {

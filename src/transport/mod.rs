@@ -23,10 +23,13 @@ use std::time::{Duration, Instant};
 use tiny_http::Server;
 
 use crate::app::App;
-use crate::dataset::Store;
-use crate::http;
-use crate::listener::{AcceptSwitch, Stalled, keep_accepting, listen};
+use crate::app::http;
+use crate::data::dataset::Store;
+use keeper::keep_accepting;
+use listener::{AcceptSwitch, Stalled, listen};
 
+pub mod keeper;
+pub mod listener;
 mod wire;
 use wire::{respond, to_request};
 

@@ -13,8 +13,8 @@
 use std::collections::BinaryHeap;
 use std::f64::consts::FRAC_PI_2;
 
-use crate::area_index::{AreaIndex, CELL_DEG, Cell, Entry, col_of, row_of};
-use crate::geo::{Disc, bounding_box, chord2, surely_greater, unit_vector};
+use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, col_of, row_of};
+use crate::search::geo::{Disc, bounding_box, chord2, surely_greater, unit_vector};
 
 /// An area inside a circle: its area_no and exact distance from the centre.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -345,8 +345,8 @@ impl Eq for Candidate {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geo::haversine_km;
-    use crate::params::Circle;
+    use crate::search::geo::Circle;
+    use crate::search::geo::haversine_km;
 
     /// A small deterministic generator, so failures repeat.
     struct Lcg(u64);

@@ -13,13 +13,13 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, Statement, Transaction, params};
 
-use crate::api::areas::ORDERINGS;
+use crate::data::db;
+use crate::data::file_swap::{ReplaceLock, WriteLock};
+use crate::data::seed;
+use crate::data::stored::ORDERINGS;
 use crate::dates;
-use crate::db;
-use crate::file_swap::{ReplaceLock, WriteLock};
-use crate::seed;
 
-pub const SCHEMA: &str = include_str!("../schema.sql");
+pub const SCHEMA: &str = include_str!("../../schema.sql");
 
 /// One area as a loader hands it over; the writer assigns area_no.
 pub struct NewArea<'a> {
@@ -283,7 +283,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
         for no in nos {
             store.execute(rusqlite::params![
                 no,
-                crate::api::areas::detail_json(tx, no)?
+                crate::data::stored::detail_json(tx, no)?
             ])?;
         }
     }

@@ -1,0 +1,12 @@
+//! Database files: opening them (`db`), serving one and replacing it live
+//! (`dataset`), building one (`load`, from `seed` or `synthetic` areas, or an
+//! operator's file through `import`), and swapping a new file in (`file_swap`).
+
+pub mod dataset;
+pub mod db;
+pub mod file_swap;
+pub mod import;
+pub mod load;
+pub mod seed;
+pub mod stored;
+pub mod synthetic;

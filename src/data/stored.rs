@@ -1,0 +1,146 @@
+//! The forms that `load` stores for the API to serve as they are: every
+//! area's detail body (table `area_detail`) and every List Areas ordering
+//! (table `area_order`). The builder and the handlers both use this module,
+//! so neither depends on the other.
+
+use rusqlite::Connection;
+use serde::Serialize;
+
+use crate::domain::{DIMENSIONS, DimensionMap, Order, Sort, dimension_position};
+
+/// One List Areas ordering: its code in area_order and the SQL that defines it.
+pub struct Ordering {
+    pub sort: Sort,
+    pub order: Order,
+    pub code: i64,
+    pub order_by: &'static str,
+}
+
+/// Every ordering a client can ask for. Ties always go to the lower id, in both
+/// directions, so pages never repeat or skip an area.
+pub const ORDERINGS: [Ordering; 6] = [
+    Ordering {
+        sort: Sort::Name,
+        order: Order::Asc,
+        code: 0,
+        order_by: "name COLLATE NOCASE ASC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::Name,
+        order: Order::Desc,
+        code: 1,
+        order_by: "name COLLATE NOCASE DESC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::TruthScore,
+        order: Order::Asc,
+        code: 2,
+        order_by: "truth_score ASC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::TruthScore,
+        order: Order::Desc,
+        code: 3,
+        order_by: "truth_score DESC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::UpdatedAt,
+        order: Order::Asc,
+        code: 4,
+        order_by: "updated_at ASC, area_no ASC",
+    },
+    Ordering {
+        sort: Sort::UpdatedAt,
+        order: Order::Desc,
+        code: 5,
+        order_by: "updated_at DESC, area_no ASC",
+    },
+];
+
+#[derive(Debug, Serialize)]
+pub struct Dimension {
+    pub score: f64,
+    pub weight: f64,
+    pub sources: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Coordinates {
+    pub lat: f64,
+    pub lng: f64,
+}
+
+/// An area in detail form (spec 2.1), without the optional nearby and
+/// history. load.rs serializes it once per area into area_detail; Get Area
+/// answers those bytes and appends nearby and history when asked.
+#[derive(Debug, Serialize)]
+pub struct AreaDetail {
+    pub id: String,
+    pub name: String,
+    pub province: String,
+    pub municipality: String,
+    pub truth_score: f64,
+    pub dimensions: DimensionMap<Dimension>,
+    pub coordinates: Coordinates,
+    pub updated_at: String,
+}
+
+const DETAIL: &str = "
+    SELECT id, name, province, municipality, truth_score, lat, lng, updated_at
+    FROM areas WHERE area_no = ?1";
+
+const DIMENSIONS_OF_AREA: &str = "
+    SELECT d.dimension, d.score, d.weight, s.source
+    FROM area_dimensions d
+    LEFT JOIN dimension_sources s ON s.area_no = d.area_no AND s.dimension = d.dimension
+    WHERE d.area_no = ?1
+    ORDER BY d.dimension, s.position";
+
+/// The detail form of an area as JSON, from its rows (used at load time).
+pub fn detail_json(conn: &Connection, no: i64) -> rusqlite::Result<String> {
+    let mut area = conn.prepare_cached(DETAIL)?.query_row([no], |r| {
+        Ok(AreaDetail {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            province: r.get(2)?,
+            municipality: r.get(3)?,
+            truth_score: r.get(4)?,
+            dimensions: DimensionMap(Vec::new()),
+            coordinates: Coordinates {
+                lat: r.get(5)?,
+                lng: r.get(6)?,
+            },
+            updated_at: r.get(7)?,
+        })
+    })?;
+    area.dimensions = dimensions(conn, no)?;
+    serde_json::to_string(&area).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+}
+
+fn dimensions(conn: &Connection, no: i64) -> rusqlite::Result<DimensionMap<Dimension>> {
+    let mut out: Vec<(&'static str, Dimension)> = Vec::new();
+    let mut stmt = conn.prepare_cached(DIMENSIONS_OF_AREA)?;
+    let mut rows = stmt.query([no])?;
+    while let Some(r) = rows.next()? {
+        let name: String = r.get(0)?;
+        let source: Option<String> = r.get(3)?;
+        let Some(known) = DIMENSIONS.iter().copied().find(|d| *d == name) else {
+            continue;
+        };
+        if out.last().map(|(n, _)| *n) != Some(known) {
+            out.push((
+                known,
+                Dimension {
+                    score: r.get(1)?,
+                    weight: r.get(2)?,
+                    sources: Vec::new(),
+                },
+            ));
+        }
+        if let (Some(source), Some((_, dim))) = (source, out.last_mut()) {
+            dim.sources.push(source);
+        }
+    }
+    out.sort_by_key(|(name, _)| dimension_position(name));
+    Ok(DimensionMap(out))
+}
