@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-/// The nine provinces: filter slug and display name (spec 2.8).
+/// The nine provinces: filter slug and display name (README, "Parameters").
 pub const PROVINCES: [(&str, &str); 9] = [
     ("eastern-cape", "Eastern Cape"),
     ("free-state", "Free State"),
@@ -17,7 +17,7 @@ pub const PROVINCES: [(&str, &str); 9] = [
     ("western-cape", "Western Cape"),
 ];
 
-/// The seven dimensions, in the order responses list them (spec 2.2).
+/// The seven dimensions, in the order responses list them (README, "Get Area").
 pub const DIMENSIONS: [&str; 7] = [
     "safety",
     "infrastructure",

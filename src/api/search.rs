@@ -122,7 +122,7 @@ fn by_text(
 ///
 /// Each word's matches are read on their own, anywhere and in the name, and
 /// intersected here: the lists of common words ("west", "central", "6") are
-/// kept (src/match_cache.rs), so a full name costs the reading of its rare
+/// kept (search/match_cache.rs), so a full name costs the reading of its rare
 /// words only, where FTS5's own AND walked every common word's list each time.
 /// Words already known to be rare are read together, two queries in all:
 /// FTS5's own AND is cheap over short lists.
@@ -207,7 +207,7 @@ fn each_rank(
     Ok(())
 }
 
-/// Every match, best first: the kept list (src/match_cache.rs), or else read
+/// Every match, best first: the kept list (search/match_cache.rs), or else read
 /// from FTS5 and kept when `worth_keeping` says so of its length.
 fn all_ranks(
     conn: &Connection,
@@ -219,7 +219,7 @@ fn all_ranks(
         return Ok(ranks);
     }
     let mut read = Vec::new();
-    // Ranks run from 1 to the number of areas (load.rs), so they fit a u32.
+    // Ranks run from 1 to the number of areas (data/load.rs), so they fit a u32.
     each_rank(conn, fts_query, |rank| {
         read.extend(u32::try_from(rank).ok());
         true

@@ -1,5 +1,5 @@
 //! Text search over the seed data: the words' FTS5 form, and kept match lists
-//! (src/match_cache.rs) answering exactly as reading FTS5 does.
+//! (search/match_cache.rs) answering exactly as reading FTS5 does.
 
 use rusqlite::{Connection, OpenFlags};
 

@@ -1,6 +1,6 @@
 //! The app's own view of HTTP: a typed `Request` in, a `Response` out.
 //!
-//! `server.rs` converts tiny_http's types to and from these, so nothing else
+//! `transport/wire.rs` converts tiny_http's types to and from these, so nothing else
 //! in the crate depends on the listener. Every response body is JSON.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,7 +18,7 @@ pub struct Request {
     pub authorization: Option<String>,
     pub request_id: Option<String>,
     pub if_none_match: Option<String>,
-    /// Who to count unauthenticated requests against (see server.rs).
+    /// Who to count unauthenticated requests against (see transport/wire.rs).
     pub client: Option<std::net::IpAddr>,
     /// Bytes of all header lines, for the 16 KiB limit.
     pub header_bytes: usize,

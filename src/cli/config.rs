@@ -1,7 +1,7 @@
 //! The command line: subcommands, flags, environment variables and defaults.
 //!
 //! A flag beats its environment variable, which beats the default. Parsing
-//! only builds a `Command`; `cli.rs` runs it.
+//! only builds a `Command`; `cli/mod.rs` runs it.
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -6,7 +6,7 @@
 //! derived indexes and the same all-or-nothing replacement: the new file is
 //! written beside the old one and renamed over it only once complete, and the
 //! old file's API keys and plan limits are carried over, under the locks that
-//! keep a key changed meanwhile (src/file_swap.rs).
+//! keep a key changed meanwhile (file_swap.rs).
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -193,7 +193,7 @@ pub fn create_database(
 }
 
 /// Renames the complete new file over `path`, durably, with the keys of the
-/// file it replaces copied in under both write locks (src/file_swap.rs), so a
+/// file it replaces copied in under both write locks (file_swap.rs), so a
 /// key created or revoked meanwhile is never lost.
 fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String> {
     let _writers = WriteLock::take(path)?;
@@ -257,7 +257,7 @@ fn build(
     Ok((count, conn))
 }
 
-/// The covering index the server reads whole at start (src/area_index.rs);
+/// The covering index the server reads whole at start (search/area_index.rs);
 /// see schema.sql for why it is made here, after the areas.
 const AREAS_BY_POSITION: &str = "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score);";
 

@@ -70,8 +70,8 @@ pub struct Coordinates {
     pub lng: f64,
 }
 
-/// An area in detail form (spec 2.1), without the optional nearby and
-/// history. load.rs serializes it once per area into area_detail; Get Area
+/// An area in detail form (README, "Get Area"), without the optional nearby and
+/// history. data/load.rs serializes it once per area into area_detail; Get Area
 /// answers those bytes and appends nearby and history when asked.
 #[derive(Debug, Serialize)]
 pub struct AreaDetail {

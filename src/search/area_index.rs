@@ -5,7 +5,7 @@
 //! The grid buckets areas by cells of `CELL_DEG` degrees of latitude and
 //! longitude; each cell's areas sit together, best score first, so a cell
 //! wholly inside a circle is counted by a binary search on score instead of
-//! area by area (src/circle_search.rs). Measured at 100,000 areas, a 50 km
+//! area by area (circles.rs). Measured at 100,000 areas, a 50 km
 //! circle around Johannesburg through SQLite's R*Tree (one row fetched per
 //! candidate) took 75-107 ms. Text search maps FTS5 rowids (search ranks) to
 //! areas here, and filters them by score and circle without reading any row.
@@ -55,11 +55,11 @@ pub struct AreaIndex {
     by_rank: Vec<Entry>,
 }
 
-/// Read off the covering index areas_by_position (load.rs).
+/// Read off the covering index areas_by_position (data/load.rs).
 const EVERY_AREA: &str =
     "SELECT area_no, lat, lng, truth_score FROM areas ORDER BY lat, lng, truth_score";
 
-/// Search ranks in order; rank is dense from 1 (load.rs derive).
+/// Search ranks in order; rank is dense from 1 (data/load.rs, `derive`).
 const RANKS: &str = "SELECT area_no FROM search_rank ORDER BY rank";
 
 const NO_SLOT: u32 = u32::MAX;
@@ -136,7 +136,7 @@ impl AreaIndex {
         for (i, e) in entries.iter().enumerate() {
             slot[e.area_no as usize] = i as u32;
         }
-        // Ranks are dense and each names an area (load.rs). Were one missing,
+        // Ranks are dense and each names an area (data/load.rs). Were one missing,
         // the ranks after it answer None, never another area.
         let by_rank = by_rank
             .iter()
@@ -191,7 +191,7 @@ mod tests {
     use super::*;
 
     /// Lookups by area_no and by search rank, and counting by score; circle
-    /// searches over the grid are tested in circle_search.rs.
+    /// searches over the grid are tested in circles.rs.
     #[test]
     fn areas_are_found_by_number_and_rank_and_counted_by_score() {
         let points: Vec<(f64, f64, f64)> = (0..1600)

@@ -1,4 +1,4 @@
-//! Circle searches over the area grid (src/area_index.rs): how many areas lie
+//! Circle searches over the area grid (area_index.rs): how many areas lie
 //! within a circle with at least a minimum score (leaving one out, for
 //! nearby), and which k of them are nearest.
 //!

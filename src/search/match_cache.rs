@@ -1,7 +1,7 @@
 //! The full-text matches of common words, kept for the life of a dataset.
 //!
 //! A text search reads each word's matches, anywhere and in the name, and
-//! intersects them (src/api/search.rs). A few words match thousands of areas:
+//! intersects them (api/search.rs). A few words match thousands of areas:
 //! at 100,000 areas "west" 36,575, "Western" (Western Cape) 14,387,
 //! "central" 13,053. Read from FTS5 one row at a time, such a word cost
 //! 1.3-4.6 ms a request where a typical one (387 matches) cost 0.12 ms, and
@@ -149,7 +149,7 @@ mod tests {
         for q in ["a", "b", "c", "d"] {
             cache.keep(q, list(quarter));
         }
-        assert!(cache.get("a").is_some()); // "b" is now the least recently used
+        assert!(cache.get("a").is_some()); // "b" is the least recently used
         cache.keep("e", list(quarter));
         assert!(cache.get("b").is_none());
         for q in ["a", "c", "d", "e"] {

@@ -88,7 +88,7 @@ fn connect_once(target: SocketAddr, wait: Duration, stopping: &AtomicBool) -> st
 }
 
 /// The process's thread count (Linux), or 0 where it cannot be read, which
-/// makes each round one connection, as before.
+/// makes each round one connection.
 fn threads() -> usize {
     std::fs::read_to_string("/proc/self/status")
         .ok()

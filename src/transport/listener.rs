@@ -4,9 +4,9 @@
 //! timeouts that accepted connections inherit (Linux), and TCP_NODELAY. Two of
 //! tiny_http's own behaviours then need help: its accept thread ends at the
 //! first accept() error (which the timeout causes on an idle listener), and its
-//! connection pool can leave connections of a burst without a thread
-//! (both handled in keeper.rs, `keep_accepting`); and each request a non-reading client pipelined would
-//! wait out the write timeout (`Stalled`).
+//! connection pool can leave connections of a burst without a thread (both
+//! handled in keeper.rs, `keep_accepting`); and each request a non-reading
+//! client pipelined would wait out the write timeout (`Stalled`).
 //!
 //! tiny_http also has no way to stop accepting while requests already received
 //! are answered: `AcceptSwitch` keeps a second handle on the listening socket
@@ -68,7 +68,7 @@ pub fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
 /// The tests below check each of these on Linux (written against 6.18), and
 /// tests/lifecycle.rs the whole against the binary. Elsewhere shutdown() on a
 /// listening socket may fail or do nothing; the server then keeps accepting
-/// while it drains, as it did before.
+/// while it drains.
 pub struct AcceptSwitch(Socket);
 
 impl AcceptSwitch {

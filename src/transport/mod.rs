@@ -1,5 +1,5 @@
-//! The worker pool, signals and shutdown: with listener.rs and http.rs, the
-//! only code that knows about tiny_http.
+//! The worker pool, signals and shutdown. This folder (with listener.rs,
+//! keeper.rs and wire.rs) is the only code that knows about tiny_http.
 //!
 //! tiny_http accepts connections and parses requests on its own threads and
 //! queues them; a fixed number of workers take requests off that queue, answer
@@ -49,7 +49,7 @@ const DRAIN_DEADLINE: Duration = Duration::from_secs(4);
 /// How long shutdown waits for the workers at most. A worker still busy then
 /// is writing to a client that stopped reading, and would wait out the write
 /// timeout (`--client-timeout`, 10 s by default); the process exits without
-/// it, within 5 s of the signal as issue 4 requires, with room for the exit.
+/// it, within 5 s of the signal (README, "Deployment"), with room for the exit.
 const SHUTDOWN_DEADLINE: Duration = Duration::from_millis(4500);
 /// A stopping worker is done once no request has come for this long. Requests
 /// clients sent before the signal on connections already accepted can reach

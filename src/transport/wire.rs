@@ -1,4 +1,4 @@
-//! tiny_http's request and response types to and from the app's (http.rs),
+//! tiny_http's request and response types to and from the app's (app/http.rs),
 //! and writing an answer, with `Connection: close` while the server stops.
 
 use std::io::Write;
