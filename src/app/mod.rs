@@ -4,31 +4,28 @@
 //!
 //! The order of the API checks is part of the contract: the first that fails
 //! answers (401, 429, 404 not_found, 405, 400, 403, 404 area_not_found).
+//! `public` answers the routes that need no key; `endpoints` calls the
+//! handler of an API route; `http` holds the app's own request and response.
 
+mod endpoints;
 pub mod http;
 pub mod metrics;
+mod public;
 
 use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rusqlite::Connection;
-
 use self::http::{Request, RequestIds, Response};
 use crate::access::keys::{self, Caller};
 use crate::access::ratelimit::{ANONYMOUS_PER_MINUTE, Limiter};
-use crate::api;
-use crate::api::params;
 use crate::api::query::Query;
 use crate::api::router::{self, ALLOWED_METHODS, Method, Route};
 use crate::app::metrics::Metrics;
 use crate::data::dataset::Store;
-use crate::domain::Plan;
+use crate::data::db;
 use crate::error::{ApiError, ApiResult, MAX_HEADER_BYTES, MAX_TARGET_BYTES};
-
-/// The OpenAPI document, served as is at /v1/openapi.json.
-const OPENAPI: &str = include_str!("../../docs/openapi.json");
 
 pub struct App {
     pub store: Store,
@@ -111,25 +108,9 @@ impl App {
         // lock and one change check, instead of a lock cycle (fcntl, stat of
         // the journal, a read of the header) per statement. It ends, without
         // writing anything, when `_read` drops.
-        let _read = ReadTransaction::begin(&conn)?;
-        let caller = match keys::authenticate(&conn, req.authorization.as_deref()) {
-            Ok(caller) => caller,
-            Err(e @ (ApiError::MissingApiKey | ApiError::InvalidApiKey)) => {
-                // Without a valid key, count against the client's address.
-                let who = req
-                    .client
-                    .map_or_else(|| "unknown".to_string(), |ip: IpAddr| ip.to_string());
-                let budget =
-                    self.limiter
-                        .take(&format!("ip:{who}"), ANONYMOUS_PER_MINUTE, Instant::now());
-                return Err(budget
-                    .retry_after_secs
-                    .map_or(e, |s| ApiError::RateLimited {
-                        retry_after_secs: s,
-                    }));
-            }
-            Err(e) => return Err(e),
-        };
+        let _read = db::ReadTransaction::begin(&conn)?;
+        let caller = keys::authenticate(&conn, req.authorization.as_deref())
+            .map_err(|e| self.refused_key(req, e))?;
         self.take_budget(
             &caller,
             dataset.plan_limits.get(&caller.plan).copied().flatten(),
@@ -144,37 +125,26 @@ impl App {
                 allow: ALLOWED_METHODS,
             });
         }
-        let query = Query::parse(req.query())?;
-        Ok(match route {
-            Route::ListAreas => Response::ok(&api::areas::list(&conn, &params::list(query)?)?),
-            Route::SearchAreas => Response::ok(&api::search::search(
-                &conn,
-                &dataset.index,
-                &dataset.matches,
-                &params::search(query)?,
-            )?),
-            Route::CompareAreas => {
-                Response::ok(&api::compare::compare(&conn, &params::compare(query)?)?)
-            }
-            #[cfg(feature = "fault-injection")]
-            Route::GetArea(id) if id == "_panic" => panic!("fault injection: a handler panics"),
-            Route::GetArea(id) => {
-                let p = params::area(query)?;
-                if p.history {
-                    keys::require(caller.plan, Plan::Growth)?;
-                }
-                Response::json(200, api::areas::get(&conn, &dataset.index, id, &p)?)
-            }
-            Route::AreaHistory(id) => {
-                let p = params::history(query)?;
-                keys::require(caller.plan, Plan::Growth)?;
-                let area_no = api::areas::require_area(&conn, id)?;
-                Response::ok(&api::history::get(&conn, id, area_no, &p)?)
-            }
-            Route::OpenApi | Route::Health | Route::Metrics => {
-                unreachable!("public routes answer before the API")
-            }
-        })
+        endpoints::answer(&dataset, &conn, &caller, route, Query::parse(req.query())?)
+    }
+
+    /// A request without a valid key counts against the client's address, so
+    /// that guessing keys is rate-limited too: past the budget it gets 429.
+    fn refused_key(&self, req: &Request, refusal: ApiError) -> ApiError {
+        if !matches!(refusal, ApiError::MissingApiKey | ApiError::InvalidApiKey) {
+            return refusal;
+        }
+        let who = req
+            .client
+            .map_or_else(|| "unknown".to_string(), |ip: IpAddr| ip.to_string());
+        let budget = self
+            .limiter
+            .take(&format!("ip:{who}"), ANONYMOUS_PER_MINUTE, Instant::now());
+        budget
+            .retry_after_secs
+            .map_or(refusal, |s| ApiError::RateLimited {
+                retry_after_secs: s,
+            })
     }
 
     /// Takes one request from the caller's bucket; unlimited plans have none.
@@ -200,75 +170,6 @@ impl App {
             }),
         }
     }
-
-    /// Routes that need no key: the OpenAPI document, health and metrics.
-    fn public(&self, req: &Request, route: &Route, method: Method) -> ApiResult<Response> {
-        if method == Method::Other {
-            return Err(ApiError::MethodNotAllowed {
-                allow: ALLOWED_METHODS,
-            });
-        }
-        params::none(Query::parse(req.query())?)?;
-        match route {
-            Route::OpenApi => Ok(http::apply_caching(
-                Response::json(200, OPENAPI.as_bytes().to_vec()),
-                req.if_none_match.as_deref(),
-            )),
-            Route::Health => self.health(),
-            Route::Metrics if self.metrics_here => Ok(self.metrics_response()),
-            _ => Err(ApiError::NotFound {
-                path: req.path().to_string(),
-            }),
-        }
-    }
-
-    fn health(&self) -> ApiResult<Response> {
-        let dataset = self.store.current()?;
-        let conn = dataset.pool.get()?;
-        // Cached like the API's statements: load balancers poll this often.
-        conn.prepare_cached("SELECT 1 FROM areas LIMIT 1")?
-            .query_row([], |_| Ok(()))?;
-        let body = format!("{{\"status\":\"ok\",\"areas\":{}}}", dataset.area_count);
-        let mut response = Response::json(200, body.into_bytes());
-        response.headers.push(("Cache-Control", "no-store".into()));
-        Ok(response)
-    }
-
-    /// The --metrics-addr listener: GET /metrics and nothing else, stamped
-    /// like every other answer.
-    pub fn handle_metrics_only(&self, req: &Request) -> Response {
-        let request_id = self.request_ids.for_request(req.request_id.as_deref());
-        let mut response = match (Method::parse(&req.method), req.path()) {
-            (Method::Get | Method::Head, "/metrics") => self.metrics_response(),
-            (_, path) => Response::error(&ApiError::NotFound {
-                path: path.to_string(),
-            }),
-        };
-        stamp(&mut response, request_id);
-        response
-    }
-
-    /// GET /metrics, on the main listener or on --metrics-addr.
-    pub fn metrics_response(&self) -> Response {
-        let pool = self.store.current().ok().map(|d| {
-            let state = d.pool.state();
-            (
-                state.connections - state.idle_connections,
-                state.idle_connections,
-            )
-        });
-        Response {
-            status: 200,
-            headers: vec![
-                (
-                    "Content-Type",
-                    "text/plain; version=0.0.4; charset=utf-8".into(),
-                ),
-                ("Cache-Control", "no-store".into()),
-            ],
-            body: self.metrics.render(pool).into_bytes(),
-        }
-    }
 }
 
 /// The headers every answer carries: its request id and CORS.
@@ -277,32 +178,4 @@ fn stamp(response: &mut Response, request_id: String) {
     response
         .headers
         .extend(http::CORS_HEADERS.iter().map(|(n, v)| (*n, v.to_string())));
-}
-
-/// A read transaction, begun and ended by cached statements: rusqlite's
-/// Transaction parses BEGIN and its end anew on every request, which cost
-/// about 5 us of a 100 us Get Area (perf, bench/PROFILE.md).
-struct ReadTransaction<'c>(&'c Connection);
-
-impl<'c> ReadTransaction<'c> {
-    fn begin(conn: &'c Connection) -> rusqlite::Result<ReadTransaction<'c>> {
-        conn.prepare_cached("BEGIN")?.execute([])?;
-        Ok(ReadTransaction(conn))
-    }
-}
-
-impl Drop for ReadTransaction<'_> {
-    fn drop(&mut self) {
-        // Nothing was written, so ending releases the shared lock and no
-        // more. SQLite may already have ended it after an error; a
-        // connection must never go back to the pool still holding the lock,
-        // which would keep `keys` commands from writing.
-        let ended = self
-            .0
-            .prepare_cached("COMMIT")
-            .and_then(|mut s| s.execute([]));
-        if ended.is_err() && !self.0.is_autocommit() {
-            let _ = self.0.execute_batch("ROLLBACK");
-        }
-    }
 }

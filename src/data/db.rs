@@ -193,6 +193,34 @@ impl From<r2d2::Error> for ApiError {
     }
 }
 
+/// A read transaction, begun and ended by cached statements: rusqlite's
+/// Transaction parses BEGIN and its end anew on every request, which cost
+/// about 5 us of a 100 us Get Area (perf, bench/PROFILE.md).
+pub struct ReadTransaction<'c>(&'c Connection);
+
+impl<'c> ReadTransaction<'c> {
+    pub fn begin(conn: &'c Connection) -> rusqlite::Result<ReadTransaction<'c>> {
+        conn.prepare_cached("BEGIN")?.execute([])?;
+        Ok(ReadTransaction(conn))
+    }
+}
+
+impl Drop for ReadTransaction<'_> {
+    fn drop(&mut self) {
+        // Nothing was written, so ending releases the shared lock and no
+        // more. SQLite may already have ended it after an error; a
+        // connection must never go back to the pool still holding the lock,
+        // which would keep `keys` commands from writing.
+        let ended = self
+            .0
+            .prepare_cached("COMMIT")
+            .and_then(|mut s| s.execute([]));
+        if ended.is_err() && !self.0.is_autocommit() {
+            let _ = self.0.execute_batch("ROLLBACK");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// .cargo/config.toml builds SQLite without its shared page-cache LRU;

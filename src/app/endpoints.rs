@@ -1,0 +1,54 @@
+//! Calls the handler of an API route with its parsed parameters, once the
+//! caller is known and within budget, and checks the plan where a route or a
+//! parameter needs more than the free one.
+
+use rusqlite::Connection;
+
+use super::http::Response;
+use crate::access::keys::{self, Caller};
+use crate::api;
+use crate::api::params;
+use crate::api::query::Query;
+use crate::api::router::Route;
+use crate::data::dataset::Dataset;
+use crate::domain::Plan;
+use crate::error::ApiResult;
+
+pub fn answer(
+    dataset: &Dataset,
+    conn: &Connection,
+    caller: &Caller,
+    route: &Route,
+    query: Query,
+) -> ApiResult<Response> {
+    Ok(match route {
+        Route::ListAreas => Response::ok(&api::areas::list(conn, &params::list(query)?)?),
+        Route::SearchAreas => Response::ok(&api::search::search(
+            conn,
+            &dataset.index,
+            &dataset.matches,
+            &params::search(query)?,
+        )?),
+        Route::CompareAreas => {
+            Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)
+        }
+        #[cfg(feature = "fault-injection")]
+        Route::GetArea(id) if id == "_panic" => panic!("fault injection: a handler panics"),
+        Route::GetArea(id) => {
+            let p = params::area(query)?;
+            if p.history {
+                keys::require(caller.plan, Plan::Growth)?;
+            }
+            Response::json(200, api::areas::get(conn, &dataset.index, id, &p)?)
+        }
+        Route::AreaHistory(id) => {
+            let p = params::history(query)?;
+            keys::require(caller.plan, Plan::Growth)?;
+            let area_no = api::areas::require_area(conn, id)?;
+            Response::ok(&api::history::get(conn, id, area_no, &p)?)
+        }
+        Route::OpenApi | Route::Health | Route::Metrics => {
+            unreachable!("public routes answer before the API")
+        }
+    })
+}

@@ -1,0 +1,88 @@
+//! The routes that need no key: the OpenAPI document, health, and metrics
+//! (on the main listener, or alone on `--metrics-addr`).
+
+use super::http::{self, Request, Response};
+use super::{App, stamp};
+use crate::api::params;
+use crate::api::query::Query;
+use crate::api::router::{ALLOWED_METHODS, Method, Route};
+use crate::error::{ApiError, ApiResult};
+
+/// The OpenAPI document, served as is at /v1/openapi.json.
+const OPENAPI: &str = include_str!("../../docs/openapi.json");
+
+impl App {
+    /// Routes that need no key: the OpenAPI document, health and metrics.
+    pub(super) fn public(
+        &self,
+        req: &Request,
+        route: &Route,
+        method: Method,
+    ) -> ApiResult<Response> {
+        if method == Method::Other {
+            return Err(ApiError::MethodNotAllowed {
+                allow: ALLOWED_METHODS,
+            });
+        }
+        params::none(Query::parse(req.query())?)?;
+        match route {
+            Route::OpenApi => Ok(http::apply_caching(
+                Response::json(200, OPENAPI.as_bytes().to_vec()),
+                req.if_none_match.as_deref(),
+            )),
+            Route::Health => self.health(),
+            Route::Metrics if self.metrics_here => Ok(self.metrics_response()),
+            _ => Err(ApiError::NotFound {
+                path: req.path().to_string(),
+            }),
+        }
+    }
+
+    fn health(&self) -> ApiResult<Response> {
+        let dataset = self.store.current()?;
+        let conn = dataset.pool.get()?;
+        // Cached like the API's statements: load balancers poll this often.
+        conn.prepare_cached("SELECT 1 FROM areas LIMIT 1")?
+            .query_row([], |_| Ok(()))?;
+        let body = format!("{{\"status\":\"ok\",\"areas\":{}}}", dataset.area_count);
+        let mut response = Response::json(200, body.into_bytes());
+        response.headers.push(("Cache-Control", "no-store".into()));
+        Ok(response)
+    }
+
+    /// The --metrics-addr listener: GET /metrics and nothing else, stamped
+    /// like every other answer.
+    pub fn handle_metrics_only(&self, req: &Request) -> Response {
+        let request_id = self.request_ids.for_request(req.request_id.as_deref());
+        let mut response = match (Method::parse(&req.method), req.path()) {
+            (Method::Get | Method::Head, "/metrics") => self.metrics_response(),
+            (_, path) => Response::error(&ApiError::NotFound {
+                path: path.to_string(),
+            }),
+        };
+        stamp(&mut response, request_id);
+        response
+    }
+
+    /// GET /metrics, on the main listener or on --metrics-addr.
+    pub fn metrics_response(&self) -> Response {
+        let pool = self.store.current().ok().map(|d| {
+            let state = d.pool.state();
+            (
+                state.connections - state.idle_connections,
+                state.idle_connections,
+            )
+        });
+        Response {
+            status: 200,
+            headers: vec![
+                (
+                    "Content-Type",
+                    "text/plain; version=0.0.4; charset=utf-8".into(),
+                ),
+                ("Cache-Control", "no-store".into()),
+            ],
+            body: self.metrics.render(pool).into_bytes(),
+        }
+    }
+}
