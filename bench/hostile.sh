@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile clients against the release binary (issue 4, not in make test):
+# Hostile clients against the release binary (not in make test):
 # what tiny_http 0.12 cannot bound in-process, measured. Each scenario starts
 # a fresh server and samples its VmRSS, VmHWM, thread count and open fds from
 # /proc/PID/status every second:

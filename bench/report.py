@@ -6,7 +6,7 @@ Usage: report.py META RESULTS_TSV N SMALL_N  (Markdown on stdout)
 META holds `key value` lines (machine, build times, start-to-first-200, log
 counts); RESULTS_TSV one row per wrk run: label, req/s, p50 ms, p99 ms,
 non-2xx, socket errors, requests, VmHWM kB, VmRSS kB, other CPU %. This file
-owns the layout of RESULTS.md and the check of every target of issue 3.
+owns the layout of RESULTS.md and the check of every target (README, "Benchmarks and contract").
 """
 
 import sys
@@ -31,7 +31,7 @@ NAMES = {
 # Measured beside the cases but not one of them: the server's pipeline with no
 # key check and no body to build. Not a strict floor: it takes its own SQLite
 # lock for its one query, which the API's read transaction does once per request.
-FLOOR = ("healthz", "GET /healthz (for reference, not an issue case)")
+FLOOR = ("healthz", "GET /healthz (for reference, not a target case)")
 RSS_LIMIT_KB = 64 * 1024  # 64 MB read as 64 MiB
 NOISY_PCT = 10  # other processes' CPU above this share of the machine marks a row
 
@@ -61,9 +61,9 @@ def main(meta_path, tsv_path, n, small):
     meta, rows = read(meta_path, tsv_path)
     out = []
     w = out.append
-    w("# Benchmark results (issue 3)\n")
+    w("# Benchmark results\n")
     w("Written by `make bench` (bench/run.sh); do not edit by hand. Findings and profiles: bench/PROFILE.md.\n")
-    w("Hardening figures (issue 4: hostile clients, 10-minute soak with reloads): bench/RESULTS-hardening.md.\n")
+    w("Hardening figures (hostile clients, 10-minute soak with reloads): bench/RESULTS-hardening.md.\n")
     w("## Machine\n")
     for key in ("cores", "cpu", "memory", "kernel", "date", "commit", "wrk", "nginx"):
         w(f"- {key}: {meta.get(key, '?')}")

@@ -63,7 +63,8 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # sources are unchanged (their hash is part of the file name).
 database() {
   local n=$1 hash db
-  hash=$(cat schema.sql seed/za-areas.csv src/seed.rs src/synthetic.rs src/load.rs src/api/areas.rs |
+  hash=$(cat schema.sql seed/za-areas.csv src/data/seed.rs src/data/synthetic.rs src/data/load.rs \
+    src/data/area_writer.rs src/data/stored.rs |
     sha256sum | cut -c1-12)
   db="$DATA/areas-${n}x${DAYS}-${hash}.db"
   mkdir -p "$DATA"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak (issue 4, not in make test): wrk at 64 connections over mixed endpoints
+# Soak (not in make test): wrk at 64 connections over mixed endpoints
 # for SOAK_SECS (default 600), with an atomic-rename reload of the database
 # every minute (SIGHUP on every other one, the file watcher alone on the rest).
 # Reports status counts (non-2xx must be 0 with an enterprise key), socket

@@ -1,7 +1,8 @@
 //! Database files: opening them (`db`), serving one and replacing it live
-//! (`dataset`), building one (`load`, from `seed` or `synthetic` areas, or an
+//! (`dataset`), building one (`load`, writing through `area_writer`, from `seed` or `synthetic` areas, or an
 //! operator's file through `import`), and swapping a new file in (`file_swap`).
 
+mod area_writer;
 pub mod dataset;
 pub mod db;
 pub mod file_swap;
