@@ -4,7 +4,8 @@
 //! response with `status()`, `headers()` and `body()`. No other module builds an
 //! error body, so a client always sees
 //! `{"error": {"code", "message", "status", "param"?}}` with `status` equal to the
-//! HTTP status.
+//! HTTP status. Database and pool errors become `ApiError`s in data/db.rs,
+//! which knows which of them are passing outages.
 
 use serde::Serialize;
 

@@ -1,7 +1,8 @@
 //! What the server keeps in memory about every area, and the searches that
 //! read it without touching SQLite: the area index and its grid
-//! (`area_index`), circles over the grid (`circles`, keeping the k nearest in `nearest`), distances and discs
-//! (`geo`), and the full-text matches of common words (`match_cache`).
+//! (`area_index`), circles over the grid (`circles`, with the k nearest kept
+//! in `nearest`), distances and discs (`geo`), and the full-text matches of
+//! common words (`match_cache`).
 
 pub mod area_index;
 pub mod circles;
