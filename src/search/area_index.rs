@@ -39,6 +39,16 @@ pub struct Cell {
     end: u32,
 }
 
+/// Where a grid cell lies against a search shape (a circle, a box), best
+/// first: of two judgements (say a circle's and a box's), the larger is the
+/// cell's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Place {
+    Inside,
+    Edge,
+    Outside,
+}
+
 pub struct AreaIndex {
     /// Every area, grouped by cell in (row, col) order; within a cell by
     /// truth_score descending.

@@ -12,8 +12,9 @@
 
 use std::f64::consts::FRAC_PI_2;
 
-use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, col_of, row_of};
 use super::nearest::Kept;
+use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, Place, col_of, row_of};
+use crate::search::bbox::BBox;
 use crate::search::geo::{Disc, bounding_box, chord2, surely_greater, unit_vector};
 
 /// An area inside a circle: its area_no and exact distance from the centre.
@@ -35,7 +36,16 @@ impl AreaIndex {
     /// Counts the areas within the disc scoring at least `min_score` (all but
     /// `skip`), and keeps the `k` nearest.
     pub fn nearest(&self, disc: &Disc, min_score: f64, k: usize, skip: Option<i64>) -> Nearest {
-        self.search(disc, min_score, k, skip, true)
+        self.search(Search::new(self, disc, None, min_score, skip), k, true)
+    }
+
+    /// As `nearest`, counting and keeping only the areas inside `bbox` too.
+    pub fn nearest_in_box(&self, disc: &Disc, bbox: &BBox, min_score: f64, k: usize) -> Nearest {
+        self.search(
+            Search::new(self, disc, Some(bbox), min_score, None),
+            k,
+            true,
+        )
     }
 
     /// The `k` nearest only, without counting the rest (nearby).
@@ -46,18 +56,12 @@ impl AreaIndex {
         k: usize,
         skip: Option<i64>,
     ) -> Vec<Hit> {
-        self.search(disc, min_score, k, skip, false).hits
+        let search = Search::new(self, disc, None, min_score, skip);
+        self.search(search, k, false).hits
     }
 
-    fn search(
-        &self,
-        disc: &Disc,
-        min_score: f64,
-        k: usize,
-        skip: Option<i64>,
-        count: bool,
-    ) -> Nearest {
-        let search = Search::new(self, disc, min_score, skip);
+    fn search(&self, search: Search, k: usize, count: bool) -> Nearest {
+        let disc = search.disc;
         let mut kept = Kept::new(k);
         let total = if search.wraps || search.wide() {
             // Rings of columns would not meet across the antimeridian, and
@@ -75,18 +79,13 @@ impl AreaIndex {
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Place {
-    Inside,
-    Edge,
-    Outside,
-}
-
 struct Search<'a> {
     index: &'a AreaIndex,
     disc: &'a Disc,
     min_score: f64,
     skip: Option<&'a Entry>,
+    /// A viewport the areas must lie in too.
+    bbox: Option<&'a BBox>,
     rows: (i32, i32),
     cols: (i32, i32),
     wraps: bool,
@@ -101,7 +100,13 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(index: &'a AreaIndex, disc: &'a Disc, min_score: f64, skip: Option<i64>) -> Self {
+    fn new(
+        index: &'a AreaIndex,
+        disc: &'a Disc,
+        bbox: Option<&'a BBox>,
+        min_score: f64,
+        skip: Option<i64>,
+    ) -> Self {
         let b = bounding_box(&disc.circle);
         let widest = b.min_lat.abs().max(b.max_lat.abs()).to_radians();
         let rows = (row_of(b.min_lat), row_of(b.max_lat));
@@ -134,6 +139,7 @@ impl<'a> Search<'a> {
             disc,
             min_score,
             skip: skip.and_then(|no| index.get(no)),
+            bbox,
             rows,
             cols,
             wraps,
@@ -217,6 +223,7 @@ impl<'a> Search<'a> {
             e.truth_score >= self.min_score
                 && self.skip.is_none_or(|s| s.area_no != e.area_no)
                 && self.disc.contains(&e.unit, e.lat, e.lng)
+                && self.bbox.is_none_or(|b| b.contains(e.lat, e.lng))
         })
     }
 
@@ -232,7 +239,14 @@ impl<'a> Search<'a> {
         n - usize::from(skipped)
     }
 
+    /// Where a cell lies against the circle and the viewport, if any.
     fn place(&self, cell: &Cell) -> Place {
+        let in_circle = self.place_in_circle(cell);
+        self.bbox
+            .map_or(in_circle, |b| in_circle.max(b.place(cell)))
+    }
+
+    fn place_in_circle(&self, cell: &Cell) -> Place {
         let (cos_lat, sin_lat, reach) = self.row_geometry[(cell.row - self.rows.0) as usize];
         let (cos_lng, sin_lng) = match self.col_geometry.get((cell.col - self.cols.0) as usize) {
             Some(&g) => g,

@@ -3,25 +3,13 @@
 use super::*;
 use crate::search::geo::Circle;
 use crate::search::geo::haversine_km;
-
-/// A small deterministic generator, so failures repeat.
-struct Lcg(u64);
-impl Lcg {
-    fn unit(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use crate::search::test_points::{cloud, index_of};
 
 /// Every circle, k, minimum score and left-out area gives exactly what a
 /// brute-force haversine over all areas gives, near the antimeridian and
 /// a pole too, where the rings give way to a full scan.
 #[test]
 fn nearest_equals_brute_force_everywhere() {
-    let mut rng = Lcg(7);
     let centres = [
         (85.0, 40.0),
         (70.0, 10.0),
@@ -32,29 +20,8 @@ fn nearest_equals_brute_force_everywhere() {
         (-89.8, 10.0),
         (51.5, -0.1),
     ];
-    let mut points = Vec::new();
-    for &(lat, lng) in &centres {
-        for _ in 0..1500 {
-            // Dense near the centre, thinning out to about 80 km.
-            let (r, a) = (
-                rng.unit().powi(2) * 0.75,
-                rng.unit() * std::f64::consts::TAU,
-            );
-            let plat = (lat + r * a.sin()).clamp(-90.0, 90.0);
-            let mut plng = lng + r * a.cos() / (plat.to_radians().cos().max(0.05));
-            plng = (plng + 540.0).rem_euclid(360.0) - 180.0;
-            let score = (rng.unit() * 1000.0).round() / 100.0;
-            points.push((plat, plng, score));
-        }
-    }
-    let index = AreaIndex::new(
-        points
-            .iter()
-            .enumerate()
-            .map(|(i, &(la, ln, s))| (i as u32 + 1, la, ln, s))
-            .collect(),
-        Vec::new(),
-    );
+    let points = cloud(&centres, 1500, 7);
+    let index = index_of(&points);
     let mut checked = 0;
     for &(lat, lng) in &centres {
         for (radius_km, min_score, k, skip) in [
@@ -97,4 +64,71 @@ fn nearest_equals_brute_force_everywhere() {
         }
     }
     assert!(checked >= 40, "most circles hold areas: {checked}");
+}
+
+/// A circle and a viewport together hold exactly the areas in both, nearest
+/// first, across the antimeridian too.
+#[test]
+fn nearest_in_a_box_equals_brute_force() {
+    let centres = [(-26.2, 28.05), (0.0, 179.95), (-33.9, 18.4)];
+    let points = cloud(&centres, 1500, 11);
+    let index = index_of(&points);
+    let boxes = [
+        BBox {
+            min_lng: 27.9,
+            min_lat: -26.4,
+            max_lng: 28.1,
+            max_lat: -26.1,
+        },
+        BBox {
+            min_lng: 179.9,
+            min_lat: -0.3,
+            max_lng: -179.8,
+            max_lat: 0.2,
+        },
+        BBox {
+            min_lng: 18.0,
+            min_lat: -34.0,
+            max_lng: 19.0,
+            max_lat: -33.0,
+        },
+        BBox {
+            min_lng: 28.05,
+            min_lat: -26.2,
+            max_lng: 28.05,
+            max_lat: -26.2,
+        },
+    ];
+    let mut checked = 0;
+    for &(lat, lng) in &centres {
+        for bbox in &boxes {
+            for (radius_km, min_score) in [(50.0, 0.0), (10.0, 5.0)] {
+                let circle = Circle {
+                    lat,
+                    lng,
+                    radius_km,
+                };
+                let mut want: Vec<Hit> = points
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.2 >= min_score && bbox.contains(p.0, p.1))
+                    .map(|(i, p)| Hit {
+                        area_no: i as i64 + 1,
+                        distance_km: haversine_km(lat, lng, p.0, p.1),
+                    })
+                    .filter(|h| h.distance_km <= radius_km)
+                    .collect();
+                want.sort_by(|a, b| {
+                    a.distance_km
+                        .total_cmp(&b.distance_km)
+                        .then(a.area_no.cmp(&b.area_no))
+                });
+                let got = index.nearest_in_box(&Disc::new(circle), bbox, min_score, 15);
+                assert_eq!(got.total, want.len(), "{circle:?} {bbox:?}");
+                assert_eq!(got.hits, want[..15.min(want.len())], "{circle:?} {bbox:?}");
+                checked += usize::from(!want.is_empty());
+            }
+        }
+    }
+    assert!(checked >= 6, "several combinations hold areas: {checked}");
 }

@@ -5,7 +5,10 @@
 //! common words (`match_cache`).
 
 pub mod area_index;
+pub mod bbox;
 pub mod circles;
 pub mod geo;
 pub mod match_cache;
 mod nearest;
+#[cfg(test)]
+mod test_points;

@@ -92,4 +92,3 @@ impl PartialEq for Candidate {
 }
 
 impl Eq for Candidate {}
-

@@ -1,0 +1,115 @@
+//! Map viewports: a latitude/longitude box in GeoJSON order (west, south,
+//! east, north), and the areas of the grid (area_index.rs) inside one.
+//!
+//! An area is in when its centre lies inside, edges included. A box whose
+//! west edge is east of its east edge crosses the antimeridian: it holds the
+//! longitudes from the west edge to 180 and from -180 to the east edge.
+//!
+//! Grid cells are judged by their own bounds: a cell wholly inside is taken
+//! whole (its areas are sorted best score first, so a score floor is a binary
+//! search), one wholly outside is skipped, and only the cells an edge crosses
+//! are read area by area.
+
+use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, Place, col_of, row_of};
+
+/// A box in degrees; `min_lng > max_lng` crosses the antimeridian.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BBox {
+    pub min_lng: f64,
+    pub min_lat: f64,
+    pub max_lng: f64,
+    pub max_lat: f64,
+}
+
+/// Degrees by which a cell's bounds are widened before they are compared, so
+/// that rounding in `row_of`/`col_of` never puts an area outside its cell.
+const MARGIN_DEG: f64 = 1e-9;
+
+impl BBox {
+    pub fn crosses_antimeridian(&self) -> bool {
+        self.min_lng > self.max_lng
+    }
+
+    pub fn contains(&self, lat: f64, lng: f64) -> bool {
+        let lng_in = if self.crosses_antimeridian() {
+            lng >= self.min_lng || lng <= self.max_lng
+        } else {
+            (self.min_lng..=self.max_lng).contains(&lng)
+        };
+        lng_in && (self.min_lat..=self.max_lat).contains(&lat)
+    }
+
+    /// The grid rows the box touches, top to bottom in row numbers.
+    pub fn rows(&self) -> (i32, i32) {
+        (row_of(self.min_lat), row_of(self.max_lat))
+    }
+
+    /// The grid column ranges the box touches: one, or two when it crosses
+    /// the antimeridian (the second is empty, `(1, 0)`, when there is one).
+    pub fn col_spans(&self) -> [(i32, i32); 2] {
+        let (west, east) = (col_of(self.min_lng), col_of(self.max_lng));
+        if self.crosses_antimeridian() {
+            [(west, col_of(180.0)), (col_of(-180.0), east)]
+        } else {
+            [(west, east), (1, 0)]
+        }
+    }
+
+    /// Where a cell lies, from its bounds widened by `MARGIN_DEG`.
+    pub fn place(&self, cell: &Cell) -> Place {
+        let south = f64::from(cell.row) * CELL_DEG - 90.0;
+        let west = f64::from(cell.col) * CELL_DEG - 180.0;
+        let (lat_lo, lat_hi) = (south - MARGIN_DEG, south + CELL_DEG + MARGIN_DEG);
+        let (lng_lo, lng_hi) = (west - MARGIN_DEG, west + CELL_DEG + MARGIN_DEG);
+        let lat = overlap(lat_lo, lat_hi, self.min_lat, self.max_lat);
+        let lng = if self.crosses_antimeridian() {
+            let a = overlap(lng_lo, lng_hi, self.min_lng, 180.0);
+            let b = overlap(lng_lo, lng_hi, -180.0, self.max_lng);
+            a.min(b)
+        } else {
+            overlap(lng_lo, lng_hi, self.min_lng, self.max_lng)
+        };
+        lat.max(lng)
+    }
+}
+
+/// How the range [lo, hi] lies against [from, to].
+fn overlap(lo: f64, hi: f64, from: f64, to: f64) -> Place {
+    if hi < from || lo > to {
+        Place::Outside
+    } else if lo >= from && hi <= to {
+        Place::Inside
+    } else {
+        Place::Edge
+    }
+}
+
+impl AreaIndex {
+    /// The non-empty cells the box touches, with where each lies.
+    pub fn cells_in_box<'a>(&'a self, bbox: &'a BBox) -> impl Iterator<Item = (&'a Cell, Place)> {
+        let (top, bottom) = bbox.rows();
+        (top..=bottom).flat_map(move |row| {
+            bbox.col_spans()
+                .into_iter()
+                .filter(|(a, b)| a <= b)
+                .flat_map(move |(a, b)| self.cells_in_row(row, a, b))
+                .map(|cell| (cell, bbox.place(cell)))
+                .filter(|(_, place)| *place != Place::Outside)
+        })
+    }
+
+    /// Every area in the box scoring at least `min_score`.
+    pub fn in_box<'a>(&'a self, bbox: &'a BBox, min_score: f64) -> impl Iterator<Item = &'a Entry> {
+        self.cells_in_box(bbox).flat_map(move |(cell, place)| {
+            let areas = self.areas_of(cell);
+            let scoring = &areas[..areas.partition_point(|e| e.truth_score >= min_score)];
+            scoring
+                .iter()
+                .filter(move |e| place == Place::Inside || bbox.contains(e.lat, e.lng))
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "bbox_tests.rs"]
+mod tests;
