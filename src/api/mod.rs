@@ -10,6 +10,7 @@ pub mod params;
 pub mod query;
 pub mod router;
 pub mod search;
+pub mod search_words;
 
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;

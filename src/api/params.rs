@@ -6,6 +6,7 @@
 use crate::api::query::{self, Bounds, Query};
 use crate::domain::{DIMENSIONS, Order, PROVINCES, Sort};
 use crate::error::ApiError;
+use crate::search::bbox::BBox;
 use crate::search::geo::Circle;
 
 #[derive(Debug, PartialEq)]
@@ -91,7 +92,10 @@ pub struct SearchParams {
     pub words: Vec<String>,
     pub circle: Option<Circle>,
     pub min_score: Option<f64>,
+    /// A map viewport the areas must lie in.
+    pub bbox: Option<BBox>,
     pub limit: i64,
+    pub offset: i64,
 }
 
 pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
@@ -184,7 +188,9 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         words,
         circle,
         min_score,
+        bbox: None,
         limit,
+        offset: 0,
     })
 }
 

@@ -4,6 +4,7 @@
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
+use crate::api::search_words::{all_ranks, each_rank, fts_term, in_name_query, intersection};
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
 use crate::search::match_cache::MatchCache;
@@ -51,7 +52,7 @@ fn filtered_searches() -> Vec<SearchParams> {
     ] {
         for circle in circles {
             for min_score in [None, Some(5.0), Some(7.5)] {
-                for limit in [3, 25] {
+                for (limit, offset) in [(3, 0), (25, 0), (10, 7)] {
                     all.push(SearchParams {
                         words: words.split(' ').map(String::from).collect(),
                         circle: circle.map(|(lat, lng, radius_km)| Circle {
@@ -60,7 +61,9 @@ fn filtered_searches() -> Vec<SearchParams> {
                             radius_km,
                         }),
                         min_score,
+                        bbox: None,
                         limit,
+                        offset,
                     });
                 }
             }
