@@ -5,9 +5,11 @@
 
 pub mod areas;
 pub mod compare;
+pub mod format;
 pub mod history;
 pub mod params;
 pub mod query;
+pub mod render;
 pub mod router;
 pub mod search;
 pub mod search_words;
