@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{AreaSummary, area_no, history, summary, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
-use crate::data::stored::ORDERINGS;
+use crate::data::stored;
 use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
 use crate::search::area_index::AreaIndex;
@@ -34,11 +34,7 @@ const ORDERING_LENGTH: &str = "
     SELECT coalesce(max(position) + 1, 0) FROM area_order WHERE ordering = ?1 AND province_slug = ?2";
 
 pub fn list(conn: &Connection, p: &ListParams) -> ApiResult<AreaPage> {
-    let code = ORDERINGS
-        .iter()
-        .find(|o| o.sort == p.sort && o.order == p.order)
-        .map(|o| o.code)
-        .unwrap_or(0);
+    let code = stored::ordering(p.sort, p.order).code;
     let province = p.province.unwrap_or("");
     let total: i64 = conn
         .prepare_cached(ORDERING_LENGTH)?

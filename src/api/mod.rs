@@ -5,6 +5,7 @@
 
 pub mod areas;
 pub mod compare;
+pub mod export;
 pub mod format;
 pub mod history;
 pub mod params;
@@ -13,6 +14,8 @@ pub mod render;
 pub mod router;
 pub mod search;
 pub mod search_words;
+#[cfg(test)]
+mod test_seed;
 
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;

@@ -18,10 +18,7 @@ fn words_become_quoted_prefix_terms() {
 /// A read-only connection to a new seed database in its own folder, which
 /// the caller removes.
 fn seed_database(tag: &str) -> (std::path::PathBuf, Connection) {
-    let dir = std::env::temp_dir().join(format!("area-scoring-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("seed.db");
-    crate::data::load::init(&path, true).unwrap();
+    let (dir, path) = crate::api::test_seed::seed_file(tag);
     let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     (dir, conn)
 }

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::data::db::{self, Pool};
-use crate::domain::Plan;
+use crate::data::stored;
+use crate::domain::{Order, Plan, Sort};
 use crate::error::ApiError;
 use crate::search::area_index::AreaIndex;
 use crate::search::match_cache::MatchCache;
@@ -27,6 +28,11 @@ pub struct Dataset {
     pub index: AreaIndex,
     /// The full-text matches of heavy words, kept as they are first read.
     pub matches: MatchCache,
+    /// Names this file's contents, for validators of answers that cover the
+    /// whole dataset: a replacement is a new file, so a new version.
+    pub version: String,
+    /// The latest updated_at of any area (empty without areas).
+    pub latest_update: String,
     file: FileId,
 }
 
@@ -42,6 +48,25 @@ fn file_id(path: &Path) -> Option<FileId> {
         dev: m.dev(),
         ino: m.ino(),
     })
+}
+
+/// The first area of an ordering (the updated_at-descending one), read off
+/// area_order instead of scanning every area.
+const FIRST_OF_ORDERING: &str = "
+    SELECT a.updated_at FROM area_order o JOIN areas a ON a.area_no = o.area_no
+    WHERE o.ordering = ?1 AND o.province_slug = '' AND o.position = 0";
+
+/// Device, inode, size and modification time, in hex.
+fn version_of(path: &Path) -> Option<String> {
+    let m = std::fs::metadata(path).ok()?;
+    Some(format!(
+        "{:x}-{:x}-{:x}-{:x}.{:x}",
+        m.dev(),
+        m.ino(),
+        m.size(),
+        m.mtime(),
+        m.mtime_nsec()
+    ))
 }
 
 impl Dataset {
@@ -69,6 +94,11 @@ impl Dataset {
         // Counted from the index, which holds every area: a count(*) would
         // scan another index (192 ms from a cold disk cache at 100,000 areas).
         let area_count = index.area_count() as i64;
+        let newest_first = stored::ordering(Sort::UpdatedAt, Order::Desc).code;
+        let latest_update = conn
+            .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
+            .unwrap_or_default();
+        let version = version_of(path).ok_or_else(|| format!("{} is gone", path.display()))?;
         drop(conn);
         Ok(Dataset {
             pool,
@@ -76,6 +106,8 @@ impl Dataset {
             plan_limits,
             index,
             matches: MatchCache::default(),
+            version,
+            latest_update,
             file,
         })
     }

@@ -57,6 +57,14 @@ pub const ORDERINGS: [Ordering; 6] = [
     },
 ];
 
+/// The ordering of a sort and direction.
+pub fn ordering(sort: Sort, order: Order) -> &'static Ordering {
+    ORDERINGS
+        .iter()
+        .find(|o| o.sort == sort && o.order == order)
+        .expect("every sort and direction has an ordering")
+}
+
 #[derive(Debug, Serialize)]
 pub struct Dimension {
     pub score: f64,
