@@ -1,5 +1,6 @@
 //! The fixed vocabulary of the API: provinces, dimensions, plans, list
-//! orderings, and score rounding.
+//! orderings, history granularities, and score rounding. The words of query
+//! parameters that name these live in `api::contract`, with the bounds.
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -90,6 +91,14 @@ pub enum Sort {
 pub enum Order {
     Asc,
     Desc,
+}
+
+/// How Get Area History groups its daily points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Granularity {
+    Daily,
+    Weekly,
+    Monthly,
 }
 
 /// Scores, changes and distances carry at most two decimals.

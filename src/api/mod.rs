@@ -5,6 +5,7 @@
 
 pub mod areas;
 pub mod compare;
+pub mod contract;
 pub mod history;
 pub mod params;
 pub mod query;
