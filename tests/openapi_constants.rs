@@ -6,7 +6,8 @@
 //! contract/build_openapi.py writes the document with its own copies of these
 //! values; this file is what makes a value changed on one side only fail
 //! `make test`, without a server or schemathesis. One test per operation or
-//! per kind of check, so that one drift does not hide another.
+//! per kind of check, so that one drift does not hide another. The last test
+//! holds the README's parameter tables to the same constants.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -611,4 +612,58 @@ fn documented_plans_are_the_servers() {
     let plans: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
     let said = format!("Keys are on a plan: {}.", plans.join(", "));
     assert!(description.contains(&said), "the description says {said}");
+}
+
+/// The README's parameter tables (README, "List Areas", "Search Areas",
+/// "Compare Areas", "Get Area History") name the same bounds and defaults.
+#[test]
+fn readme_parameter_tables_name_the_contracts_bounds() {
+    let readme = include_str!("../README.md");
+    let ticked = |words: &[&str]| -> String {
+        let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+        quoted.join(", ")
+    };
+    let (lat, lng, radius, score) = (LAT, LNG, RADIUS_KM, MIN_SCORE);
+    let rows = [
+        format!("| `limit` | {LIST_LIMIT_MIN} to {LIST_LIMIT_MAX} | {LIST_LIMIT_DEFAULT} |"),
+        format!("| `offset` | {OFFSET_MIN} or more | {OFFSET_DEFAULT} |"),
+        format!(
+            "| `sort` | {} | `{}` |",
+            ticked(&words(&SORTS)),
+            word_of(&SORTS, SORT_DEFAULT)
+        ),
+        format!(
+            "| `order` | {} | `{}` |",
+            ticked(&words(&ORDERS)),
+            word_of(&ORDERS, ORDER_DEFAULT)
+        ),
+        format!("| `q` | {Q_CHARS_MIN} to {Q_CHARS_MAX} characters (not bytes)"),
+        format!(
+            "| `lat`, `lng` | {} to {}, {} to {}; always together | none |",
+            lat.min, lat.max, lng.min, lng.max
+        ),
+        format!(
+            "greater than {} and at most {}; needs `lat` and `lng` | {RADIUS_KM_DEFAULT} |",
+            radius.min, radius.max
+        ),
+        format!("| `min_score` | {} to {} | none |", score.min, score.max),
+        format!("| `limit` | {SEARCH_LIMIT_MIN} to {SEARCH_LIMIT_MAX} | {SEARCH_LIMIT_DEFAULT} |"),
+        format!("`ids`: {COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} distinct area ids"),
+        format!("| `period` | {} (", ticked(&words(&PERIODS))),
+        format!(
+            "| `granularity` | {} | `{}` |",
+            ticked(&words(&GRANULARITIES)),
+            word_of(&GRANULARITIES, GRANULARITY_DEFAULT)
+        ),
+    ];
+    let missing: Vec<&String> = rows.iter().filter(|r| !readme.contains(*r)).collect();
+    assert!(missing.is_empty(), "the README does not say: {missing:#?}");
+    let province_row = readme
+        .lines()
+        .find(|l| l.starts_with("| `province` |"))
+        .expect("the README lists the provinces");
+    for (slug, _) in PROVINCES {
+        assert!(province_row.contains(&format!("`{slug}`")), "{slug}");
+    }
+    assert_eq!(province_row.matches('`').count(), 2 * (PROVINCES.len() + 1));
 }
