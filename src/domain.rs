@@ -38,7 +38,7 @@ pub fn dimension_position(name: &str) -> usize {
 }
 
 /// A JSON object keyed by dimension name, in the order of the pairs (the
-/// spec's dimension order), which a plain map would lose.
+/// order of `DIMENSIONS`), which a plain map would lose.
 #[derive(Debug)]
 pub struct DimensionMap<T>(pub Vec<(&'static str, T)>);
 
