@@ -10,6 +10,13 @@ operation and a generator keeps them identical.
     python3 contract/build_openapi.py --check   # exit 1 if docs/openapi.json is stale
 
 Only the standard library is used, so it runs before any virtualenv exists.
+
+The contract's numbers and words (parameter bounds, defaults and enums, the
+provinces, the dimensions) have their single source in src/api/contract.rs and
+src/domain.rs, which the server parses with. This script runs without a Rust
+toolchain, so it states each of them once more, in the block below, and
+tests/openapi_constants.rs (part of `make test`) fails when the document it
+writes says anything else.
 """
 
 import json
@@ -39,12 +46,26 @@ DIMENSIONS = [
     "environment",
     "sentiment",
 ]
+# The query parameters' bounds and words, named as in src/api/contract.rs.
+LIST_LIMIT_MIN, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT = 1, 100, 20
+SORTS, SORT_DEFAULT = ["name", "truth_score", "updated_at"], "name"
+ORDERS, ORDER_DEFAULT = ["asc", "desc"], "asc"
+INCLUDES = ["history", "nearby"]
+Q_CHARS_MIN, Q_CHARS_MAX = 1, 200
+SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT = 1, 50, 10
+RADIUS_KM_DEFAULT = "10"
+COMPARE_IDS_MIN, COMPARE_IDS_MAX = 2, 5
+PERIODS, PERIOD_DEFAULT = ["7d", "30d", "90d", "1y"], "30d"
+GRANULARITIES, GRANULARITY_DEFAULT = ["daily", "weekly", "monthly"], "daily"
 
 # ---------------------------------------------------------------------------
 # Number grammars. The server reads numbers in plain decimal notation only
 # (`-12.5`, `3`, `.5`, `2.`; no exponent, no sign '+', no nan or inf), so the
 # numeric query parameters are described as strings whose pattern is exactly
 # the set of accepted values: grammar and bounds in one regular expression.
+# The bounds are those of src/api/contract.rs (LAT, LNG, RADIUS_KM, MIN_SCORE);
+# tests/openapi_constants.rs probes each pattern at and around them against
+# the server's own parser.
 # ---------------------------------------------------------------------------
 
 # |x| <= 90
@@ -221,18 +242,18 @@ SCHEMAS = {
     ),
     "AreaPage": obj(
         {
-            "data": {"type": "array", "items": ref("schemas", "AreaSummary"), "maxItems": 100},
+            "data": {"type": "array", "items": ref("schemas", "AreaSummary"), "maxItems": LIST_LIMIT_MAX},
             "total": {"type": "integer", "minimum": 0, "description": "Number of areas matching the filter (not only this page)."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Page size in effect."},
+            "limit": {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "description": "Page size in effect."},
             "offset": {"type": "integer", "minimum": 0, "description": "Offset in effect."},
         },
         description="One page of List Areas.",
     ),
     "SearchPage": obj(
         {
-            "data": {"type": "array", "items": ref("schemas", "SearchHit"), "maxItems": 50},
+            "data": {"type": "array", "items": ref("schemas", "SearchHit"), "maxItems": SEARCH_LIMIT_MAX},
             "total": {"type": "integer", "minimum": 0, "description": "Number of matching areas (every match, not only this page)."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Page size in effect."},
+            "limit": {"type": "integer", "minimum": SEARCH_LIMIT_MIN, "maximum": SEARCH_LIMIT_MAX, "description": "Page size in effect."},
         },
         description="Search results: by relevance when q is given, else by distance when lat/lng are given, else by truth_score descending; ties by id.",
     ),
@@ -303,7 +324,7 @@ SCHEMAS = {
     ),
     "Comparison": obj(
         {
-            "areas": {"type": "array", "minItems": 2, "maxItems": 5, "items": ref("schemas", "ComparedArea"), "description": "In the order of ids."},
+            "areas": {"type": "array", "minItems": COMPARE_IDS_MIN, "maxItems": COMPARE_IDS_MAX, "items": ref("schemas", "ComparedArea"), "description": "In the order of ids."},
             "winner": obj(
                 {
                     "overall": {"type": "string", "description": "Id of the area with the highest truth_score; a tie goes to the area listed first in ids."},
@@ -318,7 +339,7 @@ SCHEMAS = {
     "AreaHistory": obj(
         {
             "area_id": AREA_ID,
-            "period": {"type": "string", "enum": ["7d", "30d", "90d", "1y"]},
+            "period": {"type": "string", "enum": PERIODS},
             "history": {
                 "type": "array",
                 "maxItems": 365,
@@ -709,10 +730,10 @@ SEARCH_CRITERIA = {
     "properties": {
         "q": {
             "type": "string",
-            "minLength": 1,
-            "maxLength": 200,
+            "minLength": Q_CHARS_MIN,
+            "maxLength": Q_CHARS_MAX,
             "pattern": ALNUM,
-            "description": "Text: 1 to 200 characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u24b6 and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics. Any character may appear and is taken as text, never as query syntax.",
+            "description": f"Text: {Q_CHARS_MIN} to {Q_CHARS_MAX} characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u24b6 and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics. Any character may appear and is taken as text, never as query syntax.",
             "examples": ["cape town", "danielskuil"],
         },
         "lat": {
@@ -730,8 +751,8 @@ SEARCH_CRITERIA = {
         "radius": {
             "type": "string",
             "pattern": RADIUS,
-            "default": "10",
-            "description": "Radius in km, greater than 0 and at most 50; default 10. Needs lat and lng. An area is in when its haversine distance (Earth radius 6371.0088 km) is at most radius." + NUMBER_NOTE,
+            "default": RADIUS_KM_DEFAULT,
+            "description": f"Radius in km, greater than 0 and at most 50; default {RADIUS_KM_DEFAULT}. Needs lat and lng. An area is in when its haversine distance (Earth radius 6371.0088 km) is at most radius." + NUMBER_NOTE,
             "examples": ["5"],
         },
         "min_score": {
@@ -765,10 +786,14 @@ GET_OPS = {
         "tags": ["areas"],
         "parameters": [
             query("province", {"type": "string", "enum": PROVINCES}, "Only areas of this province (filter slug)."),
-            query("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, "Page size, 1 to 100. Plain decimal digits."),
+            query(
+                "limit",
+                {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT},
+                f"Page size, {LIST_LIMIT_MIN} to {LIST_LIMIT_MAX}. Plain decimal digits.",
+            ),
             query("offset", {"type": "integer", "minimum": 0, "maximum": 9223372036854775807, "default": 0}, "Areas to skip, 0 or more. Plain decimal digits."),
-            query("sort", {"type": "string", "enum": ["name", "truth_score", "updated_at"], "default": "name"}, "Sort key."),
-            query("order", {"type": "string", "enum": ["asc", "desc"], "default": "asc"}, "Sort direction."),
+            query("sort", {"type": "string", "enum": SORTS, "default": SORT_DEFAULT}, "Sort key."),
+            query("order", {"type": "string", "enum": ORDERS, "default": ORDER_DEFAULT}, "Sort direction."),
             *REQUEST_HEADERS,
         ],
         "responses": api_responses(
@@ -797,7 +822,11 @@ GET_OPS = {
                 "description": "q, lat, lng, radius and min_score, each sent as its own query parameter.",
                 "schema": ref("schemas", "SearchCriteria"),
             },
-            query("limit", {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}, "Page size, 1 to 50. Plain decimal digits."),
+            query(
+                "limit",
+                {"type": "integer", "minimum": SEARCH_LIMIT_MIN, "maximum": SEARCH_LIMIT_MAX, "default": SEARCH_LIMIT_DEFAULT},
+                f"Page size, {SEARCH_LIMIT_MIN} to {SEARCH_LIMIT_MAX}. Plain decimal digits.",
+            ),
             *REQUEST_HEADERS,
         ],
         "responses": api_responses(
@@ -811,19 +840,19 @@ GET_OPS = {
     "/v1/areas/compare": {
         "operationId": "compareAreas",
         "summary": "Compare areas",
-        "description": "2 to 5 areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids.",
+        "description": f"{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids.",
         "tags": ["areas"],
         "parameters": [
             query(
                 "ids",
                 {
                     "type": "array",
-                    "minItems": 2,
-                    "maxItems": 5,
+                    "minItems": COMPARE_IDS_MIN,
+                    "maxItems": COMPARE_IDS_MAX,
                     "uniqueItems": True,
                     "items": {"type": "string", "minLength": 1, "pattern": "^[^,]+$"},
                 },
-                "2 to 5 distinct area ids, comma-separated, taken as given (no empty item, no item twice; whitespace and case are not folded). Unknown ids answer 404 area_not_found naming every one of them.",
+                f"{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} distinct area ids, comma-separated, taken as given (no empty item, no item twice; whitespace and case are not folded). Unknown ids answer 404 area_not_found naming every one of them.",
                 required=True,
                 style="form",
                 explode=False,
@@ -861,7 +890,7 @@ GET_OPS = {
         "parameters": [
             query(
                 "include",
-                {"type": "string", "enum": ["history", "nearby", "history,nearby", "nearby,history"]},
+                {"type": "string", "enum": [*INCLUDES, ",".join(INCLUDES), ",".join(reversed(INCLUDES))]},
                 "Comma-separated extras: history (growth plan and above, else 403) and/or nearby, each at most once.",
             ),
             *REQUEST_HEADERS,
@@ -884,8 +913,8 @@ GET_OPS = {
         "description": "The truth_score series of an area over a period ending on its latest history date. Growth plan and above. " + AREAS_PATH_NOTE,
         "tags": ["areas"],
         "parameters": [
-            query("period", {"type": "string", "enum": ["7d", "30d", "90d", "1y"], "default": "30d"}, "Window: the last 7, 30, 90 or 365 days."),
-            query("granularity", {"type": "string", "enum": ["daily", "weekly", "monthly"], "default": "daily"}, "daily points, or weekly / monthly means."),
+            query("period", {"type": "string", "enum": PERIODS, "default": PERIOD_DEFAULT}, "Window: the last 7, 30, 90 or 365 days."),
+            query("granularity", {"type": "string", "enum": GRANULARITIES, "default": GRANULARITY_DEFAULT}, "daily points, or weekly / monthly means."),
             *REQUEST_HEADERS,
         ],
         "responses": api_responses(

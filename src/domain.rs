@@ -1,5 +1,6 @@
 //! The fixed vocabulary of the API: provinces, dimensions, plans, list
-//! orderings, and score rounding.
+//! orderings, history granularities, and score rounding. The words of query
+//! parameters that name these live in `api::contract`, with the bounds.
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -37,7 +38,7 @@ pub fn dimension_position(name: &str) -> usize {
 }
 
 /// A JSON object keyed by dimension name, in the order of the pairs (the
-/// spec's dimension order), which a plain map would lose.
+/// order of `DIMENSIONS`), which a plain map would lose.
 #[derive(Debug)]
 pub struct DimensionMap<T>(pub Vec<(&'static str, T)>);
 
@@ -90,6 +91,14 @@ pub enum Sort {
 pub enum Order {
     Asc,
     Desc,
+}
+
+/// How Get Area History groups its daily points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Granularity {
+    Daily,
+    Weekly,
+    Monthly,
 }
 
 /// Scores, changes and distances carry at most two decimals.

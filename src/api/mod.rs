@@ -5,6 +5,7 @@
 
 pub mod areas;
 pub mod compare;
+pub mod contract;
 pub mod export;
 pub mod format;
 pub mod history;

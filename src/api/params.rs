@@ -1,13 +1,18 @@
 //! Each endpoint's query parameters, parsed into typed values or refused with 400.
 //!
 //! Parse, don't validate: once a handler holds a `ListParams` or `SearchParams`,
-//! every bound in the spec and the README has already been checked.
+//! every bound in the README has already been checked. The names, bounds,
+//! defaults and words come from `contract`; each parser takes exactly its
+//! endpoint's list of names there, so what it accepts is what the OpenAPI
+//! document is checked to describe.
 
-use crate::api::query::{self, Bounds, Query};
-use crate::domain::{DIMENSIONS, Order, PROVINCES, Sort};
+use crate::api::contract::*;
+use crate::api::query::{self, Query};
 use crate::error::ApiError;
 use crate::search::bbox::BBox;
 use crate::search::geo::Circle;
+
+pub use crate::domain::Granularity;
 
 #[derive(Debug, PartialEq)]
 pub struct ListParams {
@@ -19,43 +24,30 @@ pub struct ListParams {
 }
 
 pub fn list(mut q: Query) -> Result<ListParams, ApiError> {
-    let province = match q.take("province") {
-        None => None,
-        Some(v) => Some(query::one_of(
-            "province",
-            &v,
-            &PROVINCES.map(|(slug, _)| (slug, slug)),
-        )?),
-    };
-    let limit = q
-        .take("limit")
-        .map(|v| query::integer("limit", &v, 1, 100))
+    let [province, limit, offset, sort, order] = LIST_PARAMS.map(|name| q.take(name));
+    let slugs = PROVINCES.map(|(slug, _)| (slug, slug));
+    let province = province
+        .map(|v| query::one_of("province", &v, &slugs))
         .transpose()?;
-    let offset = q
-        .take("offset")
-        .map(|v| query::integer("offset", &v, 0, i64::MAX))
+    let limit = limit
+        .map(|v| query::integer("limit", &v, LIST_LIMIT_MIN, LIST_LIMIT_MAX))
         .transpose()?;
-    let sorts = [
-        ("name", Sort::Name),
-        ("truth_score", Sort::TruthScore),
-        ("updated_at", Sort::UpdatedAt),
-    ];
-    let sort = q
-        .take("sort")
-        .map(|v| query::one_of("sort", &v, &sorts))
+    let offset = offset
+        .map(|v| query::integer("offset", &v, OFFSET_MIN, OFFSET_MAX))
         .transpose()?;
-    let orders = [("asc", Order::Asc), ("desc", Order::Desc)];
-    let order = q
-        .take("order")
-        .map(|v| query::one_of("order", &v, &orders))
+    let sort = sort
+        .map(|v| query::one_of("sort", &v, &SORTS))
         .transpose()?;
-    q.finish(&["province", "limit", "offset", "sort", "order"])?;
+    let order = order
+        .map(|v| query::one_of("order", &v, &ORDERS))
+        .transpose()?;
+    q.finish(&LIST_PARAMS)?;
     Ok(ListParams {
         province,
-        limit: limit.unwrap_or(20),
-        offset: offset.unwrap_or(0),
-        sort: sort.unwrap_or(Sort::Name),
-        order: order.unwrap_or(Order::Asc),
+        limit: limit.unwrap_or(LIST_LIMIT_DEFAULT),
+        offset: offset.unwrap_or(OFFSET_DEFAULT),
+        sort: sort.unwrap_or(SORT_DEFAULT),
+        order: order.unwrap_or(ORDER_DEFAULT),
     })
 }
 
@@ -66,18 +58,18 @@ pub struct AreaParams {
 }
 
 pub fn area(mut q: Query) -> Result<AreaParams, ApiError> {
-    let include = q.take("include");
-    q.finish(&["include"])?;
+    let [include] = AREA_PARAMS.map(|name| q.take(name));
+    q.finish(&AREA_PARAMS)?;
     let mut params = AreaParams::default();
     if let Some(value) = include {
         for item in query::list("include", &value)? {
             match item {
-                "history" => params.history = true,
-                "nearby" => params.nearby = true,
+                INCLUDE_HISTORY => params.history = true,
+                INCLUDE_NEARBY => params.nearby = true,
                 other => {
                     return Err(ApiError::invalid(
                         "include",
-                        format!("include may list history and nearby, not '{other}'"),
+                        format!("include may list {}, not '{other}'", INCLUDES.join(" and ")),
                     ));
                 }
             }
@@ -99,85 +91,20 @@ pub struct SearchParams {
 }
 
 pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
-    let text = q.take("q");
-    let lat = q.take("lat");
-    let lng = q.take("lng");
-    let radius = q.take("radius");
-    let min_score = q.take("min_score");
-    let limit = q.take("limit");
-    q.finish(&["q", "lat", "lng", "radius", "min_score", "limit"])?;
-
+    let [text, lat, lng, radius, min_score, limit] = SEARCH_PARAMS.map(|name| q.take(name));
+    q.finish(&SEARCH_PARAMS)?;
     let words = match &text {
         None => Vec::new(),
         Some(t) => search_words(t)?,
     };
-    let circle = match (lat, lng) {
-        (Some(lat), Some(lng)) => Some(Circle {
-            lat: query::number(
-                "lat",
-                &lat,
-                Bounds {
-                    min: -90.0,
-                    min_exclusive: false,
-                    max: 90.0,
-                },
-            )?,
-            lng: query::number(
-                "lng",
-                &lng,
-                Bounds {
-                    min: -180.0,
-                    min_exclusive: false,
-                    max: 180.0,
-                },
-            )?,
-            radius_km: match radius {
-                None => 10.0,
-                Some(r) => query::number(
-                    "radius",
-                    &r,
-                    Bounds {
-                        min: 0.0,
-                        min_exclusive: true,
-                        max: 50.0,
-                    },
-                )?,
-            },
-        }),
-        (Some(_), None) => {
-            return Err(ApiError::invalid(
-                "lng",
-                "lat and lng must be given together",
-            ));
-        }
-        (None, Some(_)) => {
-            return Err(ApiError::invalid(
-                "lat",
-                "lat and lng must be given together",
-            ));
-        }
-        (None, None) if radius.is_some() => {
-            return Err(ApiError::invalid("radius", "radius needs lat and lng"));
-        }
-        (None, None) => None,
-    };
+    let circle = search_circle(lat, lng, radius)?;
     let min_score = min_score
-        .map(|v| {
-            query::number(
-                "min_score",
-                &v,
-                Bounds {
-                    min: 0.0,
-                    min_exclusive: false,
-                    max: 10.0,
-                },
-            )
-        })
+        .map(|v| query::number("min_score", &v, MIN_SCORE))
         .transpose()?;
     let limit = limit
-        .map(|v| query::integer("limit", &v, 1, 50))
+        .map(|v| query::integer("limit", &v, SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX))
         .transpose()?
-        .unwrap_or(10);
+        .unwrap_or(SEARCH_LIMIT_DEFAULT);
     if text.is_none() && circle.is_none() && min_score.is_none() {
         return Err(ApiError::invalid(
             "q",
@@ -194,13 +121,41 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
     })
 }
 
+/// The circle of a geo search: lat and lng come together, radius only with them.
+fn search_circle(
+    lat: Option<String>,
+    lng: Option<String>,
+    radius: Option<String>,
+) -> Result<Option<Circle>, ApiError> {
+    const TOGETHER: &str = "lat and lng must be given together";
+    match (lat, lng) {
+        (Some(lat), Some(lng)) => Ok(Some(Circle {
+            lat: query::number("lat", &lat, LAT)?,
+            lng: query::number("lng", &lng, LNG)?,
+            radius_km: radius
+                .map(|r| query::number("radius", &r, RADIUS_KM))
+                .transpose()?
+                .unwrap_or(RADIUS_KM_DEFAULT),
+        })),
+        (Some(_), None) => Err(ApiError::invalid("lng", TOGETHER)),
+        (None, Some(_)) => Err(ApiError::invalid("lat", TOGETHER)),
+        (None, None) if radius.is_some() => {
+            Err(ApiError::invalid("radius", "radius needs lat and lng"))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
 /// Splits q into the words the full-text index matches: runs of letters, digits
 /// and combining marks. Everything else separates words, so no character of q
 /// can reach the index as query syntax.
 fn search_words(text: &str) -> Result<Vec<String>, ApiError> {
     let chars = text.chars().count();
-    if !(1..=200).contains(&chars) {
-        return Err(ApiError::invalid("q", "q must be 1 to 200 characters long"));
+    if !(Q_CHARS_MIN..=Q_CHARS_MAX).contains(&chars) {
+        return Err(ApiError::invalid(
+            "q",
+            format!("q must be {Q_CHARS_MIN} to {Q_CHARS_MAX} characters long"),
+        ));
     }
     let is_word_char = |c: char| c.is_alphanumeric() || ('\u{300}'..='\u{36f}').contains(&c);
     let words: Vec<String> = text
@@ -225,91 +180,74 @@ pub struct CompareParams {
 }
 
 pub fn compare(mut q: Query) -> Result<CompareParams, ApiError> {
-    let ids = q.take("ids");
-    let dimensions = q.take("dimensions");
-    q.finish(&["ids", "dimensions"])?;
+    let [ids, dimensions] = COMPARE_PARAMS.map(|name| q.take(name));
+    q.finish(&COMPARE_PARAMS)?;
     let ids = ids.ok_or_else(|| {
-        ApiError::invalid("ids", "ids is required: 2 to 5 comma-separated area ids")
+        ApiError::invalid(
+            "ids",
+            format!(
+                "ids is required: {COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} comma-separated area ids"
+            ),
+        )
     })?;
     let ids = query::list("ids", &ids)?;
-    if !(2..=5).contains(&ids.len()) {
+    if !(COMPARE_IDS_MIN..=COMPARE_IDS_MAX).contains(&ids.len()) {
         return Err(ApiError::invalid(
             "ids",
-            "ids must list 2 to 5 distinct area ids",
+            format!("ids must list {COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} distinct area ids"),
         ));
     }
-    let dimensions = match dimensions {
-        None => None,
-        Some(v) => Some(
-            query::list("dimensions", &v)?
-                .into_iter()
-                .map(|d| {
-                    DIMENSIONS
-                        .iter()
-                        .copied()
-                        .find(|known| *known == d)
-                        .ok_or_else(|| {
-                            ApiError::invalid(
-                                "dimensions",
-                                format!(
-                                    "unknown dimension '{d}': known are {}",
-                                    DIMENSIONS.join(", ")
-                                ),
-                            )
-                        })
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-    };
     Ok(CompareParams {
         ids: ids.into_iter().map(str::to_string).collect(),
-        dimensions,
+        dimensions: dimensions.map(|v| dimension_list(&v)).transpose()?,
     })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Granularity {
-    Daily,
-    Weekly,
-    Monthly,
+/// The dimensions named in `value`, in the order given, each a known one.
+fn dimension_list(value: &str) -> Result<Vec<&'static str>, ApiError> {
+    query::list("dimensions", value)?
+        .into_iter()
+        .map(|d| {
+            DIMENSIONS
+                .iter()
+                .copied()
+                .find(|known| *known == d)
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        "dimensions",
+                        format!(
+                            "unknown dimension '{d}': known are {}",
+                            DIMENSIONS.join(", ")
+                        ),
+                    )
+                })
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HistoryParams {
-    /// The period's label as given (7d, 30d, 90d, 1y) and its length in days.
+    /// The period's word as given (one of `PERIODS`) and its length in days.
     pub period: (&'static str, i64),
     pub granularity: Granularity,
 }
 
 pub const DEFAULT_HISTORY: HistoryParams = HistoryParams {
-    period: ("30d", 30),
-    granularity: Granularity::Daily,
+    period: PERIOD_DEFAULT,
+    granularity: GRANULARITY_DEFAULT,
 };
 
 pub fn history(mut q: Query) -> Result<HistoryParams, ApiError> {
-    let period = q.take("period");
-    let granularity = q.take("granularity");
-    q.finish(&["period", "granularity"])?;
-    let periods = [("7d", 7), ("30d", 30), ("90d", 90), ("1y", 365)];
-    let granularities = [
-        ("daily", Granularity::Daily),
-        ("weekly", Granularity::Weekly),
-        ("monthly", Granularity::Monthly),
-    ];
-    let period = match period {
-        None => DEFAULT_HISTORY.period,
-        Some(v) => {
-            let days = query::one_of("period", &v, &periods)?;
-            *periods
-                .iter()
-                .find(|(_, d)| *d == days)
-                .expect("found above")
-        }
-    };
-    let granularity = granularity
-        .map(|v| query::one_of("granularity", &v, &granularities))
+    let [period, granularity] = HISTORY_PARAMS.map(|name| q.take(name));
+    q.finish(&HISTORY_PARAMS)?;
+    let period = period
+        .map(|v| query::one_of("period", &v, &PERIODS.map(|p| (p.0, p))))
         .transpose()?
-        .unwrap_or(Granularity::Daily);
+        .unwrap_or(DEFAULT_HISTORY.period);
+    let granularity = granularity
+        .map(|v| query::one_of("granularity", &v, &GRANULARITIES))
+        .transpose()?
+        .unwrap_or(DEFAULT_HISTORY.granularity);
     Ok(HistoryParams {
         period,
         granularity,

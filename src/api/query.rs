@@ -111,7 +111,8 @@ pub fn integer(name: &str, value: &str, min: i64, max: i64) -> Result<i64, ApiEr
     }
 }
 
-/// How a number's bounds read in a message.
+/// A number's bounds, as checked and as they read in a message.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounds {
     pub min: f64,
     pub min_exclusive: bool,

@@ -1,0 +1,111 @@
+//! The numbers and words of the query-parameter contract, each stated once:
+//! every bound, default and accepted word of every endpoint's parameters
+//! (README, "Parameters" and each endpoint's table). `params.rs` parses with
+//! these and nothing else.
+//!
+//! This module is the single source that docs/openapi.json is checked against.
+//! contract/build_openapi.py writes that document with its own copies of the
+//! values (it must run without a Rust toolchain, and the numeric bounds reach
+//! the document as hand-written regular expressions no script could derive
+//! from a number simply); tests/openapi_constants.rs, part of `make test`, then
+//! pins every minimum, maximum, default, enum and pattern of the document to
+//! the constants here, so a value changed on one side only fails the tests.
+//! The vocabulary that is not only about parameters (provinces, dimensions,
+//! plans) stays in `domain`; the request size limits stay in `error`, beside
+//! the errors that name them. Both are re-exported here so that one module
+//! lists everything the document is checked against.
+
+pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
+pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
+
+use crate::api::query::Bounds;
+
+// ---- List Areas: GET /v1/areas (README, "List Areas") ----
+
+/// The parameters List Areas takes; any other is 400.
+pub const LIST_PARAMS: [&str; 5] = ["province", "limit", "offset", "sort", "order"];
+pub const LIST_LIMIT_MIN: i64 = 1;
+pub const LIST_LIMIT_MAX: i64 = 100;
+pub const LIST_LIMIT_DEFAULT: i64 = 20;
+pub const OFFSET_MIN: i64 = 0;
+/// No upper bound but the integer's own: an offset past the end is an empty page.
+pub const OFFSET_MAX: i64 = i64::MAX;
+pub const OFFSET_DEFAULT: i64 = 0;
+pub const SORTS: [(&str, Sort); 3] = [
+    ("name", Sort::Name),
+    ("truth_score", Sort::TruthScore),
+    ("updated_at", Sort::UpdatedAt),
+];
+pub const SORT_DEFAULT: Sort = Sort::Name;
+pub const ORDERS: [(&str, Order); 2] = [("asc", Order::Asc), ("desc", Order::Desc)];
+pub const ORDER_DEFAULT: Order = Order::Asc;
+
+// ---- Get Area: GET /v1/areas/{area_id} (README, "Get Area") ----
+
+pub const AREA_PARAMS: [&str; 1] = ["include"];
+pub const INCLUDE_HISTORY: &str = "history";
+pub const INCLUDE_NEARBY: &str = "nearby";
+/// The extras `include` may list, each at most once, in any order.
+pub const INCLUDES: [&str; 2] = [INCLUDE_HISTORY, INCLUDE_NEARBY];
+
+// ---- Search Areas: GET /v1/areas/search (README, "Search Areas") ----
+
+pub const SEARCH_PARAMS: [&str; 6] = ["q", "lat", "lng", "radius", "min_score", "limit"];
+/// Length of q in characters, not bytes.
+pub const Q_CHARS_MIN: usize = 1;
+pub const Q_CHARS_MAX: usize = 200;
+pub const LAT: Bounds = Bounds {
+    min: -90.0,
+    min_exclusive: false,
+    max: 90.0,
+};
+pub const LNG: Bounds = Bounds {
+    min: -180.0,
+    min_exclusive: false,
+    max: 180.0,
+};
+/// A circle of radius zero holds nothing, so zero is refused.
+pub const RADIUS_KM: Bounds = Bounds {
+    min: 0.0,
+    min_exclusive: true,
+    max: 50.0,
+};
+pub const RADIUS_KM_DEFAULT: f64 = 10.0;
+pub const MIN_SCORE: Bounds = Bounds {
+    min: 0.0,
+    min_exclusive: false,
+    max: 10.0,
+};
+pub const SEARCH_LIMIT_MIN: i64 = 1;
+pub const SEARCH_LIMIT_MAX: i64 = 50;
+pub const SEARCH_LIMIT_DEFAULT: i64 = 10;
+
+// ---- Compare Areas: GET /v1/areas/compare (README, "Compare Areas") ----
+
+pub const COMPARE_PARAMS: [&str; 2] = ["ids", "dimensions"];
+pub const COMPARE_IDS_MIN: usize = 2;
+pub const COMPARE_IDS_MAX: usize = 5;
+
+// ---- Get Area History: GET /v1/areas/{area_id}/history (README, "Get Area History") ----
+
+pub const HISTORY_PARAMS: [&str; 2] = ["period", "granularity"];
+/// Each period's word and its length in days.
+pub const PERIODS: [(&str, i64); 4] = [("7d", 7), ("30d", 30), ("90d", 90), ("1y", 365)];
+/// 30 days: also the history that Get Area's include=history returns.
+pub const PERIOD_DEFAULT: (&str, i64) = PERIODS[1];
+pub const GRANULARITIES: [(&str, Granularity); 3] = [
+    ("daily", Granularity::Daily),
+    ("weekly", Granularity::Weekly),
+    ("monthly", Granularity::Monthly),
+];
+pub const GRANULARITY_DEFAULT: Granularity = Granularity::Daily;
+
+/// The word of `value` in a table of words, for messages and for the check of
+/// the document's defaults.
+pub fn word_of<T: PartialEq>(choices: &[(&'static str, T)], value: T) -> &'static str {
+    choices
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map(|(word, _)| *word)
+        .expect("every value of a contract table has a word")
+}
