@@ -18,12 +18,13 @@
 pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
+pub use crate::api::format::Format;
 use crate::api::query::Bounds;
 
 // ---- List Areas: GET /v1/areas (README, "List Areas") ----
 
 /// The parameters List Areas takes; any other is 400.
-pub const LIST_PARAMS: [&str; 5] = ["province", "limit", "offset", "sort", "order"];
+pub const LIST_PARAMS: [&str; 6] = ["province", "limit", "offset", "sort", "order", "format"];
 pub const LIST_LIMIT_MIN: i64 = 1;
 pub const LIST_LIMIT_MAX: i64 = 100;
 pub const LIST_LIMIT_DEFAULT: i64 = 20;
@@ -39,6 +40,8 @@ pub const SORTS: [(&str, Sort); 3] = [
 pub const SORT_DEFAULT: Sort = Sort::Name;
 pub const ORDERS: [(&str, Order); 2] = [("asc", Order::Asc), ("desc", Order::Desc)];
 pub const ORDER_DEFAULT: Order = Order::Asc;
+/// The representations of List and Search (`format=`, or Accept); JSON is the default.
+pub const LIST_FORMATS: [Format; 3] = [Format::Json, Format::GeoJson, Format::Csv];
 
 // ---- Get Area: GET /v1/areas/{area_id} (README, "Get Area") ----
 
@@ -50,7 +53,19 @@ pub const INCLUDES: [&str; 2] = [INCLUDE_HISTORY, INCLUDE_NEARBY];
 
 // ---- Search Areas: GET /v1/areas/search (README, "Search Areas") ----
 
-pub const SEARCH_PARAMS: [&str; 6] = ["q", "lat", "lng", "radius", "min_score", "limit"];
+pub const SEARCH_PARAMS: [&str; 9] = [
+    "q",
+    "lat",
+    "lng",
+    "radius",
+    "bbox",
+    "min_score",
+    "limit",
+    "offset",
+    "format",
+];
+/// bbox is minLng,minLat,maxLng,maxLat: GeoJSON's order, in degrees.
+pub const BBOX_NUMBERS: usize = 4;
 /// Length of q in characters, not bytes.
 pub const Q_CHARS_MIN: usize = 1;
 pub const Q_CHARS_MAX: usize = 200;
@@ -79,6 +94,13 @@ pub const MIN_SCORE: Bounds = Bounds {
 pub const SEARCH_LIMIT_MIN: i64 = 1;
 pub const SEARCH_LIMIT_MAX: i64 = 50;
 pub const SEARCH_LIMIT_DEFAULT: i64 = 10;
+
+// ---- Export Areas: GET /v1/areas/export (README, "Export Areas") ----
+
+pub const EXPORT_PARAMS: [&str; 2] = ["province", "format"];
+/// The export's representations, JSON first (the default).
+pub const EXPORT_FORMATS: [Format; 4] =
+    [Format::Json, Format::NdJson, Format::Csv, Format::GeoJson];
 
 // ---- Compare Areas: GET /v1/areas/compare (README, "Compare Areas") ----
 

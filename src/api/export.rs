@@ -21,9 +21,6 @@ use crate::domain::{DIMENSIONS, dimension_position};
 /// Areas read and written per batch.
 pub const BATCH: i64 = 500;
 
-/// The formats the export offers, JSON first (the default).
-pub const FORMATS: [Format; 4] = [Format::Json, Format::NdJson, Format::Csv, Format::GeoJson];
-
 const COLUMNS: Columns = Columns {
     distance: false,
     coordinates: true,

@@ -14,6 +14,7 @@ pub mod query;
 pub mod render;
 pub mod router;
 pub mod search;
+pub mod search_params;
 pub mod search_words;
 #[cfg(test)]
 mod test_seed;

@@ -9,9 +9,8 @@
 use crate::api::contract::*;
 use crate::api::query::{self, Query};
 use crate::error::ApiError;
-use crate::search::bbox::BBox;
-use crate::search::geo::Circle;
 
+pub use crate::api::search_params::{SearchParams, search};
 pub use crate::domain::Granularity;
 
 #[derive(Debug, PartialEq)]
@@ -21,14 +20,12 @@ pub struct ListParams {
     pub offset: i64,
     pub sort: Sort,
     pub order: Order,
+    pub format: Option<Format>,
 }
 
 pub fn list(mut q: Query) -> Result<ListParams, ApiError> {
-    let [province, limit, offset, sort, order] = LIST_PARAMS.map(|name| q.take(name));
-    let slugs = PROVINCES.map(|(slug, _)| (slug, slug));
-    let province = province
-        .map(|v| query::one_of("province", &v, &slugs))
-        .transpose()?;
+    let [province, limit, offset, sort, order, format] = LIST_PARAMS.map(|name| q.take(name));
+    let province = province_param(province)?;
     let limit = limit
         .map(|v| query::integer("limit", &v, LIST_LIMIT_MIN, LIST_LIMIT_MAX))
         .transpose()?;
@@ -41,6 +38,7 @@ pub fn list(mut q: Query) -> Result<ListParams, ApiError> {
     let order = order
         .map(|v| query::one_of("order", &v, &ORDERS))
         .transpose()?;
+    let format = format_param(format, &LIST_FORMATS)?;
     q.finish(&LIST_PARAMS)?;
     Ok(ListParams {
         province,
@@ -48,7 +46,37 @@ pub fn list(mut q: Query) -> Result<ListParams, ApiError> {
         offset: offset.unwrap_or(OFFSET_DEFAULT),
         sort: sort.unwrap_or(SORT_DEFAULT),
         order: order.unwrap_or(ORDER_DEFAULT),
+        format,
     })
+}
+
+/// `format=`, one of the representations an endpoint offers.
+pub fn format_param(value: Option<String>, offered: &[Format]) -> Result<Option<Format>, ApiError> {
+    let words: Vec<(&str, Format)> = offered.iter().map(|f| (f.name(), *f)).collect();
+    value
+        .map(|v| query::one_of("format", &v, &words))
+        .transpose()
+}
+
+#[derive(Debug, PartialEq)]
+pub struct ExportParams {
+    pub province: Option<&'static str>,
+    pub format: Option<Format>,
+}
+
+pub fn export(mut q: Query) -> Result<ExportParams, ApiError> {
+    let [province, format] = EXPORT_PARAMS.map(|name| q.take(name));
+    let province = province_param(province)?;
+    let format = format_param(format, &EXPORT_FORMATS)?;
+    q.finish(&EXPORT_PARAMS)?;
+    Ok(ExportParams { province, format })
+}
+
+fn province_param(value: Option<String>) -> Result<Option<&'static str>, ApiError> {
+    let slugs = PROVINCES.map(|(slug, _)| (slug, slug));
+    value
+        .map(|v| query::one_of("province", &v, &slugs))
+        .transpose()
 }
 
 #[derive(Debug, PartialEq, Default)]
@@ -76,100 +104,6 @@ pub fn area(mut q: Query) -> Result<AreaParams, ApiError> {
         }
     }
     Ok(params)
-}
-
-#[derive(Debug, PartialEq)]
-pub struct SearchParams {
-    /// The words of q, each at least one letter or digit long.
-    pub words: Vec<String>,
-    pub circle: Option<Circle>,
-    pub min_score: Option<f64>,
-    /// A map viewport the areas must lie in.
-    pub bbox: Option<BBox>,
-    pub limit: i64,
-    pub offset: i64,
-}
-
-pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
-    let [text, lat, lng, radius, min_score, limit] = SEARCH_PARAMS.map(|name| q.take(name));
-    q.finish(&SEARCH_PARAMS)?;
-    let words = match &text {
-        None => Vec::new(),
-        Some(t) => search_words(t)?,
-    };
-    let circle = search_circle(lat, lng, radius)?;
-    let min_score = min_score
-        .map(|v| query::number("min_score", &v, MIN_SCORE))
-        .transpose()?;
-    let limit = limit
-        .map(|v| query::integer("limit", &v, SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX))
-        .transpose()?
-        .unwrap_or(SEARCH_LIMIT_DEFAULT);
-    if text.is_none() && circle.is_none() && min_score.is_none() {
-        return Err(ApiError::invalid(
-            "q",
-            "give at least one of q, lat and lng, or min_score",
-        ));
-    }
-    Ok(SearchParams {
-        words,
-        circle,
-        min_score,
-        bbox: None,
-        limit,
-        offset: 0,
-    })
-}
-
-/// The circle of a geo search: lat and lng come together, radius only with them.
-fn search_circle(
-    lat: Option<String>,
-    lng: Option<String>,
-    radius: Option<String>,
-) -> Result<Option<Circle>, ApiError> {
-    const TOGETHER: &str = "lat and lng must be given together";
-    match (lat, lng) {
-        (Some(lat), Some(lng)) => Ok(Some(Circle {
-            lat: query::number("lat", &lat, LAT)?,
-            lng: query::number("lng", &lng, LNG)?,
-            radius_km: radius
-                .map(|r| query::number("radius", &r, RADIUS_KM))
-                .transpose()?
-                .unwrap_or(RADIUS_KM_DEFAULT),
-        })),
-        (Some(_), None) => Err(ApiError::invalid("lng", TOGETHER)),
-        (None, Some(_)) => Err(ApiError::invalid("lat", TOGETHER)),
-        (None, None) if radius.is_some() => {
-            Err(ApiError::invalid("radius", "radius needs lat and lng"))
-        }
-        (None, None) => Ok(None),
-    }
-}
-
-/// Splits q into the words the full-text index matches: runs of letters, digits
-/// and combining marks. Everything else separates words, so no character of q
-/// can reach the index as query syntax.
-fn search_words(text: &str) -> Result<Vec<String>, ApiError> {
-    let chars = text.chars().count();
-    if !(Q_CHARS_MIN..=Q_CHARS_MAX).contains(&chars) {
-        return Err(ApiError::invalid(
-            "q",
-            format!("q must be {Q_CHARS_MIN} to {Q_CHARS_MAX} characters long"),
-        ));
-    }
-    let is_word_char = |c: char| c.is_alphanumeric() || ('\u{300}'..='\u{36f}').contains(&c);
-    let words: Vec<String> = text
-        .split(|c: char| !is_word_char(c))
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .map(str::to_string)
-        .collect();
-    if words.is_empty() {
-        return Err(ApiError::invalid(
-            "q",
-            "q must contain at least one letter or digit",
-        ));
-    }
-    Ok(words)
 }
 
 #[derive(Debug, PartialEq)]

@@ -119,40 +119,56 @@ pub struct Bounds {
     pub max: f64,
 }
 
-/// A number in decimal notation (`-12.5`, `3`, `.5`; no exponent, nan or inf) within bounds.
+/// A number within bounds, written as JSON writes numbers (`-12.5`, `3`,
+/// `1e-05`, `2.5E1`) or with a bare point (`.5`, `2.`); no sign `+`, nan or inf.
 pub fn number(name: &str, value: &str, bounds: Bounds) -> Result<f64, ApiError> {
-    let in_bounds = |n: f64| {
-        n <= bounds.max
-            && if bounds.min_exclusive {
-                n > bounds.min
+    match parse_number(value) {
+        Some(n) if bounds.contains(n) => Ok(n),
+        _ => Err(ApiError::invalid(
+            name,
+            format!("{name} must be a number {}", bounds.describe()),
+        )),
+    }
+}
+
+impl Bounds {
+    pub fn contains(&self, n: f64) -> bool {
+        n <= self.max
+            && if self.min_exclusive {
+                n > self.min
             } else {
-                n >= bounds.min
+                n >= self.min
             }
-    };
-    match parse_decimal(value) {
-        Some(n) if in_bounds(n) => Ok(n),
-        _ => {
-            let lower = if bounds.min_exclusive {
-                format!("greater than {} and at most {}", bounds.min, bounds.max)
-            } else {
-                format!("from {} to {}", bounds.min, bounds.max)
-            };
-            Err(ApiError::invalid(
-                name,
-                format!("{name} must be a number {lower}"),
-            ))
+    }
+
+    /// "from A to B", or "greater than A and at most B".
+    pub fn describe(&self) -> String {
+        if self.min_exclusive {
+            format!("greater than {} and at most {}", self.min, self.max)
+        } else {
+            format!("from {} to {}", self.min, self.max)
         }
     }
 }
 
-fn parse_decimal(value: &str) -> Option<f64> {
+/// The number's grammar checked here; Rust's parser alone would also take
+/// `+5`, `inf` and `nan`.
+pub fn parse_number(value: &str) -> Option<f64> {
     let unsigned = value.strip_prefix('-').unwrap_or(value);
-    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !digits.is_empty() && all_digits(digits)
+    });
     let well_formed = !(whole.is_empty() && fraction.is_empty())
         && all_digits(whole)
         && all_digits(fraction)
-        && unsigned != ".";
+        && exponent_ok;
     if !well_formed {
         return None;
     }
@@ -256,7 +272,7 @@ mod tests {
     }
 
     #[test]
-    fn numbers_are_decimal_notation_within_bounds() {
+    fn numbers_are_decimal_or_exponent_notation_within_bounds() {
         let b = || Bounds {
             min: 0.0,
             min_exclusive: true,
@@ -265,8 +281,12 @@ mod tests {
         assert_eq!(number("radius", "50", b()), Ok(50.0));
         assert_eq!(number("radius", ".5", b()), Ok(0.5));
         assert_eq!(number("radius", "2.", b()), Ok(2.0));
+        assert_eq!(number("radius", "1e-05", b()), Ok(0.00001));
+        assert_eq!(number("radius", "2.5E1", b()), Ok(25.0));
+        assert_eq!(number("radius", "5e+0", b()), Ok(5.0));
         for bad in [
-            "0", "50.0001", "nan", "inf", "1e1", "", ".", "-", "+1", "0x1", "1,5",
+            "0", "50.0001", "nan", "inf", "NaN", "infinity", "1e2", "", ".", "-", "+1", "0x1",
+            "1,5", "1e", "e5", "1e+", "1e1.5", "1ee1", ".e1", "1e999", "0e0",
         ] {
             assert!(number("radius", bad, b()).is_err(), "{bad}");
         }

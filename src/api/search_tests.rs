@@ -61,6 +61,7 @@ fn filtered_searches() -> Vec<SearchParams> {
                         bbox: None,
                         limit,
                         offset,
+                        format: None,
                     });
                 }
             }

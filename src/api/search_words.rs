@@ -132,7 +132,7 @@ pub fn all_ranks(
 }
 
 /// A word as a quoted FTS5 prefix term. Words hold only letters, digits and
-/// combining marks (see params::search_words), so quoting makes them plain text.
+/// combining marks (see search_params::search_words), so quoting makes them plain text.
 pub fn fts_term(word: &str) -> String {
     format!("\"{}\"*", word.replace('"', "\"\""))
 }
