@@ -27,7 +27,7 @@ install:
 test:
 	cargo test --all-targets --features fault-injection
 
-## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes (issue 3)
+## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes
 bench: build
 	bash bench/run.sh
 
