@@ -9,6 +9,7 @@
 
 mod endpoints;
 pub mod http;
+mod listing;
 pub mod metrics;
 mod public;
 
