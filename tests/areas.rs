@@ -7,8 +7,9 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::calc::has_two_decimals_at_most;
-use common::{assert_error, seed_places, spawn_app};
-use serde_json::{Value, json};
+use common::seed::DIMENSIONS;
+use common::{assert_error, ids, keys, seed_places, spawn_app};
+use serde_json::json;
 
 const LIST_FIELDS: [&str; 6] = [
     "id",
@@ -18,20 +19,6 @@ const LIST_FIELDS: [&str; 6] = [
     "truth_score",
     "updated_at",
 ];
-use common::seed::DIMENSIONS;
-
-fn keys(v: &Value) -> BTreeSet<String> {
-    v.as_object().expect("an object").keys().cloned().collect()
-}
-
-fn ids(page: &Value) -> Vec<String> {
-    page["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_str().unwrap().to_string())
-        .collect()
-}
 
 #[test]
 fn list_defaults_to_twenty_by_name_and_counts_every_seed_area() {

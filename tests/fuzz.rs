@@ -29,18 +29,6 @@ fn config(cases: u32) -> ProptestConfig {
     }
 }
 
-/// Percent-encodes every byte but unreserved ASCII.
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 /// Ok, or a 400 invalid_parameter that names a parameter.
 fn refused_properly<T>(result: &Result<T, ApiError>) -> Result<(), TestCaseError> {
     if let Err(e) = result {

@@ -5,28 +5,11 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
 use common::calc::{
     by_relevance, distance_to, has_two_decimals_at_most, haversine_km, text_matches,
 };
-use common::{TestApp, assert_invalid, assert_nearest_first, spawn_app};
+use common::{TestApp, assert_invalid, assert_nearest_first, data, ids, keys, spawn_app};
 use serde_json::Value;
-
-fn data(page: &Value) -> &Vec<Value> {
-    page["data"].as_array().expect("data")
-}
-
-fn ids(page: &Value) -> Vec<&str> {
-    data(page)
-        .iter()
-        .map(|a| a["id"].as_str().unwrap())
-        .collect()
-}
-
-fn keys(v: &Value) -> BTreeSet<String> {
-    v.as_object().expect("an object").keys().cloned().collect()
-}
 
 #[test]
 fn nearby_is_the_nearest_five_other_areas_within_25_km() {

@@ -4,17 +4,7 @@
 
 mod common;
 
-use common::{Plan, assert_invalid, spawn_app};
-use serde_json::Value;
-
-fn ids(page: &Value) -> Vec<&str> {
-    page["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_str().unwrap())
-        .collect()
-}
+use common::{Plan, assert_invalid, ids, spawn_app};
 
 #[test]
 fn names_and_values_are_percent_decoded_and_plus_is_a_space() {

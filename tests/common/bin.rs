@@ -7,9 +7,10 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::client::{Reply, send};
+use super::wait::within;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_area-scoring");
 
@@ -41,18 +42,25 @@ pub fn ok(args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-/// Retries `f` every 50 ms until it returns Some or `limit` passes.
-pub fn within<T>(limit: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(v) = f() {
-            return Some(v);
-        }
-        if Instant::now() >= deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+/// Creates a key with `keys create` and checks that stdout is the key and
+/// nothing else (one line, one token); returns the key.
+pub fn create_key(db: &Path, plan: &str, label: &str) -> String {
+    let stdout = ok(&[
+        "keys",
+        "create",
+        "--db",
+        db.to_str().unwrap(),
+        "--plan",
+        plan,
+        "--label",
+        label,
+    ]);
+    let key = stdout.strip_suffix('\n').unwrap_or(&stdout);
+    assert!(
+        !key.is_empty() && !key.contains(char::is_whitespace),
+        "stdout is only the key: {stdout:?}"
+    );
+    key.to_string()
 }
 
 /// A `serve` child process on a free port, killed when dropped.
