@@ -33,26 +33,6 @@ struct Case {
     param: Option<&'static str>,
 }
 
-const fn case(
-    why: &'static str,
-    method: &'static str,
-    target: &'static str,
-    who: Who,
-    status: u16,
-    code: &'static str,
-    param: Option<&'static str>,
-) -> Case {
-    Case {
-        why,
-        method,
-        target,
-        who,
-        status,
-        code,
-        param,
-    }
-}
-
 use Who::*;
 const G: Who = Key(Plan::Growth);
 const FREE: Who = Key(Plan::Free);
@@ -64,13 +44,13 @@ const NO_AREA: &str = "area_not_found";
 const NO_PATH: &str = "not_found";
 const METHOD: &str = "method_not_allowed";
 
-/// One test per row: `name => case(...)`.
+/// One test per row: `name => (why, method, target, who, status, code, param)`.
 macro_rules! rows {
-    ($($name:ident => $case:expr,)*) => {
+    ($($name:ident => ($why:expr, $method:expr, $target:expr, $who:expr, $status:expr, $code:expr, $param:expr),)*) => {
         $(
             #[test]
             fn $name() {
-                check(&$case);
+                check(&Case { why: $why, method: $method, target: $target, who: $who, status: $status, code: $code, param: $param });
             }
         )*
     };
@@ -81,11 +61,11 @@ mod missing_api_key {
     use super::*;
 
     rows! {
-        no_authorization => case("no Authorization", "GET", "/v1/areas", Nobody, 401, MISSING, None),
-        another_scheme => case("another scheme", "GET", "/v1/areas", Header("Basic dXNlcjpwYXNz"), 401, MISSING, None),
-        bearer_and_nothing => case("Bearer and nothing", "GET", "/v1/areas", Header("Bearer"), 401, MISSING, None),
-        bearer_and_spaces => case("Bearer and spaces", "GET", "/v1/areas", Header("Bearer    "), 401, MISSING, None),
-        a_key_without_its_scheme => case("a key without its scheme", "GET", "/v1/areas", Header("ask_0123456789abcdef0123456789abcdef0123456789abcdef"), 401, MISSING, None),
+        no_authorization => ("no Authorization", "GET", "/v1/areas", Nobody, 401, MISSING, None),
+        another_scheme => ("another scheme", "GET", "/v1/areas", Header("Basic dXNlcjpwYXNz"), 401, MISSING, None),
+        bearer_and_nothing => ("Bearer and nothing", "GET", "/v1/areas", Header("Bearer"), 401, MISSING, None),
+        bearer_and_spaces => ("Bearer and spaces", "GET", "/v1/areas", Header("Bearer    "), 401, MISSING, None),
+        a_key_without_its_scheme => ("a key without its scheme", "GET", "/v1/areas", Header("ask_0123456789abcdef0123456789abcdef0123456789abcdef"), 401, MISSING, None),
     }
 }
 
@@ -94,8 +74,8 @@ mod invalid_api_key {
     use super::*;
 
     rows! {
-        an_unknown_key => case("an unknown key", "GET", "/v1/areas", Header("Bearer ask_0123456789abcdef0123456789abcdef0123456789abcdef"), 401, INVALID_KEY, None),
-        a_revoked_key => case("a revoked key", "GET", "/v1/areas", Revoked, 401, INVALID_KEY, None),
+        an_unknown_key => ("an unknown key", "GET", "/v1/areas", Header("Bearer ask_0123456789abcdef0123456789abcdef0123456789abcdef"), 401, INVALID_KEY, None),
+        a_revoked_key => ("a revoked key", "GET", "/v1/areas", Revoked, 401, INVALID_KEY, None),
     }
 }
 
@@ -104,8 +84,8 @@ mod plan_upgrade_required {
     use super::*;
 
     rows! {
-        history_on_free => case("history on free", "GET", "/v1/areas/aberdeen/history", FREE, 403, UPGRADE, None),
-        include_history_on_starter => case("include=history on starter", "GET", "/v1/areas/aberdeen?include=history", Key(Plan::Starter), 403, UPGRADE, None),
+        history_on_free => ("history on free", "GET", "/v1/areas/aberdeen/history", FREE, 403, UPGRADE, None),
+        include_history_on_starter => ("include=history on starter", "GET", "/v1/areas/aberdeen?include=history", Key(Plan::Starter), 403, UPGRADE, None),
     }
 }
 
@@ -114,16 +94,16 @@ mod invalid_parameter {
     use super::*;
 
     rows! {
-        out_of_bounds => case("out of bounds", "GET", "/v1/areas?limit=0", G, 400, BAD, Some("limit")),
-        wrong_type => case("wrong type", "GET", "/v1/areas?limit=ten", G, 400, BAD, Some("limit")),
-        unknown_value => case("unknown value", "GET", "/v1/areas?sort=rating", G, 400, BAD, Some("sort")),
-        given_twice => case("given twice", "GET", "/v1/areas?order=asc&order=asc", G, 400, BAD, Some("order")),
-        not_a_parameter_of_list => case("not a parameter of list", "GET", "/v1/areas?colour=red", G, 400, BAD, Some("colour")),
-        not_a_parameter_of_get => case("not a parameter of get", "GET", "/v1/areas/aberdeen?limit=5", G, 400, BAD, Some("limit")),
-        not_a_parameter_of_search => case("not a parameter of search", "GET", "/v1/areas/search?q=cape&offset=5", G, 400, BAD, Some("offset")),
-        not_a_parameter_of_compare => case("not a parameter of compare", "GET", "/v1/areas/compare?ids=aberdeen,alberton&limit=5", G, 400, BAD, Some("limit")),
-        not_a_parameter_of_history => case("not a parameter of history", "GET", "/v1/areas/aberdeen/history?limit=5", G, 400, BAD, Some("limit")),
-        bad_percent_escape => case("bad percent-escape", "GET", "/v1/areas/search?q=%zz", G, 400, BAD, Some("q")),
+        out_of_bounds => ("out of bounds", "GET", "/v1/areas?limit=0", G, 400, BAD, Some("limit")),
+        wrong_type => ("wrong type", "GET", "/v1/areas?limit=ten", G, 400, BAD, Some("limit")),
+        unknown_value => ("unknown value", "GET", "/v1/areas?sort=rating", G, 400, BAD, Some("sort")),
+        given_twice => ("given twice", "GET", "/v1/areas?order=asc&order=asc", G, 400, BAD, Some("order")),
+        not_a_parameter_of_list => ("not a parameter of list", "GET", "/v1/areas?colour=red", G, 400, BAD, Some("colour")),
+        not_a_parameter_of_get => ("not a parameter of get", "GET", "/v1/areas/aberdeen?limit=5", G, 400, BAD, Some("limit")),
+        not_a_parameter_of_search => ("not a parameter of search", "GET", "/v1/areas/search?q=cape&offset=5", G, 400, BAD, Some("offset")),
+        not_a_parameter_of_compare => ("not a parameter of compare", "GET", "/v1/areas/compare?ids=aberdeen,alberton&limit=5", G, 400, BAD, Some("limit")),
+        not_a_parameter_of_history => ("not a parameter of history", "GET", "/v1/areas/aberdeen/history?limit=5", G, 400, BAD, Some("limit")),
+        bad_percent_escape => ("bad percent-escape", "GET", "/v1/areas/search?q=%zz", G, 400, BAD, Some("q")),
     }
 }
 
@@ -132,9 +112,9 @@ mod area_not_found {
     use super::*;
 
     rows! {
-        unknown_area => case("unknown area", "GET", "/v1/areas/no-such-area", G, 404, NO_AREA, None),
-        unknown_areas_history => case("unknown area's history", "GET", "/v1/areas/no-such-area/history", G, 404, NO_AREA, None),
-        unknown_area_in_compare => case("unknown area in compare", "GET", "/v1/areas/compare?ids=aberdeen,no-such-area", G, 404, NO_AREA, None),
+        unknown_area => ("unknown area", "GET", "/v1/areas/no-such-area", G, 404, NO_AREA, None),
+        unknown_areas_history => ("unknown area's history", "GET", "/v1/areas/no-such-area/history", G, 404, NO_AREA, None),
+        unknown_area_in_compare => ("unknown area in compare", "GET", "/v1/areas/compare?ids=aberdeen,no-such-area", G, 404, NO_AREA, None),
     }
 }
 
@@ -143,13 +123,13 @@ mod not_found {
     use super::*;
 
     rows! {
-        root => case("root", "GET", "/", G, 404, NO_PATH, None),
-        another_version => case("another version", "GET", "/v2/areas", G, 404, NO_PATH, None),
-        trailing_slash => case("trailing slash", "GET", "/v1/areas/", G, 404, NO_PATH, None),
-        below_history => case("below history", "GET", "/v1/areas/aberdeen/history/x", G, 404, NO_PATH, None),
-        an_unknown_sub_resource => case("an unknown sub-resource", "GET", "/v1/areas/aberdeen/scores", G, 404, NO_PATH, None),
-        a_longer_prefix => case("a longer prefix", "GET", "/v1/areasx", G, 404, NO_PATH, None),
-        paths_are_case_sensitive => case("paths are case-sensitive", "GET", "/V1/AREAS", G, 404, NO_PATH, None),
+        root => ("root", "GET", "/", G, 404, NO_PATH, None),
+        another_version => ("another version", "GET", "/v2/areas", G, 404, NO_PATH, None),
+        trailing_slash => ("trailing slash", "GET", "/v1/areas/", G, 404, NO_PATH, None),
+        below_history => ("below history", "GET", "/v1/areas/aberdeen/history/x", G, 404, NO_PATH, None),
+        an_unknown_sub_resource => ("an unknown sub-resource", "GET", "/v1/areas/aberdeen/scores", G, 404, NO_PATH, None),
+        a_longer_prefix => ("a longer prefix", "GET", "/v1/areasx", G, 404, NO_PATH, None),
+        paths_are_case_sensitive => ("paths are case-sensitive", "GET", "/V1/AREAS", G, 404, NO_PATH, None),
     }
 }
 
@@ -158,12 +138,12 @@ mod method_not_allowed {
     use super::*;
 
     rows! {
-        post => case("POST", "POST", "/v1/areas", G, 405, METHOD, None),
-        put => case("PUT", "PUT", "/v1/areas/aberdeen", G, 405, METHOD, None),
-        delete => case("DELETE", "DELETE", "/v1/areas/aberdeen", G, 405, METHOD, None),
-        patch => case("PATCH", "PATCH", "/v1/areas/aberdeen/history", G, 405, METHOD, None),
-        an_invented_method => case("an invented method", "FROBNICATE", "/v1/areas/search?q=cape", G, 405, METHOD, None),
-        methods_are_case_sensitive => case("methods are case-sensitive", "get", "/v1/areas/compare?ids=aberdeen,alberton", G, 405, METHOD, None),
+        post => ("POST", "POST", "/v1/areas", G, 405, METHOD, None),
+        put => ("PUT", "PUT", "/v1/areas/aberdeen", G, 405, METHOD, None),
+        delete => ("DELETE", "DELETE", "/v1/areas/aberdeen", G, 405, METHOD, None),
+        patch => ("PATCH", "PATCH", "/v1/areas/aberdeen/history", G, 405, METHOD, None),
+        an_invented_method => ("an invented method", "FROBNICATE", "/v1/areas/search?q=cape", G, 405, METHOD, None),
+        methods_are_case_sensitive => ("methods are case-sensitive", "get", "/v1/areas/compare?ids=aberdeen,alberton", G, 405, METHOD, None),
     }
 }
 
@@ -173,18 +153,18 @@ mod check_order {
     use super::*;
 
     rows! {
-        key_before_path => case("401 before 404 not_found", "GET", "/nowhere", Nobody, 401, MISSING, None),
-        key_before_method => case("401 before 405", "DELETE", "/v1/areas", Header("Bearer nope"), 401, INVALID_KEY, None),
-        key_before_parameters => case("401 before 400", "GET", "/v1/areas?limit=0", Nobody, 401, MISSING, None),
-        path_before_method => case("404 not_found before 405", "POST", "/nowhere", G, 404, NO_PATH, None),
-        method_before_parameters => case("405 before 400", "POST", "/v1/areas?limit=0", G, 405, METHOD, None),
-        parameters_before_plan => case("400 before 403", "GET", "/v1/areas/no-such-area/history?period=2d", FREE, 400, BAD, Some("period")),
-        parameters_before_plan_via_include => case("400 before 403 via include", "GET", "/v1/areas/aberdeen?include=history,bogus", FREE, 400, BAD, Some("include")),
-        plan_before_area => case("403 before 404 area_not_found", "GET", "/v1/areas/no-such-area/history", FREE, 403, UPGRADE, None),
-        plan_before_area_via_include => case("403 before 404 via include", "GET", "/v1/areas/no-such-area?include=history", Key(Plan::Starter), 403, UPGRADE, None),
-        parameters_before_area => case("400 before 404 area_not_found", "GET", "/v1/areas/no-such-area?include=bogus", G, 400, BAD, Some("include")),
-        parameters_before_area_in_compare => case("400 before 404 in compare", "GET", "/v1/areas/compare?ids=no-such-area,lemuria&dimensions=weather", G, 400, BAD, Some("dimensions")),
-        plan_passes_then_area => case("plan passes, then area", "GET", "/v1/areas/no-such-area?include=history", Key(Plan::Enterprise), 404, NO_AREA, None),
+        key_before_path => ("401 before 404 not_found", "GET", "/nowhere", Nobody, 401, MISSING, None),
+        key_before_method => ("401 before 405", "DELETE", "/v1/areas", Header("Bearer nope"), 401, INVALID_KEY, None),
+        key_before_parameters => ("401 before 400", "GET", "/v1/areas?limit=0", Nobody, 401, MISSING, None),
+        path_before_method => ("404 not_found before 405", "POST", "/nowhere", G, 404, NO_PATH, None),
+        method_before_parameters => ("405 before 400", "POST", "/v1/areas?limit=0", G, 405, METHOD, None),
+        parameters_before_plan => ("400 before 403", "GET", "/v1/areas/no-such-area/history?period=2d", FREE, 400, BAD, Some("period")),
+        parameters_before_plan_via_include => ("400 before 403 via include", "GET", "/v1/areas/aberdeen?include=history,bogus", FREE, 400, BAD, Some("include")),
+        plan_before_area => ("403 before 404 area_not_found", "GET", "/v1/areas/no-such-area/history", FREE, 403, UPGRADE, None),
+        plan_before_area_via_include => ("403 before 404 via include", "GET", "/v1/areas/no-such-area?include=history", Key(Plan::Starter), 403, UPGRADE, None),
+        parameters_before_area => ("400 before 404 area_not_found", "GET", "/v1/areas/no-such-area?include=bogus", G, 400, BAD, Some("include")),
+        parameters_before_area_in_compare => ("400 before 404 in compare", "GET", "/v1/areas/compare?ids=no-such-area,lemuria&dimensions=weather", G, 400, BAD, Some("dimensions")),
+        plan_passes_then_area => ("plan passes, then area", "GET", "/v1/areas/no-such-area?include=history", Key(Plan::Enterprise), 404, NO_AREA, None),
     }
 }
 

@@ -16,13 +16,9 @@ use common::server::*;
 use common::wait::until_status;
 use common::*;
 
-const TIMEOUT: Duration = Duration::from_secs(10);
-
 #[test]
 fn a_file_overwritten_with_garbage_answers_503_and_recovers_when_restored() {
-    let db = fresh_db("garbage");
-    let (_, key) = new_key(&db, Plan::Growth);
-    let server = start(&db, 2, TIMEOUT);
+    let (db, key, server) = start_keyed("garbage", Plan::Growth);
     let addr = server.addr();
     assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
     let good = fs::read(&db).unwrap();
@@ -67,9 +63,7 @@ fn a_file_overwritten_with_garbage_answers_503_and_recovers_when_restored() {
 /// once a command that opens the file read-write (here `keys list`) has.
 #[test]
 fn a_hot_journal_answers_503_until_a_command_rolls_it_back() {
-    let db = fresh_db("hot-journal");
-    let (_, key) = new_key(&db, Plan::Growth);
-    let server = start(&db, 2, TIMEOUT);
+    let (db, key, server) = start_keyed("hot-journal", Plan::Growth);
     let addr = server.addr();
     assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
     db::leave_hot_journal(&db);

@@ -1,6 +1,7 @@
-//! The parsing rules of issue 2, sent raw: form-decoding (percent-escapes in
-//! names and values, `+` as a space), invalid UTF-8, the integer and number
-//! grammars, repeated and unknown parameters, and the Bearer scheme's case.
+//! The parsing rules of README "Parameters", sent raw: form-decoding
+//! (percent-escapes in names and values, `+` as a space), invalid UTF-8, the
+//! integer and number grammars, repeated and unknown parameters, and the Bearer
+//! scheme's case.
 
 mod common;
 

@@ -1,24 +1,18 @@
 //! Rate limits in-process (README "Rate limits"): X-RateLimit-* on every
-//! authenticated answer, errors included; limits read from the plans table
-//! and changed on reload; enterprise unlimited. The budgets spent against the
-//! clock (free plan, requests without a valid key): tests/wall_clock/rate_limits.rs.
+//! authenticated answer, errors included; limits read from the plans table and
+//! changed on reload; enterprise unlimited. The budgets spent against the clock
+//! (free plan, requests without a valid key): tests/wall_clock/rate_limits.rs.
 
 mod common;
-
-use std::time::Duration;
 
 use common::client::*;
 use common::rate::{rate_headers, until_429};
 use common::server::*;
 use common::*;
 
-const TIMEOUT: Duration = Duration::from_secs(10);
-
 #[test]
 fn every_authenticated_answer_carries_the_rate_headers_even_errors() {
-    let db = fresh_db("errors");
-    let (_, key) = new_key(&db, Plan::Starter);
-    let server = start(&db, 2, TIMEOUT);
+    let (_, key, server) = start_keyed("errors", Plan::Starter);
     let cases = [
         ("/v1/nowhere", 404, "not_found"),
         ("/v1/areas?limit=0", 400, "invalid_parameter"),
@@ -50,9 +44,7 @@ fn every_authenticated_answer_carries_the_rate_headers_even_errors() {
 
 #[test]
 fn limits_come_from_the_plans_table_and_change_on_reload() {
-    let db = fresh_db("plans");
-    let (_, key) = new_key(&db, Plan::Starter);
-    let server = start(&db, 2, TIMEOUT);
+    let (db, key, server) = start_keyed("plans", Plan::Starter);
     assert_eq!(
         rate_headers(&get(server.addr(), "/v1/areas", Some(&key))).0,
         600
@@ -84,9 +76,7 @@ fn limits_come_from_the_plans_table_and_change_on_reload() {
 
 #[test]
 fn enterprise_is_unlimited_and_carries_no_rate_headers() {
-    let db = fresh_db("enterprise");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = start(&db, 2, TIMEOUT);
+    let (_, key, server) = start_keyed("enterprise", Plan::Enterprise);
     // More than the free plan's and the anonymous limit, in well under a minute.
     for i in 0..150 {
         let r = get(server.addr(), "/v1/areas?limit=1", Some(&key));

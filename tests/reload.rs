@@ -16,9 +16,7 @@ use common::*;
 
 #[test]
 fn sighup_reloads_a_change_made_in_place() {
-    let db = fresh_db("inplace");
-    let (_, key) = new_key(&db, Plan::Starter);
-    let server = Served::spawn(&db, &[]);
+    let (db, key, server) = Served::spawn_keyed("inplace", Plan::Starter, &[]);
     let limit = || {
         get(server.addr, "/v1/areas", Some(&key))
             .header("X-RateLimit-Limit")
@@ -45,9 +43,7 @@ fn sighup_reloads_a_change_made_in_place() {
 
 #[test]
 fn a_file_not_of_this_schema_is_refused_and_the_old_data_keeps_serving() {
-    let db = fresh_db("refuse");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = Served::spawn(&db, &[]);
+    let (db, key, server) = Served::spawn_keyed("refuse", Plan::Enterprise, &[]);
     let refusals = || {
         server
             .log

@@ -4,12 +4,14 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
+use super::Plan;
 use super::client::{Reply, send};
+use super::db::{fresh_db, new_key};
 use super::wait::within;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_area-scoring");
@@ -99,6 +101,15 @@ impl Served {
         let mut all = vec!["--db", db];
         all.extend_from_slice(extra);
         Served::launch(&all, &[], Path::new(env!("CARGO_MANIFEST_DIR"))).0
+    }
+
+    /// A fresh database of its own with one key on `plan`, served with
+    /// `extra` arguments: (database, key, server).
+    pub fn spawn_keyed(name: &str, plan: Plan, extra: &[&str]) -> (PathBuf, String, Served) {
+        let db = fresh_db(name);
+        let (_, key) = new_key(&db, plan);
+        let served = Served::spawn(&db, extra);
+        (db, key, served)
     }
 
     /// Starts `serve --addr 127.0.0.1:0` plus `args` and waits up to 20 s for

@@ -1,6 +1,6 @@
-//! Reading the API's JSON answers: the `data` array of a page and its ids,
-//! an object's key names, the points of a history, and the `total` of List
-//! Areas as a client hammering the server sees it.
+//! Reading the API's JSON answers: the `data` array of a page and its ids, an
+//! object's key names, an area's coordinates, the points of a history, and the
+//! `total` of List Areas as a client hammering the server sees it.
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -25,6 +25,12 @@ pub fn ids(page: &Value) -> Vec<&str> {
 /// The key names of a JSON object.
 pub fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object().expect("an object").keys().cloned().collect()
+}
+
+/// The (lat, lng) of an area in detail form.
+pub fn coordinates(detail: &Value) -> (f64, f64) {
+    let c = &detail["coordinates"];
+    (c["lat"].as_f64().unwrap(), c["lng"].as_f64().unwrap())
 }
 
 /// The (date, truth_score) points of a history body, oldest first.

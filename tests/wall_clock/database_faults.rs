@@ -13,14 +13,10 @@ use crate::common::wait::until_status;
 use crate::common::*;
 use crate::serial;
 
-const TIMEOUT: Duration = Duration::from_secs(10);
-
 #[test]
 fn a_removed_file_answers_503_until_it_is_renamed_back() {
     let _serial = serial();
-    let db = fresh_db("removed");
-    let (_, key) = new_key(&db, Plan::Growth);
-    let server = start(&db, 2, TIMEOUT);
+    let (db, key, server) = start_keyed("removed", Plan::Growth);
     let addr = server.addr();
     assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
     let aside = db.with_file_name("aside.db");
@@ -39,9 +35,7 @@ fn a_removed_file_answers_503_until_it_is_renamed_back() {
 #[test]
 fn a_locked_file_answers_503_after_the_busy_timeout_and_recovers_on_unlock() {
     let _serial = serial();
-    let db = fresh_db("locked");
-    let (_, key) = new_key(&db, Plan::Growth);
-    let server = start(&db, 2, TIMEOUT);
+    let (db, key, server) = start_keyed("locked", Plan::Growth);
     let addr = server.addr();
     assert_eq!(get(addr, "/v1/areas", Some(&key)).status, 200);
     // A writer that holds an exclusive lock with a pending write, as a stuck

@@ -106,9 +106,7 @@ fn pipelined_unread(addr: SocketAddr, key: &str, n: usize) -> TcpStream {
 fn after_sigterm_new_connections_are_refused_while_requests_in_flight_finish() {
     let _serial = serial();
     const PIPELINED: usize = 320; // about 17 KB of answer each: 5.5 MB
-    let db = fresh_db("refuse");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let mut server = Served::spawn(&db, &["--workers", "2"]);
+    let (_, key, mut server) = Served::spawn_keyed("refuse", Plan::Enterprise, &["--workers", "2"]);
     let addr = server.addr;
     let mut existing = pipelined_unread(addr, &key, PIPELINED);
     // The first bytes of the first answer: the connection has been accepted
@@ -161,9 +159,7 @@ fn after_sigterm_new_connections_are_refused_while_requests_in_flight_finish() {
 #[test]
 fn sigterm_exits_0_within_5_s_while_a_client_never_reads_its_answers() {
     let _serial = serial();
-    let db = fresh_db("unread");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let mut server = Served::spawn(&db, &["--workers", "2"]);
+    let (_, key, mut server) = Served::spawn_keyed("unread", Plan::Enterprise, &["--workers", "2"]);
     let _never_read = pipelined_unread(server.addr, &key, 320);
     // Long enough for the answers to fill the socket buffers and the
     // workers to block writing them.
@@ -192,9 +188,7 @@ fn sigterm_exits_0_within_5_s_while_a_client_never_reads_its_answers() {
 fn answers_written_during_the_drain_say_connection_close() {
     let _serial = serial();
     const PIPELINED: usize = 320;
-    let db = fresh_db("close");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let mut server = Served::spawn(&db, &["--workers", "2"]);
+    let (_, key, mut server) = Served::spawn_keyed("close", Plan::Enterprise, &["--workers", "2"]);
     let mut stream = pipelined_unread(server.addr, &key, PIPELINED);
     // The first answer, whole, before the signal.
     let mut raw = Vec::new();

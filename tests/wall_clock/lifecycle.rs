@@ -47,9 +47,7 @@ fn one(addr: SocketAddr, target: &str, key: &str, signalled: &AtomicBool) -> Opt
 }
 
 fn stops_gracefully_on(signal: &str) {
-    let db = fresh_db(signal);
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let mut server = Served::spawn(&db, &["--workers", "2"]);
+    let (_, key, mut server) = Served::spawn_keyed(signal, Plan::Enterprise, &["--workers", "2"]);
     let addr = server.addr;
     let signalled = AtomicBool::new(false);
     let targets = [

@@ -17,9 +17,7 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 #[test]
 fn free_key_gets_sixty_a_minute_then_429_with_headers_on_every_answer() {
     let _serial = serial();
-    let db = fresh_db("free");
-    let (_, key) = new_key(&db, Plan::Free);
-    let server = start(&db, 2, TIMEOUT);
+    let (_, key, server) = start_keyed("free", Plan::Free);
     let (replies, took) = until_429(|| get(server.addr(), "/v1/areas?limit=1", Some(&key)), 200);
     let last = replies.last().unwrap();
     assert_429(last);

@@ -81,9 +81,7 @@ fn replace_with_small(db: &Path) {
 #[test]
 fn a_renamed_file_is_picked_up_with_no_failed_request() {
     let _serial = serial();
-    let db = fresh_db("rename");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = Served::spawn(&db, &["--workers", "2"]);
+    let (db, key, server) = Served::spawn_keyed("rename", Plan::Enterprise, &["--workers", "2"]);
     let (seen, failures) = across_swap(server.addr, &key, || replace_with_small(&db));
     assert_swapped(&seen, &failures);
     assert!(server.logged("reloaded"));
@@ -92,9 +90,7 @@ fn a_renamed_file_is_picked_up_with_no_failed_request() {
 #[test]
 fn a_renamed_file_and_sighup_swap_with_no_failed_request() {
     let _serial = serial();
-    let db = fresh_db("sighup");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = Served::spawn(&db, &["--workers", "2"]);
+    let (db, key, server) = Served::spawn_keyed("sighup", Plan::Enterprise, &["--workers", "2"]);
     let (seen, failures) = across_swap(server.addr, &key, || {
         replace_with_small(&db);
         server.signal("HUP");

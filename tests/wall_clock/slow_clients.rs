@@ -1,8 +1,9 @@
 //! Slow and hostile clients, in-process (README "Configuration",
-//! `--client-timeout`). A silent client is dropped after the read timeout; 500 silent or byte-at-a-time clients do not slow a
-//! normal client past 100 ms; a client that pipelines requests and never reads
-//! the answers does not hold a worker for good (the write timeout frees it);
-//! every connection of a burst of new ones is answered at once.
+//! `--client-timeout`). A silent client is dropped after the read timeout; 500
+//! silent or byte-at-a-time clients do not slow a normal client past 100 ms; a
+//! client that pipelines requests and never reads the answers does not hold a
+//! worker for good (the write timeout frees it); every connection of a burst of
+//! new ones is answered at once.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
