@@ -11,7 +11,7 @@ use area_scoring::transport;
 use rusqlite::Connection;
 use serde_json::Value;
 
-use crate::common::bin::run;
+use crate::common::bin::{run, text};
 use crate::common::{client, server};
 
 pub fn example(name: &str) -> PathBuf {
@@ -35,7 +35,7 @@ pub fn import(db: &Path, file: &Path) -> Output {
 }
 
 pub fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    text(&out.stderr)
 }
 
 pub fn assert_ok(out: &Output) {
