@@ -1,20 +1,11 @@
-//! The parsing rules of issue 2, sent raw: form-decoding (percent-escapes in
-//! names and values, `+` as a space), invalid UTF-8, the integer and number
-//! grammars, repeated and unknown parameters, and the Bearer scheme's case.
+//! The parsing rules of README "Parameters", sent raw: form-decoding
+//! (percent-escapes in names and values, `+` as a space), invalid UTF-8, the
+//! integer and number grammars, repeated and unknown parameters, and the Bearer
+//! scheme's case.
 
 mod common;
 
-use common::{Plan, assert_invalid, spawn_app};
-use serde_json::Value;
-
-fn ids(page: &Value) -> Vec<&str> {
-    page["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_str().unwrap())
-        .collect()
-}
+use common::{Plan, assert_invalid, ids, spawn_app};
 
 #[test]
 fn names_and_values_are_percent_decoded_and_plus_is_a_space() {

@@ -9,19 +9,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::calc::{by_relevance, text_matches};
-use common::{TestApp, assert_invalid, encode, spawn_app};
+use common::{TestApp, assert_invalid, data, encode, ids, spawn_app};
 use serde_json::Value;
-
-fn data(page: &Value) -> &Vec<Value> {
-    page["data"].as_array().expect("data")
-}
-
-fn ids(page: &Value) -> Vec<&str> {
-    data(page)
-        .iter()
-        .map(|a| a["id"].as_str().unwrap())
-        .collect()
-}
 
 #[test]
 fn min_score_alone_lists_the_highest_scores_first() {
