@@ -100,7 +100,7 @@ mod invalid_parameter {
         given_twice => ("given twice", "GET", "/v1/areas?order=asc&order=asc", G, 400, BAD, Some("order")),
         not_a_parameter_of_list => ("not a parameter of list", "GET", "/v1/areas?colour=red", G, 400, BAD, Some("colour")),
         not_a_parameter_of_get => ("not a parameter of get", "GET", "/v1/areas/aberdeen?limit=5", G, 400, BAD, Some("limit")),
-        not_a_parameter_of_search => ("not a parameter of search", "GET", "/v1/areas/search?q=cape&offset=5", G, 400, BAD, Some("offset")),
+        not_a_parameter_of_search => ("not a parameter of search", "GET", "/v1/areas/search?q=cape&page=2", G, 400, BAD, Some("page")),
         not_a_parameter_of_compare => ("not a parameter of compare", "GET", "/v1/areas/compare?ids=aberdeen,alberton&limit=5", G, 400, BAD, Some("limit")),
         not_a_parameter_of_history => ("not a parameter of history", "GET", "/v1/areas/aberdeen/history?limit=5", G, 400, BAD, Some("limit")),
         bad_percent_escape => ("bad percent-escape", "GET", "/v1/areas/search?q=%zz", G, 400, BAD, Some("q")),

@@ -126,7 +126,14 @@ impl App {
                 allow: ALLOWED_METHODS,
             });
         }
-        endpoints::answer(&dataset, &conn, &caller, route, Query::parse(req.query())?)
+        endpoints::answer(
+            req,
+            &dataset,
+            &conn,
+            &caller,
+            route,
+            Query::parse(req.query())?,
+        )
     }
 
     /// A request without a valid key counts against the client's address, so
