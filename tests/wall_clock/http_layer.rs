@@ -13,8 +13,16 @@ use crate::common::*;
 const ONE: &[u8] = b"GET /v1/openapi.json HTTP/1.1\r\nHost: t\r\n\r\n";
 const PIPELINED: usize = 20;
 
+/// A small receive buffer, so that a few answers fill the connection as
+/// they would over a real network (loopback buffers take megabytes).
+const RECEIVE_BUFFER: usize = 4096;
+
 fn pipelining_client(addr: std::net::SocketAddr) -> TcpStream {
-    let mut stream = TcpStream::connect(addr).unwrap();
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    socket.set_recv_buffer_size(RECEIVE_BUFFER).unwrap();
+    socket.connect(&addr.into()).unwrap();
+    let mut stream: TcpStream = socket.into();
     stream.write_all(&ONE.repeat(PIPELINED)).unwrap();
     stream
 }
