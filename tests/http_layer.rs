@@ -20,7 +20,9 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 /// so everything the server answered is read, with no wait on a timer.
 fn send_then_close(addr: SocketAddr, raw: &[u8]) -> Vec<u8> {
     let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     stream.write_all(raw).unwrap();
     stream.shutdown(Shutdown::Write).unwrap();
     let mut out = Vec::new();
@@ -50,9 +52,17 @@ fn a_chunked_get_is_refused_and_the_request_in_its_body_never_runs() {
         "GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 1x\r\n\r\n",
     ] {
         let raw = send_then_close(server.addr(), format!("{head}{smuggled}").as_bytes());
-        assert_eq!(statuses(&raw), ["400"], "{head:?}: {}", String::from_utf8_lossy(&raw));
+        assert_eq!(
+            statuses(&raw),
+            ["400"],
+            "{head:?}: {}",
+            String::from_utf8_lossy(&raw)
+        );
         let text = String::from_utf8_lossy(&raw);
-        assert!(!text.contains("truth_score"), "the smuggled request ran: {text}");
+        assert!(
+            !text.contains("truth_score"),
+            "the smuggled request ran: {text}"
+        );
         assert!(text.contains("Connection: close\r\n"), "{text}");
     }
     // A GET with a body tiny_http did read: refused in the error shape.
@@ -73,7 +83,9 @@ fn a_content_length_of_terabytes_leaves_the_server_up() {
     let server = start(&db, 2, TIMEOUT);
     for method in ["GET", "POST"] {
         let mut stream = TcpStream::connect(server.addr()).unwrap();
-        let head = format!("{method} /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999\r\n\r\n");
+        let head = format!(
+            "{method} /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999\r\n\r\n"
+        );
         stream.write_all(head.as_bytes()).unwrap();
         // Whatever becomes of it, every other client is still answered.
         for _ in 0..3 {

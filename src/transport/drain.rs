@@ -51,7 +51,8 @@ impl Running {
                 log::warn!(
                     "abandoned {} request(s) still being answered at the shutdown deadline \
                      (clients not reading their answers)",
-                    self.shared.busy.load(Ordering::SeqCst) + self.shared.slow.load(Ordering::SeqCst)
+                    self.shared.busy.load(Ordering::SeqCst)
+                        + self.shared.slow.load(Ordering::SeqCst)
                 );
                 return;
             }
@@ -65,7 +66,6 @@ impl Running {
             let _ = t.join();
         }
     }
-
 }
 
 pub(super) fn work(server: &Server, app: &Arc<App>, shared: &Arc<Shared>) {
@@ -104,7 +104,6 @@ fn drain(server: &Server, app: &Arc<App>, shared: &Arc<Shared>) {
         }
     }
 }
-
 
 /// The metrics listener's one thread, until the server stops.
 pub(super) fn work_metrics(server: &Server, app: &App, shared: &Shared) {

@@ -209,4 +209,3 @@ fn watch(app: &App, stopping: &AtomicBool) {
         }
     }
 }
-

@@ -59,10 +59,10 @@ pub(super) fn serve(app: &Arc<App>, shared: &Arc<Shared>, request: Request) {
 fn own(app: &Arc<App>, shared: &Arc<Shared>, peer: SocketAddr, first: Request) {
     let mut next = Some(first);
     while let Some(request) = next {
-        if let Some(pending) = prepare(app, shared, Some(peer), request) {
-            if let Written::Stalled(pending) = pending.push() {
-                return hand_off(app, shared, peer, pending);
-            }
+        if let Some(pending) = prepare(app, shared, Some(peer), request)
+            && let Written::Stalled(pending) = pending.push()
+        {
+            return hand_off(app, shared, peer, pending);
         }
         next = shared.conns.next(peer);
     }
@@ -72,7 +72,9 @@ fn own(app: &Arc<App>, shared: &Arc<Shared>, peer: SocketAddr, first: Request) {
 fn hand_off(app: &Arc<App>, shared: &Arc<Shared>, peer: SocketAddr, pending: Pending) {
     if shared.slow.fetch_add(1, Ordering::SeqCst) >= MAX_SLOW_WRITERS {
         shared.slow.fetch_sub(1, Ordering::SeqCst);
-        log::warn!("{peer} stopped reading and {MAX_SLOW_WRITERS} others wait already; giving it up");
+        log::warn!(
+            "{peer} stopped reading and {MAX_SLOW_WRITERS} others wait already; giving it up"
+        );
         return give_up(shared, peer);
     }
     let (app2, shared2) = (app.clone(), shared.clone());
@@ -95,11 +97,11 @@ fn hand_off(app: &Arc<App>, shared: &Arc<Shared>, peer: SocketAddr, pending: Pen
 fn keep_writing(app: &Arc<App>, shared: &Arc<Shared>, peer: SocketAddr, first: Pending) {
     let mut pending = Some(first);
     loop {
-        if let Some(p) = pending.take() {
-            if !p.finish(shared.client_timeout) {
-                log::warn!("{peer} stopped reading its answers; dropping its queued requests");
-                give_up(shared, peer);
-            }
+        if let Some(p) = pending.take()
+            && !p.finish(shared.client_timeout)
+        {
+            log::warn!("{peer} stopped reading its answers; dropping its queued requests");
+            give_up(shared, peer);
         }
         let Some(request) = shared.conns.next(peer) else {
             return;

@@ -35,7 +35,9 @@ fn pipelining_client(addr: std::net::SocketAddr, receive_buffer: Option<usize>) 
 fn clients_that_pipeline_and_never_read_leave_the_server_responsive() {
     let db = fresh_db("pipeline-noread");
     let server = start(&db, 4, Duration::from_secs(10));
-    let hostile: Vec<TcpStream> = (0..4).map(|_| pipelining_client(server.addr(), Some(RECEIVE_BUFFER))).collect();
+    let hostile: Vec<TcpStream> = (0..4)
+        .map(|_| pipelining_client(server.addr(), Some(RECEIVE_BUFFER)))
+        .collect();
     std::thread::sleep(Duration::from_millis(500));
     let mut slowest = Duration::ZERO;
     for _ in 0..5 {
@@ -46,7 +48,10 @@ fn clients_that_pipeline_and_never_read_leave_the_server_responsive() {
     drop(hostile);
     // Each worker waits one write slice (200 ms) per hostile connection at
     // most; a loaded 2-core machine adds scheduling delay.
-    assert!(slowest < Duration::from_secs(2), "a normal client waited {slowest:?}");
+    assert!(
+        slowest < Duration::from_secs(2),
+        "a normal client waited {slowest:?}"
+    );
 }
 
 /// A client that stops reading for longer than a write slice, then reads,
@@ -58,13 +63,19 @@ fn a_client_that_pauses_reading_gets_every_answer() {
     // The kernel's own buffers, which hold far less than the 3 MB of answers.
     let mut stream = pipelining_client(server.addr(), None);
     std::thread::sleep(Duration::from_millis(1500));
-    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     let expected = get(server.addr(), "/v1/openapi.json", None).body;
     // Each answer this large is chunked, and ends with the last chunk.
     const LAST_CHUNK: &[u8] = b"\r\n0\r\n\r\n";
     let mut raw = Vec::new();
     let mut buf = vec![0u8; 1 << 16];
-    let ends = |raw: &[u8]| raw.windows(LAST_CHUNK.len()).filter(|w| *w == LAST_CHUNK).count();
+    let ends = |raw: &[u8]| {
+        raw.windows(LAST_CHUNK.len())
+            .filter(|w| *w == LAST_CHUNK)
+            .count()
+    };
     while ends(&raw) < PIPELINED {
         let n = stream.read(&mut buf).expect("every answer arrives");
         assert!(n > 0, "closed after {} answers", ends(&raw));
@@ -72,10 +83,17 @@ fn a_client_that_pauses_reading_gets_every_answer() {
     }
     let mut rest = &raw[..];
     for n in 0..PIPELINED {
-        let end = rest.windows(LAST_CHUNK.len()).position(|w| w == LAST_CHUNK).unwrap();
+        let end = rest
+            .windows(LAST_CHUNK.len())
+            .position(|w| w == LAST_CHUNK)
+            .unwrap();
         let reply = parse(&rest[..end + LAST_CHUNK.len()], false).expect("a whole answer");
         assert_eq!((reply.status, &reply.body), (200, &expected), "answer {n}");
         rest = &rest[end + LAST_CHUNK.len()..];
     }
-    assert!(rest.is_empty(), "{} bytes after the last answer", rest.len());
+    assert!(
+        rest.is_empty(),
+        "{} bytes after the last answer",
+        rest.len()
+    );
 }
