@@ -643,7 +643,7 @@ def optional(name):
 
 
 # Components that describe one header in two ways are named apart; the header they describe:
-HEADER_NAME = {"Cache-Control-NoStore": "Cache-Control"}
+HEADER_NAME = {"Cache-Control-NoStore": "Cache-Control", "Vary-Negotiated": "Vary"}
 
 
 def headers(*names, optional_names=()):
