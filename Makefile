@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build test bench contract cluster-test clean
+.PHONY: run build install test bench contract cluster-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -16,11 +16,18 @@ run: build
 build:
 	cargo build --release
 
+## install: copy the release binary to $(DESTDIR)$(PREFIX)/bin/area-scoring (default /usr/local/bin); build it first
+PREFIX ?= /usr/local
+install:
+	@test -x $(BIN) || { echo "$(BIN) is missing: run 'make build' (or 'make run') first" >&2; exit 1; }
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/area-scoring"
+
 ## test: every unit and end-to-end test (with the test-only fault-injection route)
 test:
 	cargo test --all-targets --features fault-injection
 
-## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes (issue 3)
+## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes
 bench: build
 	bash bench/run.sh
 

@@ -7,8 +7,9 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::calc::has_two_decimals_at_most;
-use common::{assert_error, seed_places, spawn_app};
-use serde_json::{Value, json};
+use common::seed::DIMENSIONS;
+use common::{assert_error, coordinates, ids, keys, seed_places, spawn_app};
+use serde_json::json;
 
 const LIST_FIELDS: [&str; 6] = [
     "id",
@@ -18,20 +19,6 @@ const LIST_FIELDS: [&str; 6] = [
     "truth_score",
     "updated_at",
 ];
-use common::seed::DIMENSIONS;
-
-fn keys(v: &Value) -> BTreeSet<String> {
-    v.as_object().expect("an object").keys().cloned().collect()
-}
-
-fn ids(page: &Value) -> Vec<String> {
-    page["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_str().unwrap().to_string())
-        .collect()
-}
 
 #[test]
 fn list_defaults_to_twenty_by_name_and_counts_every_seed_area() {
@@ -53,7 +40,11 @@ fn list_defaults_to_twenty_by_name_and_counts_every_seed_area() {
     assert_eq!(page["data"].as_array().unwrap().len(), 20);
     for area in page["data"].as_array().unwrap() {
         let want: BTreeSet<String> = LIST_FIELDS.iter().map(|s| s.to_string()).collect();
-        assert_eq!(keys(area), want, "list form is exactly spec 2.3");
+        assert_eq!(
+            keys(area),
+            want,
+            "exactly the list form of README \"List Areas\""
+        );
     }
     // An empty query string is no query at all.
     assert_eq!(ids(&app.ok("/v1/areas?")), ids(&page));
@@ -168,11 +159,11 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
             ),
             (&json!(expect.0), &json!(expect.1), &json!(expect.2))
         );
-        let c = &detail["coordinates"];
-        let (lat, lng) = (c["lat"].as_f64().unwrap(), c["lng"].as_f64().unwrap());
+        let (lat, lng) = coordinates(detail);
         assert!(
             (lat - place.lat).abs() < 1e-9 && (lng - place.lng).abs() < 1e-9,
-            "{c} vs {place:?}"
+            "{} vs {place:?}",
+            detail["coordinates"]
         );
         let dims = detail["dimensions"].as_object().unwrap();
         // serde_json's map sorts keys, so compare the sets of names.
@@ -180,7 +171,7 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
         assert_eq!(
             names,
             BTreeSet::from(DIMENSIONS),
-            "the seven dimensions of spec 2.2"
+            "the seven dimensions of README \"Get Area\""
         );
         let score = detail["truth_score"].as_f64().unwrap();
         assert!((0.0..=10.0).contains(&score) && has_two_decimals_at_most(score));
@@ -234,7 +225,7 @@ fn include_takes_history_and_nearby_in_any_order_and_nothing_else() {
     let nearby = app.ok("/v1/areas/aberdeen?include=nearby");
     assert!(nearby.get("history").is_none() && nearby["nearby"] == both["nearby"]);
     // On the wire: the plain body, with nearby and then history appended to
-    // the same object, the detail form's keys in the spec's order.
+    // the same object, the detail form's keys in README "Get Area"'s order.
     let plain = app.get("/v1/areas/aberdeen").text();
     let full = app.get("/v1/areas/aberdeen?include=history,nearby").text();
     let open = plain.strip_suffix('}').expect("an object");

@@ -1,14 +1,13 @@
-//! Issue 4: the query-string parser, every endpoint's parameter parser and the
-//! router, fuzzed and property-tested with proptest. No input panics; every
-//! input is either parsed or refused with 400 invalid_parameter naming a
-//! parameter; what is parsed holds the documented bounds; percent-encoding
-//! round-trips. Then a few hundred random query strings against a live server
-//! never answer 5xx.
+//! The query-string parser (README "Parameters"), every endpoint's parameter
+//! parser and the router, fuzzed and property-tested with proptest. No input
+//! panics; every input is either parsed or refused with 400 invalid_parameter
+//! naming a parameter; what is parsed holds the documented bounds;
+//! percent-encoding round-trips. Then a few hundred random query strings
+//! against a live server never answer 5xx.
 
 mod common;
 
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use area_scoring::api::params;
 use area_scoring::api::query::Query;
@@ -27,18 +26,6 @@ fn config(cases: u32) -> ProptestConfig {
         failure_persistence: None,
         ..ProptestConfig::default()
     }
-}
-
-/// Percent-encodes every byte but unreserved ASCII.
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// Ok, or a 400 invalid_parameter that names a parameter.
@@ -196,9 +183,7 @@ proptest! {
 fn live() -> &'static (std::net::SocketAddr, String) {
     static LIVE: OnceLock<(std::net::SocketAddr, String)> = OnceLock::new();
     LIVE.get_or_init(|| {
-        let db = fresh_db("fuzz");
-        let (_, key) = new_key(&db, Plan::Enterprise);
-        let running = start(&db, 2, Duration::from_secs(10));
+        let (_, key, running) = start_keyed("fuzz", Plan::Enterprise);
         let addr = running.addr();
         std::mem::forget(running); // serves until the test process exits
         (addr, key)

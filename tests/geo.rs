@@ -5,42 +5,21 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
 use common::calc::{
     by_relevance, distance_to, has_two_decimals_at_most, haversine_km, text_matches,
 };
-use common::{TestApp, assert_invalid, assert_nearest_first, spawn_app};
+use common::{
+    TestApp, assert_invalid, assert_nearest_first, coordinates, data, ids, keys, spawn_app,
+};
 use serde_json::Value;
-
-fn data(page: &Value) -> &Vec<Value> {
-    page["data"].as_array().expect("data")
-}
-
-fn ids(page: &Value) -> Vec<&str> {
-    data(page)
-        .iter()
-        .map(|a| a["id"].as_str().unwrap())
-        .collect()
-}
-
-fn keys(v: &Value) -> BTreeSet<String> {
-    v.as_object().expect("an object").keys().cloned().collect()
-}
 
 #[test]
 fn nearby_is_the_nearest_five_other_areas_within_25_km() {
     let app = spawn_app();
     let details = app.details();
-    let point = |d: &Value| {
-        (
-            d["coordinates"]["lat"].as_f64().unwrap(),
-            d["coordinates"]["lng"].as_f64().unwrap(),
-        )
-    };
     let mut seen_full = false;
     for here in details {
-        let (lat, lng) = point(here);
+        let (lat, lng) = coordinates(here);
         let nearby = here["nearby"].as_array().expect("nearby when included");
         assert!(nearby.len() <= 5);
         seen_full |= nearby.len() == 5;
@@ -61,7 +40,8 @@ fn nearby_is_the_nearest_five_other_areas_within_25_km() {
             );
             let d = n["distance_km"].as_f64().unwrap();
             assert!(has_two_decimals_at_most(d), "{d}");
-            let exact = haversine_km(lat, lng, point(other).0, point(other).1);
+            let (to_lat, to_lng) = coordinates(other);
+            let exact = haversine_km(lat, lng, to_lat, to_lng);
             assert!(
                 (d - exact).abs() <= 0.005 + 1e-9 && d <= 25.0,
                 "{} -> {}: {d} vs {exact}",
@@ -136,10 +116,7 @@ fn check_geo(app: &TestApp, lat: f64, lng: f64, radius: Option<&str>, min_score:
 fn geo_search_returns_exactly_what_brute_force_haversine_finds() {
     let app = spawn_app();
     let details = app.details();
-    let at = |i: usize| {
-        let c = &details[i]["coordinates"];
-        (c["lat"].as_f64().unwrap(), c["lng"].as_f64().unwrap())
-    };
+    let at = |i: usize| coordinates(&details[i]);
     // The area with the most others within 50 km (so a page cannot hold the
     // circle), an area in sparse country, a city centre, the open Atlantic.
     let count_near = |i: usize| {
@@ -238,10 +215,7 @@ fn geo_parameters_at_and_beyond_their_bounds() {
 fn every_given_criterion_must_hold() {
     let app = spawn_app();
     let cape_town = app.detail("cape-town");
-    let (lat, lng) = (
-        cape_town["coordinates"]["lat"].as_f64().unwrap(),
-        cape_town["coordinates"]["lng"].as_f64().unwrap(),
-    );
+    let (lat, lng) = coordinates(cape_town);
     for (query, min, radius) in [
         ("q=cape&min_score=7", Some(7.0), None),
         ("q=cape&radius=20", None, Some(20.0)),
@@ -276,12 +250,6 @@ fn every_given_criterion_must_hold() {
 fn the_edge_of_the_circle_is_exact_haversine_with_the_mean_earth_radius() {
     let app = spawn_app();
     let details = app.details();
-    let coordinates = |d: &Value| {
-        (
-            d["coordinates"]["lat"].as_f64().unwrap(),
-            d["coordinates"]["lng"].as_f64().unwrap(),
-        )
-    };
     let mut checked = 0;
     for centre in details.iter().step_by(60) {
         let (lat, lng) = coordinates(centre);

@@ -1,6 +1,7 @@
-//! Issue 4, in-process: 414 and 431 at their exact bounds in the API's error
-//! shape, no CR or LF in any header a client can influence, and a panicking
-//! handler answering 500 while every worker keeps serving.
+//! Hostile input, in-process (README "Errors", "Every response"): 414 and 431
+//! at their exact bounds in the API's error shape, no CR or LF in any header a
+//! client can influence, and a panicking handler answering 500 while every
+//! worker keeps serving.
 
 mod common;
 
@@ -14,9 +15,7 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 
 #[test]
 fn uri_over_8_kib_is_414_and_headers_over_16_kib_are_431() {
-    let db = fresh_db("sizes");
-    let (_, key) = new_key(&db, Plan::Enterprise);
-    let server = start(&db, 2, TIMEOUT);
+    let (_, key, server) = start_keyed("sizes", Plan::Enterprise);
     let auth = format!("Authorization: Bearer {key}");
     // Empty query segments are ignored, so '&' pads a valid target to any length.
     let target = |len: usize| format!("/v1/areas?limit=1{}", "&".repeat(len - 17));
@@ -61,9 +60,7 @@ fn uri_over_8_kib_is_414_and_headers_over_16_kib_are_431() {
 
 #[test]
 fn no_client_input_puts_cr_or_lf_into_a_response_header() {
-    let db = fresh_db("crlf");
-    let (_, key) = new_key(&db, Plan::Starter);
-    let server = start(&db, 2, TIMEOUT);
+    let (_, key, server) = start_keyed("crlf", Plan::Starter);
     let auth = format!("Authorization: Bearer {key}");
     let attempts: Vec<(String, Vec<String>)> = vec![
         (

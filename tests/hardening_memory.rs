@@ -1,7 +1,7 @@
-//! Issue 4, memory flat across reloads: `serve` runs with glibc's per-thread
-//! malloc cache off (src/main.rs says why; bench/RESULTS-hardening.md run 6
-//! has the soak), unless the operator set that tunable themselves. RSS itself
-//! is measured by bench/soak.sh, too slow for make test.
+//! Memory flat across reloads (README "Data: init, import, reload"): `serve`
+//! runs with glibc's per-thread malloc cache off (src/main.rs says why),
+//! unless the operator set that tunable themselves. RSS itself is measured by
+//! bench/soak.sh, too slow for make test.
 #![cfg(all(target_os = "linux", target_env = "gnu"))]
 
 mod common;

@@ -1,4 +1,4 @@
-//! Operations over real HTTP (issue 5 "Health and metrics", "Contract"):
+//! Operations over real HTTP (README "Metrics and health", "Without a key"):
 //! /healthz answers 200 with the area count, 503 while the database file is
 //! gone and 200 again when it is back; /v1/openapi.json and /metrics need no
 //! key; the Prometheus counters count exactly the requests a test made (each
@@ -9,11 +9,12 @@ mod common;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::client::{Reply, send};
 use common::server::TestServer;
-use common::{JSON, seed_area_count};
+use common::wait::until;
+use common::{JSON, assert_503, seed_area_count};
 use serde_json::json;
 
 /// A server for the tests that count nothing.
@@ -22,16 +23,14 @@ fn shared() -> &'static TestServer {
     APP.get_or_init(|| TestServer::start(false))
 }
 
-/// Asks `target` without a key until `status` answers, for up to 5 s.
+/// Asks `target` without a key until `status` answers, for up to 5 s; the
+/// last answer either way.
 fn wait_for(server: &TestServer, target: &str, status: u16) -> Reply {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let reply = server.get(target);
-        if reply.status == status || Instant::now() > deadline {
-            return reply;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    until(
+        Duration::from_secs(5),
+        || server.get(target),
+        |r| r.status == status,
+    )
 }
 
 /// GET /metrics at `addr`, checked line by line against the Prometheus text
@@ -112,8 +111,7 @@ fn healthz_is_503_while_the_database_file_is_gone() {
     let away = server.db.with_extension("away");
     std::fs::rename(&server.db, &away).expect("rename the database away");
     let down = wait_for(&server, "/healthz", 503);
-    down.assert_error(503, "service_unavailable");
-    assert!(down.header("Retry-After").is_some());
+    assert_503(&down);
     assert_eq!(down.header("Cache-Control"), Some("no-store"));
     assert_eq!(down.header("Access-Control-Allow-Origin"), Some("*"));
     server

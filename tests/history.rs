@@ -8,24 +8,10 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::calc::{date_of, day_number, has_two_decimals_at_most, round2, weekday};
-use common::{Plan, TestApp, assert_error, assert_invalid, spawn_app};
+use common::{Plan, TestApp, assert_error, assert_invalid, points, spawn_app};
 use serde_json::Value;
 
 const PERIODS: [(&str, usize); 4] = [("7d", 7), ("30d", 30), ("90d", 90), ("1y", 365)];
-
-fn points(body: &Value) -> Vec<(String, f64)> {
-    body["history"]
-        .as_array()
-        .expect("history")
-        .iter()
-        .map(|p| {
-            (
-                p["date"].as_str().unwrap().to_string(),
-                p["truth_score"].as_f64().unwrap(),
-            )
-        })
-        .collect()
-}
 
 /// Every 20th area: a spread of ids, provinces and score shapes.
 fn sample(app: &TestApp) -> Vec<&str> {

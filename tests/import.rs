@@ -2,6 +2,7 @@
 //! temporary files, the database it writes read back with rusqlite, and the
 //! real server answering from it over HTTP, before and after a re-import.
 
+mod common;
 #[path = "import/support.rs"]
 mod support;
 
@@ -11,11 +12,12 @@ use std::path::Path;
 use area_scoring::{access::keys, data::db, domain::Plan};
 use rusqlite::Connection;
 
+use common::{points, scratch_dir};
 use support::*;
 
 #[test]
 fn both_example_files_import_into_new_databases_alike() {
-    let dir = scratch("examples");
+    let dir = scratch_dir("import-examples");
     let (from_csv, from_jsonl) = (dir.join("csv.db"), dir.join("jsonl.db"));
     let out = import(&from_csv, &example("example-import.csv"));
     assert_ok(&out);
@@ -45,7 +47,7 @@ fn both_example_files_import_into_new_databases_alike() {
 
 #[test]
 fn the_server_serves_the_import_and_reloads_the_next_one() {
-    let dir = scratch("server");
+    let dir = scratch_dir("import-server");
     let db = dir.join("areas.db");
     assert_ok(&import(&db, &example("example-import.csv")));
     let (_id, key) = keys::create(&db::open_writable(&db).unwrap(), Plan::Growth, "test").unwrap();
@@ -66,17 +68,7 @@ fn the_server_serves_the_import_and_reloads_the_next_one() {
     // October's point holds until updated_at's date, where truth_score ends the series.
     let (status, history) = get(addr, "/v1/areas/bloemfontein/history?period=7d", &key);
     assert_eq!(status, 200, "{history}");
-    let points: Vec<(String, f64)> = history["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["date"].as_str().unwrap().to_string(),
-                p["truth_score"].as_f64().unwrap(),
-            )
-        })
-        .collect();
+    let points = points(&history);
     assert_eq!(points.len(), 7);
     assert_eq!(points[5], ("2026-11-01".to_string(), 5.62));
     assert_eq!(points[6], ("2026-11-02".to_string(), 5.67));
@@ -118,7 +110,7 @@ const BAD_JSONL: &str = r#"{"id":"good","name":"Good","province":"gauteng","muni
 
 #[test]
 fn bad_rows_are_each_reported_by_line_and_change_nothing() {
-    let dir = scratch("bad");
+    let dir = scratch_dir("import-bad");
     let db = dir.join("areas.db");
     assert_ok(&import(&db, &example("example-import.jsonl")));
     let before = fs::read(&db).unwrap();
@@ -192,7 +184,7 @@ fn bad_rows_are_each_reported_by_line_and_change_nothing() {
 
 #[test]
 fn api_keys_survive_an_import_over_a_seeded_database() {
-    let dir = scratch("keys");
+    let dir = scratch_dir("import-keys");
     let db = dir.join("areas.db");
     let db_arg = db.to_str().unwrap();
     assert_ok(&cli(&["init", "--db", db_arg]));
@@ -228,7 +220,7 @@ fn api_keys_survive_an_import_over_a_seeded_database() {
 
 #[test]
 fn unknown_formats_missing_files_and_foreign_targets_are_clear_errors() {
-    let dir = scratch("errors");
+    let dir = scratch_dir("import-errors");
     let db = dir.join("areas.db");
     let txt = dir.join("areas.txt");
     fs::write(&txt, "id\n").unwrap();

@@ -1,20 +1,11 @@
-//! The parsing rules of issue 2, sent raw: form-decoding (percent-escapes in
-//! names and values, `+` as a space), invalid UTF-8, the integer and number
-//! grammars, repeated and unknown parameters, and the Bearer scheme's case.
+//! The parsing rules of README "Parameters", sent raw: form-decoding
+//! (percent-escapes in names and values, `+` as a space), invalid UTF-8, the
+//! integer and number grammars, repeated and unknown parameters, and the Bearer
+//! scheme's case.
 
 mod common;
 
-use common::{Plan, assert_invalid, spawn_app};
-use serde_json::Value;
-
-fn ids(page: &Value) -> Vec<&str> {
-    page["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_str().unwrap())
-        .collect()
-}
+use common::{Plan, assert_invalid, ids, spawn_app};
 
 #[test]
 fn names_and_values_are_percent_decoded_and_plus_is_a_space() {
@@ -136,8 +127,10 @@ fn integers_are_plain_decimal_digits_with_an_optional_minus() {
     );
 }
 
+/// Numbers are written as JSON writes them, exponents too (generated clients
+/// format small floats so: Python writes 0.00001 as 1e-05), never nan or inf.
 #[test]
-fn numbers_are_decimal_notation_never_nan_or_inf() {
+fn numbers_are_decimal_or_exponent_notation_never_nan_or_inf() {
     let app = spawn_app();
     let base = "/v1/areas/search?lat=-33.9&lng=18.4";
     for bad in [
@@ -147,8 +140,11 @@ fn numbers_are_decimal_notation_never_nan_or_inf() {
         "-inf",
         "infinity",
         "Infinity",
-        "1e1",
-        "1E1",
+        "1e",
+        "1e+",
+        "e1",
+        "+1",
+        "1e999",
         "0x1",
         "",
         "1,5",
@@ -161,7 +157,7 @@ fn numbers_are_decimal_notation_never_nan_or_inf() {
             &["min_score"],
         );
     }
-    for bad in ["nan", "inf", "1e1"] {
+    for bad in ["nan", "inf", "1.81e2", "1e"] {
         assert_invalid(
             &app.get(&format!("/v1/areas/search?lat={bad}&lng=18.4")),
             &["lat"],
@@ -171,11 +167,17 @@ fn numbers_are_decimal_notation_never_nan_or_inf() {
             &["lng"],
         );
     }
-    for good in ["1.5", "10", "0.25", "0"] {
+    for good in ["1.5", "10", "0.25", "0", "1e1", "2.5E-1", "5e%2B0"] {
         let reply = app.get(&format!("/v1/areas/search?min_score={good}"));
         assert_eq!(reply.status, 200, "min_score={good}");
     }
     app.ok(&format!("{base}&radius=12.75"));
+    // A radius a generated client formats with an exponent is the same radius.
+    let tiny = app.ok(&format!("{base}&radius=1e-05"));
+    let plain = app.ok(&format!("{base}&radius=0.00001"));
+    assert_eq!(tiny, plain);
+    let exp = app.ok("/v1/areas/search?lat=-3.39E1&lng=1.84e1&radius=2.5E1");
+    assert_eq!(exp, app.ok(&format!("{base}&radius=25")));
 }
 
 #[test]

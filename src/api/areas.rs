@@ -7,7 +7,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use super::{AreaSummary, area_no, history, summary, summary_from_row};
+use super::{AreaPage, area_no, history, summary, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::stored;
 use crate::domain::round2;
@@ -16,16 +16,8 @@ use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
 use crate::search::geo::Disc;
 
-#[derive(Debug, Serialize)]
-pub struct AreaPage {
-    pub data: Vec<AreaSummary>,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
-}
-
 const PAGE: &str = "
-    SELECT a.id, a.name, a.province, a.municipality, a.truth_score, a.updated_at
+    SELECT a.id, a.name, a.province, a.municipality, a.truth_score, a.updated_at, a.lat, a.lng
     FROM area_order o JOIN areas a ON a.area_no = o.area_no
     WHERE o.ordering = ?1 AND o.province_slug = ?2 AND o.position >= ?3
     ORDER BY o.position LIMIT ?4";

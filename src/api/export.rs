@@ -130,8 +130,6 @@ impl Export {
                 .unwrap_or([None; DIMENSIONS.len()]);
             let row = Row {
                 area: &area.summary,
-                lat: area.lat,
-                lng: area.lng,
                 dimensions: Some(&dims),
             };
             self.write(&row);
@@ -180,8 +178,6 @@ impl Read for Export {
 struct ExportedArea {
     no: i64,
     summary: AreaSummary,
-    lat: f64,
-    lng: f64,
 }
 
 fn read_areas(
@@ -193,8 +189,6 @@ fn read_areas(
         .query_map(params![after, province, BATCH], |r| {
             Ok(ExportedArea {
                 summary: summary_from_row(r)?,
-                lat: r.get(6)?,
-                lng: r.get(7)?,
                 no: r.get(8)?,
             })
         })?

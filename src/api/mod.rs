@@ -37,9 +37,26 @@ pub struct AreaSummary {
     pub updated_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_km: Option<f64>,
+    /// The centre, for the representations that carry it (CSV, GeoJSON);
+    /// the spec's JSON list form has no coordinates.
+    #[serde(skip)]
+    pub lat: f64,
+    #[serde(skip)]
+    pub lng: f64,
 }
 
-const SUMMARY_BY_NO: &str = "SELECT id, name, province, municipality, truth_score, updated_at FROM areas WHERE area_no = ?1";
+/// A page of areas in list form: what List and Search answer.
+#[derive(Debug, Serialize)]
+pub struct AreaPage {
+    pub data: Vec<AreaSummary>,
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+const SUMMARY_BY_NO: &str = "
+    SELECT id, name, province, municipality, truth_score, updated_at, lat, lng
+    FROM areas WHERE area_no = ?1";
 
 pub fn summary(
     conn: &Connection,
@@ -53,8 +70,8 @@ pub fn summary(
     Ok(area)
 }
 
-/// The list form from a row whose first six columns are id, name, province,
-/// municipality, truth_score and updated_at.
+/// The list form from a row whose first eight columns are id, name, province,
+/// municipality, truth_score, updated_at, lat and lng.
 pub fn summary_from_row(r: &rusqlite::Row) -> rusqlite::Result<AreaSummary> {
     Ok(AreaSummary {
         id: r.get(0)?,
@@ -64,6 +81,8 @@ pub fn summary_from_row(r: &rusqlite::Row) -> rusqlite::Result<AreaSummary> {
         truth_score: r.get(4)?,
         updated_at: r.get(5)?,
         distance_km: None,
+        lat: r.get(6)?,
+        lng: r.get(7)?,
     })
 }
 

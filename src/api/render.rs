@@ -13,8 +13,6 @@ use crate::domain::DIMENSIONS;
 /// One area as these representations carry it.
 pub struct Row<'a> {
     pub area: &'a AreaSummary,
-    pub lat: f64,
-    pub lng: f64,
     /// Each dimension's score in `DIMENSIONS` order (export only); None
     /// where the area lacks that dimension.
     pub dimensions: Option<&'a [Option<f64>; DIMENSIONS.len()]>,
@@ -68,7 +66,7 @@ pub fn csv_row(out: &mut Vec<u8>, row: &Row, cols: Columns) {
         csv_field(&a.updated_at),
     ];
     if cols.coordinates {
-        cells.extend([row.lat.to_string(), row.lng.to_string()]);
+        cells.extend([row.area.lat.to_string(), row.area.lng.to_string()]);
     }
     if cols.distance {
         cells.push(a.distance_km.map(|d| d.to_string()).unwrap_or_default());
@@ -111,8 +109,8 @@ fn json_members(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     member(out, "truth_score", &a.truth_score);
     member(out, "updated_at", &a.updated_at.as_str());
     if cols.coordinates {
-        member(out, "lat", &row.lat);
-        member(out, "lng", &row.lng);
+        member(out, "lat", &row.area.lat);
+        member(out, "lng", &row.area.lng);
     }
     if cols.distance {
         member(out, "distance_km", &a.distance_km);
@@ -137,9 +135,9 @@ pub fn geojson_feature(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     out.extend_from_slice(b"{\"type\":\"Feature\",\"id\":");
     erased::write(out, &row.area.id);
     out.extend_from_slice(b",\"geometry\":{\"type\":\"Point\",\"coordinates\":[");
-    erased::write(out, &row.lng);
+    erased::write(out, &row.area.lng);
     out.push(b',');
-    erased::write(out, &row.lat);
+    erased::write(out, &row.area.lat);
     out.extend_from_slice(b"]},\"properties\":");
     let properties = Columns {
         coordinates: false,

@@ -4,6 +4,10 @@
 use super::*;
 
 fn area(name: &str, distance_km: Option<f64>) -> AreaSummary {
+    located(name, distance_km, -28.18873, 23.53951)
+}
+
+fn located(name: &str, distance_km: Option<f64>, lat: f64, lng: f64) -> AreaSummary {
     AreaSummary {
         id: "daniels-kuil".into(),
         name: name.into(),
@@ -12,6 +16,8 @@ fn area(name: &str, distance_km: Option<f64>) -> AreaSummary {
         truth_score: 6.03,
         updated_at: "2026-11-22T00:00:00Z".into(),
         distance_km,
+        lat,
+        lng,
     }
 }
 
@@ -26,8 +32,6 @@ fn csv_quotes_only_what_needs_it_and_ends_lines_with_crlf() {
     let a = area("Daniëlskuil\nNorth", None);
     let row = Row {
         area: &a,
-        lat: -28.18873,
-        lng: 23.53951,
         dimensions: None,
     };
     let mut out = Vec::new();
@@ -44,7 +48,7 @@ fn csv_quotes_only_what_needs_it_and_ends_lines_with_crlf() {
 
 #[test]
 fn csv_export_columns_leave_a_missing_dimension_empty() {
-    let a = area("Daniëlskuil", None);
+    let a = located("Daniëlskuil", None, -28.1, 23.5);
     let dims = [
         Some(3.9),
         None,
@@ -56,8 +60,6 @@ fn csv_export_columns_leave_a_missing_dimension_empty() {
     ];
     let row = Row {
         area: &a,
-        lat: -28.1,
-        lng: 23.5,
         dimensions: Some(&dims),
     };
     let cols = Columns {
@@ -84,8 +86,6 @@ fn a_feature_is_a_point_at_lng_lat_with_flat_properties() {
     let a = area("Daniëlskuil", Some(12.5));
     let row = Row {
         area: &a,
-        lat: -28.18873,
-        lng: 23.53951,
         dimensions: None,
     };
     let cols = Columns {
@@ -136,12 +136,10 @@ fn a_feature_is_a_point_at_lng_lat_with_flat_properties() {
 
 #[test]
 fn a_json_object_is_flat_and_null_where_a_dimension_is_missing() {
-    let a = area("Daniëlskuil", None);
+    let a = located("Daniëlskuil", None, -28.1, 23.5);
     let dims = [None, Some(1.5), None, None, None, None, Some(9.99)];
     let row = Row {
         area: &a,
-        lat: -28.1,
-        lng: 23.5,
         dimensions: Some(&dims),
     };
     let mut out = Vec::new();

@@ -7,9 +7,8 @@
 //! row; the second reads the list form of only the areas on the page.
 
 use rusqlite::{Connection, params};
-use serde::Serialize;
 
-use super::{AreaSummary, summary};
+use super::{AreaPage, summary};
 use crate::api::params::SearchParams;
 use crate::api::search_words::word_matches;
 use crate::error::ApiResult;
@@ -17,14 +16,6 @@ use crate::search::area_index::AreaIndex;
 use crate::search::bbox::BBox;
 use crate::search::geo::Disc;
 use crate::search::match_cache::MatchCache;
-
-#[derive(Debug, Serialize)]
-pub struct SearchPage {
-    pub data: Vec<AreaSummary>,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
-}
 
 /// The positions of a page in a search's order: `start` up to `end`.
 #[derive(Clone, Copy)]
@@ -38,7 +29,7 @@ pub fn search(
     index: &AreaIndex,
     matches: &MatchCache,
     p: &SearchParams,
-) -> ApiResult<SearchPage> {
+) -> ApiResult<AreaPage> {
     let start = usize::try_from(p.offset).unwrap_or(usize::MAX);
     let window = Window {
         start,
@@ -62,7 +53,7 @@ pub fn search(
         .into_iter()
         .map(|(area_no, distance_km)| summary(conn, area_no, distance_km))
         .collect::<ApiResult<Vec<_>>>()?;
-    Ok(SearchPage {
+    Ok(AreaPage {
         data,
         total: total as i64,
         limit: p.limit,

@@ -4,9 +4,12 @@
 
 use rusqlite::Connection;
 
-use super::http::Response;
+use super::http::{Request, Response};
+use super::listing;
 use crate::access::keys::{self, Caller};
 use crate::api;
+use crate::api::contract::LIST_FORMATS;
+use crate::api::format::negotiate;
 use crate::api::params;
 use crate::api::query::Query;
 use crate::api::router::Route;
@@ -15,20 +18,26 @@ use crate::domain::Plan;
 use crate::error::ApiResult;
 
 pub fn answer(
+    req: &Request,
     dataset: &Dataset,
     conn: &Connection,
     caller: &Caller,
     route: &Route,
     query: Query,
 ) -> ApiResult<Response> {
+    let accept = req.accept.as_deref();
     Ok(match route {
-        Route::ListAreas => Response::ok(&api::areas::list(conn, &params::list(query)?)?),
-        Route::SearchAreas => Response::ok(&api::search::search(
-            conn,
-            &dataset.index,
-            &dataset.matches,
-            &params::search(query)?,
-        )?),
+        Route::ListAreas => {
+            let p = params::list(query)?;
+            let format = negotiate(p.format, accept, &LIST_FORMATS);
+            listing::answer(req, &api::areas::list(conn, &p)?, format, false)
+        }
+        Route::SearchAreas => {
+            let p = params::search(query)?;
+            let format = negotiate(p.format, accept, &LIST_FORMATS);
+            let page = api::search::search(conn, &dataset.index, &dataset.matches, &p)?;
+            listing::answer(req, &page, format, p.circle.is_some())
+        }
         Route::CompareAreas => {
             Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)
         }

@@ -1,7 +1,8 @@
 //! The app's own view of HTTP: a typed `Request` in, a `Response` out.
 //!
 //! `transport/wire.rs` converts tiny_http's types to and from these, so nothing else
-//! in the crate depends on the listener. Every response body is JSON.
+//! in the crate depends on the listener. Every response body is JSON, but
+//! for the CSV and GeoJSON a client asks List or Search for (app/listing.rs).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -18,6 +19,8 @@ pub struct Request {
     pub authorization: Option<String>,
     pub request_id: Option<String>,
     pub if_none_match: Option<String>,
+    /// The representations the client takes (List, Search and Export read it).
+    pub accept: Option<String>,
     /// Who to count unauthenticated requests against (see transport/wire.rs).
     pub client: Option<std::net::IpAddr>,
     /// Bytes of all header lines, for the 16 KiB limit.
@@ -87,7 +90,8 @@ pub const CORS_HEADERS: [(&str, &str); 2] = [
     ("Access-Control-Allow-Origin", "*"),
     (
         "Access-Control-Expose-Headers",
-        "ETag, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After",
+        "ETag, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, \
+         Link, X-Total-Count, Content-Disposition",
     ),
 ];
 
@@ -131,7 +135,10 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
     response
         .headers
         .push(("Cache-Control", "private, max-age=60".into()));
-    response.headers.push(("Vary", "Authorization".into()));
+    // An answer that was negotiated says so already (Vary: Authorization, Accept).
+    if response.header("Vary").is_none() {
+        response.headers.push(("Vary", "Authorization".into()));
+    }
     response
 }
 

@@ -9,6 +9,7 @@
 
 mod endpoints;
 pub mod http;
+mod listing;
 pub mod metrics;
 mod public;
 
@@ -125,7 +126,14 @@ impl App {
                 allow: ALLOWED_METHODS,
             });
         }
-        endpoints::answer(&dataset, &conn, &caller, route, Query::parse(req.query())?)
+        endpoints::answer(
+            req,
+            &dataset,
+            &conn,
+            &caller,
+            route,
+            Query::parse(req.query())?,
+        )
     }
 
     /// A request without a valid key counts against the client's address, so

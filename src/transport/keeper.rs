@@ -19,7 +19,7 @@
 //! connections for as long as each leaves one more thread alive: a thread that
 //! went on to a queued connection. It stops when two in a row do not (an
 //! idle thread took them: none is queued).
-//! tests/hardening_slow.rs opens 64 connections at once on three new servers
+//! tests/wall_clock/slow_clients.rs opens 64 connections at once on three new servers
 //! and requires every one answered within a second.
 
 use std::io::{ErrorKind, Read};

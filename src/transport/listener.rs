@@ -66,7 +66,7 @@ pub fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
 ///   during a burst of new connections.
 ///
 /// The tests below check each of these on Linux (written against 6.18), and
-/// tests/lifecycle.rs the whole against the binary. Elsewhere shutdown() on a
+/// tests/wall_clock/drain.rs and lifecycle.rs the whole against the binary. Elsewhere shutdown() on a
 /// listening socket may fail or do nothing; the server then keeps accepting
 /// while it drains.
 pub struct AcceptSwitch(Socket);

@@ -27,6 +27,7 @@ pub fn to_request(request: &tiny_http::Request) -> Request {
         authorization: header("Authorization"),
         request_id: header("X-Request-Id"),
         if_none_match: header("If-None-Match"),
+        accept: header("Accept"),
         client: client_address(request.remote_addr().map(|a| a.ip()), header("X-Real-IP")),
         header_bytes,
     }

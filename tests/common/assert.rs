@@ -1,5 +1,6 @@
-//! The checks shared by many tests: the one error shape of the API, and the
-//! comparison of a served ranking with a brute-force one.
+//! The checks shared by many tests: the one error shape of the API (with the
+//! Retry-After of 429 and 503), and the comparison of a served ranking with a
+//! brute-force one.
 
 use serde_json::Value;
 
@@ -74,6 +75,30 @@ pub fn assert_headers_of_error(reply: &Reply, status: u16) {
             assert!(!methods.contains(&write), "Allow: {allow}");
         }
     }
+}
+
+/// Checks that the answer says when to retry: `Retry-After` in whole
+/// seconds, at least one. Returns the seconds.
+pub fn assert_retry_after(reply: &Reply) -> u64 {
+    let retry: u64 = reply
+        .header("Retry-After")
+        .expect("Retry-After")
+        .parse()
+        .expect("Retry-After in whole seconds");
+    assert!(retry >= 1, "Retry-After {retry}");
+    retry
+}
+
+/// A 429 rate_limited in the error shape, with Retry-After.
+pub fn assert_429(reply: &Reply) {
+    assert_error_shape(reply, 429, "rate_limited");
+    assert_retry_after(reply);
+}
+
+/// A 503 service_unavailable in the error shape, with Retry-After.
+pub fn assert_503(reply: &Reply) {
+    assert_error_shape(reply, 503, "service_unavailable");
+    assert_retry_after(reply);
 }
 
 /// Checks a 400 invalid_parameter whose param is one of `params` (for refusals

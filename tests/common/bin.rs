@@ -4,12 +4,15 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::Plan;
 use super::client::{Reply, send};
+use super::db::{fresh_db, new_key};
+use super::wait::within;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_area-scoring");
 
@@ -41,18 +44,25 @@ pub fn ok(args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-/// Retries `f` every 50 ms until it returns Some or `limit` passes.
-pub fn within<T>(limit: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(v) = f() {
-            return Some(v);
-        }
-        if Instant::now() >= deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+/// Creates a key with `keys create` and checks that stdout is the key and
+/// nothing else (one line, one token); returns the key.
+pub fn create_key(db: &Path, plan: &str, label: &str) -> String {
+    let stdout = ok(&[
+        "keys",
+        "create",
+        "--db",
+        db.to_str().unwrap(),
+        "--plan",
+        plan,
+        "--label",
+        label,
+    ]);
+    let key = stdout.strip_suffix('\n').unwrap_or(&stdout);
+    assert!(
+        !key.is_empty() && !key.contains(char::is_whitespace),
+        "stdout is only the key: {stdout:?}"
+    );
+    key.to_string()
 }
 
 /// A `serve` child process on a free port, killed when dropped.
@@ -91,6 +101,15 @@ impl Served {
         let mut all = vec!["--db", db];
         all.extend_from_slice(extra);
         Served::launch(&all, &[], Path::new(env!("CARGO_MANIFEST_DIR"))).0
+    }
+
+    /// A fresh database of its own with one key on `plan`, served with
+    /// `extra` arguments: (database, key, server).
+    pub fn spawn_keyed(name: &str, plan: Plan, extra: &[&str]) -> (PathBuf, String, Served) {
+        let db = fresh_db(name);
+        let (_, key) = new_key(&db, plan);
+        let served = Served::spawn(&db, extra);
+        (db, key, served)
     }
 
     /// Starts `serve --addr 127.0.0.1:0` plus `args` and waits up to 20 s for

@@ -1,10 +1,11 @@
 //! Independent arithmetic the tests check the server against: great-circle
 //! distance, two-decimal rounding, calendar days, and the text folding of
-//! search. Written from the definitions in issue 2, not taken from src/.
+//! search. Written from the definitions in the README ("Search Areas", "Get
+//! Area History"), not taken from src/.
 
 use serde_json::Value;
 
-/// The Earth radius issue 2 fixes for geo matching, in kilometres.
+/// The Earth radius README "Search Areas" fixes for geo matching, in kilometres.
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;
 
 /// Haversine distance in kilometres between two points in degrees.
@@ -18,13 +19,8 @@ pub fn haversine_km(lat1: f64, lng1: f64, lat2: f64, lng2: f64) -> f64 {
 
 /// Distance from a point to an area in detail form.
 pub fn distance_to(lat: f64, lng: f64, detail: &Value) -> f64 {
-    let c = &detail["coordinates"];
-    haversine_km(
-        lat,
-        lng,
-        c["lat"].as_f64().unwrap(),
-        c["lng"].as_f64().unwrap(),
-    )
+    let (to_lat, to_lng) = super::body::coordinates(detail);
+    haversine_km(lat, lng, to_lat, to_lng)
 }
 
 pub fn round2(x: f64) -> f64 {

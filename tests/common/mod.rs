@@ -1,7 +1,9 @@
 //! What every end-to-end test binary shares, one of each: the raw HTTP client
 //! (`client`), the fresh database with keys (`db`), the error-shape check
-//! (`assert`), the real binary (`bin`), servers of a test's own (`server`),
-//! the seed read independently (`seed`) and independent arithmetic (`calc`).
+//! (`assert`), reading answer bodies (`body`), the caching and CORS checks
+//! (`cache`), rate-limit budgets (`rate`), polls with a limit (`wait`), the
+//! real binary (`bin`), servers of a test's own (`server`), the seed read
+//! independently (`seed`) and independent arithmetic (`calc`).
 //! Here: `spawn_app()`, the in-process server every test in a binary shares,
 //! over a fresh database with one API key per plan.
 
@@ -11,16 +13,21 @@
 
 pub mod assert;
 pub mod bin;
+pub mod body;
 pub mod cache;
 pub mod calc;
 pub mod client;
 pub mod db;
+pub mod rate;
 pub mod seed;
 pub mod server;
+pub mod wait;
 
 // Not every binary uses every re-export.
 #[allow(unused_imports)]
 pub use assert::*;
+#[allow(unused_imports)]
+pub use body::{coordinates, data, ids, keys, list_total, points};
 #[allow(unused_imports)]
 pub use db::{fresh_db, new_key, scratch_dir, small_db, sql};
 #[allow(unused_imports)]

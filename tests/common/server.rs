@@ -34,6 +34,15 @@ pub fn start_with(
     .expect("the server starts")
 }
 
+/// A fresh database of its own with one key on `plan`, served in-process on
+/// two workers with a 10 s client timeout: (database, key, server).
+pub fn start_keyed(name: &str, plan: Plan) -> (PathBuf, String, Running) {
+    let db = fresh_db(name);
+    let (_, key) = new_key(&db, plan);
+    let running = start(&db, 2, Duration::from_secs(10));
+    (db, key, running)
+}
+
 pub struct TestServer {
     pub addr: SocketAddr,
     pub metrics_addr: Option<SocketAddr>,

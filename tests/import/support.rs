@@ -1,28 +1,18 @@
-//! Helpers for tests/import.rs: scratch directories, running the binary,
-//! reading a database back, the API's invariants, and a raw HTTP client.
+//! Helpers for tests/import.rs: the example files, running `import`,
+//! reading a database back and the API's invariants over it, and the server
+//! and client of tests/common in the shape these tests read them.
 
-use std::fs;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::process::Output;
+use std::time::Duration;
 
-use area_scoring::cli::config::{self, Command as Cli};
 use area_scoring::transport;
 use rusqlite::Connection;
 use serde_json::Value;
 
-/// A new empty directory for one test, unique per process and call.
-pub fn scratch(name: &str) -> PathBuf {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("import-{name}-{}-{n}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::common::bin::{run, text};
+use crate::common::{client, server};
 
 pub fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -30,13 +20,9 @@ pub fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Runs the binary; AREA_DB is removed so that only the arguments count.
+/// Runs the binary with only the arguments counting (no AREA_DB).
 pub fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_area-scoring"))
-        .args(args)
-        .env_remove("AREA_DB")
-        .output()
-        .expect("run area-scoring")
+    run(args, &[], Path::new("/"))
 }
 
 pub fn import(db: &Path, file: &Path) -> Output {
@@ -49,7 +35,7 @@ pub fn import(db: &Path, file: &Path) -> Output {
 }
 
 pub fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    text(&out.stderr)
 }
 
 pub fn assert_ok(out: &Output) {
@@ -143,40 +129,15 @@ pub fn check_invariants(conn: &Connection) {
     }
 }
 
-/// GET `path` with a bearer key over a raw HTTP/1.0 connection: (status, body).
+/// GET `path` with a bearer key: (status, body as JSON, or null when the
+/// body is not JSON).
 pub fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer {key}\r\n\r\n"
-    )
-    .unwrap();
-    let mut reply = Vec::new();
-    stream.read_to_end(&mut reply).unwrap();
-    let reply = String::from_utf8(reply).unwrap();
-    let (head, body) = reply.split_once("\r\n\r\n").expect("a complete response");
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status");
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let reply = client::get(addr, path, Some(key));
+    let body = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
+    (reply.status, body)
 }
 
+/// The server in-process over `db` on a free port, with two workers.
 pub fn start_server(db: &Path) -> transport::Running {
-    let args: Vec<String> = [
-        "serve",
-        "--addr",
-        "127.0.0.1:0",
-        "--workers",
-        "2",
-        "--db",
-        db.to_str().unwrap(),
-    ]
-    .map(String::from)
-    .to_vec();
-    let Ok(Cli::Serve(config)) = config::parse(&args, &|_| None) else {
-        panic!("serve arguments refused");
-    };
-    transport::start(&config).expect("the server starts")
+    server::start(db, 2, Duration::from_secs(10))
 }

@@ -1,20 +1,20 @@
-//! Issue 4, in-process: slow and hostile clients. A silent client is dropped
-//! after the read timeout; 500 silent or byte-at-a-time clients do not slow a
-//! normal client past 100 ms; a client that pipelines requests and never reads
-//! the answers does not hold a worker for good (the write timeout frees it);
-//! every connection of a burst of new ones is answered at once.
-
-mod common;
+//! Slow and hostile clients, in-process (README "Configuration",
+//! `--client-timeout`). A silent client is dropped after the read timeout; 500
+//! silent or byte-at-a-time clients do not slow a normal client past 100 ms; a
+//! client that pipelines requests and never reads the answers does not hold a
+//! worker for good (the write timeout frees it); every connection of a burst of
+//! new ones is answered at once.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::bin::*;
-use common::client::*;
-use common::server::*;
-use common::*;
+use crate::common::client::*;
+use crate::common::server::*;
+use crate::common::wait::within;
+use crate::common::*;
+use crate::serial;
 
 /// Reads until the server closes the connection; returns how long that took,
 /// or None if the connection was still open after `limit`.
@@ -36,6 +36,7 @@ fn closed_within(stream: &mut TcpStream, limit: Duration) -> Option<Duration> {
 
 #[test]
 fn a_silent_client_is_dropped_after_the_read_timeout() {
+    let _serial = serial();
     let db = fresh_db("silent");
     let server = start(&db, 2, Duration::from_secs(1));
     // Idle longer than the timeout first: the listener must still accept.
@@ -65,6 +66,7 @@ fn timed_get(addr: SocketAddr, key: &str) -> (u16, Duration) {
 
 #[test]
 fn five_hundred_slow_clients_leave_a_normal_client_under_100_ms() {
+    let _serial = serial();
     let db = fresh_db("slowloris");
     let (_, key) = new_key(&db, Plan::Enterprise);
     // 2 s: long enough that every slow client hangs on while we measure, short
@@ -127,6 +129,7 @@ fn five_hundred_slow_clients_leave_a_normal_client_under_100_ms() {
 
 #[test]
 fn a_client_that_never_reads_its_answers_does_not_hold_the_worker() {
+    let _serial = serial();
     let db = fresh_db("noread");
     let (_, key) = new_key(&db, Plan::Enterprise);
     // One worker: if it blocked for good writing to the hostile client, no one
@@ -161,7 +164,8 @@ fn a_client_that_never_reads_its_answers_does_not_hold_the_worker() {
         "a normal client was not answered in {took:?}"
     );
     // Filling the socket buffers with answers takes a debug build a few seconds
-    // on a loaded machine; without the fix this would be 1,500 write timeouts.
+    // on a loaded machine; a worker that waited out the write timeout on each
+    // of them would be held for 1,500 timeouts.
     assert!(
         took < Duration::from_secs(10),
         "the worker was held {took:?}"
@@ -198,11 +202,12 @@ fn slowest_answer_of_a_burst() -> Duration {
     slowest
 }
 
-/// tiny_http 0.12 leaves most connections of a burst queued with no thread
-/// (src/listener/keeper.rs); before the server freed them all, the last of 64
-/// on a new server waited up to 6 s (the ~5 s maximum of every soak run).
+/// tiny_http 0.12 leaves most connections of a burst queued with no thread;
+/// left queued, the last of 64 on a new server waits up to 6 s
+/// (src/transport/keeper.rs says how the server frees them).
 #[test]
 fn every_connection_of_a_burst_on_a_new_server_is_answered_within_a_second() {
+    let _serial = serial();
     // How many connections tiny_http leaves waiting varies with timing (none
     // on about one new server in three), so three servers.
     for round in 1..=3 {

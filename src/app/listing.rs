@@ -1,0 +1,147 @@
+//! A page of areas (List and Search) as an HTTP answer: in the representation
+//! the client chose (api/format.rs), with `X-Total-Count` and an RFC 8288
+//! `Link` header to the first, previous, next and last pages.
+//!
+//! Link URLs repeat the request's own parameters, in their order and as the
+//! client encoded them, with only `offset` changed (added last when the
+//! request had none), so a client that follows them gets the same search.
+
+use super::http::{Request, Response};
+use crate::api::AreaPage;
+use crate::api::format::Format;
+use crate::api::render::{self, Columns, Row};
+
+/// Answers a page in `format`. `distance` says the rows carry distance_km
+/// (a search with lat/lng), which CSV and GeoJSON then carry as a column.
+pub fn answer(req: &Request, page: &AreaPage, format: Format, distance: bool) -> Response {
+    let cols = Columns {
+        distance,
+        coordinates: true,
+        dimensions: false,
+    };
+    let mut response = match format {
+        Format::Csv => with_type(csv(page, cols), format),
+        Format::GeoJson => with_type(geojson(page, cols), format),
+        Format::Json | Format::NdJson => Response::ok(page),
+    };
+    if response.status == 200 {
+        response
+            .headers
+            .push(("X-Total-Count", page.total.to_string()));
+        response.headers.push(("Link", links(req, page)));
+        response
+            .headers
+            .push(("Vary", "Authorization, Accept".into()));
+    }
+    response
+}
+
+fn with_type(body: Vec<u8>, format: Format) -> Response {
+    Response {
+        status: 200,
+        headers: vec![("Content-Type", format.content_type().into())],
+        body,
+    }
+}
+
+fn csv(page: &AreaPage, cols: Columns) -> Vec<u8> {
+    let mut out = Vec::new();
+    render::csv_header(&mut out, cols);
+    for area in &page.data {
+        render::csv_row(&mut out, &row(area), cols);
+    }
+    out
+}
+
+fn geojson(page: &AreaPage, cols: Columns) -> Vec<u8> {
+    let mut out = render::GEOJSON_OPEN.to_vec();
+    for (i, area) in page.data.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        render::geojson_feature(&mut out, &row(area), cols);
+    }
+    let members = [
+        ("total", page.total),
+        ("limit", page.limit),
+        ("offset", page.offset),
+    ];
+    render::geojson_close(&mut out, &members);
+    out
+}
+
+fn row(area: &crate::api::AreaSummary) -> Row<'_> {
+    Row {
+        area,
+        dimensions: None,
+    }
+}
+
+/// The Link header: first and last always, prev past the first page, next
+/// while areas remain.
+fn links(req: &Request, page: &AreaPage) -> String {
+    let limit = page.limit.max(1);
+    let last = (page.total.max(1) - 1) / limit * limit;
+    let mut rels = vec![("first", 0)];
+    if page.offset > 0 {
+        rels.push(("prev", (page.offset - limit).clamp(0, last)));
+    }
+    if page.offset.saturating_add(limit) < page.total {
+        rels.push(("next", page.offset + limit));
+    }
+    rels.push(("last", last));
+    rels.iter()
+        .map(|(rel, offset)| format!("<{}>; rel=\"{rel}\"", at_offset(req, *offset)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The request's path and query with `offset` set.
+fn at_offset(req: &Request, offset: i64) -> String {
+    let mut pairs: Vec<String> = Vec::new();
+    let mut replaced = false;
+    for pair in req.query().split('&').filter(|p| !p.is_empty()) {
+        let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+        if is_offset(name) {
+            pairs.push(format!("offset={offset}"));
+            replaced = true;
+        } else {
+            pairs.push(safe_in_link(pair));
+        }
+    }
+    if !replaced {
+        pairs.push(format!("offset={offset}"));
+    }
+    format!("{}?{}", safe_in_link(req.path()), pairs.join("&"))
+}
+
+/// Whether a raw parameter name decodes to `offset` (`%6Fffset` does).
+fn is_offset(raw_name: &str) -> bool {
+    crate::api::query::Query::parse(&format!("{raw_name}=0"))
+        .map(|mut q| q.take("offset").is_some())
+        .unwrap_or(false)
+}
+
+/// Percent-encodes what would end or break a URI reference inside `<...>`:
+/// angle brackets, quotes, spaces, controls and anything outside ASCII. The
+/// request's own escapes pass as they are.
+fn safe_in_link(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for b in raw.bytes() {
+        if b.is_ascii_graphic()
+            && !matches!(
+                b,
+                b'<' | b'>' | b'"' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+            )
+        {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "listing_tests.rs"]
+mod tests;

@@ -1,0 +1,99 @@
+//! The errors outside the table of README "Errors", in the same one shape:
+//! 500 internal_error saying nothing of the internals, 414 and 431 for a
+//! request too large, 503 with Retry-After while the database file is gone,
+//! and 429 with Retry-After for requests without a key past the limit. Each
+//! but 414 and 431 on a server of its own over a copy of the database.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use common::client::{Reply, send};
+use common::wait::until;
+use common::{Plan, assert_error, assert_retry_after, scratch_dir, serve, spawn_app};
+
+/// A server of the test's own over a copy of the shared database, first
+/// changed by `change`; the copy's path is returned with the address.
+fn serve_a_copy(name: &str, change: impl FnOnce(&PathBuf)) -> (SocketAddr, PathBuf) {
+    let copy = scratch_dir(name).join("areas.db");
+    std::fs::copy(&spawn_app().db, &copy).expect("copy the database");
+    change(&copy);
+    (serve(&copy), copy)
+}
+
+/// GET `target` with the shared server's growth key, at `addr`.
+fn get_at(addr: SocketAddr, target: &str) -> Reply {
+    let auth = spawn_app().bearer(Plan::Growth);
+    send(addr, "GET", target.as_bytes(), &[("Authorization", &auth)])
+}
+
+/// 500 internal_error: a server over a copy of the database that has lost a
+/// table its history queries need.
+#[test]
+fn internal_errors_say_nothing_of_the_internals() {
+    let (addr, _) = serve_a_copy("broken", |copy| {
+        rusqlite::Connection::open(copy)
+            .and_then(|c| c.execute_batch("DROP TABLE history"))
+            .expect("break the copy");
+    });
+    let reply = get_at(addr, "/v1/areas/aberdeen/history");
+    let message = assert_error(&reply, 500, "internal_error", None).to_lowercase();
+    for secret in ["sqlite", "table", "history", "no such", "panick", "src/"] {
+        assert!(
+            !message.contains(secret),
+            "no internals in the message: {message}"
+        );
+    }
+    // The rest of the API still answers from the same server.
+    assert_eq!(get_at(addr, "/v1/areas/aberdeen").status, 200);
+}
+
+#[test]
+fn a_uri_over_8_kib_is_414_in_the_one_shape() {
+    let app = spawn_app();
+    let long = format!("/v1/areas/search?q={}", "a".repeat(9 * 1024));
+    assert_error(&app.get(&long), 414, "uri_too_long", None);
+}
+
+#[test]
+fn headers_over_16_kib_are_431_in_the_one_shape() {
+    let app = spawn_app();
+    let auth = app.bearer(Plan::Growth);
+    let padding = vec![b'x'; 17 * 1024];
+    let reply = app.send(
+        "GET",
+        b"/v1/areas",
+        &[("Authorization", &auth), ("X-Padding", &padding)],
+    );
+    assert_error(&reply, 431, "headers_too_large", None);
+}
+
+/// 503 while the database file is gone, on a server of its own.
+#[test]
+fn a_missing_database_is_503_in_the_one_shape_with_retry_after() {
+    let (addr, gone) = serve_a_copy("gone", |_| {});
+    std::fs::remove_file(&gone).unwrap();
+    let reply = until(
+        Duration::from_secs(10),
+        || get_at(addr, "/v1/areas"),
+        |r| r.status != 200,
+    );
+    assert_error(&reply, 503, "service_unavailable", None);
+    assert_retry_after(&reply);
+}
+
+/// 429: requests without a valid key are limited per address. On a server of
+/// its own, so that spending the budget cannot turn the shared server's 401
+/// rows into 429s.
+#[test]
+fn requests_without_a_key_past_the_limit_are_429_in_the_one_shape_with_retry_after() {
+    let (addr, _) = serve_a_copy("limited", |_| {});
+    let refused = (0..200)
+        .map(|_| send(addr, "GET", b"/v1/areas", &[]))
+        .find(|r| r.status == 429)
+        .expect("requests without a key are rate limited");
+    assert_error(&refused, 429, "rate_limited", None);
+    assert_retry_after(&refused);
+}

@@ -1,0 +1,99 @@
+//! Rate-limit budgets spent against the clock, in-process (README "Rate
+//! limits"): the free plan's 60 a minute and the per-address limit for
+//! requests without a valid key (X-Real-IP from the loopback front
+//! separating clients). Tokens refill while the test sends, so how many pass
+//! is bounded by the time the test measured.
+
+use std::time::Duration;
+
+use crate::common::client::*;
+use crate::common::rate::{rate_headers, until_429};
+use crate::common::server::*;
+use crate::common::*;
+use crate::serial;
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+#[test]
+fn free_key_gets_sixty_a_minute_then_429_with_headers_on_every_answer() {
+    let _serial = serial();
+    let (_, key, server) = start_keyed("free", Plan::Free);
+    let (replies, took) = until_429(|| get(server.addr(), "/v1/areas?limit=1", Some(&key)), 200);
+    let last = replies.last().unwrap();
+    assert_429(last);
+    let allowed = replies.len() - 1;
+    let refills = took.as_secs() as usize + 1;
+    assert!(
+        (60..=60 + refills).contains(&allowed),
+        "{allowed} allowed in {took:?}"
+    );
+    for (i, r) in replies[..allowed].iter().enumerate() {
+        assert_eq!(r.status, 200);
+        let (limit, remaining, reset) = rate_headers(r);
+        assert_eq!(limit, 60);
+        // Remaining counts down (refills may add back a token or two).
+        assert!(
+            remaining as usize <= 59 - i.min(59) + refills,
+            "#{i}: {remaining}"
+        );
+        assert!(reset <= 60);
+    }
+    let (limit, remaining, reset) = rate_headers(last);
+    assert_eq!((limit, remaining), (60, 0));
+    // Empty: the bucket is full again in about a minute.
+    assert!((55..=60).contains(&reset), "reset {reset}");
+}
+
+#[test]
+fn requests_without_a_valid_key_are_limited_per_client_address() {
+    let _serial = serial();
+    let db = fresh_db("anonymous");
+    let server = start(&db, 2, TIMEOUT);
+    let as_client = |ip: &str, auth: Option<&str>| {
+        let mut headers = vec![format!("X-Real-IP: {ip}")];
+        headers.extend(auth.map(|a| format!("Authorization: {a}")));
+        exchange(server.addr(), &get_request("/v1/areas", &headers)).expect("an answer")
+    };
+    // Alternate a wrong key and no key at all: both count against the address.
+    let mut n = 0;
+    let (replies, took) = until_429(
+        || {
+            n += 1;
+            as_client("203.0.113.5", (n % 2 == 0).then_some("Bearer ask_guess"))
+        },
+        200,
+    );
+    assert_429(replies.last().unwrap());
+    let refused = replies.len() - 1;
+    assert!(
+        (60..=61 + took.as_secs() as usize).contains(&refused),
+        "{refused} 401s in {took:?}"
+    );
+    assert!(replies[..refused].iter().all(|r| r.status == 401));
+    // Another address (from the loopback front) has its own bucket, and so
+    // does the loopback peer itself when it names no one.
+    assert_error_shape(
+        &as_client("203.0.113.6", Some("Bearer ask_guess")),
+        401,
+        "invalid_api_key",
+    );
+    assert_error_shape(
+        &get(server.addr(), "/v1/areas", None),
+        401,
+        "missing_api_key",
+    );
+    // A valid key is not held back by its address's spent anonymous budget.
+    let (_, key) = new_key(&db, Plan::Growth);
+    let r = exchange(
+        server.addr(),
+        &get_request(
+            "/v1/areas",
+            &[
+                "X-Real-IP: 203.0.113.5".to_string(),
+                format!("Authorization: Bearer {key}"),
+            ],
+        ),
+    )
+    .unwrap();
+    assert_eq!(r.status, 200);
+}
