@@ -15,8 +15,12 @@ pub enum ApiError {
     MissingApiKey,
     /// A key that is unknown or revoked.
     InvalidApiKey,
-    /// The route needs a plan of higher rank than the key's.
-    PlanUpgradeRequired { needed: &'static str, have: String },
+    /// `feature` needs a plan of higher rank than the key's.
+    PlanUpgradeRequired {
+        feature: &'static str,
+        needed: &'static str,
+        have: String,
+    },
     /// A query parameter that is malformed, out of bounds, repeated or unknown.
     InvalidParameter { param: String, message: String },
     /// One or more area ids that do not exist, in the order they were asked for.
@@ -35,6 +39,8 @@ pub enum ApiError {
     Internal,
     /// The database cannot answer right now (missing, locked, corrupt, pool exhausted).
     ServiceUnavailable,
+    /// As many exports as the server streams at once are running.
+    ExportsBusy { running: usize },
 }
 
 /// Longest request target answered: 8 KiB.
@@ -43,6 +49,9 @@ pub const MAX_TARGET_BYTES: usize = 8 * 1024;
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// Seconds a client is asked to wait after a 503.
 const UNAVAILABLE_RETRY_SECS: u64 = 5;
+/// Seconds a client is asked to wait when every export slot is taken: an
+/// export of the seed takes well under a second, of 100,000 areas a few.
+const EXPORTS_RETRY_SECS: u64 = 10;
 
 impl ApiError {
     pub fn invalid(param: &str, message: impl Into<String>) -> ApiError {
@@ -63,7 +72,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => 429,
             ApiError::HeadersTooLarge => 431,
             ApiError::Internal => 500,
-            ApiError::ServiceUnavailable => 503,
+            ApiError::ServiceUnavailable | ApiError::ExportsBusy { .. } => 503,
         }
     }
 
@@ -80,7 +89,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::HeadersTooLarge => "headers_too_large",
             ApiError::Internal => "internal_error",
-            ApiError::ServiceUnavailable => "service_unavailable",
+            ApiError::ServiceUnavailable | ApiError::ExportsBusy { .. } => "service_unavailable",
         }
     }
 
@@ -90,8 +99,12 @@ impl ApiError {
                 "send your API key in the Authorization header as 'Bearer <key>'".into()
             }
             ApiError::InvalidApiKey => "the API key is not valid or has been revoked".into(),
-            ApiError::PlanUpgradeRequired { needed, have } => format!(
-                "score history needs the {needed} plan or above; this key is on the {have} plan"
+            ApiError::PlanUpgradeRequired {
+                feature,
+                needed,
+                have,
+            } => format!(
+                "{feature} needs the {needed} plan or above; this key is on the {have} plan"
             ),
             ApiError::InvalidParameter { message, .. } => message.clone(),
             ApiError::AreaNotFound { ids } if ids.len() == 1 => {
@@ -118,6 +131,10 @@ impl ApiError {
             ApiError::ServiceUnavailable => {
                 format!("the data is unavailable for a moment; retry in {UNAVAILABLE_RETRY_SECS} s")
             }
+            ApiError::ExportsBusy { running } => format!(
+                "{running} exports are running, as many as this server streams at once; \
+                 retry in {EXPORTS_RETRY_SECS} s"
+            ),
         }
     }
 
@@ -142,6 +159,7 @@ impl ApiError {
             ApiError::ServiceUnavailable => {
                 vec![("Retry-After", UNAVAILABLE_RETRY_SECS.to_string())]
             }
+            ApiError::ExportsBusy { .. } => vec![("Retry-After", EXPORTS_RETRY_SECS.to_string())],
             _ => Vec::new(),
         }
     }

@@ -59,12 +59,13 @@ pub fn authenticate(conn: &Connection, header: Option<&str>) -> Result<Caller, A
     .ok_or(ApiError::InvalidApiKey)
 }
 
-/// Refuses a plan below `needed`.
-pub fn require(plan: Plan, needed: Plan) -> Result<(), ApiError> {
+/// Refuses a plan below `needed` for `feature` (named in the message).
+pub fn require(plan: Plan, needed: Plan, feature: &'static str) -> Result<(), ApiError> {
     if plan >= needed {
         Ok(())
     } else {
         Err(ApiError::PlanUpgradeRequired {
+            feature,
             needed: needed.name(),
             have: plan.name().into(),
         })
@@ -159,9 +160,9 @@ mod tests {
 
     #[test]
     fn plans_allow_what_lower_plans_allow() {
-        assert!(require(Plan::Growth, Plan::Growth).is_ok());
-        assert!(require(Plan::Enterprise, Plan::Growth).is_ok());
-        assert!(require(Plan::Starter, Plan::Growth).is_err());
-        assert!(require(Plan::Free, Plan::Growth).is_err());
+        assert!(require(Plan::Growth, Plan::Growth, "history").is_ok());
+        assert!(require(Plan::Enterprise, Plan::Growth, "history").is_ok());
+        assert!(require(Plan::Starter, Plan::Growth, "history").is_err());
+        assert!(require(Plan::Free, Plan::Growth, "history").is_err());
     }
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{AreaPage, area_no, history, summary, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::stored;
-use crate::domain::round2;
+use crate::domain::{Order, Sort, round2};
 use crate::error::{ApiError, ApiResult};
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
@@ -24,6 +24,15 @@ const PAGE: &str = "
 
 const ORDERING_LENGTH: &str = "
     SELECT coalesce(max(position) + 1, 0) FROM area_order WHERE ordering = ?1 AND province_slug = ?2";
+
+/// How many areas there are, in one province or in all.
+pub fn count(conn: &Connection, province: Option<&str>) -> ApiResult<i64> {
+    let code = stored::ordering(Sort::Name, Order::Asc).code;
+    let total = conn
+        .prepare_cached(ORDERING_LENGTH)?
+        .query_row(params![code, province.unwrap_or("")], |r| r.get(0))?;
+    Ok(total)
+}
 
 pub fn list(conn: &Connection, p: &ListParams) -> ApiResult<AreaPage> {
     let code = stored::ordering(p.sort, p.order).code;

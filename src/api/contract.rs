@@ -95,6 +95,14 @@ pub const SEARCH_LIMIT_MIN: i64 = 1;
 pub const SEARCH_LIMIT_MAX: i64 = 50;
 pub const SEARCH_LIMIT_DEFAULT: i64 = 10;
 
+// ---- Plans (README, "Authentication and plans") ----
+
+/// History (the endpoint, and Get Area's include=history) needs this plan.
+pub const HISTORY_PLAN: Plan = Plan::Growth;
+/// The whole-dataset export needs this plan: the bulk data is what the
+/// higher plans pay for.
+pub const EXPORT_PLAN: Plan = Plan::Growth;
+
 // ---- Export Areas: GET /v1/areas/export (README, "Export Areas") ----
 
 pub const EXPORT_PARAMS: [&str; 2] = ["province", "format"];

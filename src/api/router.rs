@@ -8,6 +8,7 @@ pub enum Route {
     ListAreas,
     SearchAreas,
     CompareAreas,
+    ExportAreas,
     GetArea(String),
     AreaHistory(String),
     /// The OpenAPI document, without a key.
@@ -30,6 +31,7 @@ impl Route {
             Route::ListAreas => "list_areas",
             Route::SearchAreas => "search_areas",
             Route::CompareAreas => "compare_areas",
+            Route::ExportAreas => "export_areas",
             Route::GetArea(_) => "get_area",
             Route::AreaHistory(_) => "area_history",
             Route::OpenApi => "openapi",
@@ -77,6 +79,7 @@ pub fn resolve(path: &str) -> Option<Route> {
         ["v1", "areas"] => Some(Route::ListAreas),
         ["v1", "areas", "search"] => Some(Route::SearchAreas),
         ["v1", "areas", "compare"] => Some(Route::CompareAreas),
+        ["v1", "areas", "export"] => Some(Route::ExportAreas),
         ["v1", "areas", id] if !id.is_empty() => Some(Route::GetArea(id.to_string())),
         ["v1", "areas", id, "history"] if !id.is_empty() => {
             Some(Route::AreaHistory(id.to_string()))
@@ -109,9 +112,15 @@ mod tests {
 
     #[test]
     fn resolves_every_route() {
+        // The reserved ids are exactly the endpoints' own segments.
+        for id in crate::domain::RESERVED_AREA_IDS {
+            let route = resolve(&format!("/v1/areas/{id}"));
+            assert!(!matches!(route, Some(Route::GetArea(_)) | None), "{id}");
+        }
         assert_eq!(resolve("/v1/areas"), Some(Route::ListAreas));
         assert_eq!(resolve("/v1/areas/search"), Some(Route::SearchAreas));
         assert_eq!(resolve("/v1/areas/compare"), Some(Route::CompareAreas));
+        assert_eq!(resolve("/v1/areas/export"), Some(Route::ExportAreas));
         assert_eq!(
             resolve("/v1/areas/sandton"),
             Some(Route::GetArea("sandton".into()))

@@ -4,27 +4,36 @@
 
 use rusqlite::Connection;
 
+use super::exports::{self, ExportSlots};
 use super::http::{Request, Response};
 use super::listing;
 use crate::access::keys::{self, Caller};
 use crate::api;
-use crate::api::contract::LIST_FORMATS;
+use crate::api::contract::{HISTORY_PLAN, LIST_FORMATS};
 use crate::api::format::negotiate;
 use crate::api::params;
 use crate::api::query::Query;
 use crate::api::router::Route;
 use crate::data::dataset::Dataset;
-use crate::domain::Plan;
 use crate::error::ApiResult;
 
-pub fn answer(
-    req: &Request,
-    dataset: &Dataset,
-    conn: &Connection,
-    caller: &Caller,
-    route: &Route,
-    query: Query,
-) -> ApiResult<Response> {
+/// What a handler may use of the request being answered.
+pub struct Call<'a> {
+    pub req: &'a Request,
+    pub dataset: &'a Dataset,
+    pub conn: &'a Connection,
+    pub caller: &'a Caller,
+    pub exports: &'a ExportSlots,
+}
+
+pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
+    let Call {
+        req,
+        dataset,
+        conn,
+        caller,
+        exports,
+    } = *call;
     let accept = req.accept.as_deref();
     Ok(match route {
         Route::ListAreas => {
@@ -38,6 +47,9 @@ pub fn answer(
             let page = api::search::search(conn, &dataset.index, &dataset.matches, &p)?;
             listing::answer(req, &page, format, p.circle.is_some())
         }
+        Route::ExportAreas => {
+            exports::answer(req, dataset, caller, &params::export(query)?, exports)?
+        }
         Route::CompareAreas => {
             Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)
         }
@@ -46,13 +58,13 @@ pub fn answer(
         Route::GetArea(id) => {
             let p = params::area(query)?;
             if p.history {
-                keys::require(caller.plan, Plan::Growth)?;
+                keys::require(caller.plan, HISTORY_PLAN, "score history")?;
             }
             Response::json(200, api::areas::get(conn, &dataset.index, id, &p)?)
         }
         Route::AreaHistory(id) => {
             let p = params::history(query)?;
-            keys::require(caller.plan, Plan::Growth)?;
+            keys::require(caller.plan, HISTORY_PLAN, "score history")?;
             let area_no = api::areas::require_area(conn, id)?;
             Response::ok(&api::history::get(conn, id, area_no, &p)?)
         }

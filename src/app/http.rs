@@ -39,11 +39,23 @@ impl Request {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Response {
     pub status: u16,
     pub headers: Vec<(&'static str, String)>,
     pub body: Vec<u8>,
+    /// A body made as it is sent (the export), instead of `body`: the
+    /// transport writes it in chunks, on a thread of its own.
+    pub stream: Option<Stream>,
+}
+
+/// A body of unknown length, read to its end as it is sent.
+pub struct Stream(pub Box<dyn std::io::Read + Send>);
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stream")
+    }
 }
 
 pub const JSON: &str = "application/json; charset=utf-8";
@@ -54,6 +66,7 @@ impl Response {
             status,
             headers: vec![("Content-Type", JSON.into())],
             body,
+            stream: None,
         }
     }
 
@@ -109,6 +122,7 @@ pub fn preflight(allow: &str) -> Response {
             ("Allow", allow.into()),
         ],
         body: Vec::new(),
+        stream: None,
     }
 }
 
@@ -119,7 +133,12 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
     if response.status != 200 {
         return response;
     }
-    let etag = format!("\"{:016x}\"", fingerprint(&response.body));
+    // A streamed answer brings its own tag; any other is tagged by its body.
+    let etag = match response.header("ETag") {
+        Some(tag) => tag.to_string(),
+        None => etag_of(&response.body),
+    };
+    response.headers.retain(|(name, _)| *name != "ETag");
     let cached = if_none_match.is_some_and(|header| {
         header
             .split(',')
@@ -129,6 +148,7 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
     if cached {
         response.status = 304;
         response.body.clear();
+        response.stream = None;
         response.headers.retain(|(name, _)| *name != "Content-Type");
     }
     response.headers.push(("ETag", etag));
@@ -140,6 +160,11 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
         response.headers.push(("Vary", "Authorization".into()));
     }
     response
+}
+
+/// A strong ETag: the quoted digest of `bytes`.
+pub fn etag_of(bytes: &[u8]) -> String {
+    format!("\"{:016x}\"", fingerprint(bytes))
 }
 
 /// A 64-bit digest of the body, eight bytes a step. Each step is a bijection

@@ -41,6 +41,7 @@ fn with_type(body: Vec<u8>, format: Format) -> Response {
         status: 200,
         headers: vec![("Content-Type", format.content_type().into())],
         body,
+        stream: None,
     }
 }
 

@@ -8,6 +8,7 @@
 //! handler of an API route; `http` holds the app's own request and response.
 
 mod endpoints;
+pub mod exports;
 pub mod http;
 mod listing;
 pub mod metrics;
@@ -33,6 +34,7 @@ pub struct App {
     pub metrics: Arc<Metrics>,
     limiter: Limiter,
     request_ids: RequestIds,
+    exports: exports::ExportSlots,
     /// False when --metrics-addr moves /metrics to a listener of its own.
     metrics_here: bool,
 }
@@ -46,6 +48,7 @@ impl App {
             metrics: Arc::new(Metrics::new()),
             limiter: Limiter::new(),
             request_ids: RequestIds::new(),
+            exports: exports::ExportSlots::default(),
             metrics_here,
         }
     }
@@ -126,14 +129,14 @@ impl App {
                 allow: ALLOWED_METHODS,
             });
         }
-        endpoints::answer(
+        let call = endpoints::Call {
             req,
-            &dataset,
-            &conn,
-            &caller,
-            route,
-            Query::parse(req.query())?,
-        )
+            dataset: &dataset,
+            conn: &conn,
+            caller: &caller,
+            exports: &self.exports,
+        };
+        endpoints::answer(&call, route, Query::parse(req.query())?)
     }
 
     /// A request without a valid key counts against the client's address, so

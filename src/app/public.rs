@@ -83,6 +83,7 @@ impl App {
                 ("Cache-Control", "no-store".into()),
             ],
             body: self.metrics.render(pool).into_bytes(),
+            stream: None,
         }
     }
 }

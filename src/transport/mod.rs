@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use tiny_http::Server;
 
 use crate::app::App;
+use crate::app::exports::MAX_EXPORTS;
 use crate::app::http;
 use crate::data::dataset::Store;
 use keeper::keep_accepting;
@@ -30,6 +31,7 @@ use listener::{AcceptSwitch, Stalled, listen};
 
 pub mod keeper;
 pub mod listener;
+mod stream;
 mod wire;
 use wire::{respond, to_request};
 
@@ -85,7 +87,8 @@ pub struct Running {
 
 /// Opens the database, binds the address(es) and starts the workers.
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
-    let store = Store::open(&config.db, config.workers as u32)?;
+    // Each streaming export holds a connection of its own besides the workers'.
+    let store = Store::open(&config.db, (config.workers + MAX_EXPORTS) as u32)?;
     let listener = listen(&config.addr, config.client_timeout)?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let mut switches = vec![AcceptSwitch::new(&listener).map_err(|e| e.to_string())?];
@@ -313,6 +316,10 @@ fn serve(app: &App, shared: &Shared, request: tiny_http::Request) {
         started.elapsed().as_secs_f64() * 1000.0,
         response.header("X-Request-Id").unwrap_or("-"),
     );
+    if response.stream.is_some() {
+        stream::send(request, response);
+        return;
+    }
     // Read at the write: a request taken before the signal may be answered after it.
     let closing = shared.stopping.load(Ordering::SeqCst);
     if let Err(e) = respond(request, response, closing) {

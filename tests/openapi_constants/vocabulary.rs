@@ -69,6 +69,7 @@ fn every_error() -> Vec<ApiError> {
         ApiError::MissingApiKey,
         ApiError::InvalidApiKey,
         ApiError::PlanUpgradeRequired {
+            feature: "history",
             needed: "growth",
             have: "free".into(),
         },
@@ -83,6 +84,7 @@ fn every_error() -> Vec<ApiError> {
         ApiError::HeadersTooLarge,
         ApiError::Internal,
         ApiError::ServiceUnavailable,
+        ApiError::ExportsBusy { running: 4 },
     ];
     for e in &all {
         match e {
@@ -97,7 +99,8 @@ fn every_error() -> Vec<ApiError> {
             | ApiError::UriTooLong
             | ApiError::HeadersTooLarge
             | ApiError::Internal
-            | ApiError::ServiceUnavailable => {}
+            | ApiError::ServiceUnavailable
+            | ApiError::ExportsBusy { .. } => {}
         }
     }
     all

@@ -4,7 +4,7 @@
 //! `area.rs` decide which field the message is about.
 
 use crate::dates;
-use crate::domain::{DIMENSIONS, PROVINCES, round2};
+use crate::domain::{DIMENSIONS, PROVINCES, RESERVED_AREA_IDS, round2};
 
 /// Longest id, name, municipality and source identifier accepted.
 pub const MAX_ID: usize = 64;
@@ -19,7 +19,11 @@ pub fn slug(id: &str) -> Result<String, String> {
         && id.split('-').all(|run| {
             !run.is_empty() && run.bytes().all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9'))
         });
-    if well_formed {
+    if RESERVED_AREA_IDS.contains(&id) {
+        Err(format!(
+            "id '{id}' is reserved: /v1/areas/{id} is an endpoint of the API, not an area"
+        ))
+    } else if well_formed {
         Ok(id.to_string())
     } else {
         Err(format!(
@@ -189,6 +193,14 @@ mod tests {
         ] {
             assert!(slug(bad).is_err(), "{bad}");
         }
+        for reserved in ["search", "compare", "export"] {
+            let refusal = slug(reserved).unwrap_err();
+            assert!(refusal.contains("reserved"), "{refusal}");
+        }
+        assert!(
+            slug("export-zone").is_ok(),
+            "only the exact segments are reserved"
+        );
     }
 
     #[test]
