@@ -521,7 +521,7 @@ _REL = '<[^<>]+>; rel="(?:first|prev|next|last)"'
 # Links of the four relations, first and last always among them.
 LINK_PATTERN = f'^(?=.*rel="first")(?=.*rel="last"){_REL}(?:, {_REL})*$'
 _EXTENSIONS = "|".join(FORMATS[f][2] for f in EXPORT_FORMATS)
-CONTENT_DISPOSITION_PATTERN = f'^attachment; filename="areas-[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}\\.(?:{_EXTENSIONS})"$'
+CONTENT_DISPOSITION_PATTERN = f'^attachment; filename="areas(?:-[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}})?\\.(?:{_EXTENSIONS})"$'
 
 HEADERS = {
     "X-Request-Id": {
@@ -569,7 +569,7 @@ HEADERS = {
         "schema": {"type": "integer", "minimum": 0, "examples": [938]},
     },
     "Content-Disposition": {
-        "description": "The export is a file to save: areas-YYYY-MM-DD with the format's extension (json, ndjson, csv, geojson), dated by the day of the answer (UTC).",
+        "description": "The export is a file to save: areas-YYYY-MM-DD with the format's extension (json, ndjson, csv, geojson), dated by the latest updated_at of the data served (plain areas.EXT when there are no areas).",
         "required": True,
         "schema": {
             "type": "string",
@@ -887,7 +887,8 @@ def export_success():
     }
     return {
         "description": "Every area (of the province, if given), ordered by id. JSON unless format= (which wins) or Accept asks for another of the export's representations.",
-        "headers": headers(*COMMON, *CACHE, "Content-Disposition", optional_names=RATE),
+        # X-Total-Count is counted as the body starts, so HEAD and 304 go without it.
+        "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Content-Disposition", optional_names=(*RATE, "X-Total-Count")),
         "content": {FORMATS[f][0]: media_types[f] for f in EXPORT_FORMATS},
     }
 
