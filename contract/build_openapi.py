@@ -824,37 +824,71 @@ def success(description, schema_name, links=None):
     return r
 
 
+# The seed's Cape Town in the list form (search?q=cape+town&limit=1).
+PAGE_EXAMPLE_AREA = {
+    "id": "cape-town",
+    "name": "Cape Town",
+    "province": "Western Cape",
+    "municipality": "City of Cape Town",
+    "truth_score": 5.94,
+    "updated_at": "2026-11-22T00:00:00Z",
+}
+PAGE_EXAMPLE_CENTRE = {"lat": -33.92584, "lng": 18.42322}
+
+
 def page_success(description, schema_name, links, csv_optional=None):
     """A page of List or Search in each of LIST_FORMATS, with its paging headers."""
+    area, centre = PAGE_EXAMPLE_AREA, PAGE_EXAMPLE_CENTRE
+    row = {**area, **centre}
     schemas = {
         "json": ref("schemas", schema_name),
         "geojson": ref("schemas", "AreaFeatureCollection"),
         "csv": csv_schema(LIST_CSV_COLUMNS, csv_optional),
     }
+    examples = {
+        "json": {"data": [area], "total": 25, "limit": 1, "offset": 0},
+        "geojson": {
+            "type": "FeatureCollection",
+            "features": [
+                {
+                    "type": "Feature",
+                    "id": area["id"],
+                    "geometry": {"type": "Point", "coordinates": [centre["lng"], centre["lat"]]},
+                    "properties": area,
+                }
+            ],
+            "total": 25,
+            "limit": 1,
+            "offset": 0,
+        },
+        "csv": ",".join(LIST_CSV_COLUMNS) + "\r\n" + ",".join(str(row[c]) for c in LIST_CSV_COLUMNS) + "\r\n",
+    }
     return {
         "description": description + " JSON unless format= (which wins) or Accept asks for GeoJSON or CSV; any other Accept gets JSON.",
         "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Link", "X-Total-Count", optional_names=RATE),
-        "content": {FORMATS[f][0]: media(schemas[f]) for f in LIST_FORMATS},
+        "content": {FORMATS[f][0]: media(schemas[f], examples[f]) for f in LIST_FORMATS},
         "links": links,
     }
 
 
+# The seed's Aberdeen, as the export writes it (dated, as the README's
+# examples are, by an init on 2026-11-22).
 EXPORT_EXAMPLE_AREA = {
     "id": "aberdeen",
     "name": "Aberdeen",
     "province": "Eastern Cape",
-    "municipality": "Cacadu District Municipality",
-    "truth_score": 5.61,
+    "municipality": "Sarah Baartman District Municipality",
+    "truth_score": 4.31,
     "updated_at": "2026-11-22T00:00:00Z",
-    "lat": -32.47624,
-    "lng": 24.0674,
-    "safety": 5.2,
-    "infrastructure": 6.1,
-    "service_delivery": 4.9,
-    "market": 5.8,
-    "amenities": 6.0,
-    "environment": 5.5,
-    "sentiment": None,
+    "lat": -32.47588,
+    "lng": 24.06525,
+    "safety": 2.8,
+    "infrastructure": 4.3,
+    "service_delivery": 3.6,
+    "market": 5.9,
+    "amenities": 3.1,
+    "environment": 6.0,
+    "sentiment": 6.2,
 }
 
 
