@@ -48,34 +48,74 @@ DIMENSIONS = [
 ]
 # The query parameters' bounds and words, named as in src/api/contract.rs.
 LIST_LIMIT_MIN, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT = 1, 100, 20
+OFFSET_MIN, OFFSET_MAX, OFFSET_DEFAULT = 0, 9223372036854775807, 0
 SORTS, SORT_DEFAULT = ["name", "truth_score", "updated_at"], "name"
 ORDERS, ORDER_DEFAULT = ["asc", "desc"], "asc"
 INCLUDES = ["history", "nearby"]
 Q_CHARS_MIN, Q_CHARS_MAX = 1, 200
 SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT = 1, 50, 10
-RADIUS_KM_DEFAULT = "10"
+RADIUS_KM_DEFAULT = 10
 COMPARE_IDS_MIN, COMPARE_IDS_MAX = 2, 5
 PERIODS, PERIOD_DEFAULT = ["7d", "30d", "90d", "1y"], "30d"
 GRANULARITIES, GRANULARITY_DEFAULT = ["daily", "weekly", "monthly"], "daily"
+# Representations: the `format=` word, the media type, the Content-Type sent,
+# the file extension (src/api/format.rs); List and Search offer LIST_FORMATS,
+# Export EXPORT_FORMATS; JSON, first, is the default.
+FORMATS = {
+    "json": ("application/json", "application/json; charset=utf-8", "json"),
+    "geojson": ("application/geo+json", "application/geo+json", "geojson"),
+    "csv": ("text/csv", "text/csv; charset=utf-8", "csv"),
+    "ndjson": ("application/x-ndjson", "application/x-ndjson", "ndjson"),
+}
+LIST_FORMATS = ["json", "geojson", "csv"]
+EXPORT_FORMATS = ["json", "ndjson", "csv", "geojson"]
 
 # ---------------------------------------------------------------------------
-# Number grammars. The server reads numbers in plain decimal notation only
-# (`-12.5`, `3`, `.5`, `2.`; no exponent, no sign '+', no nan or inf), so the
-# numeric query parameters are described as strings whose pattern is exactly
-# the set of accepted values: grammar and bounds in one regular expression.
-# The bounds are those of src/api/contract.rs (LAT, LNG, RADIUS_KM, MIN_SCORE);
-# tests/openapi_constants.rs probes each pattern at and around them against
-# the server's own parser.
+# Numbers. lat, lng, radius and min_score are `type: number` parameters: the
+# server reads a number as JSON writes one (`-12.5`, `3`, `1e-05`, `2.5E1`),
+# also with a bare point (`.5`, `2.`), never with a sign '+', nan or inf, so
+# whatever a client library prints for a float in range is accepted. Their
+# bounds are those of src/api/contract.rs (LAT, LNG, RADIUS_KM, MIN_SCORE).
+#
+# bbox is one string of four numbers, so its grammar is a pattern. Each number
+# is either decimal notation within its range (an exact pattern) or exponent
+# notation (any: the range of those is stated in the description only). The
+# pattern is thus never narrower than the server: what it refuses, the server
+# refuses. tests/openapi_constants.rs probes it against the server's parser.
 # ---------------------------------------------------------------------------
 
-# |x| <= 90
-LAT = r"^-?(?:0*(?:[1-8]?[0-9](?:\.[0-9]*)?|90(?:\.0*)?)|\.[0-9]+)$"
-# |x| <= 180
-LNG = r"^-?(?:0*(?:(?:1[0-7][0-9]|[1-9]?[0-9])(?:\.[0-9]*)?|180(?:\.0*)?)|\.[0-9]+)$"
-# 0 < x <= 50 (no sign: a negative or zero radius is refused)
-RADIUS = r"^0*(?:(?:[1-9]|[1-4][0-9])(?:\.[0-9]*)?|50(?:\.0*)?|\.[0-9]*[1-9][0-9]*)$"
-# 0 <= x <= 10 (a negative zero such as -0 or -0.0 is zero, and accepted)
-MIN_SCORE = r"^(?:0*(?:[0-9](?:\.[0-9]*)?|10(?:\.0*)?)|\.[0-9]+|-(?:0+\.?0*|\.0+))$"
+LAT_MIN, LAT_MAX = -90, 90
+LNG_MIN, LNG_MAX = -180, 180
+RADIUS_KM_MIN, RADIUS_KM_MAX = 0, 50
+MIN_SCORE_MIN, MIN_SCORE_MAX = 0, 10
+BBOX_NUMBERS = 4
+
+# |x| <= 90, decimal notation
+LAT_DECIMAL = r"-?(?:0*(?:[1-8]?[0-9](?:\.[0-9]*)?|90(?:\.0*)?)|\.[0-9]+)"
+# |x| <= 180, decimal notation
+LNG_DECIMAL = r"-?(?:0*(?:(?:1[0-7][0-9]|[1-9]?[0-9])(?:\.[0-9]*)?|180(?:\.0*)?)|\.[0-9]+)"
+# Any number in exponent notation.
+EXPONENT = r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+"
+
+
+def bbox_pattern():
+    lng = f"(?:{LNG_DECIMAL}|{EXPONENT})"
+    lat = f"(?:{LAT_DECIMAL}|{EXPONENT})"
+    return f"^{lng},{lat},{lng},{lat}$"
+
+
+BBOX = bbox_pattern()
+
+# Comma-separated lists. ids: 2 to 5 items, none empty (ids are taken as given,
+# so an item is any text without a comma). dimensions: 1 to 7 known names.
+# include: each extra at most once, so every allowed value is listed. That no
+# item repeats is stated in the descriptions (a regular expression that says
+# it would need look-ahead and back-references, which few generators read).
+IDS = f"^[^,]+(?:,[^,]+){{{COMPARE_IDS_MIN - 1},{COMPARE_IDS_MAX - 1}}}$"
+_DIMENSION = "(?:" + "|".join(DIMENSIONS) + ")"
+DIMENSION_LIST = f"^{_DIMENSION}(?:,{_DIMENSION}){{0,{len(DIMENSIONS) - 1}}}$"
+INCLUDE_VALUES = [*INCLUDES, ",".join(INCLUDES), ",".join(reversed(INCLUDES))]
+INCLUDE = "^(?:" + "|".join(INCLUDE_VALUES) + ")$"
 
 
 # ---------------------------------------------------------------------------
@@ -157,6 +197,12 @@ PROVINCE_NAMES = [
 ]
 # Names and municipalities: 1 to 200 characters, none of them a control character.
 TEXT = {"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"^[^\x00-\x1f\x7f-\x9f]+$"}
+NULLABLE_SCORE = {
+    "type": ["number", "null"],
+    "minimum": 0,
+    "maximum": 10,
+    "description": "The dimension's score, 0 to 10, or null where the area has no such dimension.",
+}
 PROVINCE_NAME = {
     "type": "string",
     "enum": PROVINCE_NAMES,
@@ -245,7 +291,7 @@ SCHEMAS = {
             "data": {"type": "array", "items": ref("schemas", "AreaSummary"), "maxItems": LIST_LIMIT_MAX},
             "total": {"type": "integer", "minimum": 0, "description": "Number of areas matching the filter (not only this page)."},
             "limit": {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "description": "Page size in effect."},
-            "offset": {"type": "integer", "minimum": 0, "description": "Offset in effect."},
+            "offset": {"type": "integer", "minimum": OFFSET_MIN, "description": "Offset in effect."},
         },
         description="One page of List Areas.",
     ),
@@ -254,6 +300,7 @@ SCHEMAS = {
             "data": {"type": "array", "items": ref("schemas", "SearchHit"), "maxItems": SEARCH_LIMIT_MAX},
             "total": {"type": "integer", "minimum": 0, "description": "Number of matching areas (every match, not only this page)."},
             "limit": {"type": "integer", "minimum": SEARCH_LIMIT_MIN, "maximum": SEARCH_LIMIT_MAX, "description": "Page size in effect."},
+            "offset": {"type": "integer", "minimum": OFFSET_MIN, "description": "Offset in effect."},
         },
         description="Search results: by relevance when q is given, else by distance when lat/lng are given, else by truth_score descending; ties by id.",
     ),
@@ -356,8 +403,87 @@ SCHEMAS = {
             "areas": {"type": "integer", "minimum": 0, "description": "Number of areas being served."},
         }
     ),
-    # Filled in below, once SEARCH_CRITERIA is defined.
-    "SearchCriteria": None,
+    "Point": obj(
+        {
+            "type": {"type": "string", "const": "Point"},
+            "coordinates": {
+                "type": "array",
+                "items": {"type": "number"},
+                "minItems": 2,
+                "maxItems": 2,
+                "description": "[lng, lat] in degrees (RFC 7946 order: longitude first).",
+                "examples": [[18.42322, -33.92584]],
+            },
+        },
+        description="The area's centre as a GeoJSON Point.",
+    ),
+    "AreaFeature": obj(
+        {
+            "type": {"type": "string", "const": "Feature"},
+            "id": AREA_ID,
+            "geometry": ref("schemas", "Point"),
+            "properties": ref("schemas", "SearchHit"),
+        },
+        description="An area as a GeoJSON Feature: its id, its centre, and the list form's fields as flat properties (with distance_km on a geo search).",
+    ),
+    "AreaFeatureCollection": obj(
+        {
+            "type": {"type": "string", "const": "FeatureCollection"},
+            "features": {"type": "array", "items": ref("schemas", "AreaFeature"), "maxItems": LIST_LIMIT_MAX},
+            "total": {"type": "integer", "minimum": 0, "description": "Number of matching areas (not only this page)."},
+            "limit": {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "description": "Page size in effect."},
+            "offset": {"type": "integer", "minimum": OFFSET_MIN, "description": "Offset in effect."},
+        },
+        description="A page of List Areas or Search Areas as an RFC 7946 FeatureCollection (format=geojson, or Accept: application/geo+json); total, limit and offset are foreign members.",
+    ),
+    "ExportArea": obj(
+        {
+            "id": AREA_ID,
+            "name": TEXT,
+            "province": PROVINCE_NAME,
+            "municipality": TEXT,
+            "truth_score": SCORE,
+            "updated_at": TIMESTAMP,
+            "lat": {"type": "number", "minimum": LAT_MIN, "maximum": LAT_MAX},
+            "lng": {"type": "number", "minimum": LNG_MIN, "maximum": LNG_MAX},
+            **{d: NULLABLE_SCORE for d in DIMENSIONS},
+        },
+        description="An area as the export carries it: the list form's fields, its centre, and each dimension's score (null where the area has no such dimension).",
+    ),
+    "ExportPage": obj(
+        {
+            "data": {"type": "array", "items": ref("schemas", "ExportArea"), "description": "Every area (of the province, if given), ordered by id."},
+            "total": {"type": "integer", "minimum": 0, "description": "Number of areas in data."},
+        },
+        description="The export as one JSON document.",
+    ),
+    "ExportFeature": obj(
+        {
+            "type": {"type": "string", "const": "Feature"},
+            "id": AREA_ID,
+            "geometry": ref("schemas", "Point"),
+            "properties": obj(
+                {
+                    "id": AREA_ID,
+                    "name": TEXT,
+                    "province": PROVINCE_NAME,
+                    "municipality": TEXT,
+                    "truth_score": SCORE,
+                    "updated_at": TIMESTAMP,
+                    **{d: NULLABLE_SCORE for d in DIMENSIONS},
+                }
+            ),
+        },
+        description="An exported area as a GeoJSON Feature: the list form's fields and each dimension's score as flat properties.",
+    ),
+    "ExportFeatureCollection": obj(
+        {
+            "type": {"type": "string", "const": "FeatureCollection"},
+            "features": {"type": "array", "items": ref("schemas", "ExportFeature")},
+            "total": {"type": "integer", "minimum": 0, "description": "Number of features."},
+        },
+        description="The export as an RFC 7946 FeatureCollection, ordered by id; total is a foreign member.",
+    ),
     "OpenApiDocument": {
         "type": "object",
         "description": "This document.",
@@ -391,6 +517,12 @@ SCHEMAS = {
 # Headers
 # ---------------------------------------------------------------------------
 
+_REL = '<[^<>]+>; rel="(?:first|prev|next|last)"'
+# Links of the four relations, first and last always among them.
+LINK_PATTERN = f'^(?=.*rel="first")(?=.*rel="last"){_REL}(?:, {_REL})*$'
+_EXTENSIONS = "|".join(FORMATS[f][2] for f in EXPORT_FORMATS)
+CONTENT_DISPOSITION_PATTERN = f'^attachment; filename="areas(?:-[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}})?\\.(?:{_EXTENSIONS})"$'
+
 HEADERS = {
     "X-Request-Id": {
         "description": "The request's id: the client's own X-Request-Id when it is 1 to 64 letters, digits, '-', '_' or '.', else a new one. Also in the server's log line.",
@@ -416,6 +548,34 @@ HEADERS = {
         "description": "The body depends on the Authorization header.",
         "required": True,
         "schema": {"type": "string", "pattern": "Authorization"},
+    },
+    "Vary-Negotiated": {
+        "description": "The body depends on the Authorization header, and (without format=) on Accept.",
+        "required": True,
+        "schema": {"type": "string", "const": "Authorization, Accept"},
+    },
+    "Link": {
+        "description": 'RFC 8288 links to other pages of the same request: rel="first" and rel="last" always, rel="prev" when offset > 0, rel="next" while more areas remain. Each URL is an absolute path that repeats the request\'s own parameters, in their order, with only offset changed (offset added when the request had none).',
+        "required": True,
+        "schema": {
+            "type": "string",
+            "pattern": LINK_PATTERN,
+            "examples": ['</v1/areas?limit=2&offset=0>; rel="first", </v1/areas?limit=2&offset=2>; rel="next", </v1/areas?limit=2&offset=936>; rel="last"'],
+        },
+    },
+    "X-Total-Count": {
+        "description": "Number of matching areas, as total in the JSON body: the same in every representation.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0, "examples": [938]},
+    },
+    "Content-Disposition": {
+        "description": "The export is a file to save: areas-YYYY-MM-DD with the format's extension (json, ndjson, csv, geojson), dated by the latest updated_at of the data served (plain areas.EXT when there are no areas).",
+        "required": True,
+        "schema": {
+            "type": "string",
+            "pattern": CONTENT_DISPOSITION_PATTERN,
+            "examples": ['attachment; filename="areas-2026-11-22.csv"'],
+        },
     },
     "X-RateLimit-Limit": {
         "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default). Limits are kept per server process: behind a balancer, per replica.",
@@ -448,7 +608,7 @@ HEADERS = {
         "schema": {"type": "string", "const": "*"},
     },
     "Access-Control-Expose-Headers": {
-        "description": "CORS: the response headers a browser script may read: ETag, X-Request-Id and the X-RateLimit headers (and Retry-After).",
+        "description": "CORS: the response headers a browser script may read: ETag, X-Request-Id, the X-RateLimit headers, Retry-After, Link, X-Total-Count and Content-Disposition.",
         "required": True,
         "schema": {"type": "string", "pattern": "ETag"},
     },
@@ -483,7 +643,7 @@ def optional(name):
 
 
 # Components that describe one header in two ways are named apart; the header they describe:
-HEADER_NAME = {"Cache-Control-NoStore": "Cache-Control"}
+HEADER_NAME = {"Cache-Control-NoStore": "Cache-Control", "Vary-Negotiated": "Vary"}
 
 
 def headers(*names, optional_names=()):
@@ -538,7 +698,7 @@ RESPONSES = {
         "WWW-Authenticate",
     ),
     "PlanUpgradeRequired": error_response(
-        "plan_upgrade_required: score history (the history endpoint, or include=history) needs the growth plan or above.",
+        "plan_upgrade_required: score history (the history endpoint, or include=history) and the export need the growth plan or above.",
         "ErrorPlanUpgradeRequired",
         optional_names=RATE,
     ),
@@ -576,7 +736,7 @@ RESPONSES = {
         "Retry-After",
     ),
     "ServiceUnavailable": error_response(
-        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy); retry after Retry-After seconds.",
+        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy), or (export) too many exports are in flight; retry after Retry-After seconds.",
         "ErrorServiceUnavailable",
         "Retry-After",
     ),
@@ -631,7 +791,30 @@ PARAMETERS = {
 
 REQUEST_HEADERS = [ref("parameters", "IfNoneMatch"), ref("parameters", "XRequestId")]
 
-NUMBER_NOTE = " Decimal notation only: digits with an optional leading '-' and an optional '.' (no exponent, no '+', no nan or inf)."
+NUMBER_NOTE = " Written as JSON writes numbers (-33.9249, 5, 1e-05, 2.5E1), also with a bare point (.5, 2.); a leading '+', nan and inf are 400."
+INTEGER_NOTE = " Plain decimal digits with an optional leading '-'."
+
+
+def media(schema, example=None):
+    m = {"schema": schema}
+    if example is not None:
+        m["example"] = example
+    return m
+
+
+def csv_schema(columns, optional_column=None):
+    header = ",".join(columns)
+    extra = f"(?:,{optional_column})?" if optional_column else ""
+    also = f" ({optional_column} only when lat and lng are given)" if optional_column else ""
+    return {
+        "type": "string",
+        "pattern": f"^{header}{extra}\r\n",
+        "description": f"RFC 4180 CSV in UTF-8 with CRLF line ends: a header row {header}{also}, then one row per area; fields holding a comma, a quote or a line break are quoted, quotes doubled.",
+    }
+
+
+LIST_CSV_COLUMNS = ["id", "name", "province", "municipality", "truth_score", "updated_at", "lat", "lng"]
+EXPORT_CSV_COLUMNS = LIST_CSV_COLUMNS + DIMENSIONS
 
 
 def success(description, schema_name, links=None):
@@ -639,6 +822,133 @@ def success(description, schema_name, links=None):
     if links:
         r["links"] = links
     return r
+
+
+# The seed's Cape Town in the list form (search?q=cape+town&limit=1).
+PAGE_EXAMPLE_AREA = {
+    "id": "cape-town",
+    "name": "Cape Town",
+    "province": "Western Cape",
+    "municipality": "City of Cape Town",
+    "truth_score": 5.94,
+    "updated_at": "2026-11-22T00:00:00Z",
+}
+PAGE_EXAMPLE_CENTRE = {"lat": -33.92584, "lng": 18.42322}
+
+
+def page_success(description, schema_name, links, csv_optional=None):
+    """A page of List or Search in each of LIST_FORMATS, with its paging headers."""
+    area, centre = PAGE_EXAMPLE_AREA, PAGE_EXAMPLE_CENTRE
+    row = {**area, **centre}
+    schemas = {
+        "json": ref("schemas", schema_name),
+        "geojson": ref("schemas", "AreaFeatureCollection"),
+        "csv": csv_schema(LIST_CSV_COLUMNS, csv_optional),
+    }
+    examples = {
+        "json": {"data": [area], "total": 25, "limit": 1, "offset": 0},
+        "geojson": {
+            "type": "FeatureCollection",
+            "features": [
+                {
+                    "type": "Feature",
+                    "id": area["id"],
+                    "geometry": {"type": "Point", "coordinates": [centre["lng"], centre["lat"]]},
+                    "properties": area,
+                }
+            ],
+            "total": 25,
+            "limit": 1,
+            "offset": 0,
+        },
+        "csv": ",".join(LIST_CSV_COLUMNS) + "\r\n" + ",".join(str(row[c]) for c in LIST_CSV_COLUMNS) + "\r\n",
+    }
+    return {
+        "description": description + " JSON unless format= (which wins) or Accept asks for GeoJSON or CSV; any other Accept gets JSON.",
+        "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Link", "X-Total-Count", optional_names=RATE),
+        "content": {FORMATS[f][0]: media(schemas[f], examples[f]) for f in LIST_FORMATS},
+        "links": links,
+    }
+
+
+# The seed's Aberdeen, as the export writes it (dated, as the README's
+# examples are, by an init on 2026-11-22).
+EXPORT_EXAMPLE_AREA = {
+    "id": "aberdeen",
+    "name": "Aberdeen",
+    "province": "Eastern Cape",
+    "municipality": "Sarah Baartman District Municipality",
+    "truth_score": 4.31,
+    "updated_at": "2026-11-22T00:00:00Z",
+    "lat": -32.47588,
+    "lng": 24.06525,
+    "safety": 2.8,
+    "infrastructure": 4.3,
+    "service_delivery": 3.6,
+    "market": 5.9,
+    "amenities": 3.1,
+    "environment": 6.0,
+    "sentiment": 6.2,
+}
+
+
+def export_success():
+    area = EXPORT_EXAMPLE_AREA
+    csv_row = ",".join("" if area[c] is None else str(area[c]) for c in EXPORT_CSV_COLUMNS)
+    feature_properties = {k: v for k, v in area.items() if k not in ("lat", "lng")}
+    media_types = {
+        "json": media(ref("schemas", "ExportPage"), {"data": [area], "total": 1}),
+        "ndjson": media(
+            {"type": "string", "description": "One ExportArea object a line, each line ended by a newline; no total."},
+            json.dumps(area, ensure_ascii=False, separators=(",", ":")) + "\n",
+        ),
+        "csv": media(csv_schema(EXPORT_CSV_COLUMNS), ",".join(EXPORT_CSV_COLUMNS) + "\r\n" + csv_row + "\r\n"),
+        "geojson": media(
+            ref("schemas", "ExportFeatureCollection"),
+            {
+                "type": "FeatureCollection",
+                "features": [
+                    {
+                        "type": "Feature",
+                        "id": area["id"],
+                        "geometry": {"type": "Point", "coordinates": [area["lng"], area["lat"]]},
+                        "properties": feature_properties,
+                    }
+                ],
+                "total": 1,
+            },
+        ),
+    }
+    return {
+        "description": "Every area (of the province, if given), ordered by id. JSON unless format= (which wins) or Accept asks for another of the export's representations.",
+        # X-Total-Count is counted as the body starts, so HEAD and 304 go without it.
+        "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Content-Disposition", optional_names=(*RATE, "X-Total-Count")),
+        "content": {FORMATS[f][0]: media_types[f] for f in EXPORT_FORMATS},
+    }
+
+
+def format_param(offered, note):
+    return query(
+        "format",
+        {"type": "string", "enum": offered, "default": offered[0], "examples": [offered[-1]]},
+        "The representation: " + ", ".join(f"{f} ({FORMATS[f][0]})" for f in offered) + ". Wins over Accept; without it, Accept chooses (an Accept naming none of them gets JSON). " + note,
+    )
+
+
+def province_param():
+    return query(
+        "province",
+        {"type": "string", "enum": PROVINCES, "examples": ["western-cape"]},
+        "Only areas of this province (filter slug).",
+    )
+
+
+def offset_param():
+    return query(
+        "offset",
+        {"type": "integer", "minimum": OFFSET_MIN, "maximum": OFFSET_MAX, "default": OFFSET_DEFAULT, "examples": [20]},
+        f"Areas to skip, {OFFSET_MIN} or more; an offset past the end gives an empty page." + INTEGER_NOTE,
+    )
 
 
 def link(operation_id, area_id_expression, description):
@@ -724,57 +1034,60 @@ def preflight(label):
     }
 
 
-SEARCH_CRITERIA = {
-    "type": "object",
-    "description": "The search criteria, each its own query parameter (form style, exploded). At least one of q, lat+lng or min_score; lat and lng come together; radius needs them. Every criterion given must hold.",
-    "properties": {
-        "q": {
+SEARCH_RULE = "At least one of q, lat and lng, bbox, or min_score is required (else 400 with param q); lat and lng come together; radius needs them. Every criterion given must hold."
+
+SEARCH_PARAMETERS = [
+    query(
+        "q",
+        {
             "type": "string",
             "minLength": Q_CHARS_MIN,
             "maxLength": Q_CHARS_MAX,
             "pattern": ALNUM,
-            "description": f"Text: {Q_CHARS_MIN} to {Q_CHARS_MAX} characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u24b6 and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics. Any character may appear and is taken as text, never as query syntax.",
-            "examples": ["cape town", "danielskuil"],
+            "examples": ["cape town"],
         },
-        "lat": {
-            "type": "string",
-            "pattern": LAT,
-            "description": "Latitude of the centre, -90 to 90, given together with lng." + NUMBER_NOTE,
-            "examples": ["-33.9249"],
-        },
-        "lng": {
-            "type": "string",
-            "pattern": LNG,
-            "description": "Longitude of the centre, -180 to 180, given together with lat." + NUMBER_NOTE,
-            "examples": ["18.4241"],
-        },
-        "radius": {
-            "type": "string",
-            "pattern": RADIUS,
-            "default": RADIUS_KM_DEFAULT,
-            "description": f"Radius in km, greater than 0 and at most 50; default {RADIUS_KM_DEFAULT}. Needs lat and lng. An area is in when its haversine distance (Earth radius 6371.0088 km) is at most radius." + NUMBER_NOTE,
-            "examples": ["5"],
-        },
-        "min_score": {
-            "type": "string",
-            "pattern": MIN_SCORE,
-            "description": "Minimum truth_score, 0 to 10." + NUMBER_NOTE,
-            "examples": ["7.5"],
-        },
-    },
-    "additionalProperties": False,
-    "anyOf": [
-        {"required": ["lat", "lng"]},
+        f"Text: {Q_CHARS_MIN} to {Q_CHARS_MAX} characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u24b6 and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics. Any character may appear and is taken as text, never as query syntax.",
+    ),
+    query(
+        "lat",
+        {"type": "number", "minimum": LAT_MIN, "maximum": LAT_MAX, "examples": [-33.9249]},
+        f"Latitude of the centre in degrees, {LAT_MIN} to {LAT_MAX}; needs lng." + NUMBER_NOTE,
+    ),
+    query(
+        "lng",
+        {"type": "number", "minimum": LNG_MIN, "maximum": LNG_MAX, "examples": [18.4241]},
+        f"Longitude of the centre in degrees, {LNG_MIN} to {LNG_MAX}; needs lat." + NUMBER_NOTE,
+    ),
+    # No schema `default`: generated clients send a default on every call,
+    # and radius without lat and lng is 400.
+    query(
+        "radius",
         {
-            "allOf": [
-                {"not": {"anyOf": [{"required": ["lat"]}, {"required": ["lng"]}, {"required": ["radius"]}]}},
-                {"anyOf": [{"required": ["q"]}, {"required": ["min_score"]}]},
-            ]
+            "type": "number",
+            "exclusiveMinimum": RADIUS_KM_MIN,
+            "maximum": RADIUS_KM_MAX,
+            "examples": [5],
         },
-    ],
-}
-
-SCHEMAS["SearchCriteria"] = SEARCH_CRITERIA
+        f"Radius in km, greater than {RADIUS_KM_MIN} and at most {RADIUS_KM_MAX}; {RADIUS_KM_DEFAULT} when lat and lng are given without it. Needs lat and lng. An area is in when its haversine distance (Earth radius 6371.0088 km) is at most radius." + NUMBER_NOTE,
+    ),
+    query(
+        "bbox",
+        {"type": "string", "pattern": BBOX, "examples": ["18.3,-34.2,18.7,-33.7"]},
+        f"A map viewport: minLng,minLat,maxLng,maxLat ({BBOX_NUMBERS} comma-separated numbers, GeoJSON's order, in degrees; longitudes {LNG_MIN} to {LNG_MAX}, latitudes {LAT_MIN} to {LAT_MAX}). An area is in when its centre lies in the box, edges included. minLng greater than maxLng is a box that crosses the antimeridian; minLat greater than maxLat, a value out of range, or other than exactly {BBOX_NUMBERS} numbers is 400 with param bbox. Each number is written as for lat and lng.",
+    ),
+    query(
+        "min_score",
+        {"type": "number", "minimum": MIN_SCORE_MIN, "maximum": MIN_SCORE_MAX, "examples": [5]},
+        f"Minimum truth_score, {MIN_SCORE_MIN} to {MIN_SCORE_MAX}." + NUMBER_NOTE,
+    ),
+    query(
+        "limit",
+        {"type": "integer", "minimum": SEARCH_LIMIT_MIN, "maximum": SEARCH_LIMIT_MAX, "default": SEARCH_LIMIT_DEFAULT, "examples": [5]},
+        f"Page size, {SEARCH_LIMIT_MIN} to {SEARCH_LIMIT_MAX}." + INTEGER_NOTE,
+    ),
+    offset_param(),
+    format_param(LIST_FORMATS, "CSV and GeoJSON carry distance_km too when lat and lng are given."),
+]
 
 AREAS_PATH_NOTE = "Answers 404 area_not_found when no area has the id."
 
@@ -785,24 +1098,25 @@ GET_OPS = {
         "description": "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding).",
         "tags": ["areas"],
         "parameters": [
-            query("province", {"type": "string", "enum": PROVINCES}, "Only areas of this province (filter slug)."),
+            province_param(),
             query(
                 "limit",
-                {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT},
-                f"Page size, {LIST_LIMIT_MIN} to {LIST_LIMIT_MAX}. Plain decimal digits.",
+                {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "default": LIST_LIMIT_DEFAULT, "examples": [50]},
+                f"Page size, {LIST_LIMIT_MIN} to {LIST_LIMIT_MAX}." + INTEGER_NOTE,
             ),
-            query("offset", {"type": "integer", "minimum": 0, "maximum": 9223372036854775807, "default": 0}, "Areas to skip, 0 or more. Plain decimal digits."),
+            offset_param(),
             query("sort", {"type": "string", "enum": SORTS, "default": SORT_DEFAULT}, "Sort key."),
             query("order", {"type": "string", "enum": ORDERS, "default": ORDER_DEFAULT}, "Sort direction."),
+            format_param(LIST_FORMATS, "Every representation carries X-Total-Count and Link."),
             *REQUEST_HEADERS,
         ],
         "responses": api_responses(
-            success(
+            page_success(
                 "A page of areas.",
                 "AreaPage",
                 links={
-                    "FirstArea": link("getArea", "$response.body#/data/0/id", "The first area of the page."),
-                    "FirstAreaHistory": link("getAreaHistory", "$response.body#/data/0/id", "The history of the first area of the page."),
+                    "FirstArea": link("getArea", "$response.body#/data/0/id", "The first area of the page (JSON answers)."),
+                    "FirstAreaHistory": link("getAreaHistory", "$response.body#/data/0/id", "The history of the first area of the page (JSON answers)."),
                 },
             )
         ),
@@ -810,32 +1124,29 @@ GET_OPS = {
     "/v1/areas/search": {
         "operationId": "searchAreas",
         "summary": "Search areas",
-        "description": "By text, by circle, by minimum score, or any of them together (every criterion given must hold). Order: by relevance when q is given (areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id.",
+        "description": "By text, by circle, by viewport, by minimum score, or any of them together. " + SEARCH_RULE + " Order: by relevance when q is given (areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page.",
         "tags": ["areas"],
-        "parameters": [
-            {
-                "name": "criteria",
-                "in": "query",
-                "required": True,
-                "style": "form",
-                "explode": True,
-                "description": "q, lat, lng, radius and min_score, each sent as its own query parameter.",
-                "schema": ref("schemas", "SearchCriteria"),
-            },
-            query(
-                "limit",
-                {"type": "integer", "minimum": SEARCH_LIMIT_MIN, "maximum": SEARCH_LIMIT_MAX, "default": SEARCH_LIMIT_DEFAULT},
-                f"Page size, {SEARCH_LIMIT_MIN} to {SEARCH_LIMIT_MAX}. Plain decimal digits.",
-            ),
-            *REQUEST_HEADERS,
-        ],
+        "parameters": [*SEARCH_PARAMETERS, *REQUEST_HEADERS],
         "responses": api_responses(
-            success(
+            page_success(
                 "Matching areas.",
                 "SearchPage",
-                links={"BestMatch": link("getArea", "$response.body#/data/0/id", "The first match.")},
+                links={"BestMatch": link("getArea", "$response.body#/data/0/id", "The first match (JSON answers).")},
+                csv_optional="distance_km",
             )
         ),
+    },
+    "/v1/areas/export": {
+        "operationId": "exportAreas",
+        "summary": "Export areas",
+        "description": "Every area, or every area of one province, ordered by id, each with the list form's fields, its centre (lat, lng) and each dimension's score, in one answer to save as a file. Growth plan and above. When too many exports are in flight the answer is 503 service_unavailable with Retry-After.",
+        "tags": ["areas"],
+        "parameters": [
+            province_param(),
+            format_param(EXPORT_FORMATS, "ndjson is one JSON object a line."),
+            *REQUEST_HEADERS,
+        ],
+        "responses": api_responses(export_success(), plan=True),
     },
     "/v1/areas/compare": {
         "operationId": "compareAreas",
@@ -845,31 +1156,14 @@ GET_OPS = {
         "parameters": [
             query(
                 "ids",
-                {
-                    "type": "array",
-                    "minItems": COMPARE_IDS_MIN,
-                    "maxItems": COMPARE_IDS_MAX,
-                    "uniqueItems": True,
-                    "items": {"type": "string", "minLength": 1, "pattern": "^[^,]+$"},
-                },
+                {"type": "string", "pattern": IDS, "examples": ["cape-town,stellenbosch"]},
                 f"{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} distinct area ids, comma-separated, taken as given (no empty item, no item twice; whitespace and case are not folded). Unknown ids answer 404 area_not_found naming every one of them.",
                 required=True,
-                style="form",
-                explode=False,
-                examples={"two": {"value": ["cape-town", "stellenbosch"]}},
             ),
             query(
                 "dimensions",
-                {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 7,
-                    "uniqueItems": True,
-                    "items": {"type": "string", "enum": DIMENSIONS},
-                },
-                "Dimension names to compare, comma-separated, no repeats; they limit both areas[].dimensions and winner.by_dimension. Default: all seven.",
-                style="form",
-                explode=False,
+                {"type": "string", "pattern": DIMENSION_LIST, "examples": ["safety,market"]},
+                f"Dimension names to compare, comma-separated, each at most once ({', '.join(DIMENSIONS)}); they limit both areas[].dimensions and winner.by_dimension. Default: all {len(DIMENSIONS)}.",
             ),
             *REQUEST_HEADERS,
         ],
@@ -890,8 +1184,8 @@ GET_OPS = {
         "parameters": [
             query(
                 "include",
-                {"type": "string", "enum": [*INCLUDES, ",".join(INCLUDES), ",".join(reversed(INCLUDES))]},
-                "Comma-separated extras: history (growth plan and above, else 403) and/or nearby, each at most once.",
+                {"type": "string", "pattern": INCLUDE, "examples": [",".join(reversed(INCLUDES))]},
+                "Comma-separated extras, in any order, each at most once: " + " and/or ".join(INCLUDES) + ". history needs the growth plan or above (else 403).",
             ),
             *REQUEST_HEADERS,
         ],
@@ -988,23 +1282,36 @@ truth_score from 0 to 10 and its breakdown by seven dimensions).
 Conventions, for every operation:
 
 * **Authentication**: `Authorization: Bearer <API key>` (scheme in any case).
-  Keys are on a plan: free, starter, growth, enterprise. Score history needs
-  growth or above. /healthz, /metrics, /v1/openapi.json and OPTIONS need no key.
+  Keys are on a plan: free, starter, growth, enterprise. Score history and
+  the export need growth or above. /healthz, /metrics, /v1/openapi.json and OPTIONS need no key.
 * **Errors** have one shape, `{"error": {"code", "message", "status", "param"?}}`,
   where `status` equals the HTTP status and `param` names the offending query
   parameter. Checks run in this order and the first that fails answers:
   request size (414, 431), authentication (401), rate limit (429), path
   (404 not_found), method (405 method_not_allowed, with
   `Allow: GET, HEAD, OPTIONS`), parameters (400), plan (403), area
-  (404 area_not_found). Error answers are never cached.
+  (404 area_not_found). Error answers are never cached. No operation takes a
+  request body: a request that carries one (any `Transfer-Encoding`, or a
+  `Content-Length` above 0) is answered 400 body_not_allowed with
+  `Connection: close`, and nothing it sent after is read.
 * **Parameters**: query strings are form-decoded (`+` is a space, percent-escapes
   are decoded in names and values; invalid UTF-8 is 400). A parameter that is
   unknown to the operation, or given twice, is 400. Integers are plain decimal
-  digits with an optional leading `-`; numbers are decimal notation (no exponent,
-  nan or inf). Comma-separated values are taken as given: an empty or repeated
-  item is 400.
+  digits with an optional leading `-`; numbers are written as JSON writes them
+  (`-33.9`, `1e-05`, `2.5E1`; also `.5` and `2.`; a leading `+`, nan and inf
+  are 400). Comma-separated values (ids, dimensions, include, bbox) are one
+  string each, taken as given: an empty or repeated item is 400.
+* **Representations**: JSON unless asked otherwise. List and Search also
+  answer GeoJSON (RFC 7946, `application/geo+json`) and CSV (RFC 4180,
+  `text/csv`), Export also NDJSON (`application/x-ndjson`): `format=` chooses
+  and wins, else Accept does; an Accept naming none of them gets JSON. Errors
+  are always the JSON error body.
+* **Paging**: every List and Search answer carries `X-Total-Count` and an
+  RFC 8288 `Link` header (rel first, last, and prev and next where they
+  exist) whose URLs repeat the request's parameters with only offset changed.
 * **Caching**: successful answers carry a strong ETag and
-  `Cache-Control: private, max-age=60`; `If-None-Match` with the current ETag
+  `Cache-Control: private, max-age=60`, and `Vary: Authorization` (List and
+  Search: `Vary: Authorization, Accept`); `If-None-Match` with the current ETag
   answers 304 without a body.
 * **Rate limits**: per key, a token bucket sized by the plan's requests per
   minute (free 60, starter 600, growth 3000, enterprise unlimited by default).
@@ -1013,7 +1320,8 @@ Conventions, for every operation:
   valid key are limited per client address. Limits are kept in each server
   process: behind a balancer they apply per replica.
 * **CORS**: every answer carries `Access-Control-Allow-Origin: *` and exposes
-  ETag, X-Request-Id and the X-RateLimit headers; OPTIONS on any API path
+  ETag, X-Request-Id, the X-RateLimit headers, Retry-After, Link,
+  X-Total-Count and Content-Disposition; OPTIONS on any API path
   answers 204 without a key.
 * Every answer carries `X-Request-Id`. HEAD works wherever GET does.
 * **Public routes** (/v1/openapi.json, /healthz, /metrics) need no key, are not
@@ -1035,11 +1343,11 @@ DOCUMENT = {
     "info": {
         "title": "Area Scoring API",
         "version": "1.0.0",
-        "summary": "Scored areas: list, get, search, compare, history.",
+        "summary": "Scored areas: list, get, search, compare, history, export.",
         "description": DESCRIPTION,
         "license": {"name": "MIT", "identifier": "MIT"},
     },
-    "servers": [{"url": "http://127.0.0.1:8080", "description": "Local development server (make run)."}],
+    "servers": [{"url": "/", "description": "The server that serves this document (make run: http://127.0.0.1:8080)."}],
     "security": [{"bearerAuth": []}],
     "tags": [
         {"name": "areas", "description": "The scored areas."},

@@ -3,14 +3,25 @@
 #
 # `make contract` builds the release binary and runs this script, which:
 #   1. checks that docs/openapi.json is what contract/build_openapi.py makes;
-#   2. installs a pinned schemathesis into contract/.venv (once);
+#   2. installs a pinned schemathesis into contract/.venv and a pinned
+#      openapi-python-client (contract/requirements-client.txt) into
+#      contract/.venv-client (once), and GDAL's ogrinfo (gdal-bin) with apt-get
+#      when it is missing;
 #   3. makes a fresh seeded database in a temporary directory, issues a growth
-#      key, and starts target/release/area-scoring on a free loopback port;
+#      and a starter key, and starts target/release/area-scoring on a free
+#      loopback port;
 #   4. checks that GET /v1/openapi.json serves docs/openapi.json byte for byte;
-#   5. runs schemathesis against the served document with every check, every
+#   5. generates a Python client from the served document with
+#      openapi-python-client and calls every operation through it
+#      (contract/client_check.py);
+#   6. has ogrinfo read Search's and the export's GeoJSON and CSV answers
+#      (contract/ogr_check.py);
+#   7. runs schemathesis against the served document with every check, every
 #      phase (examples, coverage, fuzzing, stateful) and both positive and
-#      negative data, as that growth key, with a bounded number of examples;
-#   6. exits non-zero on any failure; the trap stops the server and removes
+#      negative data, as the growth key, with a bounded number of examples
+#      (contract/hooks.py keeps positive data to the rules the document states
+#      in prose only: see there);
+#   8. exits non-zero on any failure; the trap stops the server and removes
 #      the temporary directory whatever happens.
 #
 # Knobs (environment): CONTRACT_EXAMPLES (examples per operation, default 100),
@@ -23,6 +34,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN="$ROOT/target/release/area-scoring"
 VENV="$ROOT/contract/.venv"
+CLIENT_VENV="$ROOT/contract/.venv-client"
+CLIENT_REQUIREMENTS="$ROOT/contract/requirements-client.txt"
 REPORTS="$ROOT/contract/reports"
 SCHEMATHESIS_VERSION=4.32.5
 EXAMPLES=${CONTRACT_EXAMPLES:-100}
@@ -57,7 +70,7 @@ cleanup() {
         wait "$SERVER_PID" 2>/dev/null || true
     fi
     mkdir -p "$REPORTS"
-    for f in server.log schemathesis.txt; do
+    for f in server.log client_check.txt ogr_check.txt schemathesis.txt; do
         [[ -f "$WORK/$f" ]] && cp "$WORK/$f" "$REPORTS/$f"
     done
     rm -rf "$WORK"
@@ -86,12 +99,32 @@ if [[ ! -x "$VENV/bin/schemathesis" ]] ||
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
+#    The client generator in a venv of its own, so that its dependencies and
+#    schemathesis's never have to agree; reinstalled when the pins change.
+if ! cmp -s "$CLIENT_REQUIREMENTS" "$CLIENT_VENV/requirements.txt" 2>/dev/null; then
+    say "installing openapi-python-client into contract/.venv-client"
+    rm -rf "$CLIENT_VENV"
+    python3 -m venv "$CLIENT_VENV"
+    "$CLIENT_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$CLIENT_REQUIREMENTS"
+    cp "$CLIENT_REQUIREMENTS" "$CLIENT_VENV/requirements.txt"
+fi
+#    GDAL's ogrinfo, from Debian.
+if ! command -v ogrinfo >/dev/null; then
+    [[ $(id -u) -eq 0 ]] || die "needs ogrinfo (apt-get install gdal-bin, as root)"
+    say "installing gdal-bin"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gdal-bin >/dev/null ||
+        die "apt-get install gdal-bin failed"
+fi
 
 # 3. A fresh database, a growth key and a server on a free loopback port.
 DB="$WORK/areas.db"
 "$BIN" init --db "$DB" >/dev/null 2>&1
 KEY=$("$BIN" keys create --db "$DB" --plan growth --label contract 2>/dev/null)
 [[ "$KEY" =~ ^[A-Za-z0-9_]+$ ]] || die "keys create printed something other than a key"
+#    A starter key, for the answers a lower plan gets (403 on history and export).
+STARTER_KEY=$("$BIN" keys create --db "$DB" --plan starter --label contract-starter 2>/dev/null)
+[[ "$STARTER_KEY" =~ ^[A-Za-z0-9_]+$ ]] || die "keys create printed something other than a key"
 
 "$BIN" serve --db "$DB" --addr 127.0.0.1:0 "${SERVE_ARGS[@]}" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
@@ -113,13 +146,33 @@ curl -fsS --max-time 5 "$BASE/v1/openapi.json" -o "$WORK/served.json" ||
 cmp -s "$WORK/served.json" "$ROOT/docs/openapi.json" ||
     die "the server serves another document than docs/openapi.json: rebuild (cargo build --release)"
 
-# 5. Every check; every phase; positive and negative data. `timeout` bounds
+# 5. A client generated from the served document, as a user would make it,
+#    calls every operation. ruff, which the generator runs on its output, is
+#    in the venv's bin.
+say "openapi-python-client: generating a client from $BASE/v1/openapi.json"
+PATH="$CLIENT_VENV/bin:$PATH" "$CLIENT_VENV/bin/openapi-python-client" generate \
+    --url "$BASE/v1/openapi.json" --meta none --output-path "$WORK/client/area_client" \
+    >"$WORK/generate.txt" 2>&1 || { cat "$WORK/generate.txt" >&2; die "openapi-python-client could not generate a client"; }
+if grep -q 'Warning' "$WORK/generate.txt"; then
+    cat "$WORK/generate.txt" >&2
+    die "openapi-python-client skipped part of the document"
+fi
+"$CLIENT_VENV/bin/python" "$ROOT/contract/client_check.py" "$BASE" "$WORK/client" "$KEY" "$STARTER_KEY" 2>&1 |
+    tee "$WORK/client_check.txt" || die "the generated client's calls failed"
+
+# 6. GDAL reads the GeoJSON and CSV answers.
+mkdir -p "$WORK/ogr"
+python3 "$ROOT/contract/ogr_check.py" "$BASE" "$KEY" "$WORK/ogr" 2>&1 | tee "$WORK/ogr_check.txt" ||
+    die "ogrinfo did not read what the API says"
+
+# 7. Every check; every phase; positive and negative data. `timeout` bounds
 #    the run (schemathesis's own --max-time would instead repeat fuzzing until
 #    the time is spent).
 mkdir -p "$REPORTS"
 say "schemathesis $SCHEMATHESIS_VERSION: $EXAMPLES examples per operation, seed $SEED, $WORKERS workers"
 set +e
-timeout "$MAX_TIME" "$VENV/bin/schemathesis" --no-color --config-file "$ROOT/contract/schemathesis.toml" run \
+SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$ROOT/contract" \
+    timeout "$MAX_TIME" "$VENV/bin/schemathesis" --no-color --config-file "$ROOT/contract/schemathesis.toml" run \
     "$BASE/v1/openapi.json" \
     --url "$BASE" \
     --header "Authorization: Bearer $KEY" \

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Calls every operation through a client generated from the served document.
+
+contract/run.sh generates the client with openapi-python-client from
+GET /v1/openapi.json, then runs
+
+    python client_check.py BASE_URL CLIENT_DIR GROWTH_KEY STARTER_KEY
+
+where CLIENT_DIR holds the generated package `area_client`. Each call uses
+the parameter shapes a user of that client would (floats as floats, lists as
+comma-joined strings), and each answer must parse into the generated models
+and say something true about the seed (totals above zero, the ids asked for).
+
+The generated client parses a response by its first documented media type,
+JSON. CSV and NDJSON it cannot express (each 200 has one parsed type), so
+those answers, and the GeoJSON ones, are fetched through the client's own
+httpx client and checked here; GeoJSON still parses into the generated models.
+"""
+
+import csv
+import io
+import json
+import sys
+
+BASE, CLIENT_DIR, KEY, STARTER_KEY = sys.argv[1:5]
+sys.path.insert(0, CLIENT_DIR)
+
+# The generated package; its layout is openapi-python-client's.
+from area_client import AuthenticatedClient  # noqa: E402
+from area_client.api.areas import (  # noqa: E402
+    compare_areas,
+    export_areas,
+    get_area,
+    get_area_history,
+    list_areas,
+    search_areas,
+)
+from area_client.api.meta import health  # noqa: E402
+from area_client import models as m  # noqa: E402
+
+CHECKS = 0
+SENT = []  # every request URL the client sent
+
+
+def check(condition, what):
+    global CHECKS
+    CHECKS += 1
+    if not condition:
+        raise SystemExit(f"client check FAILED: {what}")
+
+
+def client(key):
+    return AuthenticatedClient(
+        base_url=BASE,
+        token=key,
+        raise_on_unexpected_status=True,
+        httpx_args={"event_hooks": {"request": [lambda r: SENT.append(str(r.url))]}},
+    )
+
+
+growth = client(KEY)
+starter = client(STARTER_KEY)
+
+
+def ok(response, model):
+    """A 200 whose parsed body is the generated model `model`."""
+    check(response.status_code == 200, f"{SENT[-1]}: status {response.status_code}")
+    check(isinstance(response.parsed, model), f"{SENT[-1]}: parsed as {type(response.parsed).__name__}")
+    return response.parsed
+
+
+def ids(page):
+    return [a.id for a in page.data]
+
+
+def last_query():
+    return SENT[-1].split("?", 1)[1] if "?" in SENT[-1] else ""
+
+
+# ---- Search ----------------------------------------------------------------
+page = ok(search_areas.sync_detailed(client=growth, q="cape town", limit=50), m.SearchPage)
+check(page.total > 0 and "cape-town" in ids(page), "q=cape town finds cape-town")
+check(page.offset == 0 and page.limit == 50, "search echoes limit and offset")
+
+page = ok(search_areas.sync_detailed(client=growth, lat=-33.9249, lng=18.4241, radius=5.0), m.SearchPage)
+check(page.total > 0, "areas within 5 km of central Cape Town")
+check(all(0 <= hit.distance_km <= 5 for hit in page.data), "distance_km within the radius")
+check(page.data == sorted(page.data, key=lambda h: (h.distance_km, h.id)), "nearest first")
+
+response = search_areas.sync_detailed(client=growth, lat=-33.92584, lng=18.42322, radius=0.00001)
+check("radius=1e-05" in last_query(), f"the client writes 0.00001 as 1e-05: {last_query()}")
+ok(response, m.SearchPage)
+
+viewport = (18.3, -34.2, 18.7, -33.7)
+page = ok(search_areas.sync_detailed(client=growth, bbox=",".join(map(str, viewport)), limit=50), m.SearchPage)
+check(page.total > 0, "bbox around Cape Town holds areas")
+for hit in page.data[:5]:
+    detail = ok(get_area.sync_detailed(client=growth, area_id=hit.id), m.AreaDetail)
+    c = detail.coordinates
+    check(viewport[0] <= c.lng <= viewport[2] and viewport[1] <= c.lat <= viewport[3], f"{hit.id} lies in the bbox")
+page = ok(search_areas.sync_detailed(client=growth, bbox="170,-10,-170,10"), m.SearchPage)
+check(page.total == 0, "a box across the antimeridian holds no South African area")
+
+first = ok(search_areas.sync_detailed(client=growth, min_score=5.0, limit=3), m.SearchPage)
+second = ok(search_areas.sync_detailed(client=growth, min_score=5.0, limit=3, offset=3), m.SearchPage)
+check(first.total == second.total > 6, "paging keeps the total")
+check(not set(ids(first)) & set(ids(second)), "offset=3 gives the next page")
+response = search_areas.sync_detailed(client=growth, min_score=5.0, limit=3, offset=first.total)
+beyond = ok(response, m.SearchPage)
+check(beyond.data == [] and beyond.total == first.total, "an offset past the end is an empty page")
+check(response.headers["X-Total-Count"] == str(first.total), "X-Total-Count is the total")
+check('rel="prev"' in response.headers["Link"] and 'rel="next"' not in response.headers["Link"], "last page links")
+
+response = search_areas.sync_detailed(client=growth, q="cape", min_score=0.0, limit=1)
+ok(response, m.SearchPage)
+check('rel="next"' in response.headers["Link"], "a first page links to the next")
+check(response.headers["Vary"] == "Authorization, Accept", "Vary names Accept")
+
+# ---- Compare ---------------------------------------------------------------
+two = ok(compare_areas.sync_detailed(client=growth, ids="johannesburg,pretoria"), m.Comparison)
+check([a.id for a in two.areas] == ["johannesburg", "pretoria"], "compare keeps the order of ids")
+check(two.winner.overall in ("johannesburg", "pretoria"), "a winner among the two")
+five_ids = ["johannesburg", "pretoria", "durban", "cape-town", "soweto"]
+five = ok(compare_areas.sync_detailed(client=growth, ids=",".join(five_ids)), m.Comparison)
+check([a.id for a in five.areas] == five_ids, "five areas compared")
+some = ok(compare_areas.sync_detailed(client=growth, ids="johannesburg,durban", dimensions="safety,market"), m.Comparison)
+for area in some.areas:
+    check(set(area.dimensions.to_dict()) == {"safety", "market"}, "dimensions limits the comparison")
+check(set(some.winner.by_dimension.to_dict()) == {"safety", "market"}, "and the winners")
+
+# ---- Get, history ----------------------------------------------------------
+area = ok(get_area.sync_detailed(client=growth, area_id="johannesburg", include="nearby,history"), m.AreaDetail)
+check(area.id == "johannesburg" and len(area.history) == 30, "include=history: 30 daily points")
+check(len(area.nearby) > 0 and all(n.distance_km <= 25 for n in area.nearby), "include=nearby")
+check(abs(area.history[-1].truth_score - area.truth_score) < 1e-9, "the last point is the truth_score")
+denied = starter  # a starter key may read an area, not its history
+response = get_area.sync_detailed(client=denied, area_id="johannesburg", include="history")
+check(response.status_code == 403 and isinstance(response.parsed, m.ErrorPlanUpgradeRequired), "history needs growth")
+
+points = {"7d": 7, "30d": 30, "90d": 90, "1y": 365}
+for period in m.GetAreaHistoryPeriod:
+    for granularity in m.GetAreaHistoryGranularity:
+        h = ok(
+            get_area_history.sync_detailed(client=growth, area_id="pretoria", period=period, granularity=granularity),
+            m.AreaHistory,
+        )
+        check(h.area_id == "pretoria" and h.period.value == period.value, f"history {period.value}")
+        n = len(h.history)
+        if granularity.value == "daily":
+            check(n == points[period.value], f"{period.value} daily has {points[period.value]} points")
+        else:
+            # Partial weeks and months at both edges count.
+            longest = points[period.value] // (7 if granularity.value == "weekly" else 28) + 2
+            check(0 < n <= longest, f"{period.value} {granularity.value}: {n} points")
+
+# ---- List ------------------------------------------------------------------
+everything = ok(list_areas.sync_detailed(client=growth, limit=1), m.AreaPage).total
+check(everything > 900, "the seed's areas")
+for sort in m.ListAreasSort:
+    for order in m.ListAreasOrder:
+        page = ok(list_areas.sync_detailed(client=growth, sort=sort, order=order, limit=100), m.AreaPage)
+        check(page.total == everything and len(page.data) == 100, f"list sort={sort.value} order={order.value}")
+        if sort.value == "truth_score":
+            scores = [a.truth_score for a in page.data]
+            check(scores == sorted(scores, reverse=order.value == "desc"), "sorted by truth_score")
+by_province = 0
+for province in m.ListAreasProvince:
+    page = ok(list_areas.sync_detailed(client=growth, province=province, limit=100), m.AreaPage)
+    check(page.total > 0, f"areas in {province.value}")
+    check(all(a.province.value.lower().replace(" ", "-") == province.value for a in page.data), f"only {province.value}")
+    by_province += page.total
+check(by_province == everything, "the provinces hold every area")
+
+# ---- Export ----------------------------------------------------------------
+export = ok(export_areas.sync_detailed(client=growth), m.ExportPage)
+check(export.total == everything == len(export.data), "the export holds every area")
+check(ids(export) == sorted(ids(export)), "ordered by id")
+check(all(-35 < a.lat < -22 and 16 < a.lng < 33 for a in export.data), "centres in South Africa")
+check(all(a.safety is None or 0 <= a.safety <= 10 for a in export.data), "dimension scores")
+cape = ok(export_areas.sync_detailed(client=growth, province=m.ExportAreasProvince.WESTERN_CAPE), m.ExportPage)
+check(0 < cape.total < everything, "export of one province")
+response = export_areas.sync_detailed(client=starter)
+check(response.status_code == 403 and isinstance(response.parsed, m.ErrorPlanUpgradeRequired), "export needs growth")
+
+# ---- Other representations, through the client's own httpx client ----------
+http = growth.get_httpx_client()
+
+
+def fetch(path, params, media_type, accept=None):
+    headers = {"Accept": accept} if accept else {}
+    r = http.get(path, params=params, headers=headers)
+    check(r.status_code == 200, f"{r.url}: status {r.status_code}")
+    check(r.headers["content-type"].split(";")[0] == media_type, f"{r.url}: {r.headers['content-type']}")
+    return r
+
+
+r = fetch("/v1/areas/search", {"q": "cape", "limit": 50, "format": "geojson"}, "application/geo+json")
+collection = m.AreaFeatureCollection.from_dict(r.json())
+check(collection.total == int(r.headers["X-Total-Count"]) > 0, "GeoJSON search total")
+check(all(f.geometry.coordinates[0] > 16 for f in collection.features), "[lng, lat]")
+r = fetch("/v1/areas", {"province": "gauteng", "limit": 100}, "text/csv", accept="text/csv")
+rows = list(csv.DictReader(io.StringIO(r.text)))
+check(len(rows) == int(r.headers["X-Total-Count"]), "CSV list of Gauteng, by Accept")
+check(list(rows[0]) == "id,name,province,municipality,truth_score,updated_at,lat,lng".split(","), "CSV columns")
+r = fetch("/v1/areas/search", {"lat": -26.2041, "lng": 28.0473, "format": "csv"}, "text/csv")
+check(csv.DictReader(io.StringIO(r.text)).fieldnames[-1] == "distance_km", "CSV distance_km on a geo search")
+
+exported = {}
+for fmt, media_type in [("ndjson", "application/x-ndjson"), ("csv", "text/csv"), ("geojson", "application/geo+json")]:
+    r = fetch("/v1/areas/export", {"format": fmt}, media_type)
+    check(r.headers["content-disposition"].startswith('attachment; filename="areas-'), "Content-Disposition")
+    check(r.headers["content-disposition"].endswith(f'.{fmt}"'), "the file's extension")
+    exported[fmt] = r.text
+lines = [m.ExportArea.from_dict(json.loads(line)) for line in exported["ndjson"].splitlines()]
+check([a.id for a in lines] == ids(export), "NDJSON: every area, one a line")
+rows = list(csv.DictReader(io.StringIO(exported["csv"], newline="")))
+check([r["id"] for r in rows] == ids(export), "CSV export: every area")
+check(exported["csv"].endswith("\r\n") and "\r\n" in exported["csv"][:300], "CSV lines end in CRLF")
+features = m.ExportFeatureCollection.from_dict(json.loads(exported["geojson"]))
+check(features.total == everything == len(features.features), "GeoJSON export: every area")
+
+ok(health.sync_detailed(client=growth), m.Health)
+print(f"client check: PASS: {CHECKS} checks over {len(SENT)} requests through the generated client")

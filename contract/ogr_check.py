@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""GDAL's ogrinfo reads the GeoJSON and CSV answers of Search and the export.
+
+    python3 ogr_check.py BASE_URL KEY WORK_DIR
+
+Each answer is saved to a file in WORK_DIR (with the extension ogrinfo uses
+to pick its driver) and summarised with `ogrinfo -ro -al -so`; the summary
+must name as many features as the API's total, the fields of the format, and
+points whose extent lies in South Africa (which catches lat and lng swapped).
+Standard library only, beside ogrinfo itself.
+"""
+
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+BASE, KEY, WORK = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+LIST_FIELDS = ["id", "name", "province", "municipality", "truth_score", "updated_at"]
+DIMENSIONS = ["safety", "infrastructure", "service_delivery", "market", "amenities", "environment", "sentiment"]
+# South Africa's mainland, generously: lng 16 to 33, lat -35 to -22.
+SOUTH_AFRICA = (16.0, -35.0, 33.0, -22.0)
+# GDAL reads CSV points from the lat and lng columns when told their names.
+CSV_POINTS = ["-oo", "X_POSSIBLE_NAMES=lng", "-oo", "Y_POSSIBLE_NAMES=lat", "-oo", "AUTODETECT_TYPE=YES"]
+
+
+def fail(what):
+    raise SystemExit(f"ogr check FAILED: {what}")
+
+
+def save(path_and_query, name):
+    request = urllib.request.Request(BASE + path_and_query, headers={"Authorization": f"Bearer {KEY}"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        body = r.read()
+        headers = r.headers
+    (WORK / name).write_bytes(body)
+    return body, headers
+
+
+def summary(name, options=()):
+    out = subprocess.run(
+        ["ogrinfo", "-ro", "-al", "-so", *options, str(WORK / name)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    count = re.search(r"^Feature Count: (\d+)$", out, re.M)
+    geometry = re.search(r"^Geometry: (.+)$", out, re.M)
+    extent = re.search(r"^Extent: \(([-\d.]+), ([-\d.]+)\) - \(([-\d.]+), ([-\d.]+)\)$", out, re.M)
+    fields = dict(re.findall(r"^(\w+): (\w+) \(", out, re.M))
+    if not (count and geometry and extent):
+        fail(f"{name}: ogrinfo said\n{out}")
+    lines = [count.group(0), geometry.group(0), extent.group(0)]
+    return int(count.group(1)), geometry.group(1), tuple(map(float, extent.groups())), fields, lines
+
+
+def expect(name, total, field_names, options=()):
+    count, geometry, (west, south, east, north), fields, lines = summary(name, options)
+    print(f"ogr check: {name}: " + "; ".join(lines))
+    if count != total:
+        fail(f"{name}: Feature Count {count}, the API's total {total}")
+    if geometry != "Point":
+        fail(f"{name}: geometry {geometry}")
+    w, s, e, n = SOUTH_AFRICA
+    if not (w <= west <= east <= e and s <= south <= north <= n):
+        fail(f"{name}: extent {(west, south, east, north)} is not in South Africa")
+    missing = [f for f in field_names if f not in fields]
+    if missing:
+        fail(f"{name}: fields {missing} missing from {sorted(fields)}")
+    if fields.get("truth_score") != "Real":
+        fail(f"{name}: truth_score is {fields.get('truth_score')}, not Real")
+
+
+# A search whose every match fits on one page, so that the page is the total.
+query = "/v1/areas/search?q=johannesburg&limit=50"
+body, headers = save(query + "&format=geojson", "search.geojson")
+total = int(headers["X-Total-Count"])
+if not 0 < total <= 50:
+    fail(f"q=johannesburg matches {total} areas: pick a search with 1 to 50")
+if json.loads(body)["total"] != total:
+    fail("GeoJSON total differs from X-Total-Count")
+expect("search.geojson", total, LIST_FIELDS)
+_, headers = save(query + "&format=csv", "search.csv")
+expect("search.csv", int(headers["X-Total-Count"]), LIST_FIELDS + ["lat", "lng"], CSV_POINTS)
+
+body, _ = save("/v1/areas/export?format=geojson", "export.geojson")
+total = json.loads(body)["total"]
+expect("export.geojson", total, LIST_FIELDS + DIMENSIONS)
+save("/v1/areas/export?format=csv", "export.csv")
+expect("export.csv", total, LIST_FIELDS + ["lat", "lng"] + DIMENSIONS, CSV_POINTS)
+print("ogr check: PASS")

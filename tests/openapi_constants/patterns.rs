@@ -1,0 +1,221 @@
+//! The patterns of the string parameters against the server's own parsers:
+//! bbox (four numbers), ids, dimensions and include (comma-separated lists).
+//! A pattern may admit what only a rule in prose refuses (a repeated item,
+//! minLat above maxLat, an exponent-notation number out of range), never
+//! less than the server accepts.
+
+use std::collections::BTreeSet;
+
+use area_scoring::api::contract::*;
+use area_scoring::api::params;
+use area_scoring::api::query::{Bounds, Query};
+use area_scoring::error::ApiError;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+
+use crate::doc::*;
+use crate::regex;
+
+/// `name=value`, every byte of value percent-escaped, as a Query.
+fn query_of(name: &str, value: &str, rest: &str) -> Query {
+    let escaped: String = value.bytes().map(|b| format!("%{b:02X}")).collect();
+    Query::parse(&format!("{name}={escaped}{rest}")).unwrap()
+}
+
+/// Whether a parser refuses the query because of `name`.
+fn refuses(result: Result<(), ApiError>, name: &str) -> bool {
+    result.is_err_and(|e| e.param() == Some(name))
+}
+
+fn bbox_refused(value: &str) -> bool {
+    refuses(
+        params::search(query_of("bbox", value, "")).map(drop),
+        "bbox",
+    )
+}
+
+/// Values around and between the bounds, in decimal and exponent notation,
+/// and text that is not a number.
+fn probes(b: Bounds) -> Vec<String> {
+    let mut out: Vec<String> = [
+        "", ".", "-", "-0", "-0.0", "-.0", "0.", ".5", "-.5", "+1", "1e1", "1E-5", "-2.5e+1", "1e",
+        "e1", "1e999", "nan", "inf", "1.2.3", " 1", "1 ", "0x1", "1;5",
+    ]
+    .map(String::from)
+    .to_vec();
+    for edge in [b.min, b.max] {
+        for delta in [0.0, 0.0001, -0.0001, 0.5, -0.5, 1.0, -1.0] {
+            out.push((edge + delta).to_string());
+            out.push(format!("{:e}", edge + delta));
+        }
+        out.push(format!("{edge}.000"));
+        out.push(format!("00{edge}"));
+    }
+    let (low, high) = (b.min.floor() as i64 - 2, b.max.ceil() as i64 + 2);
+    for n in low..=high {
+        out.push(n.to_string());
+        out.push(format!("{n}.5"));
+        out.push(format!("{n}.25"));
+    }
+    out
+}
+
+#[test]
+fn bbox_pattern_admits_what_the_server_accepts() {
+    let pattern = pattern("/v1/areas/search", "bbox");
+    // Each position probed with the others fixed so that minLat <= maxLat
+    // holds for every latitude in range.
+    let others = ["0", "-90", "0", "90"];
+    for (at, bounds) in [LNG, LAT, LNG, LAT].into_iter().enumerate() {
+        for probe in probes(bounds) {
+            let mut numbers = others.map(String::from);
+            numbers[at] = probe.clone();
+            let value = numbers.join(",");
+            let accepted = !bbox_refused(&value);
+            let admitted = regex::is_match(&pattern, &value);
+            if probe.contains(['e', 'E']) {
+                assert!(admitted || !accepted, "bbox={value:?}: pattern {pattern}");
+            } else {
+                assert_eq!(admitted, accepted, "bbox={value:?}: pattern {pattern}");
+            }
+        }
+    }
+    for count in 0..=BBOX_NUMBERS + 2 {
+        let value = vec!["1"; count].join(",");
+        let four = count == BBOX_NUMBERS;
+        assert_eq!(regex::is_match(&pattern, &value), four, "bbox={value:?}");
+        assert_eq!(!bbox_refused(&value), four, "bbox={value:?}");
+    }
+    assert!(bbox_refused("0,10,0,-10"), "minLat above maxLat");
+    assert!(
+        !bbox_refused("170,-10,-170,10"),
+        "a box across the antimeridian"
+    );
+
+    let unanchored = pattern
+        .strip_prefix('^')
+        .unwrap()
+        .strip_suffix('$')
+        .unwrap();
+    let drawn = proptest::string::string_regex(unanchored).unwrap();
+    let mut runner = TestRunner::deterministic();
+    for _ in 0..2000 {
+        let value = drawn.new_tree(&mut runner).unwrap().current();
+        let n: Vec<f64> = value.split(',').map(|p| p.parse().unwrap()).collect();
+        let in_prose = n[1] <= n[3] && !value.contains(['e', 'E']);
+        if in_prose {
+            assert!(!bbox_refused(&value), "bbox={value:?}");
+        }
+    }
+}
+
+fn ids_refused(items: &[String]) -> bool {
+    let result = params::compare(query_of("ids", &items.join(","), "")).map(drop);
+    refuses(result, "ids")
+}
+
+#[test]
+fn ids_pattern_admits_two_to_five_ids() {
+    let pattern = pattern("/v1/areas/compare", "ids");
+    for count in 0..=COMPARE_IDS_MAX + 2 {
+        let items: Vec<String> = (0..count).map(|i| format!("area {i}")).collect();
+        let value = items.join(",");
+        let allowed = (COMPARE_IDS_MIN..=COMPARE_IDS_MAX).contains(&count);
+        assert_eq!(regex::is_match(&pattern, &value), allowed, "ids={value:?}");
+        assert_eq!(!ids_refused(&items), allowed, "ids={value:?}");
+    }
+    for value in ["a,,b", ",a,b", "a,b,"] {
+        assert!(!regex::is_match(&pattern, value), "ids={value:?}");
+        let items: Vec<String> = value.split(',').map(String::from).collect();
+        assert!(ids_refused(&items), "ids={value:?}");
+    }
+}
+
+/// Every order of every non-empty selection of `items`, comma-joined.
+pub fn orderings(items: &[&str]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (i, first) in items.iter().enumerate() {
+        out.insert(first.to_string());
+        let rest: Vec<&str> = [&items[..i], &items[i + 1..]].concat();
+        for tail in orderings(&rest) {
+            out.insert(format!("{first},{tail}"));
+        }
+    }
+    out
+}
+
+#[test]
+fn dimensions_pattern_admits_every_selection_of_dimensions() {
+    let pattern = pattern("/v1/areas/compare", "dimensions");
+    let accepted = |value: &str| {
+        let q = query_of("dimensions", value, "&ids=a,b");
+        !refuses(params::compare(q).map(drop), "dimensions")
+    };
+    for value in orderings(&DIMENSIONS) {
+        assert!(regex::is_match(&pattern, &value), "dimensions={value:?}");
+        assert!(accepted(&value), "dimensions={value:?}");
+    }
+    let too_many = [DIMENSIONS.as_slice(), &DIMENSIONS[..1]].concat().join(",");
+    for value in [
+        "",
+        "colour",
+        "safety,",
+        "Safety",
+        "safety,,market",
+        too_many.as_str(),
+    ] {
+        assert!(!regex::is_match(&pattern, value), "dimensions={value:?}");
+        assert!(!accepted(value), "dimensions={value:?}");
+    }
+}
+
+#[test]
+fn include_pattern_admits_exactly_what_the_server_accepts() {
+    let pattern = pattern("/v1/areas/{area_id}", "include");
+    let mut candidates: BTreeSet<String> = ["", ",", "colour", "History"].map(String::from).into();
+    for a in INCLUDES {
+        candidates.insert(a.to_string());
+        for b in INCLUDES {
+            candidates.insert(format!("{a},{b}"));
+            for c in INCLUDES {
+                candidates.insert(format!("{a},{b},{c}"));
+            }
+        }
+    }
+    let mut admitted = BTreeSet::new();
+    for value in candidates {
+        let accepted = params::area(query_of("include", &value, "")).is_ok();
+        assert_eq!(
+            regex::is_match(&pattern, &value),
+            accepted,
+            "include={value:?}"
+        );
+        if accepted {
+            admitted.insert(value);
+        }
+    }
+    assert_eq!(admitted, orderings(&INCLUDES));
+}
+
+#[test]
+fn numbers_as_clients_print_them_are_accepted() {
+    // What a client library prints for a float in range: shortest round-trip
+    // forms, with and without exponents.
+    for (name, b) in [
+        ("lat", LAT),
+        ("lng", LNG),
+        ("radius", RADIUS_KM),
+        ("min_score", MIN_SCORE),
+    ] {
+        for value in ["1e-05", "1E-05", "2.5e+00", "0.00001", "5e-324"] {
+            let n: f64 = value.parse().unwrap();
+            let ok = area_scoring::api::query::number(name, value, b).is_ok();
+            assert_eq!(ok, b.contains(n), "{name}={value}");
+        }
+        let max = format!("{:e}", b.max);
+        assert!(
+            area_scoring::api::query::number(name, &max, b).is_ok(),
+            "{name}={max}"
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! Representations, errors, provinces, dimensions and plans as the server
+//! has them, and the README's parameter tables.
+
+use std::collections::BTreeSet;
+
+use area_scoring::api::contract::*;
+use area_scoring::error::ApiError;
+
+use crate::doc::*;
+
+/// The media types of an operation's 200 answer.
+fn media_types(path: &str) -> Vec<String> {
+    let ok = resolve(&doc()["paths"][path]["get"]["responses"]["200"]);
+    ok["content"].as_object().unwrap().keys().cloned().collect()
+}
+
+fn response_headers(path: &str) -> BTreeSet<String> {
+    let ok = resolve(&doc()["paths"][path]["get"]["responses"]["200"]);
+    ok["headers"].as_object().unwrap().keys().cloned().collect()
+}
+
+#[test]
+fn documented_representations_are_the_servers() {
+    let types = |formats: &[Format]| -> BTreeSet<String> {
+        formats.iter().map(|f| f.media_type().to_string()).collect()
+    };
+    for path in ["/v1/areas", "/v1/areas/search"] {
+        let documented: BTreeSet<String> = media_types(path).into_iter().collect();
+        assert_eq!(documented, types(&LIST_FORMATS), "{path}");
+        let paging = set(["Link", "X-Total-Count", "Vary"]);
+        assert!(paging.is_subset(&response_headers(path)), "{path}");
+    }
+    let path = "/v1/areas/export";
+    let documented: BTreeSet<String> = media_types(path).into_iter().collect();
+    assert_eq!(documented, types(&EXPORT_FORMATS));
+    assert!(response_headers(path).contains("Content-Disposition"));
+    let disposition = &doc()["components"]["headers"]["Content-Disposition"]["schema"];
+    let pattern = disposition["pattern"].as_str().unwrap();
+    let extensions: Vec<&str> = EXPORT_FORMATS.iter().map(|f| f.extension()).collect();
+    assert!(
+        pattern.contains(&format!("(?:{})", extensions.join("|"))),
+        "{pattern}"
+    );
+}
+
+#[test]
+fn export_rows_carry_every_dimension() {
+    let keys = |v: &serde_json::Value| -> BTreeSet<String> {
+        v["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let area = keys(schema("ExportArea"));
+    let feature = keys(&schema("ExportFeature")["properties"]["properties"]);
+    assert!(set(DIMENSIONS).is_subset(&area));
+    assert!(set(DIMENSIONS).is_subset(&feature));
+    assert_eq!(
+        area.difference(&feature).cloned().collect::<BTreeSet<_>>(),
+        set(["lat", "lng"])
+    );
+}
+
+/// One of each error, built so that a new variant fails to compile below.
+fn every_error() -> Vec<ApiError> {
+    let all = vec![
+        ApiError::MissingApiKey,
+        ApiError::InvalidApiKey,
+        ApiError::PlanUpgradeRequired {
+            feature: "history",
+            needed: "growth",
+            have: "free".into(),
+        },
+        ApiError::invalid("limit", "out of bounds"),
+        ApiError::AreaNotFound { ids: vec![] },
+        ApiError::NotFound { path: "/x".into() },
+        ApiError::MethodNotAllowed { allow: "GET" },
+        ApiError::RateLimited {
+            retry_after_secs: 1,
+        },
+        ApiError::UriTooLong,
+        ApiError::HeadersTooLarge,
+        ApiError::Internal,
+        ApiError::ServiceUnavailable,
+        ApiError::ExportsBusy { running: 4 },
+        ApiError::BodyNotAllowed,
+    ];
+    for e in &all {
+        match e {
+            ApiError::MissingApiKey
+            | ApiError::InvalidApiKey
+            | ApiError::PlanUpgradeRequired { .. }
+            | ApiError::InvalidParameter { .. }
+            | ApiError::AreaNotFound { .. }
+            | ApiError::NotFound { .. }
+            | ApiError::MethodNotAllowed { .. }
+            | ApiError::RateLimited { .. }
+            | ApiError::UriTooLong
+            | ApiError::HeadersTooLarge
+            | ApiError::Internal
+            | ApiError::ServiceUnavailable
+            | ApiError::ExportsBusy { .. }
+            | ApiError::BodyNotAllowed => {}
+        }
+    }
+    all
+}
+
+#[test]
+fn documented_error_codes_and_statuses_are_the_servers() {
+    // Answered only by the nginx front of deploy/ (README, "Deployment"), never by the server.
+    let front: BTreeSet<(String, u64)> = [
+        ("bad_gateway".to_string(), 502),
+        ("gateway_timeout".to_string(), 504),
+    ]
+    .into();
+    let mut documented = BTreeSet::new();
+    for (name, s) in doc()["components"]["schemas"].as_object().unwrap() {
+        if !name.starts_with("Error") {
+            continue;
+        }
+        let detail = &s["properties"]["error"]["properties"];
+        let status = detail["status"]["const"].as_u64().unwrap();
+        for code in strings(&detail["code"]["enum"]) {
+            documented.insert((code.to_string(), status));
+        }
+    }
+    let servers: BTreeSet<(String, u64)> = every_error()
+        .iter()
+        .map(|e| (e.code().to_string(), u64::from(e.status())))
+        .collect();
+    // No operation can answer 405 (each documents only the methods it takes)
+    // or 400 body_not_allowed (none takes a body), so the document names them
+    // in its conventions instead of a schema.
+    let conventions = [
+        (
+            ("method_not_allowed".to_string(), 405),
+            "405 method_not_allowed",
+        ),
+        (
+            ("body_not_allowed".to_string(), 400),
+            "400 body_not_allowed",
+        ),
+    ];
+    let description = doc()["info"]["description"].as_str().unwrap();
+    for (_, words) in &conventions {
+        assert!(description.contains(words), "the conventions name {words}");
+    }
+    let expected: BTreeSet<_> = servers
+        .iter()
+        .filter(|p| conventions.iter().all(|(c, _)| c != *p))
+        .cloned()
+        .collect();
+    let documented_servers: BTreeSet<_> = documented.difference(&front).cloned().collect();
+    assert_eq!(documented_servers, expected);
+    assert!(front.is_subset(&documented));
+}
+
+#[test]
+fn documented_size_limits_are_the_servers() {
+    let responses = &doc()["components"]["responses"];
+    for (response, bytes) in [
+        ("UriTooLong", MAX_TARGET_BYTES),
+        ("HeadersTooLarge", MAX_HEADER_BYTES),
+    ] {
+        assert_eq!(bytes % 1024, 0, "{response}: a whole number of KiB");
+        let text = responses[response]["description"].as_str().unwrap();
+        let said = format!(" over {} KiB", bytes / 1024);
+        assert!(text.contains(&said), "{response} says{said}: {text}");
+    }
+}
+
+#[test]
+fn documented_provinces_are_the_servers() {
+    let names: Vec<&str> = PROVINCES.iter().map(|(_, name)| *name).collect();
+    for form in ["AreaSummary", "SearchHit", "AreaDetail", "ExportArea"] {
+        let province = &schema(form)["properties"]["province"];
+        assert_eq!(strings(&province["enum"]), names, "{form}");
+    }
+}
+
+#[test]
+fn documented_dimensions_are_the_servers() {
+    // serde_json reads objects into sorted maps, so the order is checked
+    // where the document states it: in the description of the detail form.
+    let keys = |form: &str| -> BTreeSet<String> {
+        let props = &schema(form)["properties"]["dimensions"]["properties"];
+        props.as_object().unwrap().keys().cloned().collect()
+    };
+    assert_eq!(keys("AreaDetail"), set(DIMENSIONS));
+    assert_eq!(keys("ComparedArea"), set(DIMENSIONS));
+    let detail = &schema("AreaDetail")["properties"]["dimensions"]["description"];
+    let order = format!("in the order {}.", DIMENSIONS.join(", "));
+    assert!(
+        detail.as_str().unwrap().contains(&order),
+        "{detail} says {order}"
+    );
+}
+
+#[test]
+fn documented_plans_are_the_servers() {
+    let description = doc()["info"]["description"].as_str().unwrap();
+    let plans: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
+    let said = format!("Keys are on a plan: {}.", plans.join(", "));
+    assert!(description.contains(&said), "the description says {said}");
+}
+
+/// The README's parameter tables (README, "List Areas", "Search Areas",
+/// "Compare Areas", "Get Area History") name the same bounds and defaults.
+#[test]
+fn readme_parameter_tables_name_the_contracts_bounds() {
+    let readme = include_str!("../../README.md");
+    let ticked = |words: &[&str]| -> String {
+        let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+        quoted.join(", ")
+    };
+    let (lat, lng, radius, score) = (LAT, LNG, RADIUS_KM, MIN_SCORE);
+    let rows = [
+        format!("| `limit` | {LIST_LIMIT_MIN} to {LIST_LIMIT_MAX} | {LIST_LIMIT_DEFAULT} |"),
+        format!("| `offset` | {OFFSET_MIN} or more | {OFFSET_DEFAULT} |"),
+        format!(
+            "| `sort` | {} | `{}` |",
+            ticked(&words(&SORTS)),
+            word_of(&SORTS, SORT_DEFAULT)
+        ),
+        format!(
+            "| `order` | {} | `{}` |",
+            ticked(&words(&ORDERS)),
+            word_of(&ORDERS, ORDER_DEFAULT)
+        ),
+        format!("| `q` | {Q_CHARS_MIN} to {Q_CHARS_MAX} characters (not bytes)"),
+        format!(
+            "| `lat`, `lng` | {} to {}, {} to {}; always together | none |",
+            lat.min, lat.max, lng.min, lng.max
+        ),
+        format!(
+            "greater than {} and at most {}; needs `lat` and `lng` | {RADIUS_KM_DEFAULT} |",
+            radius.min, radius.max
+        ),
+        format!("| `min_score` | {} to {} | none |", score.min, score.max),
+        format!("| `limit` | {SEARCH_LIMIT_MIN} to {SEARCH_LIMIT_MAX} | {SEARCH_LIMIT_DEFAULT} |"),
+        format!("`ids`: {COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} distinct area ids"),
+        format!("| `period` | {} (", ticked(&words(&PERIODS))),
+        format!(
+            "| `granularity` | {} | `{}` |",
+            ticked(&words(&GRANULARITIES)),
+            word_of(&GRANULARITIES, GRANULARITY_DEFAULT)
+        ),
+    ];
+    let missing: Vec<&String> = rows.iter().filter(|r| !readme.contains(*r)).collect();
+    assert!(missing.is_empty(), "the README does not say: {missing:#?}");
+    let province_row = readme
+        .lines()
+        .find(|l| l.starts_with("| `province` |"))
+        .expect("the README lists the provinces");
+    for (slug, _) in PROVINCES {
+        assert!(province_row.contains(&format!("`{slug}`")), "{slug}");
+    }
+    assert_eq!(province_row.matches('`').count(), 2 * (PROVINCES.len() + 1));
+}
