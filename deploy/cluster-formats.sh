@@ -1,0 +1,28 @@
+# deploy/cluster-formats.sh: sourced by deploy/cluster-test.sh (section 2b);
+# uses its FRONT, KEY, WORK and `check`. The front passes Accept to the
+# replicas and lets their Link, X-Total-Count and Content-Disposition headers
+# through (README, "Representations" and "Export Areas").
+
+auth="Authorization: Bearer $KEY"
+code=$(curl -s -D "$WORK/csv.head" -o "$WORK/search.csv" -w '%{http_code}' --max-time 5 \
+    -H "$auth" -H "Accept: text/csv" "$FRONT/v1/areas/search?q=cape&limit=5&offset=5" || true)
+header=$(head -1 "$WORK/search.csv" | tr -d '\r')
+rows=$(($(wc -l <"$WORK/search.csv") - 1))
+total=$(sed -n 's/^X-Total-Count: \([0-9]*\).*/\1/ip' "$WORK/csv.head" | tr -d '\r')
+verdict=1
+[[ "$code" == 200 && "$header" == "id,name,province,municipality,truth_score,updated_at,lat,lng" &&
+    "$rows" -eq 5 && -n "$total" ]] &&
+    grep -qi '^Content-Type: text/csv; charset=utf-8' "$WORK/csv.head" &&
+    grep -qi '^Link: .*offset=10>; rel="next"' "$WORK/csv.head" && verdict=0
+check "CSV search through the front" "$verdict" "Accept: text/csv: status=$code rows=$rows X-Total-Count=$total"
+
+code=$(curl -s -D "$WORK/export.head" -o "$WORK/export.csv" -w '%{http_code}' --max-time 20 \
+    -H "$auth" "$FRONT/v1/areas/export?format=csv" || true)
+rows=$(($(wc -l <"$WORK/export.csv") - 1))
+listed=$(curl -s --max-time 5 -H "$auth" "$FRONT/v1/areas?limit=1" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])' || echo 0)
+verdict=1
+[[ "$code" == 200 && "$rows" -eq "$listed" ]] &&
+    grep -qi '^Content-Disposition: attachment; filename="areas-[0-9-]*\.csv"' "$WORK/export.head" &&
+    verdict=0
+check "export through the front" "$verdict" "status=$code rows=$rows of $listed areas; $(grep -i '^Content-Disposition' "$WORK/export.head" | tr -d '\r')"
