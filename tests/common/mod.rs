@@ -4,7 +4,8 @@
 //! (`cache`), rate-limit budgets (`rate`), polls with a limit (`wait`), the
 //! real binary (`bin`), servers of a test's own (`server`), the seed read
 //! independently (`seed`), independent arithmetic (`calc`), walking pages
-//! and their Link headers (`pages`) and brute-force Search (`reference`).
+//! and their Link headers (`pages`), brute-force Search (`reference`) and
+//! a seeded random source (`rng`).
 //! Here: `spawn_app()`, the in-process server every test in a binary shares,
 //! over a fresh database with one API key per plan.
 
@@ -22,6 +23,7 @@ pub mod db;
 pub mod pages;
 pub mod rate;
 pub mod reference;
+pub mod rng;
 pub mod seed;
 pub mod server;
 pub mod wait;
