@@ -56,7 +56,7 @@ fn searches() -> Vec<Criteria> {
 /// A limit that makes several pages of `count` matches, never dividing it.
 fn small_limit(count: usize) -> u64 {
     let mut limit = (count / 6).clamp(3, 50) as u64;
-    while count > 0 && count as u64 % limit == 0 && limit < 50 {
+    while count > 0 && (count as u64).is_multiple_of(limit) && limit < 50 {
         limit += 1;
     }
     limit
