@@ -14,6 +14,7 @@ mod common;
 mod wall_clock {
     mod database_faults;
     mod drain;
+    mod exports;
     mod key_changes;
     mod lifecycle;
     mod rate_limits;
