@@ -152,6 +152,18 @@ def main(meta_path, tsv_path, n, small):
     w(f"- {n} areas: {meta.get('first200_' + n, '?')} ms; {small} areas: {meta.get('first200_' + small, '?')} ms"
       " (from just before `serve` starts to the first 200 of GET /v1/areas, polled every 0.5 ms)\n")
 
+    if meta.get("export_clients"):
+        w(f"## Export at {n} areas, {meta['export_clients']} clients downloading at once\n")
+        w(f"Each client downloads `GET /v1/areas/export?format=json` again and again for "
+          f"{meta.get('duration', '?')} s while wrk (1 thread, 16 connections) asks for Get Area beside them.\n")
+        w(f"- one download: {int(meta.get('export_bytes_json', 0)) / 1e6:.1f} MB as JSON, "
+          f"{int(meta.get('export_bytes_csv', 0)) / 1e6:.1f} MB as CSV")
+        w(f"- downloads finished: {meta.get('export_downloads', '?')}, failed: {meta.get('export_failures', '?')}; "
+          f"time of one: median {meta.get('export_seconds_median', '?')} s, slowest {meta.get('export_seconds_max', '?')} s")
+        w(f"- server RSS while they ran: peak {mb(int(meta.get('export_rss_peak_kb', 0)))}")
+        w(f"- Get Area beside them: {meta.get('export_get_area_rps', '?')} req/s, "
+          f"p99 {meta.get('export_get_area_p99_ms', '?')} ms, non-2xx {meta.get('export_get_area_non2xx', '?')}\n")
+
     w("## Targets\n")
     w("| target | measured | verdict |")
     w("|---|---|---|")
@@ -184,6 +196,10 @@ def main(meta_path, tsv_path, n, small):
       f"{'; over: ' + ', '.join(grown) if grown else ''} | {verdict(not grown)} |")
     peak = max((r["hwm"] for r in big.values()), default=0)
     w(f"| peak RSS ≤ 64 MiB at {n} | {mb(peak)} | {verdict(peak <= RSS_LIMIT_KB)} |")
+    export_peak = int(meta.get("export_rss_peak_kb", 0))
+    if export_peak:
+        w(f"| RSS < 64 MiB at {n} while {meta.get('export_clients')} clients download the export "
+          f"| {mb(export_peak)} | {verdict(export_peak < RSS_LIMIT_KB)} |")
     f200 = meta.get("first200_" + n)
     if f200:
         w(f"| serve → first 200 ≤ 200 ms at {n} | {f200} ms | {verdict(float(f200) <= 200)} |")

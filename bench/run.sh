@@ -181,6 +181,11 @@ run_size() {
     echo "log_${size}_$c $(grep -cE ' (WARN|ERROR) ' "$log" || true)" >>"$WORK/meta"
     : >"$log"
   done
+  if [ "$size" = "$N" ]; then
+    say "export: $N areas, 4 clients downloading at once beside wrk on Get Area"
+    python3 bench/export.py "$addr" "$key" "$server" "$WORK/cases-$size/get_area.txt" "$DURATION" >>"$WORK/meta" ||
+      say "warning: the export run failed"
+  fi
   kill "$server"
   wait "$launcher" 2>/dev/null || true
 }

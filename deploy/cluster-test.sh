@@ -17,6 +17,11 @@
 #   5. too many requests in flight from one address are refused (429 JSON);
 #   6. a silent client, and one that trickles a header, are dropped after the
 #      10 s header timeout;
+#   6b. tiny_http's framing defects (docs/http-layer.md): HTTP/2.0 and 3.0
+#      request lines, a chunked GET carrying a second request, a raw non-ASCII
+#      header byte, malformed request lines, and 4 clients pipelining 20
+#      requests each without reading are answered in the API's error shape or
+#      closed by the front, and the replicas' threads and descriptors stay flat;
 #   7. the killed replica, restarted, gets traffic again; with no replica left
 #      nginx answers 502 in the API's error shape.
 # Each check prints PASS or FAIL with its figures; the script exits 1 on any FAIL.
@@ -121,6 +126,10 @@ start_replica() {
 
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 threads() { awk '/^Threads:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+# The fewest of 5 samples 0.2 s apart: the replica's self-connections
+# (keeper.rs) add a thread and 3 descriptors for a moment every 100 ms.
+fewest() { local n m=999999; for _ in 1 2 3 4 5; do n=$("$@"); ((n < m)) && m=$n; sleep 0.2; done; echo "$m"; }
+fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 
 # --- 1. the production configuration is valid ----------------------------------
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
@@ -321,6 +330,30 @@ check "silent client dropped" "$verdict" "$silent s (client_header_timeout 10s)"
 verdict=1
 in_window "$(sed -n 's/closed_after=\([^ ]*\).*/\1/p' <<<"$trickle")" && verdict=0
 check "trickling header dropped" "$verdict" "$trickle (client_header_timeout 10s)"
+
+# --- 6b. tiny_http's framing defects, through the front ---------------------------
+# Idle upstream keep-alive connections close after 5 s (keepalive_timeout):
+# both counts are taken once they have. Each case is sent 5 times, so a leak
+# of one thread or two descriptors per case would show past the slack of 2.
+sleep 6
+thr1_before=$(fewest threads "$R1_PID") fd1_before=$(fewest fds "$R1_PID")
+thr2_before=$(fewest threads "$R2_PID") fd2_before=$(fewest fds "$R2_PID")
+out=$(python3 "$PROBE" hostile "$FRONT_PORT" "$KEY")
+verdict=1
+[[ "$out" == all=ok* ]] && verdict=0
+check "framing defects refused" "$verdict" "$out"
+out=$(python3 "$PROBE" pipeline "$FRONT_PORT")
+slowest=$(sed -n 's/slowest=\([0-9.]*\).*/\1/p' <<<"$out")
+verdict=1
+[[ "$out" == *"statuses=200" ]] && awk -v t="$slowest" 'BEGIN { exit !(t < 2) }' && verdict=0
+check "pipelined non-readers" "$verdict" "4 clients x 20 pipelined /v1/openapi.json, never read; normal GETs meanwhile: $out s"
+sleep 8
+thr1_after=$(fewest threads "$R1_PID") fd1_after=$(fewest fds "$R1_PID")
+thr2_after=$(fewest threads "$R2_PID") fd2_after=$(fewest fds "$R2_PID")
+verdict=1
+[[ "$thr1_after" -le $((thr1_before + 2)) && "$thr2_after" -le $((thr2_before + 2)) &&
+    "$fd1_after" -le $((fd1_before + 2)) && "$fd2_after" -le $((fd2_before + 2)) ]] && verdict=0
+check "replicas flat after hostile" "$verdict" "threads r1 $thr1_before->$thr1_after, r2 $thr2_before->$thr2_after; fds r1 $fd1_before->$fd1_after, r2 $fd2_before->$fd2_after"
 
 # --- 7. the restarted replica serves again; none left gives JSON 502 ---------------
 for _ in $(seq 1 20); do

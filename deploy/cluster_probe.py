@@ -11,16 +11,20 @@ the figures. Every loop here is bounded in bytes, connections and seconds.
     silent PORT          one connection that sends nothing: how long until nginx drops it
     trickle PORT         one header sent a byte every 0.2 s: how long until nginx drops it
     nonascii PORT KEY    raw UTF-8 bytes in the target and in headers: the status of each
+    hostile PORT KEY     tiny_http's framing defects (docs/http-layer.md): each case's answer
+    pipeline PORT        4 clients pipeline 20 requests each and never read; a normal GET meanwhile
     json FILE CODE STATUS  check that FILE is the API's error body with this code and status
 """
 
 import json
+import re
 import select
 import socket
 import sys
 import time
 
 HOST = "127.0.0.1"
+REPEAT = 5
 
 
 def connect(port):
@@ -218,6 +222,83 @@ def nonascii(port, key):
     print(" ".join(out))
 
 
+def answer_of(port, raw, seconds=3.0):
+    """Whether the answer to raw bytes is acceptable, and `status/code` (or
+    `closed`, or `0.9` for a bare HTTP/0.9 body). Acceptable: closed without
+    an answer, or one answer with a JSON body, in the error shape if an error,
+    and no area in it (a request smuggled in the body ran)."""
+    sock = connect(port)
+    sock.sendall(raw)
+    data = read_all(sock, seconds=seconds)
+    sock.close()
+    status, body = status_and_body(data)
+    if not status:
+        body = data  # HTTP/0.9: nginx sends the body alone
+    try:
+        json.loads(body)
+        is_json = True
+    except ValueError:
+        is_json = False
+    code = error_code(body)
+    good = not data or (
+        is_json and len(re.findall(rb"HTTP/1\.1 \d{3} ", data)) <= 1 and b"truth_score" not in data
+        and (status < 400 or code != "-"))
+    seen = f"{status}/{code}" if status else ("closed" if not data else "0.9")
+    return good, seen
+
+
+def hostile(port, key):
+    """Each case `REPEAT` times (a replica leaking a thread per case would show
+    that many); prints whether all were acceptable, and the last answer of each."""
+    smuggled = f"GET /v1/areas/cape-town HTTP/1.1\r\nHost: f\r\nAuthorization: Bearer {key}\r\n\r\n"
+    cases = [
+        ("http2", b"GET /healthz HTTP/2.0\r\nHost: f\r\n\r\n"),
+        ("http3", b"GET /healthz HTTP/3.0\r\nHost: f\r\n\r\n"),
+        ("chunked_get", ("GET /healthz HTTP/1.1\r\nHost: f\r\nTransfer-Encoding: chunked\r\n"
+                         "Connection: close\r\n\r\n" + smuggled).encode()),
+        ("header_byte", b"GET /healthz HTTP/1.1\r\nHost: f\r\nX-\xff: 1\r\nConnection: close\r\n\r\n"),
+        ("no_version", b"GET /healthz\r\nHost: f\r\n\r\n"),
+        ("bad_version", b"GET /healthz HTTP/1.7\r\nHost: f\r\n\r\n"),
+        ("no_colon", b"GET /healthz HTTP/1.1\r\nHost: f\r\nNoColon\r\n\r\n"),
+        ("expect", b"GET /healthz HTTP/1.1\r\nHost: f\r\nExpect: x\r\nConnection: close\r\n\r\n"),
+        ("junk", b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03\r\n\r\n"),
+    ]
+    out, ok = [], True
+    for name, raw in cases:
+        for _ in range(REPEAT):
+            good, seen = answer_of(port, raw)
+            ok = ok and good
+        out.append(f"{name}={seen}" + ("" if good else "(bad)"))
+    print(("all=ok " if ok else "all=bad ") + " ".join(out))
+
+
+def pipeline(port):
+    """4 clients pipeline 20 requests for the largest answer, never reading
+    (small receive buffers); meanwhile 5 normal GETs: the slowest, in seconds."""
+    one = b"GET /v1/openapi.json HTTP/1.1\r\nHost: f\r\n\r\n"
+    socks = []
+    for _ in range(4):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.settimeout(5)
+        sock.connect((HOST, port))
+        sock.sendall(one * 20)
+        socks.append(sock)
+    time.sleep(0.5)
+    slowest, statuses = 0.0, []
+    for _ in range(5):
+        started = time.monotonic()
+        sock = connect(port)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: f\r\nConnection: close\r\n\r\n")
+        status, _ = status_and_body(read_all(sock, seconds=40))
+        sock.close()
+        statuses.append(status)
+        slowest = max(slowest, time.monotonic() - started)
+    for sock in socks:
+        sock.close()
+    print(f"slowest={slowest:.2f} statuses={','.join(map(str, sorted(set(statuses))))}")
+
+
 def check_json(path, code, status):
     try:
         with open(path, "rb") as f:
@@ -242,6 +323,10 @@ def main(argv):
         trickle(int(args[0]))
     elif cmd == "nonascii":
         nonascii(int(args[0]), args[1])
+    elif cmd == "hostile":
+        hostile(int(args[0]), args[1])
+    elif cmd == "pipeline":
+        pipeline(int(args[0]))
     elif cmd == "json":
         check_json(args[0], args[1], args[2])
     else:

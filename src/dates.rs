@@ -100,6 +100,24 @@ pub fn format_timestamp(unix: i64) -> String {
 }
 
 /// The Monday that starts the ISO week holding `days`.
+/// An HTTP date (RFC 9110, IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
+pub fn format_http_date(unix: i64) -> String {
+    const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let (days, secs) = (unix.div_euclid(86_400), unix.rem_euclid(86_400));
+    let (year, month, day) = to_civil(days);
+    format!(
+        "{}, {day:02} {} {year} {:02}:{:02}:{:02} GMT",
+        WEEKDAYS[days.rem_euclid(7) as usize],
+        MONTHS[month as usize - 1],
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
 pub fn week_monday(days: i64) -> i64 {
     // 1970-01-01 was a Thursday: (days + 3) mod 7 counts days since Monday.
     days - (days + 3).rem_euclid(7)
@@ -114,6 +132,20 @@ pub fn month_start(days: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn http_dates_are_imf_fixdate() {
+        // RFC 9110's own example, and the epoch.
+        assert_eq!(
+            format_http_date(784_111_777),
+            "Sun, 06 Nov 1994 08:49:37 GMT"
+        );
+        assert_eq!(format_http_date(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        assert_eq!(
+            format_http_date(1_795_391_999),
+            "Sun, 22 Nov 2026 23:59:59 GMT"
+        );
+    }
 
     #[test]
     fn round_trips_known_dates() {

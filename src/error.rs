@@ -35,6 +35,9 @@ pub enum ApiError {
     UriTooLong,
     /// The request headers add up to more than `MAX_HEADER_BYTES`.
     HeadersTooLarge,
+    /// The request announces a body (Transfer-Encoding, or a Content-Length
+    /// other than 0); the API takes none, and the connection is closed.
+    BodyNotAllowed,
     /// Anything unexpected. The detail is logged, never sent.
     Internal,
     /// The database cannot answer right now (missing, locked, corrupt, pool exhausted).
@@ -65,7 +68,7 @@ impl ApiError {
         match self {
             ApiError::MissingApiKey | ApiError::InvalidApiKey => 401,
             ApiError::PlanUpgradeRequired { .. } => 403,
-            ApiError::InvalidParameter { .. } => 400,
+            ApiError::InvalidParameter { .. } | ApiError::BodyNotAllowed => 400,
             ApiError::AreaNotFound { .. } | ApiError::NotFound { .. } => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UriTooLong => 414,
@@ -88,6 +91,7 @@ impl ApiError {
             ApiError::UriTooLong => "uri_too_long",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::HeadersTooLarge => "headers_too_large",
+            ApiError::BodyNotAllowed => "body_not_allowed",
             ApiError::Internal => "internal_error",
             ApiError::ServiceUnavailable | ApiError::ExportsBusy { .. } => "service_unavailable",
         }
@@ -126,6 +130,11 @@ impl ApiError {
             ),
             ApiError::HeadersTooLarge => {
                 format!("the request headers are larger than {MAX_HEADER_BYTES} bytes in all")
+            }
+            ApiError::BodyNotAllowed => {
+                "this API takes no request body: send no Transfer-Encoding and no Content-Length \
+                 other than 0"
+                    .into()
             }
             ApiError::Internal => "something went wrong on our side; please retry".into(),
             ApiError::ServiceUnavailable => {

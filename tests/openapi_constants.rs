@@ -513,6 +513,7 @@ fn every_error() -> Vec<ApiError> {
         ApiError::Internal,
         ApiError::ServiceUnavailable,
         ApiError::ExportsBusy { running: 4 },
+        ApiError::BodyNotAllowed,
     ];
     for e in &all {
         match e {
@@ -528,7 +529,8 @@ fn every_error() -> Vec<ApiError> {
             | ApiError::HeadersTooLarge
             | ApiError::Internal
             | ApiError::ServiceUnavailable
-            | ApiError::ExportsBusy { .. } => {}
+            | ApiError::ExportsBusy { .. }
+            | ApiError::BodyNotAllowed => {}
         }
     }
     all

@@ -15,6 +15,7 @@ mod wall_clock {
     mod database_faults;
     mod drain;
     mod exports;
+    mod http_layer;
     mod key_changes;
     mod lifecycle;
     mod rate_limits;

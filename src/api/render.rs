@@ -30,7 +30,7 @@ pub struct Columns {
 }
 
 /// The list form's fields, in the spec's order.
-const LIST_FIELDS: [&str; 6] = [
+pub const LIST_FIELDS: [&str; 6] = [
     "id",
     "name",
     "province",

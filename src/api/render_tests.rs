@@ -117,15 +117,8 @@ fn a_feature_is_a_point_at_lng_lat_with_flat_properties() {
     let text = String::from_utf8(out.clone()).unwrap();
     let properties = &text[text.find("\"properties\"").unwrap()..];
     let at = |k: &str| properties.find(&format!("\"{k}\":")).unwrap();
-    let order = [
-        "id",
-        "name",
-        "province",
-        "municipality",
-        "truth_score",
-        "updated_at",
-        "distance_km",
-    ];
+    let mut order = LIST_FIELDS.to_vec();
+    order.push("distance_km");
     assert!(
         order.windows(2).all(|w| at(w[0]) < at(w[1])),
         "{properties}"

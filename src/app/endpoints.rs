@@ -48,7 +48,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             listing::answer(req, &page, format, p.circle.is_some())
         }
         Route::ExportAreas => {
-            exports::answer(req, dataset, caller, &params::export(query)?, exports)?
+            exports::answer(req, dataset, conn, caller, &params::export(query)?, exports)?
         }
         Route::CompareAreas => {
             Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)

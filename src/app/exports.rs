@@ -8,6 +8,8 @@
 //! bound an export is refused with 503 and Retry-After instead of queueing.
 
 use std::io::Read;
+
+use rusqlite::Connection;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -64,6 +66,7 @@ impl Read for Slotted {
 pub fn answer(
     req: &Request,
     dataset: &Dataset,
+    conn: &Connection,
     caller: &Caller,
     p: &ExportParams,
     slots: &ExportSlots,
@@ -89,14 +92,18 @@ pub fn answer(
             .map(str::trim)
             .any(|t| t == "*" || t.trim_start_matches("W/") == tag)
     });
-    if fresh || req.method == "HEAD" {
+    if fresh {
+        return Ok(response);
+    }
+    let total = crate::api::areas::count(conn, p.province)?;
+    response.headers.push(("X-Total-Count", total.to_string()));
+    if req.method == "HEAD" {
+        // The same head as a GET's (chunked, no length), and no body.
+        response.stream = Some(Stream(Box::new(std::io::empty())));
         return Ok(response);
     }
     let slot = slots.take()?;
-    let conn = dataset.pool.get()?;
-    let total = crate::api::areas::count(&conn, p.province)?;
-    response.headers.push(("X-Total-Count", total.to_string()));
-    let export = Export::new(conn, format, p.province, total);
+    let export = Export::new(dataset.pool.get()?, format, p.province, total);
     response.stream = Some(Stream(Box::new(Slotted {
         export,
         _slot: slot,

@@ -5,6 +5,32 @@ use crate::search::geo::Circle;
 use crate::search::geo::haversine_km;
 use crate::search::test_points::{cloud, index_of};
 
+/// The areas within `circle` that `keep` admits (by area_no and point),
+/// nearest first, ties by area_no, by haversine over every area.
+fn brute_force(
+    points: &[(f64, f64, f64)],
+    circle: &Circle,
+    keep: impl Fn(i64, &(f64, f64, f64)) -> bool,
+) -> Vec<Hit> {
+    let mut want: Vec<Hit> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i as i64 + 1, p))
+        .filter(|(no, p)| keep(*no, p))
+        .map(|(no, p)| Hit {
+            area_no: no,
+            distance_km: haversine_km(circle.lat, circle.lng, p.0, p.1),
+        })
+        .filter(|h| h.distance_km <= circle.radius_km)
+        .collect();
+    want.sort_by(|a, b| {
+        a.distance_km
+            .total_cmp(&b.distance_km)
+            .then(a.area_no.cmp(&b.area_no))
+    });
+    want
+}
+
 /// Every circle, k, minimum score and left-out area gives exactly what a
 /// brute-force haversine over all areas gives, near the antimeridian and
 /// a pole too, where the rings give way to a full scan.
@@ -37,21 +63,8 @@ fn nearest_equals_brute_force_everywhere() {
                 lng,
                 radius_km,
             };
-            let mut want: Vec<Hit> = points
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (i as i64 + 1, p))
-                .filter(|(no, p)| p.2 >= min_score && Some(*no) != skip)
-                .map(|(no, p)| Hit {
-                    area_no: no,
-                    distance_km: haversine_km(lat, lng, p.0, p.1),
-                })
-                .filter(|h| h.distance_km <= radius_km)
-                .collect();
-            want.sort_by(|a, b| {
-                a.distance_km
-                    .total_cmp(&b.distance_km)
-                    .then(a.area_no.cmp(&b.area_no))
+            let want = brute_force(&points, &circle, |no, p| {
+                p.2 >= min_score && Some(no) != skip
             });
             let got = index.nearest(&Disc::new(circle), min_score, k, skip);
             assert_eq!(
@@ -108,20 +121,8 @@ fn nearest_in_a_box_equals_brute_force() {
                     lng,
                     radius_km,
                 };
-                let mut want: Vec<Hit> = points
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| p.2 >= min_score && bbox.contains(p.0, p.1))
-                    .map(|(i, p)| Hit {
-                        area_no: i as i64 + 1,
-                        distance_km: haversine_km(lat, lng, p.0, p.1),
-                    })
-                    .filter(|h| h.distance_km <= radius_km)
-                    .collect();
-                want.sort_by(|a, b| {
-                    a.distance_km
-                        .total_cmp(&b.distance_km)
-                        .then(a.area_no.cmp(&b.area_no))
+                let want = brute_force(&points, &circle, |_, p| {
+                    p.2 >= min_score && bbox.contains(p.0, p.1)
                 });
                 let got = index.nearest_in_box(&Disc::new(circle), bbox, min_score, 15);
                 assert_eq!(got.total, want.len(), "{circle:?} {bbox:?}");

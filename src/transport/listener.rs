@@ -1,25 +1,28 @@
-//! The listening socket, and the defects of tiny_http 0.12 worked around here.
+//! The listening socket, and the defects of tiny_http 0.12 worked around here
+//! (docs/http-layer.md has them all).
 //!
 //! tiny_http sets no timeouts, so the socket is made here with read and write
 //! timeouts that accepted connections inherit (Linux), and TCP_NODELAY. Two of
 //! tiny_http's own behaviours then need help: its accept thread ends at the
 //! first accept() error (which the timeout causes on an idle listener), and its
 //! connection pool can leave connections of a burst without a thread (both
-//! handled in keeper.rs, `keep_accepting`); and each request a non-reading
-//! client pipelined would wait out the write timeout (`Stalled`).
+//! handled in keeper.rs, `keep_accepting`).
 //!
 //! tiny_http also has no way to stop accepting while requests already received
 //! are answered: `AcceptSwitch` keeps a second handle on the listening socket
 //! and shuts it down underneath tiny_http when the server stops.
 
-use std::collections::HashMap;
 use std::net::{Shutdown, SocketAddr, TcpListener, ToSocketAddrs};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use socket2::{Domain, Protocol, Socket, Type};
 
-/// A listening socket whose accepted connections time out on reads and writes.
+use super::write::WRITE_SLICE;
+
+/// A listening socket whose accepted connections time out on reads after
+/// `timeout`, and on writes after `WRITE_SLICE` (or `timeout`, if shorter):
+/// a write that runs out is carried on by serve.rs, up to `timeout` without
+/// progress, on a thread that is not a worker.
 pub fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
     let fail = |e: std::io::Error| format!("cannot listen on {addr}: {e}");
     let resolved: SocketAddr = addr
@@ -35,7 +38,9 @@ pub fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
     .map_err(fail)?;
     socket.set_reuse_address(true).map_err(fail)?;
     socket.set_read_timeout(Some(timeout)).map_err(fail)?;
-    socket.set_write_timeout(Some(timeout)).map_err(fail)?;
+    socket
+        .set_write_timeout(Some(WRITE_SLICE.min(timeout)))
+        .map_err(fail)?;
     // tiny_http writes an answer through a 1 KiB buffer, so a larger answer
     // leaves in several segments; with Nagle's algorithm on, the last one waits
     // for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
@@ -83,44 +88,13 @@ impl AcceptSwitch {
     }
 }
 
-/// Connections whose client stopped reading: an answer to one of them ran
-/// into the write timeout. tiny_http queues every request a client pipelines,
-/// and each answer on such a connection would wait out the write timeout
-/// again (and a dropped tiny_http request writes a 500, waiting as long), so
-/// one client pipelining N requests would hold the workers N timeouts long.
-/// Their remaining requests are discarded without a write instead.
-#[derive(Default)]
-pub struct Stalled(Mutex<HashMap<SocketAddr, Instant>>);
-
-/// How long a stalled connection is remembered after its last request.
-const STALLED_FOR: Duration = Duration::from_secs(120);
-
-impl Stalled {
-    pub fn mark(&self, peer: SocketAddr) {
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        map.retain(|_, at| at.elapsed() < STALLED_FOR);
-        map.insert(peer, Instant::now());
-    }
-
-    /// True (and remembered for longer) if `peer` is a stalled connection.
-    pub fn check(&self, peer: SocketAddr) -> bool {
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        match map.get_mut(&peer) {
-            Some(at) if at.elapsed() < STALLED_FOR => {
-                *at = Instant::now();
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
     use std::io::{ErrorKind, Read, Write};
     use std::net::TcpStream;
     use std::thread;
+    use std::time::Instant;
 
     fn listener() -> (TcpListener, AcceptSwitch, SocketAddr) {
         let listener = listen("127.0.0.1:0", Duration::from_secs(10)).unwrap();

@@ -1,5 +1,9 @@
-//! The worker pool, signals and shutdown. This folder (with listener.rs,
-//! keeper.rs and wire.rs) is the only code that knows about tiny_http.
+//! The worker pool, signals and shutdown. This folder is the only code that
+//! knows about tiny_http 0.12, and docs/http-layer.md is the ledger of its
+//! defects the server meets: what guards each one here or at the nginx front,
+//! and the test that pins it. listener.rs makes the socket and stops it,
+//! keeper.rs keeps tiny_http accepting, serve.rs, conns.rs and write.rs take a
+//! request to its answer on the wire, wire.rs converts types, drain.rs stops.
 //!
 //! tiny_http accepts connections and parses requests on its own threads and
 //! queues them; a fixed number of workers take requests off that queue, answer
@@ -9,9 +13,9 @@
 //! connections are refused; see `AcceptSwitch`), and the workers answer every
 //! request queued or still arriving on connections already accepted, until
 //! none has come for `QUIET`, for `DRAIN_DEADLINE` at most; then the process
-//! exits 0. Answers written while draining say `Connection: close`. A worker
-//! still writing at `SHUTDOWN_DEADLINE` (to a client that does not read) is
-//! abandoned, so that the process exits within 5 s of the signal.
+//! exits 0. Answers written while draining say `Connection: close`. An answer
+//! still being written at `SHUTDOWN_DEADLINE` (to a client that does not read)
+//! is abandoned, so that the process exits within 5 s of the signal.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -24,16 +28,18 @@ use tiny_http::Server;
 
 use crate::app::App;
 use crate::app::exports::MAX_EXPORTS;
-use crate::app::http;
+use crate::app::http::RequestIds;
 use crate::data::dataset::Store;
 use keeper::keep_accepting;
-use listener::{AcceptSwitch, Stalled, listen};
+use listener::{AcceptSwitch, listen};
 
+mod conns;
+mod drain;
 pub mod keeper;
 pub mod listener;
-mod stream;
+mod serve;
 mod wire;
-use wire::{respond, to_request};
+mod write;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
@@ -63,12 +69,16 @@ const QUIET: Duration = Duration::from_millis(200);
 const WATCH_EVERY: Duration = Duration::from_secs(1);
 
 /// What the worker threads share with each other and with shutdown.
-#[derive(Default)]
 struct Shared {
     stopping: AtomicBool,
-    stalled: Stalled,
+    conns: conns::Connections,
     /// Requests being answered now: the ones shutdown abandons at its deadline.
     busy: AtomicUsize,
+    /// Threads writing to a client that stopped reading (serve.rs, `hand_off`).
+    slow: AtomicUsize,
+    client_timeout: Duration,
+    /// Ids for the answers given here, without the app (a refused body).
+    request_ids: RequestIds,
 }
 
 pub struct Running {
@@ -95,12 +105,19 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let server = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
     log::info!("listening on http://{addr}");
     let app = Arc::new(App::new(store, config.metrics_addr.is_none()));
-    let shared = Arc::new(Shared::default());
+    let shared = Arc::new(Shared {
+        stopping: AtomicBool::new(false),
+        conns: conns::Connections::default(),
+        busy: AtomicUsize::new(0),
+        slow: AtomicUsize::new(0),
+        client_timeout: config.client_timeout,
+        request_ids: RequestIds::new(),
+    });
     let (mut threads, mut keepers) = (Vec::new(), Vec::new());
     for i in 0..config.workers {
         let (server, app, shared) = (server.clone(), app.clone(), shared.clone());
         threads.push(spawn(&format!("worker-{i}"), move || {
-            work(&server, &app, &shared)
+            drain::work(&server, &app, &shared)
         })?);
     }
     let (app2, shared2) = (app.clone(), shared.clone());
@@ -123,7 +140,7 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             })?);
             let (ms2, app3, shared3) = (ms.clone(), app.clone(), shared.clone());
             threads.push(spawn("metrics", move || {
-                serve_metrics(&ms2, &app3, &shared3.stopping)
+                drain::work_metrics(&ms2, &app3, &shared3)
             })?);
             (Some(ms), Some(bound))
         }
@@ -163,55 +180,6 @@ impl Running {
         self.app.store.reload()
     }
 
-    /// Stops accepting connections, answers the requests already received
-    /// (for a few seconds at most), and waits for the workers, until
-    /// `SHUTDOWN_DEADLINE` at most: a worker still busy then is left behind.
-    pub fn shutdown(self) {
-        let deadline = Instant::now() + SHUTDOWN_DEADLINE;
-        self.shared.stopping.store(true, Ordering::SeqCst);
-        // The self-connections end first (within about 20 ms: they wait in 10 ms
-        // slices and check `stopping`): one made after the
-        // listener stops would be refused and logged as a failure.
-        for keeper in self.keepers {
-            let _ = keeper.join();
-        }
-        // From here on new connections are refused. A connection tiny_http
-        // accepted just before and left queued without a thread (see
-        // keep_accepting) now waits for one of its busy connection threads.
-        let mut all_stopped = true;
-        for switch in &self.switches {
-            if let Err(e) = switch.stop_accepting() {
-                log::warn!("cannot stop accepting ({e}); still accepting while draining");
-                all_stopped = false;
-            }
-        }
-        if all_stopped {
-            log::info!("stopped accepting new connections");
-        }
-        // One unblock per worker is not enough: a draining worker's recv_timeout
-        // can take an unblock meant for another. Keep waking them until all are done.
-        while self.threads.iter().any(|t| !t.is_finished()) {
-            if Instant::now() >= deadline {
-                // Joining would wait out the write timeout; the threads end
-                // with the process. Their clients see the connection close.
-                log::warn!(
-                    "abandoned {} request(s) still being answered at the shutdown deadline \
-                     (clients not reading their answers)",
-                    self.shared.busy.load(Ordering::SeqCst)
-                );
-                return;
-            }
-            self.server.unblock();
-            if let Some(ms) = &self.metrics_server {
-                ms.unblock();
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        for t in self.threads {
-            let _ = t.join();
-        }
-    }
-
     /// Serves until SIGTERM or SIGINT, reloading the data on SIGHUP.
     pub fn run_until_signalled(self) -> Result<(), String> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -232,43 +200,6 @@ impl Running {
     }
 }
 
-fn work(server: &Server, app: &App, shared: &Shared) {
-    loop {
-        if shared.stopping.load(Ordering::SeqCst) {
-            return drain(server, app, shared);
-        }
-        match server.recv() {
-            Ok(request) => serve(app, shared, request),
-            // tiny_http hands over the error that ended its accept thread:
-            // from here on no new connection is taken (see keep_accepting).
-            Err(e) if !shared.stopping.load(Ordering::SeqCst) => {
-                log::error!("the listener stopped accepting connections: {e}")
-            }
-            Err(_) => {}
-        }
-    }
-}
-
-/// Answers requests until none has come for `QUIET`, or the deadline passes.
-fn drain(server: &Server, app: &App, shared: &Shared) {
-    let deadline = Instant::now() + DRAIN_DEADLINE;
-    let mut last = Instant::now();
-    loop {
-        let until = (last + QUIET).min(deadline);
-        let now = Instant::now();
-        if now >= until {
-            return;
-        }
-        // Ok(None) means the wait ran out or shutdown's unblock() cut it short;
-        // Err is the error that ended the accept thread when the listener
-        // stopped. Neither says that no request is still on its way.
-        if let Ok(Some(request)) = server.recv_timeout(until - now) {
-            serve(app, shared, request);
-            last = Instant::now();
-        }
-    }
-}
-
 fn watch(app: &App, stopping: &AtomicBool) {
     let mut last = Instant::now();
     while !stopping.load(Ordering::SeqCst) {
@@ -278,68 +209,5 @@ fn watch(app: &App, stopping: &AtomicBool) {
             app.store.poll();
             last = Instant::now();
         }
-    }
-}
-
-/// Counts a request as busy while it lives, also if the app panics.
-struct Busy<'a>(&'a AtomicUsize);
-
-impl<'a> Busy<'a> {
-    fn enter(count: &'a AtomicUsize) -> Busy<'a> {
-        count.fetch_add(1, Ordering::SeqCst);
-        Busy(count)
-    }
-}
-
-impl Drop for Busy<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-fn serve(app: &App, shared: &Shared, request: tiny_http::Request) {
-    let _busy = Busy::enter(&shared.busy);
-    let peer = request.remote_addr().copied();
-    if peer.is_some_and(|p| shared.stalled.check(p)) {
-        // Taking the writer and dropping it unused answers nothing and writes nothing.
-        drop(request.into_writer());
-        return;
-    }
-    let started = Instant::now();
-    let ours = to_request(&request);
-    let response = app.handle(&ours);
-    log::info!(
-        "{} {} {} {:.2}ms {}",
-        ours.method,
-        http::loggable_target(&ours.target),
-        response.status,
-        started.elapsed().as_secs_f64() * 1000.0,
-        response.header("X-Request-Id").unwrap_or("-"),
-    );
-    if response.stream.is_some() {
-        stream::send(request, response);
-        return;
-    }
-    // Read at the write: a request taken before the signal may be answered after it.
-    let closing = shared.stopping.load(Ordering::SeqCst);
-    if let Err(e) = respond(request, response, closing) {
-        log::debug!("client went away before the answer: {e}");
-        let timed_out = matches!(
-            e.kind(),
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-        );
-        if let (true, Some(p)) = (timed_out, peer) {
-            log::warn!("{p} stopped reading its answers; dropping its queued requests");
-            shared.stalled.mark(p);
-        }
-    }
-}
-
-/// The metrics listener answers GET /metrics and nothing else.
-fn serve_metrics(server: &Server, app: &App, stopping: &AtomicBool) {
-    while !stopping.load(Ordering::SeqCst) {
-        let Ok(request) = server.recv() else { continue };
-        let response = app.handle_metrics_only(&to_request(&request));
-        let _ = respond(request, response, stopping.load(Ordering::SeqCst));
     }
 }

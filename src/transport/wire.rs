@@ -1,12 +1,15 @@
-//! tiny_http's request and response types to and from the app's (app/http.rs),
-//! and writing an answer, with `Connection: close` while the server stops.
+//! tiny_http's request and response types to and from the app's (app/http.rs):
+//! the answer as bytes (with `Connection: close` when asked), what a request
+//! says about a body, and dropping a request without an answer.
 
 use std::io::Write;
 use std::net::IpAddr;
 
 use tiny_http::Header;
 
-use crate::app::http::{Request, Response};
+use super::write::{Pending, StreamBody};
+use crate::app::http::{Request, Response, Stream};
+use crate::dates;
 
 pub fn to_request(request: &tiny_http::Request) -> Request {
     let header = |name: &'static str| {
@@ -57,33 +60,90 @@ pub fn to_tiny(response: Response) -> tiny_http::Response<std::io::Cursor<Vec<u8
 
 const CONNECTION_CLOSE: &[u8] = b"Connection: close\r\n";
 
-/// Writes the answer to `request`. With `closing` (the server is stopping),
-/// the answer says `Connection: close`, so that a keep-alive client or an
-/// nginx upstream does not send another request on a connection about to end.
+/// A request body tiny_http does not read itself (over 1 KiB without
+/// Transfer-Encoding) is read and thrown away when the request is dropped,
+/// into one buffer the size of the announced length: a length of terabytes
+/// aborts the process (docs/http-layer.md, "Request bodies").
+const READ_BY_TINY_HTTP: usize = 1024;
+
+/// What a request says about a body, which this API never takes.
+#[derive(Debug, PartialEq)]
+pub enum Body {
+    None,
+    /// Answer 400 and close: the body's end is unknown to tiny_http (chunked,
+    /// or a Content-Length it cannot parse), so bytes after the head would be
+    /// read as the next request; or it was read and the request is refused.
+    Refused,
+    /// Never drop this request: see `READ_BY_TINY_HTTP`.
+    Unread,
+}
+
+pub fn body(request: &tiny_http::Request) -> Body {
+    let header = |name: &'static str| {
+        request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str().trim().to_string())
+    };
+    if header("Transfer-Encoding").is_some() {
+        return Body::Refused;
+    }
+    match header("Content-Length").map(|v| v.parse::<usize>()) {
+        None | Some(Ok(0)) => Body::None,
+        Some(Ok(n)) if n > READ_BY_TINY_HTTP => Body::Unread,
+        Some(_) => Body::Refused,
+    }
+}
+
+/// Drops a request without answering it and without writing anything.
+pub fn discard(request: tiny_http::Request) {
+    if body(&request) == Body::Unread {
+        abandon(request);
+    } else {
+        // Taking the writer and dropping it unused writes nothing, where
+        // dropping the request would write tiny_http's empty 500.
+        drop(request.into_writer());
+    }
+}
+
+/// Leaves a request with an unread body unanswered for good: its connection
+/// thread and descriptors stay until the process exits, which is the price
+/// of not aborting (docs/http-layer.md, "Request bodies").
+pub fn abandon(request: tiny_http::Request) {
+    log::warn!(
+        "abandoned a request with an unread body from {:?}: its connection stays open",
+        request.remote_addr()
+    );
+    std::mem::forget(request);
+}
+
+/// The whole answer to `request` as bytes, and the writer to send them on.
+/// With `closing`, the answer says `Connection: close`, so that a keep-alive
+/// client or an nginx upstream does not send another request on it.
 ///
-/// Every answer is printed by tiny_http's own `raw_print` (what `respond`
-/// does: Date, Server, Content-Length or chunked, no body for HEAD) into
-/// memory and goes out through the request's raw writer in one write.
-/// `respond` printed straight into a 1 KiB buffer, so an answer left in two
-/// or more `sendto` calls (strace); in one, Get Area and List Areas cost
-/// 3-5 % less CPU (bench/PROFILE.md). And tiny_http drops any `Connection`
-/// header a response is given and never writes one itself, so while closing
-/// the header is put in here, after the status line.
-pub fn respond(
+/// The answer is printed by tiny_http's own `raw_print` (what `respond` does:
+/// Date, Server, Content-Length or chunked, no body for HEAD) into memory, to
+/// leave in one write: through tiny_http's 1 KiB buffer an answer took two or
+/// more `sendto` calls, and Get Area and List Areas 3-5 % more CPU
+/// (bench/PROFILE.md). tiny_http drops any `Connection` header a response is
+/// given and never writes one itself, so it is put in here.
+pub fn answer(
     request: tiny_http::Request,
     response: Response,
     closing: bool,
-) -> std::io::Result<()> {
+) -> (Vec<u8>, Box<dyn Write + Send>) {
     let tiny = to_tiny(response);
     let mut bytes = Vec::new();
     let head_only = *request.method() == tiny_http::Method::Head;
-    tiny.raw_print(
+    // Printing into a Vec cannot fail.
+    let _ = tiny.raw_print(
         &mut bytes,
         request.http_version().clone(),
         request.headers(),
         head_only,
         None,
-    )?;
+    );
     // raw_print always begins with the status line.
     let at = bytes
         .windows(2)
@@ -92,24 +152,50 @@ pub fn respond(
     if closing {
         bytes.splice(at..at, CONNECTION_CLOSE.iter().copied());
     }
-    let mut writer = request.into_writer();
-    // As `respond` does: a client that has gone is not an error to report.
-    ignore_gone(writer.write_all(&bytes).and_then(|()| writer.flush()))
+    (bytes, request.into_writer())
 }
 
-fn ignore_gone(result: std::io::Result<()>) -> std::io::Result<()> {
-    use std::io::ErrorKind::*;
-    match result {
-        Err(e)
-            if matches!(
-                e.kind(),
-                BrokenPipe | ConnectionAborted | ConnectionRefused | ConnectionReset
-            ) =>
-        {
-            Ok(())
+/// A streamed answer (the export): the head, written here since tiny_http
+/// would read a body of unknown length to its end before sending any of it,
+/// then the body as it is read, in chunks for HTTP/1.1 and to the close of
+/// the connection for HTTP/1.0 (which has no chunks).
+pub fn streamed(request: tiny_http::Request, mut response: Response, closing: bool) -> Pending {
+    let version = request.http_version().clone();
+    let chunked = version >= tiny_http::HTTPVersion(1, 1);
+    let head_only = *request.method() == tiny_http::Method::Head;
+    let status = tiny_http::StatusCode(response.status);
+    let mut head = format!(
+        "HTTP/{}.{} {} {}\r\nDate: {}\r\n",
+        version.0,
+        version.1,
+        status.0,
+        status.default_reason_phrase(),
+        dates::format_http_date(dates::now_unix())
+    );
+    for (name, value) in &response.headers {
+        if !value.contains(['\r', '\n']) {
+            head.push_str(&format!("{name}: {value}\r\n"));
         }
-        other => other,
     }
+    if chunked {
+        head.push_str("Transfer-Encoding: chunked\r\n");
+    }
+    if closing || !chunked {
+        head.push_str("Connection: close\r\n");
+    }
+    head.push_str("\r\n");
+    let Stream(reader) = response
+        .stream
+        .take()
+        .expect("a streamed answer has a stream");
+    if head_only {
+        return Pending::new(head.into_bytes(), request.into_writer());
+    }
+    Pending::streamed(
+        head.into_bytes(),
+        request.into_writer(),
+        StreamBody { reader, chunked },
+    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,238 @@
+//! Every curl example of the README, run against the seed with a growth key,
+//! and compared with the output the README shows under it (dates aside: the
+//! README's were made on another day). An example with no output block must
+//! still answer 200. The README is what a new user copies first, so an
+//! example that drifts from the server fails here.
+
+mod common;
+
+use common::{Plan, spawn_app};
+use serde_json::Value;
+
+/// One curl example and the output block under it, if any.
+struct Example {
+    line: usize,
+    command: String,
+    /// The output block's language (json, csv, text) and text.
+    output: Option<(String, String)>,
+}
+
+/// The curl commands that use `$KEY`, each with the fenced block right after.
+fn examples() -> Vec<Example> {
+    let readme = include_str!("../README.md");
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut found = Vec::new();
+    for (i, window) in lines.windows(3).enumerate() {
+        let [open, command, close] = window else {
+            continue;
+        };
+        if *open != "```sh" || !command.starts_with("curl ") || *close != "```" {
+            continue;
+        }
+        if !command.contains("$KEY") {
+            continue;
+        }
+        let output = lines.get(i + 3).and_then(|fence| {
+            let kind = fence.strip_prefix("```").filter(|k| !k.is_empty())?;
+            let body: Vec<&str> = lines[i + 4..]
+                .iter()
+                .take_while(|l| **l != "```")
+                .copied()
+                .collect();
+            Some((kind.to_string(), body.join("\n")))
+        });
+        found.push(Example {
+            line: i + 2,
+            command: command.to_string(),
+            output,
+        });
+    }
+    found
+}
+
+/// A curl command's words, as a POSIX shell splits them (quotes only: the
+/// README's examples use no other syntax).
+fn words(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in command.chars() {
+        match (quote, c) {
+            (None, '"' | '\'') => (quote, any) = (Some(c), true),
+            (Some(q), c) if c == q => quote = None,
+            (None, ' ') => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            (_, c) => (word.push(c), any = true).0,
+        }
+    }
+    if any {
+        out.push(word);
+    }
+    out
+}
+
+/// What the example asks of the server, and what curl prints of the answer.
+struct Request {
+    target: String,
+    headers: Vec<(String, String)>,
+    /// `-w '%header{name}\n' -o /dev/null`: curl prints that header only.
+    print_header: Option<String>,
+    /// `-o FILE`: curl prints nothing.
+    to_file: bool,
+}
+
+fn parse(command: &str) -> Request {
+    let words = words(command);
+    let mut request = Request {
+        target: String::new(),
+        headers: Vec::new(),
+        print_header: None,
+        to_file: false,
+    };
+    let mut it = words.iter().skip(1);
+    while let Some(word) = it.next() {
+        match word.as_str() {
+            "-s" => {}
+            "-H" => {
+                let header = it.next().expect("-H takes a header");
+                let (name, value) = header.split_once(": ").expect("Name: value");
+                request.headers.push((name.to_string(), value.to_string()));
+            }
+            "-o" => request.to_file = it.next().expect("-o takes a file") != "/dev/null",
+            "-w" => {
+                let format = it.next().expect("-w takes a format");
+                let name = format
+                    .strip_prefix("%header{")
+                    .and_then(|f| f.strip_suffix("}\\n"))
+                    .expect("-w '%header{name}\\n'");
+                request.print_header = Some(name.to_string());
+            }
+            url => {
+                let path = url
+                    .strip_prefix("localhost:8080")
+                    .expect("a URL on localhost:8080");
+                request.target = path.to_string();
+            }
+        }
+    }
+    request
+}
+
+/// Every date (YYYY-MM-DD) in `text` as `DATE`.
+fn without_dates(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let date = b.len() - i >= 10
+            && b[i..i + 10].iter().enumerate().all(|(k, c)| {
+                if k == 4 || k == 7 {
+                    *c == b'-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            });
+        if date {
+            out.push_str("DATE");
+            i += 10;
+        } else {
+            let c = text[i..].chars().next().expect("a char boundary");
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+fn json_without_dates(text: &str) -> Value {
+    serde_json::from_str(&without_dates(text)).expect("JSON")
+}
+
+#[test]
+fn the_readme_shows_examples_of_every_feature() {
+    let all: Vec<String> = examples().into_iter().map(|e| e.command).collect();
+    for path in [
+        "/v1/areas?",
+        "/v1/areas/search?",
+        "bbox=",
+        "format=csv",
+        "application/geo+json",
+        "%header{link}",
+        "/v1/areas/export",
+        "/v1/areas/compare?",
+        "/history?",
+        "include=nearby",
+    ] {
+        assert!(
+            all.iter().any(|c| c.contains(path)),
+            "no example shows {path}"
+        );
+    }
+}
+
+#[test]
+fn every_curl_example_answers_what_the_readme_shows() {
+    let app = spawn_app();
+    let key = app.key(Plan::Growth).to_string();
+    let examples = examples();
+    assert!(examples.len() >= 8, "the README's examples were found");
+    for example in examples {
+        let at = format!("README.md line {}: {}", example.line, example.command);
+        let request = parse(&example.command.replace("$KEY", &key));
+        let headers: Vec<(&str, &[u8])> = request
+            .headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_bytes()))
+            .collect();
+        let reply = app.send("GET", request.target.as_bytes(), &headers);
+        assert_eq!(reply.status, 200, "{at}: {}", reply.text());
+        let Some((kind, shown)) = example.output else {
+            assert!(
+                request.to_file,
+                "{at}: an example that prints shows its output"
+            );
+            continue;
+        };
+        let printed = match &request.print_header {
+            Some(name) => reply.header(name).unwrap_or_default().to_string(),
+            None => reply.text().replace("\r\n", "\n"),
+        };
+        match kind.as_str() {
+            "json" => assert_eq!(
+                json_without_dates(&printed),
+                json_without_dates(&shown),
+                "{at}"
+            ),
+            _ => assert_eq!(
+                without_dates(printed.trim_end()),
+                without_dates(shown.trim_end()),
+                "{at}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn dates_are_replaced_and_nothing_else() {
+    assert_eq!(
+        without_dates("on 2026-11-23T00:00:00Z, not 2026-1-2 or 20261123; Daniëlskuil 1999-01-01"),
+        "on DATET00:00:00Z, not 2026-1-2 or 20261123; Daniëlskuil DATE"
+    );
+    assert_eq!(
+        words(r#"curl -s -w '%header{link}\n' -H "A: b c" "x?y=1&z=2""#),
+        [
+            "curl",
+            "-s",
+            "-w",
+            r"%header{link}\n",
+            "-H",
+            "A: b c",
+            "x?y=1&z=2"
+        ]
+    );
+}
