@@ -14,6 +14,7 @@ mod common;
 mod wall_clock {
     mod database_faults;
     mod drain;
+    mod exports;
     mod http_layer;
     mod key_changes;
     mod lifecycle;

@@ -56,3 +56,35 @@ pub fn assert_cors(reply: &Reply, what: &str) {
         "{what}"
     );
 }
+
+/// Checks that an answer to HEAD has the headers of the answer to GET (README
+/// "Every response"): every one but those that differ per request (Date,
+/// X-Request-Id, the rate limit's remaining and reset) and the body's
+/// framing; a Content-Length on HEAD, if any, is the GET body's length.
+pub fn assert_head_like_get(head: &Reply, get: &Reply, what: &str) {
+    assert_eq!(head.status, get.status, "{what}");
+    assert!(head.body.is_empty(), "{what}: HEAD has no body");
+    let per_request = [
+        "date",
+        "x-request-id",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+        "content-length",
+        "transfer-encoding",
+    ];
+    let kept = |r: &Reply| -> std::collections::BTreeSet<(String, String)> {
+        r.headers
+            .iter()
+            .map(|(n, v)| (n.to_ascii_lowercase(), v.clone()))
+            .filter(|(n, _)| !per_request.contains(&n.as_str()))
+            .collect()
+    };
+    assert_eq!(kept(head), kept(get), "{what}: HEAD has GET's headers");
+    if let Some(length) = head.header("Content-Length") {
+        assert_eq!(
+            length,
+            get.body.len().to_string(),
+            "{what}: HEAD's Content-Length is the GET body's"
+        );
+    }
+}

@@ -3,7 +3,9 @@
 //! (`assert`), reading answer bodies (`body`), the caching and CORS checks
 //! (`cache`), rate-limit budgets (`rate`), polls with a limit (`wait`), the
 //! real binary (`bin`), servers of a test's own (`server`), the seed read
-//! independently (`seed`) and independent arithmetic (`calc`).
+//! independently (`seed`), independent arithmetic (`calc`), walking pages
+//! and their Link headers (`pages`), brute-force Search (`reference`) and
+//! a seeded random source (`rng`), reading exports (`exports`).
 //! Here: `spawn_app()`, the in-process server every test in a binary shares,
 //! over a fresh database with one API key per plan.
 
@@ -18,7 +20,11 @@ pub mod cache;
 pub mod calc;
 pub mod client;
 pub mod db;
+pub mod exports;
+pub mod pages;
 pub mod rate;
+pub mod reference;
+pub mod rng;
 pub mod seed;
 pub mod server;
 pub mod wait;
@@ -116,6 +122,19 @@ impl TestApp {
     pub fn get_as(&self, plan: Plan, target: &str) -> Reply {
         let auth = self.bearer(plan);
         self.send("GET", target.as_bytes(), &[("Authorization", &auth)])
+    }
+
+    /// GET with a growth key and further headers, each given whole.
+    pub fn get_with(&self, target: &str, extra: &[(&str, &str)]) -> Reply {
+        self.send_with("GET", target, extra)
+    }
+
+    /// Any method with a growth key and further headers.
+    pub fn send_with(&self, method: &str, target: &str, extra: &[(&str, &str)]) -> Reply {
+        let auth = self.bearer(Plan::Growth);
+        let mut headers: Vec<(&str, &[u8])> = vec![("Authorization", &auth)];
+        headers.extend(extra.iter().map(|(n, v)| (*n, v.as_bytes())));
+        self.send(method, target.as_bytes(), &headers)
     }
 
     /// GET with a growth key, the lowest plan that may use every endpoint.
