@@ -7,7 +7,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{TestApp, assert_error, assert_invalid, spawn_app};
+use common::{TestApp, assert_error, assert_invalid, key_set, spawn_app};
 use serde_json::Value;
 
 use common::seed::DIMENSIONS;
@@ -40,12 +40,7 @@ fn check(app: &TestApp, ids: &[&str], dims: Option<&[&str]>) -> Value {
     assert_eq!(served, ids, "{target}: areas in the order of ids");
     for area in areas {
         let detail = app.detail(area["id"].as_str().unwrap());
-        let keys: BTreeSet<&str> = area
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = key_set(area);
         assert_eq!(
             keys,
             BTreeSet::from(["dimensions", "id", "name", "truth_score"])

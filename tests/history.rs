@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::calc::{date_of, day_number, has_two_decimals_at_most, round2, weekday};
-use common::{Plan, TestApp, assert_error, assert_invalid, points, spawn_app};
+use common::{Plan, TestApp, assert_error, assert_invalid, key_set, points, spawn_app};
 use serde_json::Value;
 
 const PERIODS: [(&str, usize); 4] = [("7d", 7), ("30d", 30), ("90d", 90), ("1y", 365)];
@@ -103,13 +103,9 @@ fn daily_periods_end_on_the_latest_day_at_truth_score() {
     for id in sample(app) {
         for (period, days) in PERIODS {
             let body = app.ok(&format!("/v1/areas/{id}/history?period={period}"));
-            let keys: Vec<&str> = body
-                .as_object()
-                .unwrap()
-                .keys()
-                .map(String::as_str)
-                .collect();
-            assert_eq!(keys, ["area_id", "change", "history", "period", "trend"]);
+            let keys = key_set(&body);
+            let want = ["area_id", "change", "history", "period", "trend"];
+            assert_eq!(keys, want.into());
             assert_eq!(
                 (body["area_id"].as_str(), body["period"].as_str()),
                 (Some(id), Some(period))

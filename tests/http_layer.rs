@@ -2,6 +2,8 @@
 //! a request with a body is refused in the API's error shape and closes its
 //! connection, so a request carried in a body never runs; and a Content-Length
 //! of terabytes, which tiny_http would try to allocate, leaves the server up.
+//! A streamed answer reaches an HTTP/1.0 client, which knows no chunks, as
+//! its plain body up to the close.
 
 mod common;
 
@@ -91,5 +93,32 @@ fn a_content_length_of_terabytes_leaves_the_server_up() {
         for _ in 0..3 {
             assert_eq!(get(server.addr(), "/healthz", None).status, 200);
         }
+    }
+}
+
+/// tiny_http would read a body of unknown length whole into memory before
+/// sending it to an HTTP/1.0 client; the server sends the export's body as it
+/// is made, unchunked, and closes the connection to end it.
+#[test]
+fn an_http_1_0_client_gets_the_export_unchunked_up_to_the_close() {
+    let app = spawn_app();
+    let request = format!(
+        "GET /v1/areas/export?format=ndjson HTTP/1.0\r\nAuthorization: Bearer {}\r\n\r\n",
+        app.key(Plan::Growth)
+    );
+    let raw = exchange_raw(app.addr, request.as_bytes()).expect("an answer");
+    let text = String::from_utf8(raw).expect("UTF-8");
+    let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
+    assert!(head.starts_with("HTTP/1.0 200 "), "{head}");
+    assert!(head.contains("\r\nConnection: close"), "{head}");
+    assert!(
+        !head.to_ascii_lowercase().contains("transfer-encoding"),
+        "{head}"
+    );
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(lines.len(), app.listed().len(), "every area, one line each");
+    for line in lines {
+        let area: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
+        assert!(area["id"].is_string(), "{line}");
     }
 }

@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::client::Reply;
-use common::{JSON, TestApp, assert_error, assert_invalid, coordinates, data, spawn_app};
+use common::{JSON, TestApp, assert_error, assert_invalid, coordinates, data, key_set, spawn_app};
 
 const CSV: &str = "text/csv; charset=utf-8";
 const GEOJSON: &str = "application/geo+json";
@@ -93,12 +93,7 @@ fn geojson_is_a_feature_collection_of_the_json_page() {
     for target in TARGETS {
         let page = app.ok(target);
         let collection = fetch(app, target, "geojson", GEOJSON).json();
-        let members: BTreeSet<&str> = collection
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let members = key_set(&collection);
         assert_eq!(
             members,
             BTreeSet::from(["features", "limit", "offset", "total", "type"])
@@ -110,12 +105,7 @@ fn geojson_is_a_feature_collection_of_the_json_page() {
         let features = collection["features"].as_array().expect("features");
         assert_eq!(features.len(), data(&page).len(), "{target}");
         for (feature, item) in features.iter().zip(data(&page)) {
-            let keys: BTreeSet<&str> = feature
-                .as_object()
-                .unwrap()
-                .keys()
-                .map(String::as_str)
-                .collect();
+            let keys = key_set(feature);
             assert_eq!(
                 keys,
                 BTreeSet::from(["geometry", "id", "properties", "type"])

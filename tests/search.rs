@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::calc::{by_relevance, text_matches};
-use common::{TestApp, assert_invalid, data, encode, ids, spawn_app};
+use common::{TestApp, assert_invalid, data, encode, ids, key_set, spawn_app};
 use serde_json::Value;
 
 #[test]
@@ -63,12 +63,7 @@ fn limit_is_1_to_50_defaults_to_10_and_the_body_is_data_total_limit_offset() {
     let app = spawn_app();
     for (query, len) in [("", 10), ("&limit=1", 1), ("&limit=50", 50)] {
         let page = app.ok(&format!("/v1/areas/search?min_score=0{query}"));
-        let keys: BTreeSet<&str> = page
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = key_set(&page);
         assert_eq!(keys, BTreeSet::from(["data", "limit", "offset", "total"]));
         assert_eq!(
             (data(&page).len(), page["limit"].as_u64()),

@@ -27,6 +27,15 @@ pub fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object().expect("an object").keys().cloned().collect()
 }
 
+/// The key names of a JSON object, borrowed from it.
+pub fn key_set(v: &Value) -> BTreeSet<&str> {
+    v.as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
 /// The (lat, lng) of an area in detail form.
 pub fn coordinates(detail: &Value) -> (f64, f64) {
     let c = &detail["coordinates"];

@@ -33,7 +33,7 @@ pub mod wait;
 #[allow(unused_imports)]
 pub use assert::*;
 #[allow(unused_imports)]
-pub use body::{coordinates, data, ids, keys, list_total, points};
+pub use body::{coordinates, data, ids, key_set, keys, list_total, points};
 #[allow(unused_imports)]
 pub use db::{fresh_db, new_key, scratch_dir, small_db, sql};
 #[allow(unused_imports)]

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use super::TestApp;
 use super::client::Reply;
+use super::{TestApp, key_set};
 
 /// The links of a `Link` header as (rel, target), in the order given. URI
 /// references may hold commas (a bbox does), so the header is read link by
@@ -85,12 +85,7 @@ pub fn walk_by_offset(app: &TestApp, base: &str, limit: u64) -> Walk {
         let reply = app.get(&here);
         assert_eq!(reply.status, 200, "{here}: {}", reply.text());
         let page = reply.json();
-        let keys: Vec<&str> = page
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys = key_set(&page);
         assert_eq!(keys.len(), 4, "{here}: {page}");
         let total = page["total"].as_u64().expect("total");
         assert!(
