@@ -1007,6 +1007,7 @@ def head_of(get_op):
     op["summary"] = get_op["summary"] + " (headers only)"
     op["description"] = "HEAD: the answer GET would give, without its body."
     op["responses"] = {status: without_content(resp) for status, resp in get_op["responses"].items()}
+    op.pop("x-codeSamples", None)
     return op
 
 
@@ -1263,8 +1264,40 @@ GET_OPS = {
     },
 }
 
+# A curl example per operation, as the README shows them (its examples are
+# run and compared by tests/readme_examples.rs), in the x-codeSamples
+# extension that API reference renderers read.
+_AUTH = '-H "Authorization: Bearer $KEY"'
+CURL = {
+    "/v1/areas": [
+        f'curl -s {_AUTH} "localhost:8080/v1/areas?province=gauteng&sort=truth_score&order=desc&limit=2"',
+        f'curl -s -o /dev/null -w \'%header{{link}}\\n\' {_AUTH} "localhost:8080/v1/areas?limit=20&offset=40"',
+    ],
+    "/v1/areas/search": [
+        f'curl -s {_AUTH} "localhost:8080/v1/areas/search?q=johannes&lat=-26.2041&lng=28.0473&radius=25&min_score=5"',
+        f'curl -s {_AUTH} -H "Accept: application/geo+json" "localhost:8080/v1/areas/search?bbox=18.3,-34.0,18.6,-33.85&limit=2"',
+        f'curl -s {_AUTH} "localhost:8080/v1/areas/search?q=cape&limit=10&offset=20&format=csv"',
+        f'curl -s {_AUTH} "localhost:8080/v1/areas/search?lat=-26.2&lng=28.05&radius=1e-05"',
+    ],
+    "/v1/areas/export": [
+        f'curl -s {_AUTH} "localhost:8080/v1/areas/export?province=northern-cape&format=csv" -o northern-cape.csv',
+        f'curl -s {_AUTH} -H "Accept: application/x-ndjson" "localhost:8080/v1/areas/export" -o areas.ndjson',
+    ],
+    "/v1/areas/compare": [
+        f'curl -s {_AUTH} "localhost:8080/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market"',
+    ],
+    "/v1/areas/{area_id}": [f'curl -s {_AUTH} "localhost:8080/v1/areas/danielskuil?include=nearby"'],
+    "/v1/areas/{area_id}/history": [
+        f'curl -s {_AUTH} "localhost:8080/v1/areas/johannesburg/history?period=90d&granularity=monthly"',
+    ],
+    "/v1/openapi.json": ['curl -s "localhost:8080/v1/openapi.json"'],
+    "/healthz": ['curl -s "localhost:8080/healthz"'],
+    "/metrics": ['curl -s "localhost:8080/metrics"'],
+}
+
 PATHS = {}
 for _path, _get in GET_OPS.items():
+    _get["x-codeSamples"] = [{"lang": "Shell", "label": "curl", "source": c} for c in CURL[_path]]
     _label = _get["operationId"][0].upper() + _get["operationId"][1:]
     item = {}
     if "{area_id}" in _path:

@@ -2,7 +2,8 @@
 //! and compared with the output the README shows under it (dates aside: the
 //! README's were made on another day). An example with no output block must
 //! still answer 200. The README is what a new user copies first, so an
-//! example that drifts from the server fails here.
+//! example that drifts from the server fails here. The curl samples of
+//! docs/openapi.json (x-codeSamples) must answer 200 too.
 
 mod common;
 
@@ -215,6 +216,34 @@ fn every_curl_example_answers_what_the_readme_shows() {
             ),
         }
     }
+}
+
+#[test]
+fn every_curl_sample_of_the_openapi_document_answers_200() {
+    let app = spawn_app();
+    let key = app.key(Plan::Growth).to_string();
+    let doc: Value = serde_json::from_str(include_str!("../docs/openapi.json")).expect("JSON");
+    let mut samples = 0;
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        let listed = item["get"]["x-codeSamples"].as_array();
+        assert!(
+            listed.is_some_and(|l| !l.is_empty()),
+            "{path} has a curl sample"
+        );
+        for sample in listed.into_iter().flatten() {
+            let command = sample["source"].as_str().expect("source");
+            let request = parse(&command.replace("$KEY", &key));
+            let headers: Vec<(&str, &[u8])> = request
+                .headers
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_bytes()))
+                .collect();
+            let reply = app.send("GET", request.target.as_bytes(), &headers);
+            assert_eq!(reply.status, 200, "{path}: {command}: {}", reply.text());
+            samples += 1;
+        }
+    }
+    assert!(samples >= 10, "{samples} samples");
 }
 
 #[test]

@@ -22,11 +22,16 @@ struct Candidate {
     chord2: f64,
 }
 
+/// Candidates room is made for at once: a page's worth and more.
+const PREALLOCATED: usize = 1024;
+
 impl Kept {
     pub fn new(k: usize) -> Kept {
         Kept {
             k,
-            heap: BinaryHeap::with_capacity(k + 1),
+            // A deep page asks for k up to the number of areas; the heap
+            // grows only with the areas a circle really holds.
+            heap: BinaryHeap::with_capacity(k.min(PREALLOCATED) + 1),
         }
     }
 
