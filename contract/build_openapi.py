@@ -508,6 +508,7 @@ SCHEMAS = {
         502, ["bad_gateway"], description="Answered by the nginx front of deploy/ when no replica answers (deployments behind it only)."
     ),
     "ErrorServiceUnavailable": error_schema(503, ["service_unavailable"]),
+    "ErrorUpgradeRequired": error_schema(426, ["upgrade_required"]),
     "ErrorGatewayTimeout": error_schema(
         504, ["gateway_timeout"], description="Answered by the nginx front of deploy/ when no replica answers in time (deployments behind it only)."
     ),
@@ -596,6 +597,11 @@ HEADERS = {
         "description": "Whole seconds to wait before retrying.",
         "required": True,
         "schema": {"type": "integer", "minimum": 0},
+    },
+    "Upgrade": {
+        "description": "The protocol to send the request with.",
+        "required": True,
+        "schema": {"type": "string", "const": "HTTP/1.1"},
     },
     "WWW-Authenticate": {
         "description": "The scheme to authenticate with.",
@@ -736,9 +742,14 @@ RESPONSES = {
         "Retry-After",
     ),
     "ServiceUnavailable": error_response(
-        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy), or (export) too many exports are in flight; retry after Retry-After seconds.",
+        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy), or (export) too many exports are in flight, or the server is stopping; retry after Retry-After seconds.",
         "ErrorServiceUnavailable",
         "Retry-After",
+    ),
+    "UpgradeRequired": error_response(
+        "upgrade_required: the export is sent in chunks, which HTTP/1.0 has not; send the request as HTTP/1.1 (Upgrade: HTTP/1.1).",
+        "ErrorUpgradeRequired",
+        "Upgrade",
     ),
 }
 
@@ -1147,7 +1158,10 @@ GET_OPS = {
             format_param(EXPORT_FORMATS, "ndjson is one JSON object a line."),
             *REQUEST_HEADERS,
         ],
-        "responses": api_responses(export_success(), plan=True),
+        "responses": {
+            **api_responses(export_success(), plan=True),
+            "426": ref("responses", "UpgradeRequired"),
+        },
     },
     "/v1/areas/compare": {
         "operationId": "compareAreas",

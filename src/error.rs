@@ -38,6 +38,9 @@ pub enum ApiError {
     /// The request announces a body (Transfer-Encoding, or a Content-Length
     /// other than 0); the API takes none, and the connection is closed.
     BodyNotAllowed,
+    /// A streamed answer (the export) asked for over HTTP/1.0, which has no
+    /// chunks to send a body of unknown length in.
+    UpgradeRequired,
     /// Anything unexpected. The detail is logged, never sent.
     Internal,
     /// The database cannot answer right now (missing, locked, corrupt, pool exhausted).
@@ -72,6 +75,7 @@ impl ApiError {
             ApiError::AreaNotFound { .. } | ApiError::NotFound { .. } => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UriTooLong => 414,
+            ApiError::UpgradeRequired => 426,
             ApiError::RateLimited { .. } => 429,
             ApiError::HeadersTooLarge => 431,
             ApiError::Internal => 500,
@@ -92,6 +96,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::HeadersTooLarge => "headers_too_large",
             ApiError::BodyNotAllowed => "body_not_allowed",
+            ApiError::UpgradeRequired => "upgrade_required",
             ApiError::Internal => "internal_error",
             ApiError::ServiceUnavailable | ApiError::ExportsBusy { .. } => "service_unavailable",
         }
@@ -131,6 +136,9 @@ impl ApiError {
             ApiError::HeadersTooLarge => {
                 format!("the request headers are larger than {MAX_HEADER_BYTES} bytes in all")
             }
+            ApiError::UpgradeRequired => "the export is sent in chunks, which HTTP/1.0 has not: \
+                                           send the request as HTTP/1.1"
+                .into(),
             ApiError::BodyNotAllowed => {
                 "this API takes no request body: send no Transfer-Encoding and no Content-Length \
                  other than 0"
@@ -169,6 +177,7 @@ impl ApiError {
                 vec![("Retry-After", UNAVAILABLE_RETRY_SECS.to_string())]
             }
             ApiError::ExportsBusy { .. } => vec![("Retry-After", EXPORTS_RETRY_SECS.to_string())],
+            ApiError::UpgradeRequired => vec![("Upgrade", "HTTP/1.1".into())],
             _ => Vec::new(),
         }
     }

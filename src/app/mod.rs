@@ -184,7 +184,7 @@ impl App {
 }
 
 /// The headers every answer carries: its request id and CORS.
-fn stamp(response: &mut Response, request_id: String) {
+pub fn stamp(response: &mut Response, request_id: String) {
     response.headers.push(("X-Request-Id", request_id));
     response
         .headers

@@ -15,7 +15,8 @@ use super::conns::Arrival;
 use super::wire::{self, Body, to_request};
 use super::write::{Pending, Written};
 use crate::app::App;
-use crate::app::http::{self, CORS_HEADERS, Response};
+use crate::app::http::{self, Response};
+use crate::app::stamp;
 use crate::error::ApiError;
 
 /// Connections at most whose answers wait, each on a thread of its own, for
@@ -109,11 +110,17 @@ fn hand_off(app: &Arc<App>, shared: &Arc<Shared>, peer: SocketAddr, pending: Pen
 fn keep_writing(app: &Arc<App>, shared: &Arc<Shared>, peer: SocketAddr, first: Pending) {
     let mut pending = Some(first);
     loop {
-        if let Some(p) = pending.take()
-            && !p.finish(shared.client_timeout)
-        {
-            log::warn!("{peer}'s answer was not finished; dropping its queued requests");
-            give_up(shared, peer);
+        if let Some(p) = pending.take() {
+            let streamed = p.is_streamed();
+            if !p.finish(shared.client_timeout) {
+                log::warn!("{peer}'s answer was not finished; dropping its queued requests");
+                give_up(shared, peer);
+            } else if streamed {
+                // A streamed answer says Connection: close; the client
+                // sends nothing more here (tiny_http closes the connection
+                // once its read times out).
+                return give_up(shared, peer);
+            }
         }
         let Some(request) = shared.conns.next(peer) else {
             return;
@@ -148,10 +155,14 @@ fn prepare(
     }
     let started = Instant::now();
     let ours = to_request(&request);
-    let response = match body {
+    let mut response = match body {
         Body::None => app.handle(&ours),
-        _ => refusal(shared, &ours),
+        _ => refusal(shared, &ours, &ApiError::BodyNotAllowed),
     };
+    if let (Some(_), Some(refused)) = (&response.stream, stream_refused(&request, shared)) {
+        // Dropping the streamed answer gives its export slot back.
+        response = refusal(shared, &ours, &refused);
+    }
     log::info!(
         "{} {} {} {:.2}ms {}",
         ours.method,
@@ -163,21 +174,33 @@ fn prepare(
     // Read at the write: a request taken before the signal may be answered after it.
     let closing = body != Body::None || shared.stopping.load(Ordering::SeqCst);
     if response.stream.is_some() {
-        return Some(wire::streamed(request, response, closing));
+        return Some(wire::streamed(request, response));
     }
     let (bytes, writer) = wire::answer(request, response, closing);
     Some(Pending::new(bytes, writer))
 }
 
-/// The 400 for a request with a body, with the headers every answer carries.
-fn refusal(shared: &Shared, req: &http::Request) -> Response {
-    let mut response = Response::error(&ApiError::BodyNotAllowed);
-    let id = shared.request_ids.for_request(req.request_id.as_deref());
-    response.headers.push(("X-Request-Id", id));
+/// An error answered by the transport, with the headers every answer carries.
+fn refusal(shared: &Shared, req: &http::Request, err: &ApiError) -> Response {
+    let mut response = Response::error(err);
+    stamp(
+        &mut response,
+        shared.request_ids.for_request(req.request_id.as_deref()),
+    );
     response
-        .headers
-        .extend(CORS_HEADERS.iter().map(|(n, v)| (*n, v.to_string())));
-    response
+}
+
+/// Why a streamed answer cannot be sent, if it cannot: HTTP/1.0 has no
+/// chunks, and an export begun while the server stops would be cut off at
+/// the shutdown deadline.
+fn stream_refused(request: &Request, shared: &Shared) -> Option<ApiError> {
+    if *request.http_version() < tiny_http::HTTPVersion(1, 1) {
+        Some(ApiError::UpgradeRequired)
+    } else if shared.stopping.load(Ordering::SeqCst) {
+        Some(ApiError::ServiceUnavailable)
+    } else {
+        None
+    }
 }
 
 /// The metrics listener answers GET /metrics and nothing else, one at a time.

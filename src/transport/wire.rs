@@ -7,7 +7,7 @@ use std::net::IpAddr;
 
 use tiny_http::Header;
 
-use super::write::{Pending, StreamBody};
+use super::write::Pending;
 use crate::app::http::{Request, Response, Stream};
 use crate::dates;
 
@@ -45,14 +45,28 @@ fn client_address(peer: Option<IpAddr>, real_ip: Option<String>) -> Option<IpAdd
     }
 }
 
+/// `Name: value` and its line end, or None (and a log line) for a header
+/// that could split the header block. Values are built from safe parts; one
+/// that still holds a control character is dropped rather than sent.
+fn header_line(name: &str, value: &str) -> Option<String> {
+    let safe = |s: &str, allowed: fn(u8) -> bool| s.bytes().all(allowed);
+    if safe(name, |b| b.is_ascii_graphic() && b != b':')
+        && safe(value, |b| b == b'\t' || !b.is_ascii_control())
+    {
+        Some(format!("{name}: {value}\r\n"))
+    } else {
+        log::error!("dropped an invalid {name} header");
+        None
+    }
+}
+
 pub fn to_tiny(response: Response) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
     let mut out = tiny_http::Response::from_data(response.body).with_status_code(response.status);
     for (name, value) in response.headers {
-        // Header values are built from safe parts; one that still could split
-        // the header block is dropped rather than sent.
-        match Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            Ok(h) if !value.contains(['\r', '\n']) => out.add_header(h),
-            _ => log::error!("dropped an invalid {name} header"),
+        if header_line(name, &value).is_some()
+            && let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes())
+        {
+            out.add_header(h);
         }
     }
     out
@@ -133,6 +147,14 @@ pub fn answer(
     response: Response,
     closing: bool,
 ) -> (Vec<u8>, Box<dyn Write + Send>) {
+    // tiny_http drops an Upgrade header (the 426 names the protocol with it);
+    // it is put in after the status line with Connection.
+    let upgrade: String = response
+        .headers
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case("Upgrade"))
+        .filter_map(|(name, value)| header_line(name, value))
+        .collect();
     let tiny = to_tiny(response);
     let mut bytes = Vec::new();
     let head_only = *request.method() == tiny_http::Method::Head;
@@ -152,38 +174,32 @@ pub fn answer(
     if closing {
         bytes.splice(at..at, CONNECTION_CLOSE.iter().copied());
     }
+    bytes.splice(at..at, upgrade.into_bytes());
     (bytes, request.into_writer())
 }
 
-/// A streamed answer (the export): the head, written here since tiny_http
-/// would read a body of unknown length to its end before sending any of it,
-/// then the body as it is read, in chunks for HTTP/1.1 and to the close of
-/// the connection for HTTP/1.0 (which has no chunks).
-pub fn streamed(request: tiny_http::Request, mut response: Response, closing: bool) -> Pending {
-    let version = request.http_version().clone();
-    let chunked = version >= tiny_http::HTTPVersion(1, 1);
+/// A streamed answer (the export), over HTTP/1.1 (serve.rs refuses it over
+/// HTTP/1.0): the head, written here since tiny_http would read a body of
+/// unknown length to its end before sending any of it, then the body in
+/// chunks as it is read. It always says `Connection: close`: after a long
+/// download tiny_http may already have timed the connection out, and would
+/// write its own 408 after the last chunk, where a client reusing the
+/// connection would take it for the answer to its next request.
+pub fn streamed(request: tiny_http::Request, mut response: Response) -> Pending {
     let head_only = *request.method() == tiny_http::Method::Head;
     let status = tiny_http::StatusCode(response.status);
     let mut head = format!(
-        "HTTP/{}.{} {} {}\r\nDate: {}\r\n",
-        version.0,
-        version.1,
+        "HTTP/1.1 {} {}\r\nDate: {}\r\n",
         status.0,
         status.default_reason_phrase(),
         dates::format_http_date(dates::now_unix())
     );
     for (name, value) in &response.headers {
-        if !value.contains(['\r', '\n']) {
-            head.push_str(&format!("{name}: {value}\r\n"));
+        if let Some(line) = header_line(name, value) {
+            head.push_str(&line);
         }
     }
-    if chunked {
-        head.push_str("Transfer-Encoding: chunked\r\n");
-    }
-    if closing || !chunked {
-        head.push_str("Connection: close\r\n");
-    }
-    head.push_str("\r\n");
+    head.push_str("Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
     let Stream(reader) = response
         .stream
         .take()
@@ -191,11 +207,7 @@ pub fn streamed(request: tiny_http::Request, mut response: Response, closing: bo
     if head_only {
         return Pending::new(head.into_bytes(), request.into_writer());
     }
-    Pending::streamed(
-        head.into_bytes(),
-        request.into_writer(),
-        StreamBody { reader, chunked },
-    )
+    Pending::streamed(head.into_bytes(), request.into_writer(), reader)
 }
 
 #[cfg(test)]

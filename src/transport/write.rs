@@ -25,17 +25,9 @@ pub struct Pending {
     total: u64,
     /// A streamed body failed to read.
     broken: bool,
-    /// The rest of a streamed answer, read a chunk at a time once `bytes`
-    /// (the head, then each chunk) is out.
-    stream: Option<StreamBody>,
-}
-
-/// A body made as it is sent (the export).
-pub struct StreamBody {
-    pub reader: Box<dyn Read + Send>,
-    /// HTTP/1.1: each chunk framed, and a last chunk of length 0. HTTP/1.0
-    /// has no chunks: the body runs to the close of the connection.
-    pub chunked: bool,
+    /// The rest of a streamed answer, read and framed as HTTP/1.1 chunks
+    /// once `bytes` (the head, then each chunk) is out.
+    stream: Option<Box<dyn Read + Send>>,
 }
 
 /// How much of a streamed body is read and sent at a time.
@@ -68,7 +60,11 @@ impl Pending {
     }
 
     /// A head to send, then `body` as it is read.
-    pub fn streamed(head: Vec<u8>, writer: Box<dyn Write + Send>, body: StreamBody) -> Pending {
+    pub fn streamed(
+        head: Vec<u8>,
+        writer: Box<dyn Write + Send>,
+        body: Box<dyn Read + Send>,
+    ) -> Pending {
         Pending {
             stream: Some(body),
             ..Pending::new(head, writer)
@@ -87,7 +83,7 @@ impl Pending {
             return false;
         };
         let mut chunk = vec![0; CHUNK];
-        let n = match body.reader.read(&mut chunk) {
+        let n = match body.read(&mut chunk) {
             Ok(n) => n,
             Err(e) => {
                 log::error!("a streamed answer stopped: {e}");
@@ -97,10 +93,9 @@ impl Pending {
             }
         };
         chunk.truncate(n);
-        self.bytes = match (body.chunked, n) {
-            (true, 0) => b"0\r\n\r\n".to_vec(),
-            (true, _) => [format!("{n:x}\r\n").as_bytes(), &chunk, b"\r\n"].concat(),
-            (false, _) => chunk,
+        self.bytes = match n {
+            0 => b"0\r\n\r\n".to_vec(),
+            _ => [format!("{n:x}\r\n").as_bytes(), &chunk, b"\r\n"].concat(),
         };
         self.sent = 0;
         if n == 0 {

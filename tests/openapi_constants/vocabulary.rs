@@ -86,6 +86,7 @@ fn every_error() -> Vec<ApiError> {
         ApiError::ServiceUnavailable,
         ApiError::ExportsBusy { running: 4 },
         ApiError::BodyNotAllowed,
+        ApiError::UpgradeRequired,
     ];
     for e in &all {
         match e {
@@ -102,7 +103,8 @@ fn every_error() -> Vec<ApiError> {
             | ApiError::Internal
             | ApiError::ServiceUnavailable
             | ApiError::ExportsBusy { .. }
-            | ApiError::BodyNotAllowed => {}
+            | ApiError::BodyNotAllowed
+            | ApiError::UpgradeRequired => {}
         }
     }
     all
