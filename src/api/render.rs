@@ -94,8 +94,9 @@ pub fn csv_field(value: &str) -> String {
 /// The fields of one row as the members of a JSON object, without braces.
 fn json_members(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     let a = row.area;
-    let member = |out: &mut Vec<u8>, name: &str, value: &dyn erased::Value| {
-        if out.last().is_some_and(|&b| b != b'{') {
+    let mut first = true;
+    let mut member = |out: &mut Vec<u8>, name: &str, value: &dyn erased::Value| {
+        if !std::mem::take(&mut first) {
             out.push(b',');
         }
         erased::write(out, name);
@@ -109,8 +110,8 @@ fn json_members(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     member(out, "truth_score", &a.truth_score);
     member(out, "updated_at", &a.updated_at.as_str());
     if cols.coordinates {
-        member(out, "lat", &row.area.lat);
-        member(out, "lng", &row.area.lng);
+        member(out, "lat", &a.lat);
+        member(out, "lng", &a.lng);
     }
     if cols.distance {
         member(out, "distance_km", &a.distance_km);

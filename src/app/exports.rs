@@ -13,7 +13,7 @@ use rusqlite::Connection;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::http::{Request, Response, Stream, etag_of};
+use super::http::{Request, Response, Stream, etag_matches, etag_of};
 use crate::access::keys::{self, Caller};
 use crate::api::contract::{EXPORT_FORMATS, EXPORT_PLAN};
 use crate::api::export::Export;
@@ -87,11 +87,10 @@ pub fn answer(
         body: Vec::new(),
         stream: None,
     };
-    let fresh = req.if_none_match.as_deref().is_some_and(|h| {
-        h.split(',')
-            .map(str::trim)
-            .any(|t| t == "*" || t.trim_start_matches("W/") == tag)
-    });
+    let fresh = req
+        .if_none_match
+        .as_deref()
+        .is_some_and(|h| etag_matches(h, &tag));
     if fresh {
         return Ok(response);
     }

@@ -1,8 +1,10 @@
 //! The app's own view of HTTP: a typed `Request` in, a `Response` out.
 //!
 //! `transport/wire.rs` converts tiny_http's types to and from these, so nothing else
-//! in the crate depends on the listener. Every response body is JSON, but
-//! for the CSV and GeoJSON a client asks List or Search for (app/listing.rs).
+//! in the crate depends on the listener. Bodies are JSON but for the
+//! representations a client asks for (CSV and GeoJSON of List and Search,
+//! app/listing.rs; the export's, app/exports.rs, which streams) and the
+//! Prometheus text of /metrics.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -139,12 +141,7 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
         None => etag_of(&response.body),
     };
     response.headers.retain(|(name, _)| *name != "ETag");
-    let cached = if_none_match.is_some_and(|header| {
-        header
-            .split(',')
-            .map(|t| t.trim())
-            .any(|t| t == "*" || t.trim_start_matches("W/") == etag)
-    });
+    let cached = if_none_match.is_some_and(|header| etag_matches(header, &etag));
     if cached {
         response.status = 304;
         response.body.clear();
@@ -160,6 +157,16 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
         response.headers.push(("Vary", "Authorization".into()));
     }
     response
+}
+
+/// Whether an If-None-Match header names `etag` (or is `*`); a weak
+/// validator (`W/"..."`) matches its strong twin, as RFC 9110's weak
+/// comparison for If-None-Match says.
+pub fn etag_matches(if_none_match: &str, etag: &str) -> bool {
+    if_none_match
+        .split(',')
+        .map(str::trim)
+        .any(|t| t == "*" || t.trim_start_matches("W/") == etag)
 }
 
 /// A strong ETag: the quoted digest of `bytes`.

@@ -124,3 +124,22 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         (Some(7), Some(1))
     );
 }
+
+#[test]
+fn a_link_header_past_its_bound_is_left_out_but_the_count_stays() {
+    let long = format!("/v1/areas/search?q={}&limit=1", "a".repeat(2100));
+    let answered = answer(&request(&long), &page(30, 1, 5), Format::Json, false);
+    assert_eq!(answered.header("Link"), None);
+    assert_eq!(answered.header("X-Total-Count"), Some("30"));
+    let short = answer(
+        &request("/v1/areas?limit=1"),
+        &page(30, 1, 5),
+        Format::Json,
+        false,
+    );
+    assert!(
+        short
+            .header("Link")
+            .is_some_and(|l| l.len() <= LINK_MAX_BYTES)
+    );
+}

@@ -57,21 +57,35 @@ const FIRST_OF_ORDERING: &str = "
     WHERE o.ordering = ?1 AND o.province_slug = '' AND o.position = 0";
 
 /// Device, inode, size and modification time, in hex.
-fn version_of(path: &Path) -> Option<String> {
-    let m = std::fs::metadata(path).ok()?;
-    Some(format!(
+fn version_of(m: &std::fs::Metadata) -> String {
+    format!(
         "{:x}-{:x}-{:x}-{:x}.{:x}",
         m.dev(),
         m.ino(),
         m.size(),
         m.mtime(),
         m.mtime_nsec()
-    ))
+    )
 }
 
 impl Dataset {
     fn open(path: &Path, pool_size: u32) -> Result<Dataset, String> {
-        let file = file_id(path).ok_or_else(|| format!("{} does not exist", path.display()))?;
+        // The file's identity and its version from one look at it: were the
+        // file renamed over in between, the two would name different files.
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            // db::check says what to run to make the file.
+            Err(e) => {
+                return Err(db::check(path)
+                    .err()
+                    .unwrap_or(format!("{}: {e}", path.display())));
+            }
+        };
+        let file = FileId {
+            dev: meta.dev(),
+            ino: meta.ino(),
+        };
+        let version = version_of(&meta);
         let pool = db::open_pool(path, pool_size)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
         let mut plan_limits = HashMap::new();
@@ -98,7 +112,6 @@ impl Dataset {
         let latest_update = conn
             .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
             .unwrap_or_default();
-        let version = version_of(path).ok_or_else(|| format!("{} is gone", path.display()))?;
         drop(conn);
         Ok(Dataset {
             pool,

@@ -31,12 +31,31 @@ impl BBox {
     }
 
     pub fn contains(&self, lat: f64, lng: f64) -> bool {
-        let lng_in = if self.crosses_antimeridian() {
+        (self.min_lat..=self.max_lat).contains(&lat)
+            && (self.holds_lng(lng) || (lng.abs() == 180.0 && self.holds_lng(-lng)))
+    }
+
+    /// Whether the box spans a longitude, read as written (180 and -180 are
+    /// one meridian: `contains` takes either for the other).
+    fn holds_lng(&self, lng: f64) -> bool {
+        if self.crosses_antimeridian() {
             lng >= self.min_lng || lng <= self.max_lng
         } else {
             (self.min_lng..=self.max_lng).contains(&lng)
-        };
-        lng_in && (self.min_lat..=self.max_lat).contains(&lat)
+        }
+    }
+
+    /// The grid column of the antimeridian's other side when the box holds
+    /// one side and its column spans miss the other: longitude 180 lies in
+    /// the last column, -180 in the first.
+    fn other_side_cols(&self) -> Vec<i32> {
+        let spans = self.col_spans();
+        let covered = |col: i32| spans.iter().any(|(a, b)| (*a..=*b).contains(&col));
+        [(180.0, col_of(-180.0)), (-180.0, col_of(180.0))]
+            .into_iter()
+            .filter(|&(edge, col)| self.holds_lng(edge) && !covered(col))
+            .map(|(_, col)| col)
+            .collect()
     }
 
     /// The grid rows the box touches, top to bottom in row numbers.
@@ -62,6 +81,10 @@ impl BBox {
         let (lat_lo, lat_hi) = (south - MARGIN_DEG, south + CELL_DEG + MARGIN_DEG);
         let (lng_lo, lng_hi) = (west - MARGIN_DEG, west + CELL_DEG + MARGIN_DEG);
         let lat = overlap(lat_lo, lat_hi, self.min_lat, self.max_lat);
+        if self.other_side_cols().contains(&cell.col) {
+            // Its areas on the antimeridian are in; the others are not.
+            return lat.max(Place::Edge);
+        }
         let lng = if self.crosses_antimeridian() {
             let a = overlap(lng_lo, lng_hi, self.min_lng, 180.0);
             let b = overlap(lng_lo, lng_hi, -180.0, self.max_lng);
@@ -88,10 +111,16 @@ impl AreaIndex {
     /// The non-empty cells the box touches, with where each lies.
     pub fn cells_in_box<'a>(&'a self, bbox: &'a BBox) -> impl Iterator<Item = (&'a Cell, Place)> {
         let (top, bottom) = bbox.rows();
+        let mut spans: Vec<(i32, i32)> = bbox
+            .col_spans()
+            .into_iter()
+            .filter(|(a, b)| a <= b)
+            .collect();
+        spans.extend(bbox.other_side_cols().into_iter().map(|col| (col, col)));
         (top..=bottom).flat_map(move |row| {
-            bbox.col_spans()
+            spans
+                .clone()
                 .into_iter()
-                .filter(|(a, b)| a <= b)
                 .flat_map(move |(a, b)| self.cells_in_row(row, a, b))
                 .map(|cell| (cell, bbox.place(cell)))
                 .filter(|(_, place)| *place != Place::Outside)

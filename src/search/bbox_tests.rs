@@ -122,3 +122,34 @@ fn the_whole_world_holds_every_area_and_the_antimeridian_splits_it() {
     };
     assert_eq!(found(&index, &not_across, 0.0), vec![3]);
 }
+
+/// Longitude 180 and -180 are one meridian: a box that ends at either side
+/// holds an area written with the other.
+#[test]
+fn an_area_on_the_antimeridian_is_in_a_box_that_ends_on_either_side() {
+    let points = vec![
+        (10.0, 180.0, 1.0),
+        (10.0, -180.0, 2.0),
+        (10.0, -179.5, 3.0),
+        (10.0, 179.5, 4.0),
+    ];
+    let index = index_of(&points);
+    let boxed = |min_lng, max_lng| BBox {
+        min_lng,
+        min_lat: 9.0,
+        max_lng,
+        max_lat: 11.0,
+    };
+    let (west, east, elsewhere) = (
+        boxed(-180.0, -179.0),
+        boxed(179.0, 180.0),
+        boxed(-179.9, 179.9),
+    );
+    assert_eq!(found(&index, &west, 0.0), vec![1, 2, 3]);
+    assert_eq!(found(&index, &east, 0.0), vec![1, 2, 4]);
+    assert_eq!(found(&index, &elsewhere, 0.0), vec![3, 4]);
+    for bbox in [west, east, elsewhere] {
+        let want = brute_force(&points, &bbox, 0.0);
+        assert_eq!(found(&index, &bbox, 0.0), want, "{bbox:?}");
+    }
+}
