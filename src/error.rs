@@ -45,8 +45,9 @@ pub enum ApiError {
     Internal,
     /// The database cannot answer right now (missing, locked, corrupt, pool exhausted).
     ServiceUnavailable,
-    /// As many exports as the server streams at once are running.
-    ExportsBusy { running: usize },
+    /// As many exports as the server streams at once are running, or as many
+    /// as one key may (`per_key`).
+    ExportsBusy { running: usize, per_key: bool },
 }
 
 /// Longest request target answered: 8 KiB.
@@ -148,7 +149,14 @@ impl ApiError {
             ApiError::ServiceUnavailable => {
                 format!("the data is unavailable for a moment; retry in {UNAVAILABLE_RETRY_SECS} s")
             }
-            ApiError::ExportsBusy { running } => format!(
+            ApiError::ExportsBusy {
+                running,
+                per_key: true,
+            } => format!(
+                "this key has {running} exports running, as many as one key may at once; \
+                 retry in {EXPORTS_RETRY_SECS} s"
+            ),
+            ApiError::ExportsBusy { running, .. } => format!(
                 "{running} exports are running, as many as this server streams at once; \
                  retry in {EXPORTS_RETRY_SECS} s"
             ),

@@ -10,8 +10,8 @@
 use std::io::Read;
 
 use rusqlite::Connection;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::http::{Request, Response, Stream, etag_matches, etag_of};
 use crate::access::keys::{self, Caller};
@@ -26,28 +26,69 @@ use crate::error::{ApiError, ApiResult};
 /// a thread for as long as its client reads, so the pool is made larger by
 /// as many (transport/mod.rs).
 pub const MAX_EXPORTS: usize = 4;
+/// Exports one key may stream at once, so that one client reading slowly
+/// cannot hold every slot.
+pub const MAX_EXPORTS_PER_KEY: usize = 2;
 
-/// The exports streaming now.
+/// The exports streaming now, in all and by key.
 #[derive(Debug, Default, Clone)]
-pub struct ExportSlots(Arc<AtomicUsize>);
+pub struct ExportSlots(Arc<Mutex<Running>>);
+
+#[derive(Debug, Default)]
+struct Running {
+    total: usize,
+    by_key: HashMap<String, usize>,
+}
 
 /// One export's slot, given back when dropped.
-struct Slot(Arc<AtomicUsize>);
+struct Slot {
+    slots: ExportSlots,
+    key_id: String,
+}
 
 impl ExportSlots {
-    fn take(&self) -> ApiResult<Slot> {
+    fn running(&self) -> std::sync::MutexGuard<'_, Running> {
+        // The counts stay whole even if a holder panicked: each change is
+        // one step under the lock.
         self.0
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n < MAX_EXPORTS).then_some(n + 1)
-            })
-            .map(|_| Slot(self.0.clone()))
-            .map_err(|running| ApiError::ExportsBusy { running })
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn take(&self, key_id: &str) -> ApiResult<Slot> {
+        let mut running = self.running();
+        let mine = running.by_key.get(key_id).copied().unwrap_or(0);
+        if mine >= MAX_EXPORTS_PER_KEY {
+            return Err(ApiError::ExportsBusy {
+                running: mine,
+                per_key: true,
+            });
+        }
+        if running.total >= MAX_EXPORTS {
+            return Err(ApiError::ExportsBusy {
+                running: running.total,
+                per_key: false,
+            });
+        }
+        running.total += 1;
+        *running.by_key.entry(key_id.to_string()).or_default() += 1;
+        Ok(Slot {
+            slots: self.clone(),
+            key_id: key_id.to_string(),
+        })
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        let mut running = self.slots.running();
+        running.total -= 1;
+        if let Some(n) = running.by_key.get_mut(&self.key_id) {
+            *n -= 1;
+            if *n == 0 {
+                running.by_key.remove(&self.key_id);
+            }
+        }
     }
 }
 
@@ -101,7 +142,7 @@ pub fn answer(
         response.stream = Some(Stream(Box::new(std::io::empty())));
         return Ok(response);
     }
-    let slot = slots.take()?;
+    let slot = slots.take(&caller.key_id)?;
     let export = Export::new(dataset.pool.get()?, format, p.province, total);
     response.stream = Some(Stream(Box::new(Slotted {
         export,
@@ -127,16 +168,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn slots_are_bounded_and_given_back_when_dropped() {
+    fn slots_are_bounded_in_all_and_by_key_and_given_back_when_dropped() {
         let slots = ExportSlots::default();
-        let taken: Vec<Slot> = (0..MAX_EXPORTS).map(|_| slots.take().unwrap()).collect();
+        let a: Vec<Slot> = (0..MAX_EXPORTS_PER_KEY)
+            .map(|_| slots.take("a").unwrap())
+            .collect();
         assert_eq!(
-            slots.take().err(),
+            slots.take("a").err(),
             Some(ApiError::ExportsBusy {
-                running: MAX_EXPORTS
+                running: MAX_EXPORTS_PER_KEY,
+                per_key: true
             })
         );
-        drop(taken);
-        assert!(slots.take().is_ok(), "every slot came back");
+        let b: Vec<Slot> = (0..MAX_EXPORTS - MAX_EXPORTS_PER_KEY)
+            .map(|_| slots.take("b").unwrap())
+            .collect();
+        assert_eq!(
+            slots.take("c").err(),
+            Some(ApiError::ExportsBusy {
+                running: MAX_EXPORTS,
+                per_key: false
+            })
+        );
+        drop(a);
+        assert!(slots.take("a").is_ok(), "key a's slots came back");
+        drop(b);
+        assert_eq!(slots.running().total, 0, "every slot came back");
+        assert!(slots.running().by_key.is_empty());
     }
 }

@@ -12,7 +12,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
-use crate::data::db::{self, Pool};
+use crate::data::db::{self, Pool, PoolSize};
 use crate::data::stored;
 use crate::domain::{Order, Plan, Sort};
 use crate::error::ApiError;
@@ -69,7 +69,7 @@ fn version_of(m: &std::fs::Metadata) -> String {
 }
 
 impl Dataset {
-    fn open(path: &Path, pool_size: u32) -> Result<Dataset, String> {
+    fn open(path: &Path, pool_size: PoolSize) -> Result<Dataset, String> {
         // The file's identity and its version from one look at it: were the
         // file renamed over in between, the two would name different files.
         let meta = match std::fs::metadata(path) {
@@ -128,7 +128,7 @@ impl Dataset {
 
 pub struct Store {
     path: PathBuf,
-    pool_size: u32,
+    pool_size: PoolSize,
     /// None while the file is missing: requests answer 503 until it is back.
     current: RwLock<Option<Arc<Dataset>>>,
     /// The file that last failed to open, so that it is not retried every poll.
@@ -138,7 +138,7 @@ pub struct Store {
 }
 
 impl Store {
-    pub fn open(path: &Path, pool_size: u32) -> Result<Store, String> {
+    pub fn open(path: &Path, pool_size: PoolSize) -> Result<Store, String> {
         let dataset = Dataset::open(path, pool_size)?;
         Ok(Store {
             path: path.to_path_buf(),

@@ -30,8 +30,23 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// than the statements the API runs, which would re-prepare on every request.
 const STATEMENT_CACHE: usize = 64;
 
-/// Opens a pool of `size` read-only connections after checking the file.
-pub fn open_pool(path: &Path, size: u32) -> Result<Pool, String> {
+/// How many read-only connections a pool keeps open, and how many it may
+/// open in all when more threads ask at once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoolSize {
+    pub kept: u32,
+    pub most: u32,
+}
+
+impl PoolSize {
+    /// A pool that keeps and opens `n`.
+    pub fn fixed(n: u32) -> PoolSize {
+        PoolSize { kept: n, most: n }
+    }
+}
+
+/// Opens a pool of read-only connections after checking the file.
+pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     check(path)?;
     let manager = SqliteConnectionManager::file(path)
         .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
@@ -50,8 +65,8 @@ pub fn open_pool(path: &Path, size: u32) -> Result<Pool, String> {
             Ok(())
         });
     r2d2::Pool::builder()
-        .max_size(size)
-        .min_idle(Some(size))
+        .max_size(size.most.max(size.kept))
+        .min_idle(Some(size.kept))
         // A read-only local file does not go stale; checking it on every checkout
         // would cost a query per request, and recycling connections buys nothing.
         .test_on_check_out(false)

@@ -7,7 +7,9 @@
 //!
 //! tiny_http accepts connections and parses requests on its own threads and
 //! queues them; a fixed number of workers take requests off that queue, answer
-//! them through the app, and write the answers back.
+//! them through the app, and write the answers back. A streamed answer (the
+//! export), and one whose client stopped reading, moves to a thread of its
+//! own, which then answers that connection's later requests too (serve.rs).
 //!
 //! On SIGTERM or SIGINT the listening sockets stop accepting at once (new
 //! connections are refused; see `AcceptSwitch`), and the workers answer every
@@ -30,6 +32,7 @@ use crate::app::App;
 use crate::app::exports::MAX_EXPORTS;
 use crate::app::http::RequestIds;
 use crate::data::dataset::Store;
+use crate::data::db::PoolSize;
 use keeper::keep_accepting;
 use listener::{AcceptSwitch, listen};
 
@@ -40,6 +43,18 @@ pub mod listener;
 mod serve;
 mod wire;
 mod write;
+
+/// Connections kept: one a worker, one a streaming export (its worker holds
+/// one too while it starts the stream). More are opened when threads that
+/// write to clients who stopped reading go on to those clients' next
+/// requests (serve.rs `keep_writing`): rare, and only without the front.
+fn pool_size(workers: usize) -> PoolSize {
+    let kept = (workers + MAX_EXPORTS) as u32;
+    PoolSize {
+        kept,
+        most: kept + serve::MAX_SLOW_WRITERS as u32,
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
@@ -98,7 +113,7 @@ pub struct Running {
 /// Opens the database, binds the address(es) and starts the workers.
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
     // Each streaming export holds a connection of its own besides the workers'.
-    let store = Store::open(&config.db, (config.workers + MAX_EXPORTS) as u32)?;
+    let store = Store::open(&config.db, pool_size(config.workers))?;
     let listener = listen(&config.addr, config.client_timeout)?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let mut switches = vec![AcceptSwitch::new(&listener).map_err(|e| e.to_string())?];

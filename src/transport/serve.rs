@@ -22,7 +22,7 @@ use crate::error::ApiError;
 /// Connections at most whose answers wait, each on a thread of its own, for
 /// a client that stopped reading. Past that, such a connection is given up at
 /// once: its answer is cut short and its later requests are dropped.
-const MAX_SLOW_WRITERS: usize = 64;
+pub(super) const MAX_SLOW_WRITERS: usize = 64;
 
 /// Counts a thread as busy while it lives, also if the app panics.
 pub(super) struct Busy<'a>(&'a AtomicUsize);

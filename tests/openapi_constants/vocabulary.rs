@@ -84,7 +84,10 @@ fn every_error() -> Vec<ApiError> {
         ApiError::HeadersTooLarge,
         ApiError::Internal,
         ApiError::ServiceUnavailable,
-        ApiError::ExportsBusy { running: 4 },
+        ApiError::ExportsBusy {
+            running: 4,
+            per_key: false,
+        },
         ApiError::BodyNotAllowed,
         ApiError::UpgradeRequired,
     ];

@@ -1,5 +1,6 @@
-//! Exports at once, against the clock (README "Export Areas"): at most four
-//! stream together and the fifth is refused with 503 and Retry-After; four
+//! Exports at once, against the clock (README "Export Areas"): at most two
+//! for one key and four in all stream together, and the next is refused with
+//! 503 and Retry-After; four
 //! exports whose clients stop reading hold no worker, so Get Area, List and
 //! Search still answer within a generous time; once those clients go away,
 //! an export streams whole again. The dataset (20,000 synthetic areas) is
@@ -76,6 +77,8 @@ fn four_exports_at_once_and_none_of_them_holds_a_worker() {
     let _serial = serial();
     let db = synthetic_db();
     let (_, key) = new_key(&db, Plan::Growth);
+    let (_, other_key) = new_key(&db, Plan::Growth);
+    let (_, third_key) = new_key(&db, Plan::Enterprise);
     // Two workers, and a client timeout longer than the test, so that only
     // the export bound decides.
     let running = start(&db, 2, Duration::from_secs(60));
@@ -83,9 +86,19 @@ fn four_exports_at_once_and_none_of_them_holds_a_worker() {
     let first = get(addr, "/v1/areas?limit=1", Some(&key));
     let id = first.json()["data"][0]["id"].as_str().unwrap().to_string();
 
-    let held: Vec<TcpStream> = (0..4).map(|_| held_export(addr, &key)).collect();
-    let fifth = get(addr, "/v1/areas/export?format=csv", Some(&key));
+    // One key holds two exports, its most; a second key the other two.
+    let mut held: Vec<TcpStream> = (0..2).map(|_| held_export(addr, &key)).collect();
+    let third_of_one_key = get(addr, "/v1/areas/export?format=csv", Some(&key));
+    assert_503(&third_of_one_key);
+    assert!(third_of_one_key.text().contains("as many as one key may"));
+    held.extend((0..2).map(|_| held_export(addr, &other_key)));
+    let fifth = get(addr, "/v1/areas/export?format=csv", Some(&third_key));
     assert_503(&fifth);
+    assert!(
+        fifth
+            .text()
+            .contains("as many as this server streams at once")
+    );
 
     let others = [
         format!("/v1/areas/{id}"),
@@ -107,7 +120,11 @@ fn four_exports_at_once_and_none_of_them_holds_a_worker() {
         }
     }
     // Still four held: still no fifth.
-    assert_503(&get(addr, "/v1/areas/export?province=gauteng", Some(&key)));
+    assert_503(&get(
+        addr,
+        "/v1/areas/export?province=gauteng",
+        Some(&third_key),
+    ));
 
     drop(held);
     let again = until(
