@@ -2,7 +2,11 @@
 """The export under load, for bench/run.sh: four clients download the whole
 export at once, again and again, while wrk measures Get Area beside them.
 
-Usage: export.py ADDR KEY SERVER_PID GET_AREA_PATHS DURATION_S >> meta
+Usage: export.py ADDR KEYS SERVER_PID GET_AREA_PATHS DURATION_S >> meta
+
+KEYS is a comma-separated list of four keys on the growth plan or above, one
+for each client: one key may stream two exports at once (README, "Export
+Areas"). wrk asks for Get Area with the first.
 
 Prints `export_*` lines for bench/report.py: the size of one download (CSV
 and JSON), the median and slowest time of one, how many finished, the
@@ -45,15 +49,18 @@ def rss_kb(pid):
     return 0
 
 
-def main(addr, key, pid, paths, duration):
+def main(addr, keys, pid, paths, duration):
+    keys = keys.split(",")
+    assert len(keys) >= CLIENTS, f"one key a client: {CLIENTS} keys"
+    key = keys[0]
     sizes = {fmt: download(addr, key, f"/v1/areas/export?format={fmt}")[0] for fmt in ("csv", "json")}
     stop = time.monotonic() + duration
     times, failures, peak = [], [], [rss_kb(pid)]
 
-    def client():
+    def client(own_key):
         while time.monotonic() < stop:
             try:
-                times.append(download(addr, key, "/v1/areas/export?format=json")[1])
+                times.append(download(addr, own_key, "/v1/areas/export?format=json")[1])
             except Exception as e:  # a failed download is a result, not a crash
                 failures.append(str(e))
 
@@ -62,7 +69,8 @@ def main(addr, key, pid, paths, duration):
             peak.append(rss_kb(pid))
             time.sleep(0.05)
 
-    threads = [threading.Thread(target=client) for _ in range(CLIENTS)] + [threading.Thread(target=sample)]
+    threads = [threading.Thread(target=client, args=(k,)) for k in keys[:CLIENTS]]
+    threads.append(threading.Thread(target=sample))
     for t in threads:
         t.start()
     wrk = subprocess.run(

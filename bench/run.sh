@@ -183,7 +183,7 @@ run_size() {
   done
   if [ "$size" = "$N" ]; then
     say "export: $N areas, 4 clients downloading at once beside wrk on Get Area"
-    python3 bench/export.py "$addr" "$key" "$server" "$WORK/cases-$size/get_area.txt" "$DURATION" >>"$WORK/meta" ||
+    python3 bench/export.py "$addr" "$EXPORT_KEYS" "$server" "$WORK/cases-$size/get_area.txt" "$DURATION" >>"$WORK/meta" ||
       say "warning: the export run failed"
   fi
   kill "$server"
@@ -279,6 +279,8 @@ main() {
   big=$(database "$N")
   small=$(database "$SMALL_N")
   key_big=$("$BIN" keys create --db "$big" --plan enterprise --label bench 2>/dev/null)
+  # One key per export client: a key may stream two exports at once.
+  EXPORT_KEYS=$(for _ in 1 2 3 4; do "$BIN" keys create --db "$big" --plan enterprise --label bench-export 2>/dev/null; done | paste -sd,)
   key_small=$("$BIN" keys create --db "$small" --plan enterprise --label bench 2>/dev/null)
   run_size "$N" "$big" "$key_big"
   run_nginx "$key_big"
