@@ -211,8 +211,9 @@ fn one_dimension(d: &DraftDimension) -> Result<Dimension, Vec<String>> {
     }
 }
 
-/// truth_score: the weighted sum of the dimensions rounded to 2 decimals. A
-/// given truth_score is a check: it must be a 2-decimal rounding of that sum.
+/// truth_score: the weighted sum of the dimensions rounded to 2 decimals by
+/// `round2`, the one rule of the API. A given truth_score is a check: it must
+/// be that value.
 fn truth_score(dims: &[Dimension], given: Option<f64>) -> Result<f64, String> {
     // Summed in DIMENSIONS order, as the seed does, so equal inputs round alike.
     let exact: f64 = dims.iter().map(|d| d.score * d.weight).sum();
@@ -223,19 +224,11 @@ fn truth_score(dims: &[Dimension], given: Option<f64>) -> Result<f64, String> {
         ));
     }
     match given {
-        None => Ok(computed),
-        Some(g) => {
-            let g = rules::score("truth_score", g)?;
-            // Either rounding of a sum that ends in exactly 5 thousandths is right.
-            if (g - exact).abs() <= 0.005 + 1e-9 {
-                Ok(g)
-            } else {
-                Err(format!(
-                    "truth_score {g} is not the weighted sum of the dimensions ({}, which rounds to {computed})",
-                    round(exact, 4)
-                ))
-            }
-        }
+        Some(g) if rules::score("truth_score", g)? != computed => Err(format!(
+            "truth_score {g} is not the weighted sum of the dimensions ({}, which rounds to {computed}, half away from zero)",
+            round(exact, 4)
+        )),
+        _ => Ok(computed),
     }
 }
 
@@ -248,6 +241,8 @@ fn keep_all<T>(problems: &mut Vec<String>, r: Result<T, Vec<String>>) -> Option<
     r.map_err(|e| problems.extend(e)).ok()
 }
 
+/// How a weight sum or an unrounded weighted sum is shown in a message; the
+/// values stored are rounded by `round2` alone.
 fn round(x: f64, decimals: i32) -> f64 {
     let scale = 10f64.powi(decimals);
     (x * scale).round() / scale

@@ -112,10 +112,23 @@ fn weights_must_sum_to_one_within_a_hundredth() {
 #[test]
 fn a_given_truth_score_must_match_the_weighted_sum() {
     let mut d = draft();
-    d.truth_score = Some(7.12); // the other rounding of 7.125 is also right
-    assert_eq!(check(&d, NOW).unwrap().truth_score, 7.12);
+    d.truth_score = Some(7.13); // 7.125, rounded half away from zero
+    assert_eq!(check(&d, NOW).unwrap().truth_score, 7.13);
+    d.truth_score = Some(7.12); // rounded half to even: not the API's rule
+    assert!(problems(&d).contains("rounds to 7.13"));
     d.truth_score = Some(7.2);
     assert!(problems(&d).contains("not the weighted sum"));
+}
+
+#[test]
+fn a_sum_just_below_a_halfway_point_in_binary_rounds_up_as_in_decimal() {
+    let mut d = draft();
+    // 1.785 + 1.73 is 3.5149999999999997 in doubles, 3.515 in decimal.
+    d.dimensions = vec![dim("safety", 3.57, 0.5), dim("market", 3.46, 0.5)];
+    d.history = vec![point("2026-02-01", 3.4), point("2026-02-02", 3.52)];
+    d.truth_score = Some(3.52);
+    let a = check(&d, NOW).unwrap();
+    assert_eq!((a.truth_score, a.history), (3.52, vec![3.4, 3.52]));
 }
 
 #[test]
