@@ -41,3 +41,32 @@ fn a_weighted_sum_of_3_515_is_stored_as_3_52_and_the_history_may_say_so() {
     assert_ok(&import(&db, &jsonl));
     assert_eq!(stored_truth(&db, "halfway"), 3.52);
 }
+
+#[test]
+fn scores_with_more_than_2_decimals_are_rounded_and_counted() {
+    let dir = scratch_dir("import-rounded");
+    let db = dir.join("areas.db");
+    let csv = dir.join("noisy.csv");
+    let row = "noisy,Noisy,gauteng,M,-25.123456789,28.2,2026-11-02,4.8999999999999995,0.3333,s,7.005,0.6667,d,2026-10-01:6.1000000000000005";
+    fs::write(&csv, format!("{HEADER}\n{row}\n")).unwrap();
+    let out = import(&db, &csv);
+    assert_ok(&out);
+    assert!(
+        stderr(&out).contains("; rounded 3 scores to 2 decimals"),
+        "{}",
+        stderr(&out)
+    );
+    let conn = Connection::open(&db).unwrap();
+    let dims: Vec<(f64, f64)> = conn
+        .prepare("SELECT score, weight FROM area_dimensions ORDER BY dimension DESC")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(dims, [(4.9, 0.3333), (7.01, 0.6667)]);
+    let lat = query_f64(&conn, "SELECT lat FROM areas WHERE id = ?1", "noisy");
+    assert_eq!(lat, -25.123456789, "coordinates are kept as given");
+    // 4.9 × 0.3333 + 7.01 × 0.6667 = 6.30684...
+    assert_eq!(stored_truth(&db, "noisy"), 6.31);
+}

@@ -67,6 +67,8 @@ pub struct Area {
     /// One score per day from `first_day` to updated_at's date, the last equal to truth_score.
     pub history: Vec<f64>,
     pub first_day: i64,
+    /// How many of the file's scores had more than 2 decimals and were rounded.
+    pub rounded: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +129,7 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
             dimensions: dimensions?,
             history,
             first_day,
+            rounded: rounded_scores(d),
         })
     });
     match area {
@@ -230,6 +233,19 @@ fn truth_score(dims: &[Dimension], given: Option<f64>) -> Result<f64, String> {
         )),
         _ => Ok(computed),
     }
+}
+
+/// How many of the draft's scores (dimensions, history, truth_score) the
+/// rules round, for the import's summary.
+fn rounded_scores(d: &Draft) -> usize {
+    let dimensions = d.dimensions.iter().map(|x| x.score);
+    let history = d.history.iter().map(|p| p.score);
+    dimensions
+        .chain(history)
+        .chain([d.truth_score])
+        .flatten()
+        .filter(|v| rules::needs_rounding(*v))
+        .count()
 }
 
 /// The value of `r`, or None with its message added to `problems`.

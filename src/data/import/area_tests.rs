@@ -132,6 +132,27 @@ fn a_sum_just_below_a_halfway_point_in_binary_rounds_up_as_in_decimal() {
 }
 
 #[test]
+fn scores_with_float_noise_are_rounded_and_counted_weights_kept() {
+    let mut d = draft();
+    d.dimensions = vec![
+        dim("safety", 4.8999999999999995, 0.3333),
+        dim("market", 7.0, 0.6667),
+    ];
+    d.history = vec![point("2026-02-01", 6.1000000000000005)];
+    d.truth_score = Some(6.299999999999999);
+    d.updated_at = Some("2026-02-02".into());
+    let a = check(&d, NOW).unwrap();
+    assert_eq!(a.dimensions[0].score, 4.9);
+    assert_eq!(
+        (a.dimensions[0].weight, a.dimensions[1].weight),
+        (0.3333, 0.6667)
+    );
+    assert_eq!((a.truth_score, a.history), (6.3, vec![6.1, 6.3]));
+    assert_eq!(a.rounded, 3);
+    assert_eq!(check(&draft(), NOW).unwrap().rounded, 0);
+}
+
+#[test]
 fn history_is_carried_forward_and_ends_on_truth() {
     let mut d = draft();
     d.history = vec![point("2026-02-03", 7.0), point("2026-02-01", 6.5)];

@@ -46,7 +46,7 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
         parse(read, &bytes, dates::now_unix()).map_err(|problems| report(file, &problems))?;
     let count = write(db, &areas)?;
     let keys = count_keys(db)?;
-    Ok(if existed {
+    let done = if existed {
         format!(
             "imported {count} areas from {} into {}; API keys kept: {keys}",
             file.display(),
@@ -59,6 +59,11 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
             file.display(),
             db.display()
         )
+    };
+    Ok(match areas.iter().map(|a| a.rounded).sum::<usize>() {
+        0 => done,
+        1 => format!("{done}; rounded 1 score to 2 decimals"),
+        n => format!("{done}; rounded {n} scores to 2 decimals"),
     })
 }
 

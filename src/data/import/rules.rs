@@ -73,16 +73,21 @@ pub fn coordinate(field: &str, value: f64, limit: f64) -> Result<f64, String> {
     }
 }
 
-/// A score: 0 to 10 with at most 2 decimals, as the API promises for every score.
+/// A score, rounded to 2 decimals by `round2` (so 4.8999999999999995 from
+/// float maths is 4.9), then from 0 to 10, as the API promises for every score.
 pub fn score(field: &str, value: f64) -> Result<f64, String> {
-    if !(value.is_finite() && (0.0..=10.0).contains(&value)) {
+    // Adding 0.0 turns the -0.0 that rounding -0.004 gives into 0.
+    let rounded = round2(value) + 0.0;
+    if !(rounded.is_finite() && (0.0..=10.0).contains(&rounded)) {
         return Err(format!("{field} must be from 0 to 10, not {value}"));
     }
+    Ok(rounded)
+}
+
+/// Whether `score` changes `value` by rounding it: it had more than 2 decimals.
+pub fn needs_rounding(value: f64) -> bool {
     // round2 maps a 2-decimal number onto the very same double, and any other onto a different one.
-    if round2(value) != value {
-        return Err(format!("{field} {value} has more than 2 decimals"));
-    }
-    Ok(value)
+    value.is_finite() && round2(value) != value
 }
 
 /// A dimension weight: greater than 0 and at most 1 (its share of truth_score).
@@ -232,11 +237,17 @@ mod tests {
     }
 
     #[test]
-    fn scores_are_0_to_10_with_at_most_2_decimals() {
+    fn scores_are_rounded_to_2_decimals_then_0_to_10() {
         for good in [0.0, 10.0, 6.5, 0.29, 7.07, 9.99] {
             assert_eq!(score("s", good), Ok(good));
+            assert!(!needs_rounding(good), "{good}");
         }
-        for bad in [-0.01, 10.01, 6.555, 0.001, f64::INFINITY] {
+        for (given, stored) in [(4.8999999999999995, 4.9), (6.555, 6.56), (0.001, 0.0)] {
+            assert_eq!(score("s", given), Ok(stored));
+            assert!(needs_rounding(given), "{given}");
+        }
+        assert!(score("s", -0.004).unwrap().is_sign_positive());
+        for bad in [-0.01, 10.01, f64::INFINITY, f64::NAN] {
             assert!(score("s", bad).is_err(), "{bad}");
         }
     }
