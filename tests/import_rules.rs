@@ -70,3 +70,20 @@ fn scores_with_more_than_2_decimals_are_rounded_and_counted() {
     // 4.9 × 0.3333 + 7.01 × 0.6667 = 6.30684...
     assert_eq!(stored_truth(&db, "noisy"), 6.31);
 }
+
+#[test]
+fn a_json_field_given_twice_is_refused_with_its_line() {
+    let dir = scratch_dir("import-repeated");
+    let db = dir.join("areas.db");
+    let jsonl = dir.join("repeated.jsonl");
+    let good = r#"{"id":"good","name":"Good","province":"gauteng","municipality":"M","lat":-25.7,"lng":28.2,"dimensions":{"safety":{"score":6,"weight":1,"sources":["s"]}}}"#;
+    let twice = r#"{"id":"twice","name":"Twice","province":"gauteng","municipality":"M","lat":-25.7,"lat":25.7,"lng":28.2,"dimensions":{"safety":{"score":6,"weight":1,"sources":["s"]},"safety":{"score":9,"weight":1,"sources":["s"]}},"history":[{"date":"2026-10-01","truth_score":6,"truth_score":7}]}"#;
+    fs::write(&jsonl, format!("{good}\n{twice}\n")).unwrap();
+    let text = assert_fails(&import(&db, &jsonl));
+    for field in ["lat", "dimensions.safety", "history[0].truth_score"] {
+        let want = format!("line 2 (twice): field '{field}' is given twice");
+        assert!(text.contains(&want), "{want}: {text}");
+    }
+    assert!(!text.contains("line 1 "), "{text}");
+    assert!(!db.exists(), "nothing was imported");
+}

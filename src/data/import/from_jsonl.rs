@@ -2,11 +2,12 @@
 //! `dimensions` an object keyed by dimension name and `history` an array of
 //! `{date, truth_score}`. Blank lines are skipped. This module turns objects
 //! into `Draft`s and reports what cannot be read: bad JSON, unknown or
-//! missing fields, values of the wrong JSON type.
+//! missing fields, fields given twice, values of the wrong JSON type.
 
 use serde_json::{Map, Value};
 
 use super::area::{Draft, DraftDimension, DraftPoint, Row};
+use super::json_value;
 
 const FIELDS: [&str; 10] = [
     "id",
@@ -41,10 +42,13 @@ fn read_line(line: u64, bytes: &[u8]) -> Row {
         draft: None,
         problems: vec![message],
     };
-    match serde_json::from_slice::<Value>(bytes) {
+    match json_value::parse(bytes) {
         Err(e) => fail(format!("not valid JSON: {e}")),
-        Ok(Value::Object(object)) => {
-            let mut problems = Vec::new();
+        Ok((Value::Object(object), repeated)) => {
+            let mut problems: Vec<String> = repeated
+                .iter()
+                .map(|field| format!("field '{field}' is given twice; give each field once"))
+                .collect();
             let draft = area(&object, &mut problems);
             Row {
                 line,
@@ -234,6 +238,32 @@ mod tests {
         ] {
             assert!(text.contains(expected), "{expected} missing from:\n{text}");
         }
+    }
+
+    #[test]
+    fn a_field_given_twice_is_reported_wherever_it_is() {
+        let line = GOOD
+            .replace(r#""id":"sea-point","#, r#""id":"sea-point","id":"other","#)
+            .replace(r#""score":6.5,"#, r#""score":6.5,"score":9,"#)
+            .replace(
+                r#""truth_score":6.4}"#,
+                r#""truth_score":6.4,"date":"2026-01-02"}"#,
+            );
+        let rows = read(format!("\n{line}\n").as_bytes());
+        assert_eq!(rows[0].line, 2);
+        assert_eq!(
+            rows[0].problems,
+            [
+                "field 'id' is given twice; give each field once",
+                "field 'dimensions.safety.score' is given twice; give each field once",
+                "field 'history[0].date' is given twice; give each field once",
+            ]
+        );
+        let d = rows[0].draft.as_ref().unwrap();
+        assert_eq!(
+            (d.id.as_deref(), d.dimensions[0].score),
+            (Some("sea-point"), Some(6.5))
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod area;
 mod from_csv;
 mod from_jsonl;
 mod history;
+mod json_value;
 mod rules;
 
 use std::collections::HashMap;
