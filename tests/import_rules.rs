@@ -87,3 +87,47 @@ fn a_json_field_given_twice_is_refused_with_its_line() {
     assert!(!text.contains("line 1 "), "{text}");
     assert!(!db.exists(), "nothing was imported");
 }
+
+#[test]
+fn a_province_is_its_slug_or_its_display_name_in_both_formats() {
+    let dir = scratch_dir("import-provinces");
+    let db = dir.join("areas.db");
+    let csv = dir.join("provinces.csv");
+    let rows = [
+        "by-slug,By Slug,western-cape,M,-33.9,18.4,2026-11-01,6,0.5,s,7,0.5,d,",
+        "by-name,By Name,Western Cape,M,-33.9,18.4,2026-11-01,6,0.5,s,7,0.5,d,",
+    ];
+    fs::write(&csv, format!("{HEADER}\n{}\n", rows.join("\n"))).unwrap();
+    assert_ok(&import(&db, &csv));
+    let provinces = |db: &std::path::Path| -> Vec<(String, String)> {
+        Connection::open(db)
+            .unwrap()
+            .prepare("SELECT province_slug, province FROM areas ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let western = ("western-cape".to_string(), "Western Cape".to_string());
+    assert_eq!(provinces(&db), [western.clone(), western]);
+
+    let jsonl = dir.join("provinces.jsonl");
+    let line = |id: &str, province: &str| {
+        format!(
+            r#"{{"id":"{id}","name":"N","province":"{province}","municipality":"M","lat":-29.9,"lng":31.0,"dimensions":{{"safety":{{"score":6,"weight":1,"sources":["s"]}}}}}}"#
+        )
+    };
+    let lines = [line("a", "KwaZulu-Natal"), line("b", "kwazulu-natal")];
+    fs::write(&jsonl, lines.join("\n")).unwrap();
+    assert_ok(&import(&db, &jsonl));
+    let kzn = ("kwazulu-natal".to_string(), "KwaZulu-Natal".to_string());
+    assert_eq!(provinces(&db), [kzn.clone(), kzn]);
+
+    fs::write(&jsonl, line("c", "Kwazulu Natal")).unwrap();
+    let text = assert_fails(&import(&db, &jsonl));
+    assert!(
+        text.contains("line 1 (c): province 'Kwazulu Natal' is not one of eastern-cape"),
+        "{text}"
+    );
+}
