@@ -38,6 +38,7 @@ pub fn create_database(
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
+    remove_stale_temps(path);
     let temp = temp_path(path);
     let _ = fs::remove_file(&temp);
     let result = build(&temp, fill).and_then(|(count, conn)| {
@@ -75,6 +76,54 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     }
     drop(old);
     Ok(())
+}
+
+/// Removes the new files (`<db>.new-PID`, and SQLite's `-journal` beside
+/// one) that an import or init killed before its rename left beside `path`: a
+/// database's worth of disk each, which nothing else would ever delete. Only
+/// a process that is no longer running can have left one; the file of a
+/// running one, maybe still writing, is kept. Said on stderr, as
+/// `keys_to_keep` says why keys are not kept.
+fn remove_stale_temps(path: &Path) {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let prefix = format!("{name}.new-");
+    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => dir,
+        None => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let pid = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|rest| {
+                let rest = rest.strip_suffix("-journal").unwrap_or(rest);
+                rest.parse::<u32>().ok()
+            });
+        if let Some(pid) = pid.filter(|pid| !is_running(*pid)) {
+            let stale = entry.path();
+            if fs::remove_file(&stale).is_ok() {
+                eprintln!(
+                    "area-scoring: removed {}, left by an import or init (process {pid}) that stopped before finishing",
+                    stale.display()
+                );
+            }
+        }
+    }
+}
+
+/// Whether process `pid` is running, from /proc. Where there is no /proc to
+/// ask, every process counts as running, so that no file is ever removed
+/// from under one.
+fn is_running(pid: u32) -> bool {
+    pid == std::process::id()
+        || !Path::new("/proc/self").exists()
+        || Path::new(&format!("/proc/{pid}")).exists()
 }
 
 fn temp_path(path: &Path) -> PathBuf {
