@@ -256,6 +256,15 @@ def error_schema(status, codes, with_param=False, description=None):
     )
 
 
+def page_members(total_description, limit_min, limit_max):
+    """total, limit and offset: what every page says of itself."""
+    return {
+        "total": {"type": "integer", "minimum": 0, "description": total_description},
+        "limit": {"type": "integer", "minimum": limit_min, "maximum": limit_max, "description": "Page size in effect."},
+        "offset": {"type": "integer", "minimum": OFFSET_MIN, "description": "Offset in effect."},
+    }
+
+
 SCHEMAS = {
     "AreaSummary": obj(
         {
@@ -289,18 +298,14 @@ SCHEMAS = {
     "AreaPage": obj(
         {
             "data": {"type": "array", "items": ref("schemas", "AreaSummary"), "maxItems": LIST_LIMIT_MAX},
-            "total": {"type": "integer", "minimum": 0, "description": "Number of areas matching the filter (not only this page)."},
-            "limit": {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "description": "Page size in effect."},
-            "offset": {"type": "integer", "minimum": OFFSET_MIN, "description": "Offset in effect."},
+            **page_members("Number of areas matching the filter (not only this page).", LIST_LIMIT_MIN, LIST_LIMIT_MAX),
         },
         description="One page of List Areas.",
     ),
     "SearchPage": obj(
         {
             "data": {"type": "array", "items": ref("schemas", "SearchHit"), "maxItems": SEARCH_LIMIT_MAX},
-            "total": {"type": "integer", "minimum": 0, "description": "Number of matching areas (every match, not only this page)."},
-            "limit": {"type": "integer", "minimum": SEARCH_LIMIT_MIN, "maximum": SEARCH_LIMIT_MAX, "description": "Page size in effect."},
-            "offset": {"type": "integer", "minimum": OFFSET_MIN, "description": "Offset in effect."},
+            **page_members("Number of matching areas (every match, not only this page).", SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX),
         },
         description="Search results: by relevance when q is given, else by distance when lat/lng are given, else by truth_score descending; ties by id.",
     ),
@@ -430,9 +435,7 @@ SCHEMAS = {
         {
             "type": {"type": "string", "const": "FeatureCollection"},
             "features": {"type": "array", "items": ref("schemas", "AreaFeature"), "maxItems": LIST_LIMIT_MAX},
-            "total": {"type": "integer", "minimum": 0, "description": "Number of matching areas (not only this page)."},
-            "limit": {"type": "integer", "minimum": LIST_LIMIT_MIN, "maximum": LIST_LIMIT_MAX, "description": "Page size in effect."},
-            "offset": {"type": "integer", "minimum": OFFSET_MIN, "description": "Offset in effect."},
+            **page_members("Number of matching areas (not only this page).", LIST_LIMIT_MIN, LIST_LIMIT_MAX),
         },
         description="A page of List Areas or Search Areas as an RFC 7946 FeatureCollection (format=geojson, or Accept: application/geo+json); total, limit and offset are foreign members.",
     ),

@@ -198,3 +198,59 @@ fn area_db_applies_to_every_subcommand_and_a_flag_beats_it() {
         "AREA_DB is read by keys list too"
     );
 }
+
+#[test]
+fn version_prints_the_name_and_version() {
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag], &[], Path::new("/"));
+        assert!(out.status.success(), "{flag}");
+        assert_eq!(
+            text(&out.stdout).trim(),
+            format!("area-scoring {}", env!("CARGO_PKG_VERSION")),
+            "{flag}"
+        );
+    }
+}
+
+/// A label with a newline would print a forged line into `keys list`.
+#[test]
+fn a_label_with_a_control_character_is_refused_and_no_key_is_made() {
+    // A database of its own: the other tests add keys to the shared one.
+    let path = scratch_dir("cli-label").join("areas.db");
+    let db = path.to_str().unwrap();
+    ok(&["init", "--db", db]);
+    let before = ok(&["keys", "list", "--db", db]);
+    for label in ["two\nlines", "tab\there", "bell\u{7}"] {
+        let out = run(
+            &[
+                "keys", "create", "--db", db, "--plan", "free", "--label", label,
+            ],
+            &[],
+            Path::new("/"),
+        );
+        assert_eq!(out.status.code(), Some(1), "{label:?}");
+        assert!(
+            text(&out.stderr).contains("control characters"),
+            "{label:?}"
+        );
+        assert!(out.stdout.is_empty(), "no key is printed");
+    }
+    let after = ok(&["keys", "list", "--db", db]);
+    let labels = |list: &str| list.lines().filter(|l| l.contains("\tfree\t")).count();
+    assert_eq!(labels(&after), labels(&before), "no key was made");
+    let fine = run(
+        &[
+            "keys",
+            "create",
+            "--db",
+            db,
+            "--plan",
+            "free",
+            "--label",
+            "Ünïcode ok",
+        ],
+        &[],
+        Path::new("/"),
+    );
+    assert!(fine.status.success(), "{}", text(&fine.stderr));
+}

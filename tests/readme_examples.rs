@@ -7,7 +7,8 @@
 
 mod common;
 
-use common::{Plan, spawn_app};
+use common::client::Reply;
+use common::{Plan, TestApp, spawn_app};
 use serde_json::Value;
 
 /// One curl example and the output block under it, if any.
@@ -124,6 +125,18 @@ fn parse(command: &str) -> Request {
     request
 }
 
+/// Sends what a curl command asks for; its parsed form and the reply.
+fn ask(app: &TestApp, command: &str) -> (Request, Reply) {
+    let request = parse(command);
+    let headers: Vec<(&str, &[u8])> = request
+        .headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_bytes()))
+        .collect();
+    let reply = app.send("GET", request.target.as_bytes(), &headers);
+    (request, reply)
+}
+
 /// Every date (YYYY-MM-DD) in `text` as `DATE`.
 fn without_dates(text: &str) -> String {
     let b = text.as_bytes();
@@ -184,13 +197,7 @@ fn every_curl_example_answers_what_the_readme_shows() {
     assert!(examples.len() >= 8, "the README's examples were found");
     for example in examples {
         let at = format!("README.md line {}: {}", example.line, example.command);
-        let request = parse(&example.command.replace("$KEY", &key));
-        let headers: Vec<(&str, &[u8])> = request
-            .headers
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_bytes()))
-            .collect();
-        let reply = app.send("GET", request.target.as_bytes(), &headers);
+        let (request, reply) = ask(app, &example.command.replace("$KEY", &key));
         assert_eq!(reply.status, 200, "{at}: {}", reply.text());
         let Some((kind, shown)) = example.output else {
             assert!(
@@ -232,13 +239,7 @@ fn every_curl_sample_of_the_openapi_document_answers_200() {
         );
         for sample in listed.into_iter().flatten() {
             let command = sample["source"].as_str().expect("source");
-            let request = parse(&command.replace("$KEY", &key));
-            let headers: Vec<(&str, &[u8])> = request
-                .headers
-                .iter()
-                .map(|(n, v)| (n.as_str(), v.as_bytes()))
-                .collect();
-            let reply = app.send("GET", request.target.as_bytes(), &headers);
+            let (_, reply) = ask(app, &command.replace("$KEY", &key));
             assert_eq!(reply.status, 200, "{path}: {command}: {}", reply.text());
             samples += 1;
         }

@@ -73,7 +73,14 @@ pub fn require(plan: Plan, needed: Plan, feature: &'static str) -> Result<(), Ap
 }
 
 /// Issues a key on `plan` and returns (id, key). The key is not stored.
+/// A label is any text but control characters, which would let it print
+/// lines of its own into `keys list`.
 pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, String), String> {
+    if let Some(c) = label.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "a label may not hold control characters (this one holds {c:?})"
+        ));
+    }
     let id = format!("key_{}", random_hex(6)?);
     let key = format!("ask_{}", random_hex(24)?);
     conn.execute(

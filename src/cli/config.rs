@@ -51,6 +51,8 @@ pub enum Command {
     },
     /// `--help`: print this text on stdout and exit 0.
     Help(&'static str),
+    /// `--version`: print the name and version on stdout and exit 0.
+    Version,
 }
 
 /// `init --synthetic N [--history-days D]`: a large generated database for benchmarks.
@@ -75,6 +77,7 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
     let context = Context { env };
     match command.as_str() {
         "--help" | "-h" | "help" => Ok(Command::Help(USAGE)),
+        "--version" | "-V" | "version" => Ok(Command::Version),
         "init" => context.init(rest),
         "import" => context.import(rest),
         "serve" => context.serve(rest),

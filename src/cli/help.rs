@@ -10,6 +10,7 @@ commands:
   keys create [--db PATH] --plan PLAN [--label TEXT] issue an API key (plans: free, starter, growth, enterprise)
   keys list [--db PATH]                              list keys (ids, never the keys)
   keys revoke [--db PATH] ID                         revoke a key by its id
+  --version                                          print the version
 
 environment: AREA_DB, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR
 (a flag beats its variable)

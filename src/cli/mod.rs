@@ -39,6 +39,10 @@ fn run(command: Command) -> Result<(), String> {
             println!("{text}");
             Ok(())
         }
+        Command::Version => {
+            println!("area-scoring {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
         Command::Init {
             db,
             force,
