@@ -265,6 +265,18 @@ def page_members(total_description, limit_min, limit_max):
     }
 
 
+# The list form's fields, in the order answers give them: every form of an
+# area (list, search hit, export row, feature properties) begins with them.
+LIST_FORM = {
+    "id": AREA_ID,
+    "name": TEXT,
+    "province": PROVINCE_NAME,
+    "municipality": TEXT,
+    "truth_score": SCORE,
+    "updated_at": TIMESTAMP,
+}
+
+
 SCHEMAS = {
     "AreaSummary": obj(
         {
@@ -279,12 +291,7 @@ SCHEMAS = {
     ),
     "SearchHit": obj(
         {
-            "id": AREA_ID,
-            "name": TEXT,
-            "province": PROVINCE_NAME,
-            "municipality": TEXT,
-            "truth_score": SCORE,
-            "updated_at": TIMESTAMP,
+            **LIST_FORM,
             "distance_km": {
                 "type": "number",
                 "minimum": 0,
@@ -441,12 +448,7 @@ SCHEMAS = {
     ),
     "ExportArea": obj(
         {
-            "id": AREA_ID,
-            "name": TEXT,
-            "province": PROVINCE_NAME,
-            "municipality": TEXT,
-            "truth_score": SCORE,
-            "updated_at": TIMESTAMP,
+            **LIST_FORM,
             "lat": {"type": "number", "minimum": LAT_MIN, "maximum": LAT_MAX},
             "lng": {"type": "number", "minimum": LNG_MIN, "maximum": LNG_MAX},
             **{d: NULLABLE_SCORE for d in DIMENSIONS},
