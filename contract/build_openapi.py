@@ -469,12 +469,7 @@ SCHEMAS = {
             "geometry": ref("schemas", "Point"),
             "properties": obj(
                 {
-                    "id": AREA_ID,
-                    "name": TEXT,
-                    "province": PROVINCE_NAME,
-                    "municipality": TEXT,
-                    "truth_score": SCORE,
-                    "updated_at": TIMESTAMP,
+                    **LIST_FORM,
                     **{d: NULLABLE_SCORE for d in DIMENSIONS},
                 }
             ),

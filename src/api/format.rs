@@ -51,7 +51,7 @@ impl Format {
     }
 
     /// The Content-Type header: text types say their charset.
-    pub fn content_type(self) -> &'static str {
+    pub const fn content_type(self) -> &'static str {
         match self {
             Format::Json => "application/json; charset=utf-8",
             Format::GeoJson => "application/geo+json",

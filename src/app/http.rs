@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
+use crate::api::format::Format;
 use crate::error::ApiError;
 
 /// What the app needs of a request.
@@ -60,7 +61,8 @@ impl std::fmt::Debug for Stream {
     }
 }
 
-pub const JSON: &str = "application/json; charset=utf-8";
+/// JSON's Content-Type, the default representation's.
+pub const JSON: &str = Format::Json.content_type();
 
 impl Response {
     pub fn json(status: u16, body: Vec<u8>) -> Response {
