@@ -17,12 +17,18 @@ pub enum Route {
     Health,
     /// Prometheus metrics, without a key.
     Metrics,
+    /// A browser page or a file it loads (`/`, `/docs`, `/explore`,
+    /// `/web/NAME`), without a key; app/pages.rs serves it. Holds the path.
+    Page(String),
 }
 
 impl Route {
     /// Routes that answer without an API key.
     pub fn is_public(&self) -> bool {
-        matches!(self, Route::OpenApi | Route::Health | Route::Metrics)
+        matches!(
+            self,
+            Route::OpenApi | Route::Health | Route::Metrics | Route::Page(_)
+        )
     }
 
     /// The route's name in metrics and logs.
@@ -37,6 +43,7 @@ impl Route {
             Route::OpenApi => "openapi",
             Route::Health => "healthz",
             Route::Metrics => "metrics",
+            Route::Page(_) => "page",
         }
     }
 }
@@ -73,6 +80,8 @@ pub fn resolve(path: &str) -> Option<Route> {
         .collect::<Option<_>>()?;
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     match segments.as_slice() {
+        [""] | ["docs"] | ["explore"] => Some(Route::Page(path.to_string())),
+        ["web", name] if !name.is_empty() => Some(Route::Page(path.to_string())),
         ["healthz"] => Some(Route::Health),
         ["metrics"] => Some(Route::Metrics),
         ["v1", "openapi.json"] => Some(Route::OpenApi),
@@ -132,6 +141,13 @@ mod tests {
     }
 
     #[test]
+    fn resolves_the_pages() {
+        for path in ["/", "/docs", "/explore", "/web/explore.js"] {
+            assert_eq!(resolve(path), Some(Route::Page(path.into())), "{path}");
+        }
+    }
+
+    #[test]
     fn decodes_the_id_segment() {
         assert_eq!(
             resolve("/v1/areas/betty%27s-bay"),
@@ -147,8 +163,10 @@ mod tests {
     fn refuses_everything_else() {
         for path in [
             "",
-            "/",
             "/v1",
+            "/docs/",
+            "/web/",
+            "/web/a/b",
             "/v1/",
             "/v1/areas/",
             "/v1/areasx",
