@@ -18,7 +18,8 @@ pub enum Route {
     /// Prometheus metrics, without a key.
     Metrics,
     /// A browser page or a file it loads (`/`, `/docs`, `/explore`,
-    /// `/web/NAME`), without a key; app/pages.rs serves it. Holds the path.
+    /// `/web/NAME`, and the icon browsers ask for at `/favicon.ico`), without
+    /// a key; app/pages.rs serves it. Holds the path.
     Page(String),
 }
 
@@ -80,7 +81,7 @@ pub fn resolve(path: &str) -> Option<Route> {
         .collect::<Option<_>>()?;
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     match segments.as_slice() {
-        [""] | ["docs"] | ["explore"] => Some(Route::Page(path.to_string())),
+        [""] | ["docs"] | ["explore"] | ["favicon.ico"] => Some(Route::Page(path.to_string())),
         ["web", name] if !name.is_empty() => Some(Route::Page(path.to_string())),
         ["healthz"] => Some(Route::Health),
         ["metrics"] => Some(Route::Metrics),
@@ -142,7 +143,7 @@ mod tests {
 
     #[test]
     fn resolves_the_pages() {
-        for path in ["/", "/docs", "/explore", "/web/explore.js"] {
+        for path in ["/", "/docs", "/explore", "/favicon.ico", "/web/explore.js"] {
             assert_eq!(resolve(path), Some(Route::Page(path.into())), "{path}");
         }
     }

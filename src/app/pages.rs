@@ -23,22 +23,19 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; base-uri 'none'; 
 const CACHE_CONTROL: &str = "no-cache";
 
 const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
 
 /// Served paths, their Content-Type and their bytes.
-const FILES: [(&str, &str, &[u8]); 12] = [
+const FILES: [(&str, &str, &[u8]); 13] = [
     ("/", HTML, include_bytes!("../../web/index.html")),
     ("/docs", HTML, include_bytes!("../../web/docs.html")),
     ("/explore", HTML, include_bytes!("../../web/explore.html")),
-    (
-        "/web/style.css",
-        "text/css; charset=utf-8",
-        include_bytes!("../../web/style.css"),
-    ),
-    (
-        "/web/icon.svg",
-        "image/svg+xml",
-        include_bytes!("../../web/icon.svg"),
-    ),
+    // Browsers ask for it on any page, JSON ones too.
+    ("/favicon.ico", SVG, include_bytes!("../../web/icon.svg")),
+    ("/web/icon.svg", SVG, include_bytes!("../../web/icon.svg")),
+    ("/web/style.css", CSS, include_bytes!("../../web/style.css")),
     ("/web/api.js", JS, include_bytes!("../../web/api.js")),
     ("/web/docs.js", JS, include_bytes!("../../web/docs.js")),
     (
@@ -55,8 +52,6 @@ const FILES: [(&str, &str, &[u8]); 12] = [
         include_bytes!("../../web/compare.js"),
     ),
 ];
-
-const JS: &str = "text/javascript; charset=utf-8";
 
 /// `/` for a client that is not a browser: where to go next.
 const INDEX_JSON: &str = "{\"name\":\"Area Scoring API\",\"links\":{\
@@ -165,9 +160,10 @@ mod tests {
     }
 
     #[test]
-    fn every_file_is_tagged_by_its_own_bytes() {
+    fn files_with_other_bytes_have_other_tags() {
+        let bodies: std::collections::HashSet<&[u8]> = served().iter().map(|f| f.body).collect();
         let tags: std::collections::HashSet<&str> =
             served().iter().map(|f| f.etag.as_str()).collect();
-        assert_eq!(tags.len(), served().len());
+        assert_eq!(tags.len(), bodies.len());
     }
 }

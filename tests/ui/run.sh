@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tests/ui/run.sh: the pages (/, /docs, /explore) in a real headless browser.
+#
+# `make test-ui` builds the release binary and runs this script, which:
+#   1. installs Debian's chromium and chromium-driver with apt-get when
+#      /usr/bin/chromium or /usr/bin/chromedriver is missing (as root);
+#   2. installs the pinned selenium (tests/ui/requirements.txt) into
+#      tests/ui/.venv, again whenever the pins change;
+#   3. runs tests/ui/test_pages.py, which starts target/release/area-scoring
+#      on a free loopback port over a fresh database with keys made by the
+#      CLI, and drives chromium through every test; each page's screenshot is
+#      left in tests/ui/screenshots/ (ignored by git).
+# The browser never needs the internet: the pages load nothing but the server.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HERE="$ROOT/tests/ui"
+VENV="$HERE/.venv"
+REQUIREMENTS="$HERE/requirements.txt"
+
+say() { printf 'test-ui: %s\n' "$*"; }
+die() { printf 'test-ui: FAIL: %s\n' "$*" >&2; exit 1; }
+
+started=$(date +%s)
+[[ -x "$ROOT/target/release/area-scoring" ]] || die "target/release/area-scoring is missing: run 'cargo build --release' (make test-ui does)"
+
+if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+    [[ $(id -u) -eq 0 ]] || die "needs chromium and chromium-driver (apt-get install chromium chromium-driver, as root)"
+    say "installing chromium and chromium-driver"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null ||
+        die "apt-get install chromium chromium-driver failed"
+fi
+
+if ! cmp -s "$REQUIREMENTS" "$VENV/requirements.txt" 2>/dev/null; then
+    say "installing selenium into tests/ui/.venv"
+    rm -rf "$VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$REQUIREMENTS"
+    cp "$REQUIREMENTS" "$VENV/requirements.txt"
+fi
+
+mkdir -p "$HERE/screenshots"
+cd "$HERE"
+"$VENV/bin/python" -m unittest -v test_pages
+say "passed in $(($(date +%s) - started)) s; screenshots in tests/ui/screenshots/"

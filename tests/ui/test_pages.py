@@ -1,0 +1,245 @@
+"""The pages in Debian's headless chromium, against the real release binary
+(tests/ui/harness.py): one test per behaviour the issue names. Each test
+saves a screenshot of what it looked at into tests/ui/screenshots/."""
+
+import os
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from harness import SCREENSHOTS, Server, browser
+
+server = None
+keys = {}
+
+
+def setUpModule():
+    global server
+    server = Server()
+    for plan in ("free", "growth"):
+        keys[plan] = server.key(plan)
+
+
+def tearDownModule():
+    server.stop()
+
+
+class Pages(unittest.TestCase):
+    width = 1280
+
+    @classmethod
+    def setUpClass(cls):
+        cls.driver = browser(width=cls.width)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def setUp(self):
+        # Every test starts in a clean tab: no key kept, no console messages.
+        self.driver.get(server.base + "/healthz")
+        self.driver.execute_script("sessionStorage.clear()")
+        self.driver.get_log("browser")
+
+    # helpers
+
+    def open(self, path):
+        self.driver.get(server.base + path)
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def wait(self, condition, timeout=15, message=""):
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
+            lambda d: condition(), message)
+
+    def use_key(self, key):
+        field = self.find("#key")
+        field.clear()
+        field.send_keys(key)
+        self.find("#keyform button[type=submit]").click()
+
+    def shot(self, name):
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+
+    def errors_in_console(self):
+        return [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+
+    def explore_as(self, plan):
+        self.open("/explore")
+        self.use_key(keys[plan])
+        self.wait(lambda: self.all("#results li"), message="results listed")
+
+    def search(self, text):
+        box = self.find("#q")
+        box.clear()
+        box.send_keys(text)
+
+    def first_result_is(self, area_id):
+        rows = self.all("#results li button[data-id]")
+        return rows and rows[0].get_attribute("data-id") == area_id
+
+    def open_johannesburg(self):
+        self.search("johannes")
+        self.wait(lambda: self.first_result_is("johannesburg"), message="johannesburg first")
+        self.find("#results li button[data-id=johannesburg]").click()
+        self.wait(lambda: self.find("#panel-title").text == "Johannesburg", message="panel open")
+
+
+class Landing(Pages):
+    def test_a_browser_gets_the_landing_page_with_its_links(self):
+        self.open("/")
+        links = {a.get_attribute("pathname") for a in self.all("main a")}
+        self.assertTrue({"/docs", "/explore", "/v1/openapi.json", "/healthz"} <= links, links)
+        self.shot("landing")
+
+
+class Docs(Pages):
+    def open_docs(self):
+        self.open("/docs")
+        self.wait(lambda: self.find("#operations").get_attribute("data-operations"), message="operations drawn")
+
+    def try_list_areas(self, key):
+        self.use_key(key)
+        section = self.find("#listAreas")
+        section.find_element(By.TAG_NAME, "summary").click()
+        form = section.find_element(By.CSS_SELECTOR, "form[data-try]")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        status = form.find_element(By.CSS_SELECTOR, "[data-status]")
+        self.wait(lambda: status.get_attribute("data-status"), message="try-it answered")
+        return form, status
+
+    def test_docs_lists_every_operation(self):
+        _, _, document = server.get("/v1/openapi.json")
+        operations = {op["operationId"] for item in document["paths"].values()
+                      for name, op in item.items() if name != "parameters"}
+        self.open_docs()
+        shown = {s.get_attribute("id") for s in self.all("#operations details.op")}
+        self.assertEqual(shown, operations)
+        self.assertEqual(int(self.find("#operations").get_attribute("data-operations")), len(operations))
+        self.shot("docs")
+
+    def test_try_it_returns_200_for_a_valid_key(self):
+        self.open_docs()
+        form, status = self.try_list_areas(keys["growth"])
+        self.assertEqual(status.get_attribute("data-status"), "200")
+        body = form.find_element(By.CSS_SELECTOR, "[data-body]").text
+        self.assertIn('"total"', body)
+        self.assertIn("etag", form.find_element(By.CSS_SELECTOR, "[data-headers]").text.lower())
+        self.shot("docs-try-it-200")
+
+    def test_try_it_shows_the_401_for_a_bad_key(self):
+        self.open_docs()
+        form, status = self.try_list_areas("ask_not_a_key")
+        self.assertEqual(status.get_attribute("data-status"), "401")
+        self.assertIn("invalid_api_key", status.text)
+        self.assertIn("invalid_api_key", form.find_element(By.CSS_SELECTOR, "[data-body]").text)
+        self.shot("docs-try-it-401")
+
+
+class Explore(Pages):
+    def test_a_growth_key_draws_one_mark_per_area(self):
+        self.open("/explore")
+        self.use_key(keys["growth"])
+        canvas = self.find("#map")
+        self.wait(lambda: canvas.get_attribute("data-load-ms"), message="the full map drawn")
+        _, _, page = server.get("/v1/areas?limit=1", keys["growth"])
+        self.assertEqual(int(canvas.get_attribute("data-marks")), page["total"])
+        # The first view fits every area: all of them are drawn.
+        self.assertEqual(int(canvas.get_attribute("data-drawn")), page["total"])
+        self.shot("explore")
+
+    def test_searching_johannes_opens_johannesburg_with_bars_and_history(self):
+        self.explore_as("growth")
+        self.open_johannesburg()
+        self.assertEqual(len(self.all("#bars li")), 7)
+        self.wait(lambda: self.all("#history svg circle.pt"), message="history drawn")
+        _, _, area = server.get("/v1/areas/johannesburg", keys["growth"])
+        last = self.all("#history svg circle.pt")[-1]
+        self.assertEqual(float(last.get_attribute("data-score")), area["truth_score"])
+        self.assertEqual(float(self.find("#panel-score").text), area["truth_score"])
+        # The period switch asks the API again: 7 daily points.
+        Select(self.find("#history-period")).select_by_value("7d")
+        self.wait(lambda: len(self.all("#history svg circle.pt")) == 7, message="7 points")
+        self.shot("explore-panel")
+
+    def test_comparing_three_areas_marks_the_api_winners(self):
+        self.explore_as("growth")
+        self.search("cape")
+        self.wait(lambda: len(self.all("#results li input[type=checkbox]")) >= 3
+                  and not self.first_result_is("johannesburg"), message="cape results")
+        boxes = self.all("#results li input[type=checkbox]")[:3]
+        ids = [b.get_attribute("data-id") for b in boxes]
+        for box in boxes:
+            box.click()
+        self.find("#compare").click()
+        self.wait(lambda: self.all("#comparison-table"), message="comparison drawn")
+        _, _, expected = server.get("/v1/areas/compare?ids=" + ",".join(ids), keys["growth"])
+        marked = {row.get_attribute("data-dimension"): [
+            td.get_attribute("data-area") for td in row.find_elements(By.CSS_SELECTOR, "td[data-winner=yes]")]
+            for row in self.all("#comparison-table tr[data-dimension]")}
+        wanted = {"overall": [expected["winner"]["overall"]]}
+        wanted.update({d: [w] for d, w in expected["winner"]["by_dimension"].items()})
+        self.assertEqual(marked, wanted)
+        self.shot("explore-compare")
+
+    def test_a_free_key_sees_the_plan_messages(self):
+        self.explore_as("free")
+        self.assertIn("full map of every area needs the growth plan", self.find("#map-line").text)
+        self.open_johannesburg()
+        self.wait(lambda: self.all("#history-upsell"), message="history message")
+        self.assertIn("needs the growth plan", self.find("#history-upsell").text)
+        self.assertEqual(self.all("#history svg"), [])
+        # The map shows the marks of the current results only.
+        self.assertEqual(int(self.find("#map").get_attribute("data-marks")), len(self.all("#results li")))
+        self.shot("explore-free")
+
+    def test_no_page_logs_an_error_in_the_console(self):
+        self.open("/")
+        self.open("/docs")
+        self.wait(lambda: self.find("#operations").get_attribute("data-operations"))
+        self.assertEqual(self.errors_in_console(), [], "/docs")
+        self.explore_as("growth")
+        self.wait(lambda: self.find("#map").get_attribute("data-load-ms"))
+        self.open_johannesburg()
+        self.wait(lambda: self.all("#history svg circle.pt"))
+        self.assertEqual(self.errors_in_console(), [], "/explore")
+
+
+class PhoneWidth(Pages):
+    """A phone's viewport, emulated: a headless window is never under 500 px."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 780, "deviceScaleFactor": 2, "mobile": True})
+
+    def assert_fits(self, page):
+        inner = self.driver.execute_script("return window.innerWidth")
+        self.assertEqual(inner, 360, "the viewport is phone-wide")
+        wide = self.driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(wide, inner, f"{page} overflows horizontally")
+
+    def test_nothing_overflows_at_360_px(self):
+        self.open("/")
+        self.assert_fits("/")
+        self.open("/docs")
+        self.wait(lambda: self.find("#operations").get_attribute("data-operations"))
+        self.find("#searchAreas summary").click()
+        self.assert_fits("/docs")
+        self.shot("docs-360")
+        self.explore_as("growth")
+        self.open_johannesburg()
+        self.wait(lambda: self.all("#history svg circle.pt"))
+        self.assert_fits("/explore")
+        self.shot("explore-360")
+
+
+if __name__ == "__main__":
+    unittest.main()
