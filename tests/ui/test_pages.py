@@ -5,6 +5,7 @@ saves a screenshot of what it looked at into tests/ui/screenshots/."""
 import os
 import unittest
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -54,7 +55,10 @@ class Pages(unittest.TestCase):
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
     def wait(self, condition, timeout=15, message=""):
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(
+        # Lists are redrawn as answers arrive: an element read mid-redraw is
+        # stale, and the condition is simply asked again.
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=[StaleElementReferenceException]).until(
             lambda d: condition(), message)
 
     def use_key(self, key):
@@ -81,8 +85,9 @@ class Pages(unittest.TestCase):
         box.send_keys(text)
 
     def first_result_is(self, area_id):
-        rows = self.all("#results li button[data-id]")
-        return rows and rows[0].get_attribute("data-id") == area_id
+        return self.driver.execute_script(
+            "const b = document.querySelector('#results li button[data-id]');"
+            "return b !== null && b.dataset.id === arguments[0];", area_id)
 
     def open_johannesburg(self):
         self.search("johannes")
