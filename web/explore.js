@@ -14,7 +14,7 @@ const FULL_MAP_PLAN = "growth";
 const TYPING_PAUSE_MS = 250;
 const $ = (id) => document.getElementById(id);
 
-const state = { plan: "", offset: 0, total: 0, circle: null, bbox: null, asked: 0, fullMap: false };
+const state = { plan: "", offset: 0, total: 0, circle: null, bbox: null, asked: 0, fullMap: false, run: 0 };
 
 function say(text, isError = false) {
   const m = $("message");
@@ -69,13 +69,15 @@ function target(offset) {
 async function search(offset) {
   if (!savedKey() || !state.plan) return;
   const asked = ++state.asked;
-  const answer = await call(target(offset));
+  const request = target(offset);
+  const answer = await call(request);
   if (asked !== state.asked) return; // a later search has been sent since
   if (!answer.ok) { say(answer.message, true); return; }
   const rows = answer.body.features.map((f) => ({ ...f.properties, id: f.id, lng: f.geometry.coordinates[0], lat: f.geometry.coordinates[1] }));
   state.offset = offset;
   state.total = answer.body.total;
   showResults(rows);
+  $("results").dataset.request = request;
   if (!state.fullMap) {
     map.setMarks(rows);
     if (rows.length) map.fit();
@@ -102,9 +104,10 @@ function showResults(rows) {
 }
 
 /** Every area on the map from one export request; returns how long it took, in ms. */
-async function loadFullMap(started) {
+async function loadFullMap(started, run) {
   say("Loading every area…");
   const answer = await call("/v1/areas/export");
+  if (run !== state.run) return; // another key was entered meanwhile
   if (!answer.ok) { say(answer.message, true); return; }
   map.setMarks(answer.body.data);
   map.fit();
@@ -116,12 +119,15 @@ async function loadFullMap(started) {
 
 async function start(key) {
   const started = performance.now();
+  const run = ++state.run;
+  delete $("map").dataset.loadMs;
   state.plan = "";
   state.fullMap = false;
   map.setMarks([]);
   $("results").replaceChildren();
   if (!key) { say("Enter an API key to start. It stays in this tab only."); return; }
   const me = await call("/v1/key");
+  if (run !== state.run) return;
   if (!me.ok) { say(me.message, true); return; }
   state.plan = me.body.plan;
   const limit = me.body.rate_limit && me.body.rate_limit.requests_per_minute;
@@ -130,7 +136,8 @@ async function start(key) {
   $("map-line").classList.toggle("upsell", !state.fullMap);
   if (state.fullMap) {
     $("map-line").textContent = "";
-    await loadFullMap(started);
+    await loadFullMap(started, run);
+    if (run !== state.run) return;
   } else {
     $("map-line").textContent = `The map shows the areas of the current results; the full map of every area needs the ${FULL_MAP_PLAN} plan (this key is on ${state.plan}).`;
   }

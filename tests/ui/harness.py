@@ -22,13 +22,12 @@ SCREENSHOTS = os.path.join(os.path.dirname(__file__), "screenshots")
 class Server:
     """area-scoring serve over a database of its own, stopped by stop()."""
 
-    def __init__(self, synthetic=None):
+    def __init__(self, db=None):
+        """Over `db` when given (keys are added to it), else over a fresh seed database."""
         self.dir = tempfile.mkdtemp(prefix="area-ui.")
-        self.db = os.path.join(self.dir, "areas.db")
-        init = [BIN, "init", "--db", self.db]
-        if synthetic:
-            init += ["--synthetic", str(synthetic)]
-        subprocess.run(init, check=True, capture_output=True)
+        self.db = db or os.path.join(self.dir, "areas.db")
+        if not db:
+            subprocess.run([BIN, "init", "--db", self.db], check=True, capture_output=True)
         self.log = open(os.path.join(self.dir, "server.log"), "w+")
         self.process = subprocess.Popen(
             [BIN, "serve", "--db", self.db, "--addr", "127.0.0.1:0"],
