@@ -140,6 +140,7 @@ function example(method, path, params, op) {
   const media = (ok.content || {})["application/json"];
   return el("div", {},
     el("pre", { text: `curl -s${verb}${auth} "${location.origin}${target}"` }),
+    media && media.schema ? el("p", { class: "small", text: "The answer's shape, with values taken from the schema's examples and bounds:" }) : null,
     media && media.schema ? el("pre", { text: JSON.stringify(sample(media.schema), null, 1) }) : null);
 }
 

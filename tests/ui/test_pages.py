@@ -74,6 +74,18 @@ class Pages(unittest.TestCase):
     def errors_in_console(self):
         return [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
 
+    def assert_controls_labelled_and_reachable(self, page):
+        """Every visible control has an accessible name and is in the tab order."""
+        checked = 0
+        for control in self.all("input, select, button, a, summary, canvas"):
+            if not control.is_displayed():
+                continue
+            html = control.get_attribute("outerHTML")[:160]
+            self.assertTrue(control.accessible_name.strip(), f"{page}: no label: {html}")
+            self.assertNotEqual(control.get_attribute("tabindex"), "-1", f"{page}: {html}")
+            checked += 1
+        return checked
+
     def explore_as(self, plan):
         self.open("/explore")
         self.use_key(keys[plan])
@@ -128,6 +140,12 @@ class Docs(Pages):
         self.assertEqual(shown, operations)
         self.assertEqual(int(self.find("#operations").get_attribute("data-operations")), len(operations))
         self.shot("docs")
+
+    def test_every_control_is_labelled(self):
+        self.open_docs()
+        for section in self.all("#operations details.op")[:3]:
+            section.find_element(By.TAG_NAME, "summary").click()
+        self.assertGreater(self.assert_controls_labelled_and_reachable("/docs"), 20)
 
     def test_try_it_returns_200_for_a_valid_key(self):
         self.open_docs()
@@ -203,6 +221,17 @@ class Explore(Pages):
         # The map shows the marks of the current results only.
         self.assertEqual(int(self.find("#map").get_attribute("data-marks")), len(self.all("#results li")))
         self.shot("explore-free")
+
+    def test_every_control_is_labelled_and_the_map_takes_keys(self):
+        self.explore_as("growth")
+        self.open_johannesburg()
+        self.wait(lambda: self.all("#history svg circle.pt"), message="history drawn")
+        self.assertGreater(self.assert_controls_labelled_and_reachable("/explore"), 20)
+        canvas = self.find("#map")
+        self.wait(lambda: canvas.get_attribute("data-load-ms"), message="the full map drawn")
+        before = int(canvas.get_attribute("data-drawn"))
+        canvas.send_keys("+++")
+        self.wait(lambda: int(canvas.get_attribute("data-drawn")) < before, message="zoomed by keys")
 
     def test_no_page_logs_an_error_in_the_console(self):
         self.open("/")
