@@ -3,7 +3,7 @@
 // parameters with bounds and defaults, its response fields, its error codes,
 // an example, and a form that sends it with the reader's key.
 
-import { call, el, keyForm } from "/web/api.js";
+import { call, el, keyForm, saveKey, savedKey } from "/web/api.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 let spec = null;
@@ -178,7 +178,10 @@ function tryIt(method, path, params, op) {
     }
     if (q.toString()) target += "?" + q.toString();
     status.textContent = "Sending…";
-    const answer = method === "get" ? await call(target) : await other(method, target);
+    // The key in the field, even if "Use key" was not pressed.
+    const key = document.getElementById("key").value.trim() || savedKey();
+    saveKey(key);
+    const answer = method === "get" ? await call(target, key) : await other(method, target, key);
     status.textContent = `${answer.status} ${answer.message || "OK"} · ${method.toUpperCase()} ${target}`;
     status.dataset.status = String(answer.status);
     headers.textContent = [...answer.headers.entries()].map(([n, v]) => `${n}: ${v}`).join("\n");
@@ -188,8 +191,7 @@ function tryIt(method, path, params, op) {
 }
 
 /** HEAD and OPTIONS, which `call` (GET only) does not send. */
-async function other(method, target) {
-  const key = document.getElementById("key").value.trim();
+async function other(method, target, key) {
   const res = await fetch(target, { method: method.toUpperCase(), headers: key ? { Authorization: "Bearer " + key } : {} });
   return { status: res.status, ok: res.ok, headers: res.headers, text: await res.text(), body: null,
     message: res.ok ? "" : "refused (see the headers)" };
@@ -234,6 +236,13 @@ async function main() {
     }
   }
   ops.dataset.operations = String(count);
+  // A link to an operation (from the list above, or from elsewhere) opens it.
+  const openLinked = () => {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target && target.tagName === "DETAILS") target.open = true;
+  };
+  window.addEventListener("hashchange", openLinked);
+  openLinked();
 }
 
 main();
