@@ -3,9 +3,10 @@
 //!
 //! Everything is checked before anything is written, and every problem of
 //! every row is reported with its line number; only a file without problems
-//! reaches `load::create_database`, which builds a new file beside the old,
-//! carries the API keys over and renames it into place. So a failed import
-//! changes nothing, and a running server can reload the new file.
+//! reaches `load::create_database`, which builds a new file beside the old
+//! and renames it into place. So a failed import changes nothing, and a
+//! running server can reload the new file. API keys are in the keys file,
+//! which an import never touches.
 
 mod area;
 mod from_csv;
@@ -17,8 +18,6 @@ mod rules;
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
-
-use rusqlite::{Connection, OpenFlags};
 
 use crate::data::db;
 use crate::data::load::{self, NewArea};
@@ -46,10 +45,9 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
     let areas =
         parse(read, &bytes, dates::now_unix()).map_err(|problems| report(file, &problems))?;
     let count = write(db, &areas)?;
-    let keys = count_keys(db)?;
     let done = if existed {
         format!(
-            "imported {count} areas from {} into {}; API keys kept: {keys}",
+            "imported {count} areas from {} into {}",
             file.display(),
             db.display()
         )
@@ -87,7 +85,7 @@ fn reader_for(file: &Path) -> Result<Reader, String> {
 }
 
 /// Whether the database exists; refuses to replace a file that is not an
-/// area-scoring database of this version, since its keys could not be kept.
+/// area-scoring database, which is not ours to overwrite.
 fn check_target(db: &Path) -> Result<bool, String> {
     if !db.exists() {
         return Ok(false);
@@ -98,8 +96,8 @@ fn check_target(db: &Path) -> Result<bool, String> {
             db.display()
         ));
     }
-    // An older schema is fine: the file is written anew, keeping its keys.
-    db::check_versions(db, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION)
+    // An older schema is fine: the file is written anew.
+    db::check_versions(db, db::OLDEST_VERSION..=db::SCHEMA_VERSION)
         .map_err(|why| format!("refusing to replace {}: {why}", db.display()))?;
     Ok(true)
 }
@@ -210,13 +208,6 @@ fn write(db: &Path, areas: &[Area]) -> Result<i64, String> {
         }
         Ok(())
     })
-}
-
-fn count_keys(db: &Path) -> Result<i64, String> {
-    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| e.to_string())?;
-    conn.query_row("SELECT count(*) FROM api_keys", [], |r| r.get(0))
-        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
