@@ -51,7 +51,15 @@ class Server:
         out = subprocess.run(
             [BIN, "keys", "create", "--db", self.db, "--plan", plan, "--label", "ui-" + plan],
             check=True, capture_output=True, text=True)
-        return out.stdout.strip()
+        key = out.stdout.strip()
+        # The server reads the keys file again shortly after it changes
+        # (README, "Keys"): wait until the key is in force.
+        deadline = time.monotonic() + 10
+        while self.get("/v1/key", key)[0] != 200:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the new key was not in force within 10 s")
+            time.sleep(0.05)
+        return key
 
     def get(self, path, key=None):
         """GET path; returns (status, headers, body as JSON or text)."""
