@@ -6,7 +6,7 @@
 #      /usr/bin/chromium or /usr/bin/chromedriver is missing (as root);
 #   2. installs the pinned selenium (tests/ui/requirements.txt) into
 #      tests/ui/.venv, again whenever the pins change;
-#   3. runs tests/ui/test_pages.py, which starts target/release/area-scoring
+#   3. runs tests/ui/test_*.py, each of which starts target/release/area-scoring
 #      on a free loopback port over a fresh database with keys made by the
 #      CLI, and drives chromium through every test; each page's screenshot is
 #      left in tests/ui/screenshots/ (ignored by git).
@@ -42,5 +42,5 @@ fi
 
 mkdir -p "$HERE/screenshots"
 cd "$HERE"
-"$VENV/bin/python" -m unittest -v test_pages
+"$VENV/bin/python" -m unittest discover -v -s "$HERE" -p 'test_*.py'
 say "passed in $(($(date +%s) - started)) s; screenshots in tests/ui/screenshots/"

@@ -2,110 +2,20 @@
 (tests/ui/harness.py): one test per behaviour the issue names. Each test
 saves a screenshot of what it looked at into tests/ui/screenshots/."""
 
-import os
 import unittest
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-from harness import SCREENSHOTS, Server, browser
-
-server = None
-keys = {}
+from pagetest import Pages, stop_server, use_server
 
 
 def setUpModule():
-    global server
-    server = Server()
-    for plan in ("free", "growth"):
-        keys[plan] = server.key(plan)
+    use_server(("free", "growth"))
 
 
 def tearDownModule():
-    server.stop()
-
-
-class Pages(unittest.TestCase):
-    width = 1280
-
-    @classmethod
-    def setUpClass(cls):
-        cls.driver = browser(width=cls.width)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
-
-    def setUp(self):
-        # Every test starts in a clean tab: no key kept, no console messages.
-        self.driver.get(server.base + "/healthz")
-        self.driver.execute_script("sessionStorage.clear()")
-        self.driver.get_log("browser")
-
-    # helpers
-
-    def open(self, path):
-        self.driver.get(server.base + path)
-
-    def find(self, css):
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def all(self, css):
-        return self.driver.find_elements(By.CSS_SELECTOR, css)
-
-    def wait(self, condition, timeout=15, message=""):
-        # Lists are redrawn as answers arrive: an element read mid-redraw is
-        # stale, and the condition is simply asked again.
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
-                             ignored_exceptions=[StaleElementReferenceException]).until(
-            lambda d: condition(), message)
-
-    def use_key(self, key):
-        field = self.find("#key")
-        field.clear()
-        field.send_keys(key)
-        self.find("#keyform button[type=submit]").click()
-
-    def shot(self, name):
-        os.makedirs(SCREENSHOTS, exist_ok=True)
-        self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
-
-    def errors_in_console(self):
-        return [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
-
-    def assert_controls_labelled_and_reachable(self, page):
-        """Every visible control has an accessible name and is in the tab order."""
-        checked = 0
-        for control in self.all("input, select, button, a, summary, canvas"):
-            if not control.is_displayed():
-                continue
-            html = control.get_attribute("outerHTML")[:160]
-            self.assertTrue(control.accessible_name.strip(), f"{page}: no label: {html}")
-            self.assertNotEqual(control.get_attribute("tabindex"), "-1", f"{page}: {html}")
-            checked += 1
-        return checked
-
-    def explore_as(self, plan):
-        self.open("/explore")
-        self.use_key(keys[plan])
-        self.wait(lambda: self.all("#results li"), message="results listed")
-
-    def search(self, text):
-        box = self.find("#q")
-        box.clear()
-        box.send_keys(text)
-
-    def first_result_is(self, area_id):
-        return self.driver.execute_script(
-            "const b = document.querySelector('#results li button[data-id]');"
-            "return b !== null && b.dataset.id === arguments[0];", area_id)
-
-    def open_johannesburg(self):
-        self.search("johannes")
-        self.wait(lambda: self.first_result_is("johannesburg"), message="johannesburg first")
-        self.find("#results li button[data-id=johannesburg]").click()
-        self.wait(lambda: self.find("#panel-title").text == "Johannesburg", message="panel open")
+    stop_server()
 
 
 class Landing(Pages):
@@ -132,7 +42,7 @@ class Docs(Pages):
         return form, status
 
     def test_docs_lists_every_operation(self):
-        _, _, document = server.get("/v1/openapi.json")
+        _, _, document = self.server.get("/v1/openapi.json")
         operations = {op["operationId"] for item in document["paths"].values()
                       for name, op in item.items() if name != "parameters"}
         self.open_docs()
@@ -149,7 +59,7 @@ class Docs(Pages):
 
     def test_try_it_returns_200_for_a_valid_key(self):
         self.open_docs()
-        form, status = self.try_list_areas(keys["growth"])
+        form, status = self.try_list_areas(self.keys["growth"])
         self.assertEqual(status.get_attribute("data-status"), "200")
         body = form.find_element(By.CSS_SELECTOR, "[data-body]").text
         self.assertIn('"total"', body)
@@ -168,10 +78,10 @@ class Docs(Pages):
 class Explore(Pages):
     def test_a_growth_key_draws_one_mark_per_area(self):
         self.open("/explore")
-        self.use_key(keys["growth"])
+        self.use_key(self.keys["growth"])
         canvas = self.find("#map")
         self.wait(lambda: canvas.get_attribute("data-load-ms"), message="the full map drawn")
-        _, _, page = server.get("/v1/areas?limit=1", keys["growth"])
+        _, _, page = self.server.get("/v1/areas?limit=1", self.keys["growth"])
         self.assertEqual(int(canvas.get_attribute("data-marks")), page["total"])
         # The first view fits every area: all of them are drawn.
         self.assertEqual(int(canvas.get_attribute("data-drawn")), page["total"])
@@ -182,7 +92,7 @@ class Explore(Pages):
         self.open_johannesburg()
         self.assertEqual(len(self.all("#bars li")), 7)
         self.wait(lambda: self.all("#history svg circle.pt"), message="history drawn")
-        _, _, area = server.get("/v1/areas/johannesburg", keys["growth"])
+        _, _, area = self.server.get("/v1/areas/johannesburg", self.keys["growth"])
         last = self.all("#history svg circle.pt")[-1]
         self.assertEqual(float(last.get_attribute("data-score")), area["truth_score"])
         self.assertEqual(float(self.find("#panel-score").text), area["truth_score"])
@@ -202,7 +112,7 @@ class Explore(Pages):
             box.click()
         self.find("#compare").click()
         self.wait(lambda: self.all("#comparison-table"), message="comparison drawn")
-        _, _, expected = server.get("/v1/areas/compare?ids=" + ",".join(ids), keys["growth"])
+        _, _, expected = self.server.get("/v1/areas/compare?ids=" + ",".join(ids), self.keys["growth"])
         marked = {row.get_attribute("data-dimension"): [
             td.get_attribute("data-area") for td in row.find_elements(By.CSS_SELECTOR, "td[data-winner=yes]")]
             for row in self.all("#comparison-table tr[data-dimension]")}
