@@ -13,6 +13,7 @@ export class Compare {
     button.addEventListener("click", () => this.run());
     clear.addEventListener("click", () => { this.picked.clear(); this.out.replaceChildren(); this.render(); });
     this.onChange = () => {};
+    this.render();
   }
 
   has(id) { return this.picked.has(id); }

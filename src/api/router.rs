@@ -21,7 +21,7 @@ pub enum Route {
     Metrics,
     /// A browser page or a file it loads (`/`, `/docs`, `/explore`,
     /// `/web/NAME`, and the icon browsers ask for at `/favicon.ico`), without
-    /// a key; app/pages.rs serves it. Holds the path.
+    /// a key; app/pages.rs serves it. Holds the path, percent-decoded.
     Page(String),
 }
 
@@ -84,8 +84,8 @@ pub fn resolve(path: &str) -> Option<Route> {
         .collect::<Option<_>>()?;
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     match segments.as_slice() {
-        [""] | ["docs"] | ["explore"] | ["favicon.ico"] => Some(Route::Page(path.to_string())),
-        ["web", name] if !name.is_empty() => Some(Route::Page(path.to_string())),
+        [""] | ["docs"] | ["explore"] | ["favicon.ico"] => Some(Route::Page(page(&segments))),
+        ["web", name] if !name.is_empty() => Some(Route::Page(page(&segments))),
         ["healthz"] => Some(Route::Health),
         ["metrics"] => Some(Route::Metrics),
         ["v1", "openapi.json"] => Some(Route::OpenApi),
@@ -100,6 +100,11 @@ pub fn resolve(path: &str) -> Option<Route> {
         }
         _ => None,
     }
+}
+
+/// A page's path from its decoded segments (`/` for the root).
+fn page(segments: &[&str]) -> String {
+    format!("/{}", segments.join("/"))
 }
 
 /// Percent-decodes a path segment; an undecodable or non-UTF-8 one is None.
@@ -151,6 +156,7 @@ mod tests {
         for path in ["/", "/docs", "/explore", "/favicon.ico", "/web/explore.js"] {
             assert_eq!(resolve(path), Some(Route::Page(path.into())), "{path}");
         }
+        assert_eq!(resolve("/%64ocs"), Some(Route::Page("/docs".into())));
     }
 
     #[test]
