@@ -26,7 +26,7 @@ const map = new AreaMap($("map"), {
   onPick: (id) => openArea(id),
   onPlace: (at) => {
     if (!$("radius-mode").checked) return false;
-    const km = Math.min(50, Math.max(1, Number($("radius").value) || 10));
+    const km = Math.min(Number($("radius").max), Math.max(Number($("radius").min), Number($("radius").value) || 10));
     state.circle = { lat: round5(at.lat), lng: round5(at.lng), km };
     state.bbox = null;
     map.setCircle(state.circle);
@@ -90,7 +90,7 @@ function showResults(rows) {
   list.replaceChildren(...rows.map((a) => {
     const open = el("button", { type: "button", "data-id": a.id },
       el("span", { class: "score", text: a.truth_score.toFixed(2) }), " ", a.name,
-      el("span", { class: "small", text: ` · ${a.province}` }));
+      el("span", { class: "small", text: ` · ${a.province}` + (a.distance_km !== undefined ? ` · ${a.distance_km} km` : "") }));
     open.addEventListener("click", () => openArea(a.id));
     const box = el("input", { type: "checkbox", id: "cmp-" + a.id, "data-id": a.id });
     box.checked = compare.has(a.id);
@@ -144,9 +144,12 @@ async function start(key) {
   await search(0);
 }
 
-async function provinces() {
+/** The province choices and the radius bound, as the served API document states them. */
+async function fromTheDocument() {
   const doc = await call("/v1/openapi.json", "");
   if (!doc.ok) return;
+  const radius = doc.body.paths["/v1/areas/search"].get.parameters.find((p) => p.name === "radius");
+  if (radius && radius.schema.maximum) $("radius").max = String(radius.schema.maximum);
   const param = doc.body.paths["/v1/areas"].get.parameters.find((p) => p.name === "province");
   const names = doc.body.components.schemas.AreaSummary.properties.province.enum;
   const letters = (s) => s.toLowerCase().replace(/[^a-z]/g, "");
@@ -175,5 +178,5 @@ function wire() {
 
 wire();
 map.fit();
-provinces();
+fromTheDocument();
 if (savedKey()) start(savedKey());

@@ -122,8 +122,10 @@ export class AreaMap {
 
   setCircle(circle) { this.circle = circle; this.redraw(); }
 
+  /** Rings the area's dot and brings it to the centre, at the same zoom. */
   select(id) {
     this.selected = this.ids.indexOf(id);
+    if (this.selected >= 0) this.center = { lat: this.lat[this.selected], lng: this.lng[this.selected] };
     this.redraw();
   }
 
