@@ -213,3 +213,55 @@ fn key_changes_and_imports_under_load_fail_no_request() {
     assert!(total >= 10_000);
     assert_eq!(failed.load(Ordering::SeqCst), 0, "of {total} requests");
 }
+
+#[test]
+fn a_locked_usage_file_neither_slows_nor_fails_a_request_and_loses_no_count() {
+    let _serial = serial();
+    let (a, _, keys) = two_replicas("usage-locked");
+    let key = cli(&["keys", "create", "--plan", "enterprise"], &keys)
+        .trim()
+        .to_string();
+    let mut server = serve(&a, &keys);
+    let mut sent = 0;
+    let mut ask = || {
+        let asked = Instant::now();
+        assert_eq!(
+            get(server.addr, "/v1/areas?limit=1", Some(&key)).status,
+            200
+        );
+        sent += 1;
+        asked.elapsed()
+    };
+    ask();
+    std::thread::sleep(Duration::from_secs(3));
+    // Another writer holds the usage file for longer than two flushes.
+    let holder = rusqlite::Connection::open(keys.with_file_name("keys-usage.db")).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let started = Instant::now();
+    let mut took = Vec::new();
+    while started.elapsed() < Duration::from_secs(5) {
+        took.push(ask());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    took.sort();
+    let (median, slowest) = (took[took.len() / 2], took[took.len() - 1]);
+    println!(
+        "{} answers while the usage file was locked: median {median:?}, slowest {slowest:?}",
+        took.len()
+    );
+    // A request that waited on the file would wait out its 500 ms busy timeout.
+    assert!(median < Duration::from_millis(100), "median {median:?}");
+    assert!(
+        server.logged("usage not written"),
+        "a warning says the counts wait"
+    );
+    server.signal("TERM");
+    server.wait_exit(Duration::from_secs(10)).expect("stops");
+    assert_eq!(
+        usage_of(&keys),
+        (sent, 0, 0),
+        "every request is counted once the file is free"
+    );
+}
