@@ -34,6 +34,13 @@ fn cli(args: &[&str], keys: &Path) -> String {
     ok(&all)
 }
 
+/// A new key on `plan` in the keys file, as `keys create` prints it.
+fn new_key(keys: &Path, plan: &str) -> String {
+    cli(&["keys", "create", "--plan", plan], keys)
+        .trim()
+        .to_string()
+}
+
 fn serve(db: &Path, keys: &Path) -> Served {
     Served::spawn(db, &["--keys", keys.to_str().unwrap()])
 }
@@ -42,9 +49,7 @@ fn serve(db: &Path, keys: &Path) -> Served {
 fn a_revocation_is_refused_by_every_server_within_a_second() {
     let _serial = serial();
     let (a, b, keys) = two_replicas("shared-revoke");
-    let key = cli(&["keys", "create", "--plan", "growth"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "growth");
     let (one, two) = (serve(&a, &keys), serve(&b, &keys));
     for s in [&one, &two] {
         assert_eq!(get(s.addr, "/v1/areas?limit=1", Some(&key)).status, 200);
@@ -85,9 +90,7 @@ fn usage_adds_up_exactly_over_two_servers_after_sigterm() {
     let _serial = serial();
     let (a, b, keys) = two_replicas("shared-usage");
     cli(&["plans", "set", "free", "--rpm", "20"], &keys);
-    let key = cli(&["keys", "create", "--plan", "free"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "free");
     let (mut one, mut two) = (serve(&a, &keys), serve(&b, &keys));
     for _ in 0..3 {
         assert_eq!(
@@ -123,9 +126,7 @@ fn usage_adds_up_exactly_over_two_servers_after_sigterm() {
 fn kill_9_loses_no_more_than_the_last_few_seconds_of_usage() {
     let _serial = serial();
     let (a, _, keys) = two_replicas("usage-kill");
-    let key = cli(&["keys", "create", "--plan", "enterprise"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "enterprise");
     let server = serve(&a, &keys);
     for _ in 0..40 {
         assert_eq!(
@@ -148,9 +149,7 @@ fn kill_9_loses_no_more_than_the_last_few_seconds_of_usage() {
 fn key_changes_and_imports_under_load_fail_no_request() {
     let _serial = serial();
     let (a, _, keys) = two_replicas("shared-churn");
-    let key = cli(&["keys", "create", "--plan", "enterprise"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "enterprise");
     let server = serve(&a, &keys);
     let addr = server.addr;
     let (stop, done, failed) = (
@@ -218,9 +217,7 @@ fn key_changes_and_imports_under_load_fail_no_request() {
 fn a_locked_usage_file_neither_slows_nor_fails_a_request_and_loses_no_count() {
     let _serial = serial();
     let (a, _, keys) = two_replicas("usage-locked");
-    let key = cli(&["keys", "create", "--plan", "enterprise"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "enterprise");
     let mut server = serve(&a, &keys);
     let mut sent = 0;
     let mut ask = || {
