@@ -81,6 +81,8 @@ async function search(offset) {
   if (!state.fullMap) {
     map.setMarks(rows);
     if (rows.length) map.fit();
+  } else {
+    map.highlight(rows.map((r) => r.id));
   }
   say(`${state.total} area${state.total === 1 ? "" : "s"} found.`);
 }
@@ -172,7 +174,8 @@ function wire() {
   $("zoom-out").addEventListener("click", () => map.zoom(1 / 1.5));
   $("zoom-all").addEventListener("click", () => map.fit());
   $("legend").replaceChildren(...legendItems().map((item) =>
-    el("li", {}, el("span", { class: "swatch " + item.cls, "aria-hidden": "true" }), item.label)));
+    el("li", {}, el("span", { class: "swatch " + item.cls, "aria-hidden": "true" }), item.label)),
+  el("li", {}, el("span", { class: "swatch ring", "aria-hidden": "true" }), "the results listed"));
   keyForm($("keyform"), start);
 }
 

@@ -72,6 +72,7 @@ export class AreaMap {
     for (let i = 0; i < n; i++) this.order[next[steps[i]]++] = i;
     this.canvas.dataset.marks = String(n);
     this.selected = -1;
+    this.highlighted = [];
     this.redraw();
   }
 
@@ -121,6 +122,12 @@ export class AreaMap {
   }
 
   setCircle(circle) { this.circle = circle; this.redraw(); }
+
+  /** Rings the dots of these areas (the current results) on the full map. */
+  highlight(ids) {
+    this.highlighted = ids.map((id) => this.ids.indexOf(id)).filter((i) => i >= 0);
+    this.redraw();
+  }
 
   /** Rings the area's dot and brings it to the centre, at the same zoom. */
   select(id) {
@@ -208,6 +215,14 @@ export class AreaMap {
 
   overlays() {
     const ctx = this.ctx;
+    ctx.strokeStyle = "#a40e26";
+    ctx.lineWidth = 1.5;
+    for (const i of this.highlighted || []) {
+      const [x, y] = this.project(this.lat[i], this.lng[i]);
+      ctx.beginPath();
+      ctx.arc(x, y, 5, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
     if (this.circle) {
       const [x, y] = this.project(this.circle.lat, this.circle.lng);
       const rpx = (this.circle.km / KM_PER_DEGREE) * this.k;
