@@ -2,8 +2,8 @@
 # tests/ui/run.sh: the pages (/, /docs, /explore) in a real headless browser.
 #
 # `make test-ui` builds the release binary and runs this script, which:
-#   1. installs Debian's chromium and chromium-driver with apt-get when
-#      /usr/bin/chromium or /usr/bin/chromedriver is missing (as root);
+#   1. installs Debian's chromium, chromium-driver and a font
+#      (fonts-dejavu-core) with apt-get when one is missing (as root);
 #   2. installs the pinned selenium (tests/ui/requirements.txt) into
 #      tests/ui/.venv, again whenever the pins change;
 #   3. runs tests/ui/test_*.py, each of which starts target/release/area-scoring
@@ -24,12 +24,19 @@ die() { printf 'test-ui: FAIL: %s\n' "$*" >&2; exit 1; }
 started=$(date +%s)
 [[ -x "$ROOT/target/release/area-scoring" ]] || die "target/release/area-scoring is missing: run 'cargo build --release' (make test-ui does)"
 
-if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
-    [[ $(id -u) -eq 0 ]] || die "needs chromium and chromium-driver (apt-get install chromium chromium-driver, as root)"
-    say "installing chromium and chromium-driver"
+# A font too: without one, chromium lays text out in nothing, and the pages'
+# widths and screenshots would not be what a person sees.
+PACKAGES=(chromium chromium-driver fonts-dejavu-core)
+missing=()
+for package in "${PACKAGES[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [[ ${#missing[@]} -gt 0 || ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
+    [[ $(id -u) -eq 0 ]] || die "needs ${PACKAGES[*]} (apt-get install ${PACKAGES[*]}, as root)"
+    say "installing ${PACKAGES[*]}"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null ||
-        die "apt-get install chromium chromium-driver failed"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" >/dev/null ||
+        die "apt-get install ${PACKAGES[*]} failed"
 fi
 
 if ! cmp -s "$REQUIREMENTS" "$VENV/requirements.txt" 2>/dev/null; then
