@@ -6,6 +6,8 @@
 import { call, el, keyForm, saveKey, savedKey } from "/web/api.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+/** How much of an answer's body the try-it form shows. */
+const SHOWN_CHARS = 100000;
 let spec = null;
 
 /** Follows a local "$ref" ("#/components/...") to what it names. */
@@ -185,7 +187,11 @@ function tryIt(method, path, params, op) {
     status.textContent = `${answer.status} ${answer.message || "OK"} · ${method.toUpperCase()} ${target}`;
     status.dataset.status = String(answer.status);
     headers.textContent = [...answer.headers.entries()].map(([n, v]) => `${n}: ${v}`).join("\n");
-    body.textContent = answer.body ? JSON.stringify(answer.body, null, 1) : answer.text.slice(0, 20000);
+    const shown = answer.body ? JSON.stringify(answer.body, null, 1) : answer.text;
+    // An export of every area runs to megabytes: the page shows its start.
+    body.textContent = shown.length > SHOWN_CHARS
+      ? shown.slice(0, SHOWN_CHARS) + `\n… and ${shown.length - SHOWN_CHARS} more characters`
+      : shown;
   });
   return form;
 }

@@ -49,6 +49,12 @@ class Docs(Pages):
         shown = {s.get_attribute("id") for s in self.all("#operations details.op")}
         self.assertEqual(shown, operations)
         self.assertEqual(int(self.find("#operations").get_attribute("data-operations")), len(operations))
+        # Each with its parameters, fields, errors, an example and a try-it form.
+        incomplete = self.driver.execute_script(
+            "return [...document.querySelectorAll('#operations details.op')].filter((op) =>"
+            " op.querySelectorAll('h4').length !== 5 || !op.querySelector('pre')"
+            " || !op.querySelector('form[data-try]')).map((op) => op.id);")
+        self.assertEqual(incomplete, [])
         self.shot("docs")
 
     def test_every_control_is_labelled(self):
