@@ -5,9 +5,11 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub const SECONDS_PER_DAY: i64 = 86_400;
+
 /// Today's day number in UTC.
 pub fn today() -> i64 {
-    now_unix().div_euclid(86_400)
+    now_unix().div_euclid(SECONDS_PER_DAY)
 }
 
 pub fn now_unix() -> i64 {
@@ -89,10 +91,10 @@ pub fn parse_date(text: &str) -> Option<i64> {
 
 /// ISO 8601 UTC timestamp of a Unix time, to the second, with a Z.
 pub fn format_timestamp(unix: i64) -> String {
-    let secs = unix.rem_euclid(86_400);
+    let secs = unix.rem_euclid(SECONDS_PER_DAY);
     format!(
         "{}T{:02}:{:02}:{:02}Z",
-        format_date(unix.div_euclid(86_400)),
+        format_date(unix.div_euclid(SECONDS_PER_DAY)),
         secs / 3600,
         secs % 3600 / 60,
         secs % 60

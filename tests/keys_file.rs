@@ -189,9 +189,23 @@ fn keys_migrate_merges_copies_by_key_id() {
         ))
         .unwrap();
     drop(replica);
-    let out = keys_cmd(&db, &["keys", "migrate", copy.to_str().unwrap()]);
+    // The dataset itself first: its keys are moved out before the merge
+    // starts, so it holds none by then, which is said and passed over.
+    let out = keys_cmd(
+        &db,
+        &[
+            "keys",
+            "migrate",
+            db.to_str().unwrap(),
+            copy.to_str().unwrap(),
+        ],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let said = text(&out.stderr);
+    assert!(
+        said.contains("holds no API keys (moved out already"),
+        "{said}"
+    );
     assert!(said.contains("4 keys, 1 new, 1 revoked by it"), "{said}");
     assert!(said.contains("starter differ"), "{said}");
     let rows = listed(&db);
@@ -329,4 +343,66 @@ fn a_backup_is_a_working_copy_of_all_three_files() {
     assert_eq!(server.get("/v1/areas", &key).json()["total"], 30);
     let nowhere = keys_cmd(&db, &["backup", "/proc/no-such-dir/x"]);
     assert_eq!(nowhere.status.code(), Some(1));
+}
+
+#[test]
+fn two_commands_making_one_new_keys_file_at_once_both_succeed() {
+    let dir = scratch_dir("keys-race");
+    for round in 0..8 {
+        let keys = dir.join(format!("keys-{round}.db"));
+        let keys = keys.to_str().unwrap();
+        let args = ["keys", "create", "--plan", "free", "--keys", keys];
+        // Both started before either is waited for.
+        let children: Vec<_> = (0..2)
+            .map(|_| {
+                common::bin::command(&args, &[], Path::new("/"))
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("start")
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "round {round}: {}", text(&out.stderr));
+        }
+    }
+}
+
+#[test]
+fn a_keys_file_readable_by_others_is_made_private() {
+    let db = small_dataset("keys-mode", 3);
+    let keys = keys_path(&db);
+    fs::set_permissions(&keys, fs::Permissions::from_mode(0o644)).unwrap();
+    let out = keys_cmd(&db, &["keys", "create", "--plan", "free"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("was readable by others"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(mode(&keys), 0o600);
+    // An empty file made by hand gets the schema, privately.
+    let touched = db.with_file_name("touched.db");
+    fs::write(&touched, b"").unwrap();
+    fs::set_permissions(&touched, fs::Permissions::from_mode(0o644)).unwrap();
+    let out = run(
+        &[
+            "keys",
+            "create",
+            "--plan",
+            "free",
+            "--keys",
+            touched.to_str().unwrap(),
+        ],
+        &[],
+        Path::new("/"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("created the keys file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(mode(&touched), 0o600);
 }

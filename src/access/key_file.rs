@@ -29,16 +29,15 @@ pub const PRIVATE_MODE: u32 = 0o600;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Plans, ranked: a plan may use what every plan of lower rank may use.
-/// requests_per_minute NULL means unlimited.
+/// requests_per_minute NULL means unlimited. The versions are set apart
+/// (`mark`), as PRAGMA takes no bound values.
 const SCHEMA: &str = "
-    PRAGMA application_id = 1262836051;
-    PRAGMA user_version = 1;
     CREATE TABLE plans (
         name                TEXT    PRIMARY KEY,
         rank                INTEGER NOT NULL UNIQUE,
         requests_per_minute INTEGER CHECK (requests_per_minute IS NULL OR requests_per_minute > 0)
     );
-    INSERT INTO plans (name, rank, requests_per_minute) VALUES
+    INSERT OR IGNORE INTO plans (name, rank, requests_per_minute) VALUES
         ('free', 0, 60), ('starter', 1, 600), ('growth', 2, 3000), ('enterprise', 3, NULL);
     -- Only the SHA-256 of a key is kept; id is a public handle that reveals
     -- nothing of the key.
@@ -77,18 +76,23 @@ pub fn create_private(path: &Path) -> Result<bool, String> {
     }
 }
 
-/// Opens the keys file for writing, creating it with its schema when missing.
-/// The bool says whether it was created just now.
+/// Opens the keys file for writing, creating it with its schema when missing
+/// or empty, and saying so on stderr, since a server reads only the keys file
+/// it was pointed at. The bool says whether it was made just now.
 pub fn open(path: &Path) -> Result<(Connection, bool), String> {
-    let created = create_private(path)?;
+    create_private(path)?;
+    keep_private(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
-    let fresh = created || is_empty(&conn).map_err(|e| e.to_string())?;
+    let fresh = fill_if_empty(&conn)
+        .map_err(|e| format!("cannot write the keys file {}: {e}", path.display()))?;
     if fresh {
-        // An empty file is one a crash left between creating and filling it.
-        conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;"))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!(
+            "area-scoring: created the keys file {} (servers read it when given --keys or AREA_KEYS \
+             with this path, or when it is beside their dataset)",
+            path.display()
+        );
     }
     check(&conn, path)?;
     // The change counter the servers watch moves only in rollback-journal
@@ -120,8 +124,56 @@ pub fn open_read(path: &Path) -> Result<Connection, String> {
     Ok(conn)
 }
 
-fn is_empty(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row("SELECT count(*) = 0 FROM sqlite_schema", [], |r| r.get(0))
+/// Writes the schema into a file without one: a new file, or one a crash or
+/// a `touch` left empty. Checked inside the write transaction, so that two
+/// commands making the same new file at once write it once.
+fn fill_if_empty(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let filled = (|| {
+        let empty: bool =
+            conn.query_row("SELECT count(*) = 0 FROM sqlite_schema", [], |r| r.get(0))?;
+        if empty {
+            conn.execute_batch(SCHEMA)?;
+            conn.pragma_update(None, "application_id", KEYS_APPLICATION_ID)?;
+            conn.pragma_update(None, "user_version", KEYS_SCHEMA_VERSION)?;
+        }
+        Ok(empty)
+    })();
+    let end = if filled.is_ok() { "COMMIT" } else { "ROLLBACK" };
+    conn.execute_batch(end)?;
+    filled
+}
+
+/// Takes group and other permissions off a file holding keys or usage (one
+/// made by `touch`, or restored with the wrong mode), saying so.
+pub fn keep_private(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .permissions()
+        .mode();
+    if mode & 0o077 == 0 {
+        return Ok(());
+    }
+    let shown = path.display();
+    match std::fs::set_permissions(path, std::fs::Permissions::from_mode(PRIVATE_MODE)) {
+        Ok(()) => eprintln!(
+            "area-scoring: {shown} was readable by others (mode {:o}); it is now {PRIVATE_MODE:o}",
+            mode & 0o777
+        ),
+        // Not its owner: a group may read it, as its owner chose; anyone may not.
+        Err(e) if mode & 0o007 != 0 => {
+            return Err(format!(
+                "{shown} is readable by anyone (mode {:o}) and cannot be made private: {e}",
+                mode & 0o777
+            ));
+        }
+        Err(_) => eprintln!(
+            "area-scoring: {shown} is readable by its group (mode {:o}); its owner can make it {PRIVATE_MODE:o}",
+            mode & 0o777
+        ),
+    }
+    Ok(())
 }
 
 fn check(conn: &Connection, path: &Path) -> Result<(), String> {

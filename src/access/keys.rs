@@ -74,10 +74,22 @@ pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, Str
     Ok((id, key))
 }
 
+/// Characters that change how text around them is shown without being seen
+/// themselves: bidirectional controls, which can make one `keys list` line
+/// read as another, and zero-width ones.
+const INVISIBLE: [std::ops::RangeInclusive<char>; 4] = [
+    '\u{200B}'..='\u{200F}',
+    '\u{202A}'..='\u{202E}',
+    '\u{2066}'..='\u{2069}',
+    '\u{FEFF}'..='\u{FEFF}',
+];
+
 fn check_label(label: &str) -> Result<(), String> {
-    match label.chars().find(|c| c.is_control()) {
+    let bad = |c: &char| c.is_control() || INVISIBLE.iter().any(|r| r.contains(c));
+    match label.chars().find(bad) {
         Some(c) => Err(format!(
-            "a label may not hold control characters (this one holds {c:?})"
+            "a label may not hold control characters or invisible formatting characters \
+             (this one holds {c:?})"
         )),
         None => Ok(()),
     }
@@ -180,6 +192,22 @@ mod tests {
             Some("abc"),
         ] {
             assert_eq!(bearer_key(bad), Err(ApiError::MissingApiKey), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn labels_refuse_what_would_forge_a_line() {
+        assert!(check_label("Acme (Pty) Ltd, Sandton").is_ok());
+        assert!(check_label("Bäckerei Müller ✓").is_ok());
+        for bad in [
+            "a\nb",
+            "tab\there",
+            "bell\u{7}",
+            "evil\u{202E}dlrow",
+            "zero\u{200B}width",
+            "\u{FEFF}bom",
+        ] {
+            assert!(check_label(bad).is_err(), "{bad:?}");
         }
     }
 

@@ -13,11 +13,15 @@
 //! keys file; later merges leave them, and say where they differ.
 
 use std::path::Path;
+use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
 use crate::access::key_file;
 use crate::data::db;
+
+/// How long a migration waits for another writer of either file.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What one merge did.
 #[derive(Debug, Default, PartialEq)]
@@ -30,6 +34,15 @@ pub struct Merged {
     pub revoked: usize,
     /// Plans whose limit in the merged file differs from the keys file's.
     pub other_limits: Vec<String>,
+    /// Whether the plan limits were taken (into a keys file made just now).
+    pub took_limits: bool,
+}
+
+/// What moving a dataset's keys out did: said on stderr (or logged), and a
+/// warning when they could not be dropped from the dataset.
+pub struct Moved {
+    pub said: String,
+    pub left_in_dataset: Option<String>,
 }
 
 const ADD_KEYS: &str = "
@@ -66,8 +79,9 @@ fn holds_keys(conn: &Connection, schema: &str) -> rusqlite::Result<bool> {
 }
 
 /// Merges the keys and limits of `from` (an old dataset file, or another
-/// keys file) into the keys file at `keys`.
-pub fn merge(from: &Path, keys: &Path) -> Result<Merged, String> {
+/// keys file) into the keys file at `keys`. None when `from` holds no keys:
+/// a dataset whose keys were moved out already.
+pub fn merge(from: &Path, keys: &Path) -> Result<Option<Merged>, String> {
     if !from.is_file() {
         return Err(format!("{} does not exist", from.display()));
     }
@@ -80,10 +94,10 @@ pub fn merge(from: &Path, keys: &Path) -> Result<Merged, String> {
     merged
 }
 
-fn merge_attached(conn: &Connection, from: &Path, created: bool) -> Result<Merged, String> {
+fn merge_attached(conn: &Connection, from: &Path, created: bool) -> Result<Option<Merged>, String> {
     let fail = |e: rusqlite::Error| format!("cannot merge the keys of {}: {e}", from.display());
     if !holds_keys(conn, "old").map_err(fail)? {
-        return Err(format!("{} holds no API keys", from.display()));
+        return Ok(None);
     }
     conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
     let done = (|| {
@@ -106,36 +120,34 @@ fn merge_attached(conn: &Connection, from: &Path, created: bool) -> Result<Merge
             added,
             revoked,
             other_limits,
+            took_limits: created,
         })
     })();
     let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
     conn.execute_batch(end).map_err(fail)?;
-    done.map_err(fail)
+    done.map(Some).map_err(fail)
 }
 
 /// Moves the keys of the dataset at `db`, if it still holds any, into the
 /// keys file: a merge, then the key tables dropped from the dataset. None
 /// when there was nothing to move. Where the dataset cannot be written, its
-/// keys are merged and left in it, unread; the message says so.
-pub fn out_of_dataset(db: &Path, keys: &Path) -> Result<Option<String>, String> {
-    if !db.is_file() {
+/// keys are merged and left in it, unread, with a warning.
+pub fn out_of_dataset(db: &Path, keys: &Path) -> Result<Option<Moved>, String> {
+    if !db.is_file() || !dataset_holds_keys(db)? {
         return Ok(None);
     }
-    // Read-write where it may, so that a journal a killed writer left is
-    // rolled back first (a read-only connection cannot).
-    let holds = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .or_else(|_| Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY))
-        .and_then(
-            |c| Ok(db::read_versions(&c)?.0 == db::APPLICATION_ID && holds_keys(&c, "main")?),
-        );
-    if !holds.unwrap_or(false) {
+    let Some(merged) = merge(db, keys)? else {
         return Ok(None);
-    }
-    let merged = merge(db, keys)?;
+    };
     let mut said = format!(
-        "moved {} API keys ({} new) and the plan limits from {} into {}",
+        "moved {} API keys ({} new){} from {} into {}",
         merged.keys,
         merged.added,
+        if merged.took_limits {
+            " and the plan limits"
+        } else {
+            ""
+        },
         db.display(),
         keys.display()
     );
@@ -145,19 +157,46 @@ pub fn out_of_dataset(db: &Path, keys: &Path) -> Result<Option<String>, String> 
             merged.other_limits.join(", ")
         );
     }
-    if let Err(e) = drop_keys(db) {
-        said += &format!(
-            "; they stay in {} too, unread, as it cannot be written: {e}",
+    let left_in_dataset = drop_keys(db).err().map(|e| {
+        format!(
+            "the key hashes stay in {} too, unread by this build, as it cannot be written ({e}): \
+             run this command again as a user who may write it, so that they are removed",
             db.display()
-        );
+        )
+    });
+    Ok(Some(Moved {
+        said,
+        left_in_dataset,
+    }))
+}
+
+/// Whether `db` is a dataset of ours with the old key tables. A file that is
+/// not SQLite holds none (the command's own check says what it is); a file
+/// that cannot be read now is an error, not a file without keys.
+fn dataset_holds_keys(db: &Path) -> Result<bool, String> {
+    // Read-write where it may, so that a journal a killed writer left is
+    // rolled back first (a read-only connection cannot).
+    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .or_else(|_| Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY))
+        .map_err(|e| format!("cannot open {}: {e}", db.display()))?;
+    let holds = conn
+        .busy_timeout(BUSY_TIMEOUT)
+        .and_then(|()| db::read_versions(&conn))
+        .and_then(|(id, _)| Ok(id == db::APPLICATION_ID && holds_keys(&conn, "main")?));
+    match holds {
+        Ok(holds) => Ok(holds),
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase) => Ok(false),
+        Err(e) => Err(format!(
+            "cannot read {} to move its API keys out: {e}",
+            db.display()
+        )),
     }
-    Ok(Some(said))
 }
 
 /// Drops the key tables, zeroing the pages the hashes were on (secure_delete).
 fn drop_keys(db: &Path) -> rusqlite::Result<()> {
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.execute_batch(&format!(
         "PRAGMA secure_delete = ON;
          BEGIN IMMEDIATE;

@@ -8,6 +8,8 @@
 //! add up. When a flush fails (the file locked, the disk full), its counts go
 //! back into memory for the next one; what is waiting is bounded by
 //! `MAX_WAITING` key-days, past which new key-days are dropped and logged.
+//! The file is in WAL mode, so that reading it (`keys usage`, `GET /v1/key`)
+//! never waits for a flush, nor a flush for a reader.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,8 +18,9 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, params};
 
-use crate::access::key_file::create_private;
-use crate::dates;
+use crate::access::key_file::{create_private, keep_private};
+use crate::access::usage_report;
+use crate::dates::{self, SECONDS_PER_DAY};
 
 /// How often a server adds its counts to the usage file: a kill -9 loses at
 /// most this much of them (README promises 10 s).
@@ -25,11 +28,11 @@ pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
 /// Key-days waiting in memory at most while the usage file cannot be written.
 pub const MAX_WAITING: usize = 100_000;
 /// How long a flush waits for another server's flush to end.
-const BUSY_TIMEOUT: Duration = Duration::from_millis(500);
+pub const BUSY_TIMEOUT: Duration = Duration::from_millis(500);
+/// Marks a file as a usage file (PRAGMA application_id, "USGE").
+pub const USAGE_APPLICATION_ID: i64 = 0x5553_4745;
 
 const SCHEMA: &str = "
-    PRAGMA application_id = 1431521093;
-    PRAGMA user_version = 1;
     CREATE TABLE IF NOT EXISTS usage (
         key_id       TEXT    NOT NULL,
         day          TEXT    NOT NULL,
@@ -91,14 +94,22 @@ pub fn usage_path(keys: &Path) -> PathBuf {
     keys.with_file_name(name)
 }
 
-/// Opens the usage file for writing, creating it (mode 0600) when missing.
-pub fn open_file(path: &Path) -> Result<Connection, String> {
+/// Opens the usage file for writing, creating it (mode 0600) when missing;
+/// waits up to `patience` for another writer.
+pub fn open_file(path: &Path, patience: Duration) -> Result<Connection, String> {
     create_private(path)?;
+    keep_private(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
-    conn.execute_batch(SCHEMA)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    conn.busy_timeout(patience).map_err(|e| e.to_string())?;
+    let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", path.display());
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(fail)?;
+    // One transaction, so that a reader sees both tables or neither.
+    conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;"))
+        .map_err(fail)?;
+    conn.pragma_update(None, "application_id", USAGE_APPLICATION_ID)
+        .map_err(fail)?;
     Ok(conn)
 }
 
@@ -106,6 +117,9 @@ pub fn open_file(path: &Path) -> Result<Connection, String> {
 pub struct Usage {
     path: PathBuf,
     waiting: Mutex<Waiting>,
+    /// Held by a flush from taking the counts until they are written, and by
+    /// `day`, so that no count is in neither place, or in both, when read.
+    flushing: Mutex<()>,
 }
 
 impl Usage {
@@ -113,6 +127,7 @@ impl Usage {
         Usage {
             path: usage_path(keys),
             waiting: Mutex::new(Waiting::default()),
+            flushing: Mutex::new(()),
         }
     }
 
@@ -122,7 +137,7 @@ impl Usage {
 
     /// Counts one answered request of `key_id`. Never blocks on the file.
     pub fn count(&self, key_id: &str, status: u16, now_unix: i64) {
-        let day = now_unix.div_euclid(86_400);
+        let day = now_unix.div_euclid(SECONDS_PER_DAY);
         let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
         let full = waiting.counts.len() >= MAX_WAITING;
         match waiting.counts.get_mut(&(key_id.to_string(), day)) {
@@ -141,9 +156,11 @@ impl Usage {
         *last = (*last).max(now_unix);
     }
 
-    /// Adds what waits to the usage file, in one transaction. On failure it
-    /// waits on in memory and the error is returned for the caller to log.
-    pub fn flush(&self) -> Result<(), String> {
+    /// Adds what waits to the usage file, in one transaction, waiting up to
+    /// `patience` for another writer. On failure the counts wait on in memory
+    /// and the error, with how many requests they are, is returned to log.
+    pub fn flush(&self, patience: Duration) -> Result<(), String> {
+        let _one = self.flushing.lock().unwrap_or_else(|p| p.into_inner());
         let taken = std::mem::take(&mut *self.waiting.lock().unwrap_or_else(|p| p.into_inner()));
         if taken.dropped > 0 {
             log::warn!(
@@ -155,16 +172,25 @@ impl Usage {
         if taken.counts.is_empty() && taken.last_used.is_empty() {
             return Ok(());
         }
-        let written = open_file(&self.path).and_then(|mut conn| write(&mut conn, &taken));
-        if written.is_err() {
-            self.put_back(taken);
-        }
-        written.map_err(|e| {
-            format!(
-                "usage not written to {}, kept in memory: {e}",
-                self.path.display()
-            )
-        })
+        let written = open_file(&self.path, patience).and_then(|mut conn| write(&mut conn, &taken));
+        let Err(e) = written else {
+            return Ok(());
+        };
+        let requests: u64 = taken.counts.values().map(Counts::total).sum();
+        self.put_back(taken);
+        Err(format!(
+            "usage of {requests} requests not written to {}: {e}",
+            self.path.display()
+        ))
+    }
+
+    /// `key_id`'s requests on `day`: those every server has written, and
+    /// those waiting here, as one snapshot.
+    pub fn day(&self, key_id: &str, day: i64) -> Result<Counts, String> {
+        let _one = self.flushing.lock().unwrap_or_else(|p| p.into_inner());
+        let mut counts = usage_report::day(&self.path, key_id, &dates::format_date(day))?;
+        counts.add(self.waiting(key_id, day));
+        Ok(counts)
     }
 
     fn put_back(&self, taken: Waiting) {

@@ -11,6 +11,9 @@ use crate::access::usage::Counts;
 
 /// How many days `keys usage` and `keys list` cover when not told.
 pub const DEFAULT_DAYS: i64 = 30;
+/// How long a read waits: in WAL mode only while the file is being opened
+/// or checkpointed, never behind a flush.
+const READ_PATIENCE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// One key's requests on one day: a line of an invoice.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -29,9 +32,17 @@ fn open(path: &Path) -> Result<Option<Connection>, String> {
     }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(std::time::Duration::from_secs(2))
+    conn.busy_timeout(READ_PATIENCE)
         .map_err(|e| e.to_string())?;
-    Ok(Some(conn))
+    // A file a server has only just made may not have its tables yet.
+    let ready: bool = conn
+        .query_row(
+            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'usage'",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(ready.then_some(conn))
 }
 
 /// Rows from `from` to `to` (inclusive), of one key or all, by key then day.

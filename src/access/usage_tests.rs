@@ -42,10 +42,10 @@ fn flushes_from_two_servers_add_up() {
     }
     b.count("key_a", 404, day * 86_400 + 9);
     b.count("key_a", 429, day * 86_400 + 7);
-    a.flush().unwrap();
-    b.flush().unwrap();
+    a.flush(BUSY_TIMEOUT).unwrap();
+    b.flush(BUSY_TIMEOUT).unwrap();
     a.count("key_a", 200, day * 86_400 + 3);
-    a.flush().unwrap();
+    a.flush(BUSY_TIMEOUT).unwrap();
     let got =
         crate::access::usage_report::day(a.path(), "key_a", &dates::format_date(day)).unwrap();
     assert_eq!(
@@ -76,7 +76,7 @@ fn a_failed_flush_keeps_the_counts_for_the_next() {
     std::fs::create_dir_all(usage.path()).unwrap();
     usage.count("key_a", 200, 86_400);
     usage.count("key_a", 500, 86_400);
-    assert!(usage.flush().is_err());
+    assert!(usage.flush(BUSY_TIMEOUT).is_err());
     usage.count("key_a", 200, 86_400);
     assert_eq!(
         usage.waiting("key_a", 1),
@@ -87,7 +87,7 @@ fn a_failed_flush_keeps_the_counts_for_the_next() {
         }
     );
     std::fs::remove_dir(usage.path()).unwrap();
-    usage.flush().unwrap();
+    usage.flush(BUSY_TIMEOUT).unwrap();
     let got = crate::access::usage_report::day(usage.path(), "key_a", "1970-01-02").unwrap();
     assert_eq!(
         got,
@@ -115,7 +115,7 @@ fn the_usage_file_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let usage = Usage::new(&scratch("mode"));
     usage.count("key_a", 200, 0);
-    usage.flush().unwrap();
+    usage.flush(BUSY_TIMEOUT).unwrap();
     let mode = std::fs::metadata(usage.path())
         .unwrap()
         .permissions()

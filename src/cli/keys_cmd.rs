@@ -49,27 +49,44 @@ pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
             let rows = usage_report::rows(&usage_path(path), &from, &to, key.as_deref())?;
             print_usage(&rows, format)?;
         }
-        KeysAction::Migrate { from } => {
-            for file in from {
-                let merged = migrate::merge(&file, path)?;
-                eprintln!(
-                    "{}: {} keys, {} new, {} revoked by it{}",
-                    file.display(),
-                    merged.keys,
-                    merged.added,
-                    merged.revoked,
-                    match merged.other_limits.is_empty() {
-                        true => String::new(),
-                        false => format!(
-                            "; its limits for {} differ and were not taken (see: area-scoring plans list)",
-                            merged.other_limits.join(", ")
-                        ),
-                    }
-                );
+        KeysAction::Migrate { from } => migrate_all(&from, path)?,
+    }
+    Ok(())
+}
+
+/// Merges each file in turn; one that holds no keys (moved out already) is
+/// said and passed over, and a failure of one does not stop the others.
+fn migrate_all(from: &[std::path::PathBuf], keys: &Path) -> Result<(), String> {
+    let mut failed = 0;
+    for file in from {
+        let shown = file.display();
+        match migrate::merge(file, keys) {
+            Ok(Some(m)) => eprintln!(
+                "{shown}: {} keys, {} new, {} revoked by it{}",
+                m.keys,
+                m.added,
+                m.revoked,
+                match m.other_limits.is_empty() {
+                    true => String::new(),
+                    false => format!(
+                        "; its limits for {} differ and were not taken (see: area-scoring plans list)",
+                        m.other_limits.join(", ")
+                    ),
+                }
+            ),
+            Ok(None) => {
+                eprintln!("{shown}: holds no API keys (moved out already, or never had any)")
+            }
+            Err(why) => {
+                eprintln!("area-scoring: {why}");
+                failed += 1;
             }
         }
     }
-    Ok(())
+    match failed {
+        0 => Ok(()),
+        n => Err(format!("{n} of {} files could not be merged", from.len())),
+    }
 }
 
 /// One line a key, tab-separated: id, plan, label, created, revoked, then

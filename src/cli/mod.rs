@@ -81,8 +81,11 @@ fn run(command: Command) -> Result<(), String> {
 /// Moves the keys of a dataset file made before keys had a file of their
 /// own into the keys file (access/migrate.rs), saying so.
 fn move_keys(db: &Path, keys: &Path) -> Result<(), String> {
-    if let Some(said) = migrate::out_of_dataset(db, keys)? {
-        eprintln!("area-scoring: {said}");
+    if let Some(moved) = migrate::out_of_dataset(db, keys)? {
+        eprintln!("area-scoring: {}", moved.said);
+        if let Some(warning) = moved.left_in_dataset {
+            eprintln!("area-scoring: warning: {warning}");
+        }
     }
     Ok(())
 }

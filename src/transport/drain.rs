@@ -11,18 +11,28 @@ use tiny_http::Server;
 
 use super::serve::{serve, serve_metrics};
 use super::{DRAIN_DEADLINE, QUIET, Running, SHUTDOWN_DEADLINE, Shared};
+use crate::access::usage;
 use crate::app::App;
+
+/// When the last usage flush gives up, from the signal: the process exits
+/// within 5 s of it (README, "Data: init, import, reload").
+const USAGE_DEADLINE: Duration = Duration::from_millis(4800);
 
 impl Running {
     /// Stops accepting connections, answers the requests already received
     /// (for a few seconds at most), and waits for the workers, until
     /// `SHUTDOWN_DEADLINE` at most: a worker still busy then is left behind.
     pub fn shutdown(self) {
+        let signalled = Instant::now();
         let app = self.app.clone();
         self.stop();
-        // Last, so that every request answered is counted (README, "Usage").
-        if let Err(why) = app.usage.flush() {
-            log::error!("{why}");
+        // Last, so that every request answered is counted (README, "Usage"),
+        // waiting for the usage file as long as the exit deadline allows.
+        let patience = USAGE_DEADLINE
+            .saturating_sub(signalled.elapsed())
+            .max(usage::BUSY_TIMEOUT);
+        if let Err(why) = app.usage.flush(patience) {
+            log::error!("{why}; they are lost, as the server is stopping");
         }
     }
 

@@ -131,8 +131,11 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let mut switches = vec![AcceptSwitch::new(&listener).map_err(|e| e.to_string())?];
     let server = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
     log::info!("listening on http://{addr}");
-    if let Some(said) = moved {
-        log::info!("{said}");
+    if let Some(moved) = moved {
+        log::info!("{}", moved.said);
+        if let Some(warning) = moved.left_in_dataset {
+            log::warn!("{warning}");
+        }
     }
     log::info!(
         "{} live API keys from {}",
@@ -156,8 +159,16 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             drain::work(&server, &app, &shared)
         })?);
     }
+    // Apart, so that opening a new dataset (a second at 100,000 areas) never
+    // holds back a revocation.
     let (app2, shared2) = (app.clone(), shared.clone());
-    threads.push(spawn("db-watch", move || watch(&app2, &shared2.stopping))?);
+    threads.push(spawn("db-watch", move || {
+        every(WATCH_EVERY, &shared2.stopping, || app2.store.poll())
+    })?);
+    let (app7, shared7) = (app.clone(), shared.clone());
+    threads.push(spawn("keys-watch", move || {
+        every(KEYS_WATCH_EVERY, &shared7.stopping, || app7.keys.poll())
+    })?);
     let (app6, shared6) = (app.clone(), shared.clone());
     threads.push(spawn("usage", move || {
         count_usage(&app6, &shared6.stopping)
@@ -240,18 +251,15 @@ impl Running {
     }
 }
 
-fn watch(app: &App, stopping: &AtomicBool) {
-    let (mut data_seen, mut keys_seen) = (Instant::now(), Instant::now());
+/// Calls `poll` every `every`, in short naps so that shutdown never waits a
+/// whole interval for the thread.
+fn every(every: Duration, stopping: &AtomicBool, poll: impl Fn()) {
+    let mut last = Instant::now();
     while !stopping.load(Ordering::SeqCst) {
-        // Short naps, so that shutdown never waits a whole interval for this thread.
         thread::sleep(Duration::from_millis(50));
-        if keys_seen.elapsed() >= KEYS_WATCH_EVERY {
-            app.keys.poll();
-            keys_seen = Instant::now();
-        }
-        if data_seen.elapsed() >= WATCH_EVERY {
-            app.store.poll();
-            data_seen = Instant::now();
+        if last.elapsed() >= every {
+            poll();
+            last = Instant::now();
         }
     }
 }
@@ -274,7 +282,7 @@ fn count_usage(app: &App, stopping: &AtomicBool) {
 /// One flush; a failure is logged when it starts and when it ends, not every
 /// few seconds between. Returns whether this one failed.
 fn flush_usage(app: &App, failing: bool) -> bool {
-    match app.usage.flush() {
+    match app.usage.flush(usage::BUSY_TIMEOUT) {
         Ok(()) if failing => {
             log::info!("usage written again to {}", app.usage.path().display());
             false
@@ -282,7 +290,7 @@ fn flush_usage(app: &App, failing: bool) -> bool {
         Ok(()) => false,
         Err(why) => {
             if !failing {
-                log::warn!("{why}");
+                log::warn!("{why}; they wait in memory for the next try");
             }
             true
         }
