@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::flags::Flags;
-use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, KEYS_USAGE, SERVE_USAGE, USAGE};
+use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, KEYS_USAGE, ROLLBACK_USAGE, SERVE_USAGE, USAGE};
 use crate::domain::Plan;
 use crate::transport::ServeConfig;
 
@@ -35,6 +35,10 @@ pub enum Command {
     Import {
         db: PathBuf,
         file: PathBuf,
+    },
+    /// `rollback`: put `<db>.previous` back.
+    Rollback {
+        db: PathBuf,
     },
     Serve(ServeConfig),
     KeysCreate {
@@ -80,6 +84,7 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
         "--version" | "-V" | "version" => Ok(Command::Version),
         "init" => context.init(rest),
         "import" => context.import(rest),
+        "rollback" => context.rollback(rest),
         "serve" => context.serve(rest),
         "keys" => context.keys(rest),
         other => Err(usage_error(USAGE)(format!("unknown command '{other}'"))),
@@ -167,6 +172,13 @@ impl Context<'_> {
             db: self.db(&f),
             file: file.into(),
         })
+    }
+
+    fn rollback(&self, args: &[String]) -> Result<Command, UsageError> {
+        match self.flags(args, ROLLBACK_USAGE, &["--db"], &[], 0)? {
+            Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
+            Err(help) => Ok(help),
+        }
     }
 
     fn serve(&self, args: &[String]) -> Result<Command, UsageError> {

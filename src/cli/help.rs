@@ -5,6 +5,7 @@ pub const USAGE: &str = "usage: area-scoring <command> [options]
 commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] FILE                            replace the areas with your own (CSV or JSON Lines)
+  rollback [--db PATH]                               put back the dataset the last import or init --force replaced
   serve [--db PATH] [--addr HOST:PORT] [--workers N] [--client-timeout SECS] [--metrics-addr HOST:PORT]
                                                      serve the API
   keys create [--db PATH] --plan PLAN [--label TEXT] issue an API key (plans: free, starter, growth, enterprise)
@@ -29,7 +30,14 @@ pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
 
 Replaces the areas of the database with those in FILE (.csv or .jsonl; see README).
 Every row is checked first and every bad row reported; nothing changes unless all are good.
-API keys are kept. A running server picks up the new file on reload.
+API keys are kept; the replaced dataset is kept as <db>.previous (see rollback). A running server picks up the new file on reload.
+  --db PATH   database file (default data/areas.db, or AREA_DB)";
+
+pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
+
+Puts back <db>.previous, the dataset the last import or init --force replaced, in one
+rename; the dataset it replaces becomes <db>.previous in turn (rollback again to undo).
+A running server picks it up within a second. Exits 1 when there is no previous dataset.
   --db PATH   database file (default data/areas.db, or AREA_DB)";
 
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]

@@ -10,6 +10,7 @@ use crate::data::db;
 use crate::data::file_swap;
 use crate::data::import;
 use crate::data::load;
+use crate::data::previous;
 use crate::data::synthetic;
 use crate::transport;
 use config::{Command, Synthetic};
@@ -51,6 +52,10 @@ fn run(command: Command) -> Result<(), String> {
         Command::Import { db, file } => {
             let summary = import::run(&db, &file)?;
             eprintln!("{summary}");
+            Ok(())
+        }
+        Command::Rollback { db } => {
+            eprintln!("{}", previous::rollback(&db)?);
             Ok(())
         }
         Command::Serve(config) => serve(&config),

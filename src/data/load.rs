@@ -16,6 +16,7 @@ use rusqlite::{Connection, Transaction};
 pub use crate::data::area_writer::{AreaWriter, NewArea};
 use crate::data::db;
 use crate::data::file_swap::{ReplaceLock, WriteLock};
+use crate::data::previous;
 use crate::data::seed;
 use crate::data::stored::ORDERINGS;
 use crate::dates;
@@ -70,6 +71,7 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     // power cut after the rename cannot leave a torn file (and lose the keys).
     let synced = |p: &Path| File::open(p).and_then(|f| f.sync_all());
     synced(temp).map_err(|e| format!("cannot write {} to disk: {e}", temp.display()))?;
+    previous::keep_previous(path)?;
     fs::rename(temp, path).map_err(|e| format!("cannot move the new database into place: {e}"))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = synced(dir);
@@ -132,6 +134,18 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// How a new file is written. Every table is appended to in key order, so a
+/// small page cache holds the pages being written; the sorts of the derived
+/// tables spill to temporary files beyond it rather than growing in memory.
+/// Together they keep a build of a million areas within `BUILD_MEMORY_MIB`
+/// (docs/import.md, "Memory").
+const BUILD_PRAGMAS: &str = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+     PRAGMA cache_size = -32768; PRAGMA temp_store = FILE;";
+
+/// The peak resident memory a build (`init`, `init --synthetic`, `import`)
+/// stays within, at any size; bench/build_memory.sh measures it.
+pub const BUILD_MEMORY_MIB: u64 = 256;
+
 /// Writes the new file at `temp` and returns its area count and its connection,
 /// still open for the keys to be copied in.
 fn build(
@@ -142,13 +156,7 @@ fn build(
     let mut conn =
         Connection::open(temp).map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
     // The file is private until renamed, so a crash only loses the temporary file.
-    // A large page cache keeps the B-tree pages being appended to (and the
-    // derived tables' sorts) in memory during a bulk load of millions of rows.
-    conn.execute_batch(
-        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-         PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;",
-    )
-    .map_err(sql)?;
+    conn.execute_batch(BUILD_PRAGMAS).map_err(sql)?;
     conn.execute_batch(SCHEMA)
         .map_err(|e| format!("schema.sql: {e}"))?;
     let tx = conn.transaction().map_err(sql)?;
@@ -184,14 +192,15 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
          INSERT INTO areas_fts (areas_fts) VALUES ('optimize');",
     )?;
     {
+        // Read while area_detail grows: SQLite allows it, as the read is of
+        // another table, and no list of every area is held.
         let mut nos = tx.prepare("SELECT area_no FROM areas ORDER BY area_no")?;
         let mut store = tx.prepare("INSERT INTO area_detail (area_no, body) VALUES (?1, ?2)")?;
-        let nos: Vec<i64> = nos.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        for no in nos {
-            store.execute(rusqlite::params![
-                no,
-                crate::data::stored::detail_json(tx, no)?
-            ])?;
+        let mut rows = nos.query([])?;
+        while let Some(row) = rows.next()? {
+            let no: i64 = row.get(0)?;
+            let body = crate::data::stored::detail_json(tx, no)?;
+            store.execute(rusqlite::params![no, body])?;
         }
     }
     for ordering in ORDERINGS {
