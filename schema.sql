@@ -1,34 +1,11 @@
 -- The database the server reads. `area-scoring init` runs this file on an empty
 -- database, then loads seed/ and fills the derived tables at the end of this file.
--- The server opens the file read-only: nothing here changes while it serves, except
--- api_keys, which `area-scoring keys` edits in place.
+-- The server opens the file read-only: nothing here changes while it serves.
+-- API keys and plans are not here: they live in the keys file
+-- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 2;            -- the schema version, db::SCHEMA_VERSION
-
--- Plans, ranked: a plan may use what every plan of lower rank may use.
--- requests_per_minute NULL means unlimited.
-CREATE TABLE plans (
-    name                TEXT    PRIMARY KEY,
-    rank                INTEGER NOT NULL UNIQUE,
-    requests_per_minute INTEGER CHECK (requests_per_minute IS NULL OR requests_per_minute > 0)
-);
-INSERT INTO plans (name, rank, requests_per_minute) VALUES
-    ('free', 0, 60),
-    ('starter', 1, 600),
-    ('growth', 2, 3000),
-    ('enterprise', 3, NULL);
-
--- API keys. Only the SHA-256 of a key is kept; `id` is a public handle for
--- listing and revoking that reveals nothing of the key.
-CREATE TABLE api_keys (
-    id         TEXT PRIMARY KEY,
-    key_hash   BLOB NOT NULL UNIQUE CHECK (length(key_hash) = 32),
-    plan       TEXT NOT NULL REFERENCES plans (name),
-    label      TEXT NOT NULL DEFAULT '',
-    created_at TEXT NOT NULL,
-    revoked_at TEXT
-);
+PRAGMA user_version = 3;            -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.

@@ -46,6 +46,8 @@ DIMENSIONS = [
     "environment",
     "sentiment",
 ]
+# Plans in rank order, as src/domain.rs names them.
+PLANS = ["free", "starter", "growth", "enterprise"]
 # The query parameters' bounds and words, named as in src/api/contract.rs.
 LIST_LIMIT_MIN, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT = 1, 100, 20
 OFFSET_MIN, OFFSET_MAX, OFFSET_DEFAULT = 0, 9223372036854775807, 0
@@ -407,6 +409,28 @@ SCHEMAS = {
             },
             "trend": {"type": "string", "enum": ["up", "down", "stable"], "description": "up when change >= 0.1, down when change <= -0.1, else stable."},
             "change": {"type": "number", "minimum": -10, "maximum": 10, "description": "Last returned point minus the first, in score points, 2 decimals."},
+        }
+    ),
+    "KeyInfo": obj(
+        {
+            "key_id": {"type": "string", "pattern": "^key_[0-9a-f]{12}$", "description": "The key's public id, as `area-scoring keys list` shows it."},
+            "plan": {"type": "string", "enum": PLANS, "description": "The key's plan."},
+            "rate_limit": obj(
+                {
+                    "requests_per_minute": {"type": ["integer", "null"], "minimum": 1, "description": "The plan's limit; null when unlimited."},
+                    "remaining": {"type": ["integer", "null"], "minimum": 0, "description": "Requests left in the bucket after this one; null when unlimited."},
+                },
+                description="The key's rate limit, as the X-RateLimit-* headers give it.",
+            ),
+            "usage_today": obj(
+                {
+                    "day": {"type": "string", "format": "date", "description": "Today in UTC."},
+                    "ok": {"type": "integer", "minimum": 0, "description": "Requests answered 2xx or 304."},
+                    "errors": {"type": "integer", "minimum": 0, "description": "Requests answered with any other 4xx or 5xx."},
+                    "rate_limited": {"type": "integer", "minimum": 0, "description": "Requests answered 429."},
+                },
+                description="The key's requests today before this one, on every server sharing the keys file (those of the last few seconds may not be in yet).",
+            ),
         }
     ),
     "Health": obj(
@@ -1236,6 +1260,16 @@ GET_OPS = {
             area=True,
         ),
     },
+    "/v1/key": {
+        "operationId": "getKey",
+        "summary": "The calling key",
+        "description": "The calling key's id, plan, rate limit with what is left of it, and its requests today. Any plan. Counts as a request like any other. Never cached (Cache-Control: no-store).",
+        "tags": ["keys"],
+        "parameters": REQUEST_HEADERS,
+        "responses": api_responses(
+            json_response("The key.", "KeyInfo", headers(*COMMON, "ETag", "Cache-Control-NoStore", "Vary", optional_names=RATE)),
+        ),
+    },
     "/v1/openapi.json": {
         "operationId": "getOpenApi",
         "summary": "This document",
@@ -1304,6 +1338,7 @@ CURL = {
     "/v1/areas/{area_id}/history": [
         f'curl -s {_AUTH} "localhost:8080/v1/areas/johannesburg/history?period=90d&granularity=monthly"',
     ],
+    "/v1/key": [f'curl -s {_AUTH} "localhost:8080/v1/key"'],
     "/v1/openapi.json": ['curl -s "localhost:8080/v1/openapi.json"'],
     "/healthz": ['curl -s "localhost:8080/healthz"'],
     "/metrics": ['curl -s "localhost:8080/metrics"'],
@@ -1398,6 +1433,7 @@ DOCUMENT = {
     "security": [{"bearerAuth": []}],
     "tags": [
         {"name": "areas", "description": "The scored areas."},
+        {"name": "keys", "description": "The calling API key: its plan, limit and usage."},
         {"name": "meta", "description": "Health, metrics and this document; no key needed."},
         {"name": "cors", "description": "Browser preflight."},
     ],

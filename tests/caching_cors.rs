@@ -166,13 +166,8 @@ fn every_kind_of_answer_allows_any_origin() {
 #[test]
 fn a_rate_limited_answer_allows_any_origin() {
     // A key of its own: the free plan allows 60 a minute.
-    let key = {
-        let conn = area_scoring::data::db::open_writable(&app().db).unwrap();
-        use area_scoring::domain::Plan;
-        area_scoring::access::keys::create(&conn, Plan::Free, "t")
-            .unwrap()
-            .1
-    };
+    let key = common::new_key(&app().db, area_scoring::domain::Plan::Free).1;
+    common::wait::key_in_force(app().addr, &key);
     let limited = (0..80)
         .map(|_| app().as_key(&key, "GET", "/v1/areas/soweto", &[]))
         .find(|r| r.status != 200)

@@ -191,11 +191,22 @@ fn area_db_applies_to_every_subcommand_and_a_flag_beats_it() {
         "{}",
         text(&out.stderr)
     );
-    let out = run(&["keys", "list"], &[("AREA_DB", nowhere.as_path())], &dir);
+    // The keys file sits beside AREA_DB's dataset: none is there.
+    let elsewhere = dir.join("elsewhere").join("nowhere.db");
+    let out = run(&["keys", "list"], &[("AREA_DB", elsewhere.as_path())], &dir);
     assert_eq!(
         out.status.code(),
         Some(1),
         "AREA_DB is read by keys list too"
+    );
+    assert!(
+        text(&out.stderr).contains("keys create"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        !elsewhere.with_file_name("keys.db").exists(),
+        "listing creates no keys file"
     );
 }
 

@@ -10,7 +10,7 @@ mod common;
 
 use std::sync::OnceLock;
 
-use area_scoring::{access::keys, data::db};
+use area_scoring::access::{key_file, keys};
 use common::{Plan, assert_error, assert_headers_of_error, spawn_app};
 
 /// Who a request claims to be.
@@ -172,9 +172,9 @@ mod check_order {
 fn revoked_key() -> &'static str {
     static KEY: OnceLock<String> = OnceLock::new();
     KEY.get_or_init(|| {
-        let conn = db::open_writable(&spawn_app().db).expect("open the test database");
-        let (id, key) = keys::create(&conn, Plan::Enterprise, "to revoke").unwrap();
-        keys::revoke(&conn, &id).unwrap();
+        let keys_file = common::keys_path(&spawn_app().db);
+        let (id, key) = common::new_key(&spawn_app().db, Plan::Enterprise);
+        key_file::change(&keys_file, |conn| keys::revoke(conn, &id)).unwrap();
         key
     })
 }

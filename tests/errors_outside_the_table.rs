@@ -12,13 +12,15 @@ use std::time::Duration;
 
 use common::client::{Reply, send};
 use common::wait::until;
-use common::{Plan, assert_error, assert_retry_after, scratch_dir, serve, spawn_app};
+use common::{Plan, assert_error, assert_retry_after, keys_path, scratch_dir, serve, spawn_app};
 
 /// A server of the test's own over a copy of the shared database, first
 /// changed by `change`; the copy's path is returned with the address.
 fn serve_a_copy(name: &str, change: impl FnOnce(&PathBuf)) -> (SocketAddr, PathBuf) {
     let copy = scratch_dir(name).join("areas.db");
     std::fs::copy(&spawn_app().db, &copy).expect("copy the database");
+    // And its keys, so that the shared server's keys work here too.
+    std::fs::copy(keys_path(&spawn_app().db), keys_path(&copy)).expect("copy the keys file");
     change(&copy);
     (serve(&copy), copy)
 }

@@ -181,7 +181,7 @@ fn one_etag_per_dataset_format_and_province() {
     }
     // A new dataset file: new tags, and the old tag no longer matches.
     let next = db.with_file_name("next.db");
-    common::small_db(&next, 25, &db);
+    common::small_db(&next, 25);
     fs::rename(&next, &db).unwrap();
     assert!(running.reload(), "the server takes the new file");
     let fresh = send("GET", targets[0], Some(&tags[0]));
@@ -227,10 +227,7 @@ fn free_and_starter_keys_may_not_export() {
 fn an_export_counts_once_against_the_rate_limit() {
     let db = common::fresh_db("export-rate");
     // Three a minute: a token comes back every 20 s, longer than this test.
-    common::sql(
-        &db,
-        "UPDATE plans SET requests_per_minute = 3 WHERE name = 'growth'",
-    );
+    common::set_plan_limit(&db, Plan::Growth, Some(3));
     let (_, key) = common::new_key(&db, Plan::Growth);
     let running = start(&db, 2, std::time::Duration::from_secs(10));
     let addr = running.addr();

@@ -9,7 +9,7 @@ mod support;
 use std::fs;
 use std::path::Path;
 
-use area_scoring::{access::keys, data::db, domain::Plan};
+use area_scoring::{data::db, domain::Plan};
 use rusqlite::Connection;
 
 use common::{points, scratch_dir};
@@ -38,10 +38,6 @@ fn both_example_files_import_into_new_databases_alike() {
         (name.as_str(), province.as_str(), dims),
         ("Daniëlskuil", "Northern Cape", 5)
     );
-    let keys: i64 = conn
-        .query_row("SELECT count(*) FROM api_keys", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(keys, 0);
     check_invariants(&conn);
 }
 
@@ -50,7 +46,7 @@ fn the_server_serves_the_import_and_reloads_the_next_one() {
     let dir = scratch_dir("import-server");
     let db = dir.join("areas.db");
     assert_ok(&import(&db, &example("example-import.csv")));
-    let (_id, key) = keys::create(&db::open_writable(&db).unwrap(), Plan::Growth, "test").unwrap();
+    let (_id, key) = common::new_key(&db, Plan::Growth);
     let running = start_server(&db);
     let addr = running.addr();
 
@@ -183,7 +179,7 @@ fn bad_rows_are_each_reported_by_line_and_change_nothing() {
 }
 
 #[test]
-fn api_keys_survive_an_import_over_a_seeded_database() {
+fn an_import_leaves_the_keys_file_as_it_was() {
     let dir = scratch_dir("import-keys");
     let db = dir.join("areas.db");
     let db_arg = db.to_str().unwrap();
@@ -192,25 +188,32 @@ fn api_keys_survive_an_import_over_a_seeded_database() {
         "keys", "create", "--db", db_arg, "--plan", "starter", "--label", "ops",
     ]);
     assert_ok(&created);
-    let key = String::from_utf8(created.stdout)
-        .unwrap()
-        .trim()
-        .to_string();
-    let keys_before = cli(&["keys", "list", "--db", db_arg]).stdout;
+    let keys_file = common::keys_path(&db);
+    let keys_before = fs::read(&keys_file).unwrap();
+    let listed_before = cli(&["keys", "list", "--db", db_arg]).stdout;
 
     let out = import(&db, &example("example-import.csv"));
     assert_ok(&out);
     assert!(
-        stderr(&out).contains("imported 7 areas") && stderr(&out).contains("API keys kept: 1"),
+        stderr(&out).contains("imported 7 areas"),
         "{}",
         stderr(&out)
     );
-    assert_eq!(cli(&["keys", "list", "--db", db_arg]).stdout, keys_before);
+    assert_eq!(
+        fs::read(&keys_file).unwrap(),
+        keys_before,
+        "not a byte changed"
+    );
+    assert_eq!(cli(&["keys", "list", "--db", db_arg]).stdout, listed_before);
     let conn = db::open_writable(&db).unwrap();
-    let stored: Vec<u8> = conn
-        .query_row("SELECT key_hash FROM api_keys", [], |r| r.get(0))
+    let key_tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name IN ('api_keys', 'plans')",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
-    assert_eq!(stored, keys::hash(&key));
+    assert_eq!(key_tables, 0, "the dataset holds areas only");
     let areas: i64 = conn
         .query_row("SELECT count(*) FROM areas", [], |r| r.get(0))
         .unwrap();

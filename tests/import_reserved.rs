@@ -11,7 +11,7 @@ mod support;
 
 use std::fs;
 
-use area_scoring::{access::keys, data::db, domain::Plan};
+use area_scoring::domain::Plan;
 use common::scratch_dir;
 use support::*;
 
@@ -72,7 +72,7 @@ fn ids_that_only_begin_with_a_reserved_word_are_areas() {
     let rows: Vec<String> = ids.iter().map(|id| csv_row(id)).collect();
     fs::write(&csv, format!("{HEADER}\n{}\n", rows.join("\n"))).unwrap();
     assert_ok(&import(&db, &csv));
-    let (_, key) = keys::create(&db::open_writable(&db).unwrap(), Plan::Growth, "t").unwrap();
+    let (_, key) = common::new_key(&db, Plan::Growth);
     let running = start_server(&db);
     for id in ids {
         let (status, body) = get(running.addr(), &format!("/v1/areas/{id}"), &key);

@@ -13,7 +13,7 @@ mod support;
 
 use std::fs;
 
-use area_scoring::{access::keys, data::db, domain::Plan};
+use area_scoring::domain::Plan;
 use common::pages::walk_by_offset;
 use common::reference::{Area, BBox, Criteria, seed_areas};
 use common::rng::Rng;
@@ -205,7 +205,7 @@ fn a_box_across_the_antimeridian_holds_both_sides_of_it() {
     }
     fs::write(&file, csv).unwrap();
     support::assert_ok(&support::import(&db_path, &file));
-    let (_, key) = keys::create(&db::open_writable(&db_path).unwrap(), Plan::Growth, "t").unwrap();
+    let (_, key) = common::new_key(&db_path, Plan::Growth);
     let running = support::start_server(&db_path);
     let get = |target: &str| {
         let (status, body) = support::get(running.addr(), target, &key);

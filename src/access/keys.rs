@@ -1,11 +1,11 @@
-//! API keys: issuing, listing, revoking, and telling a request's plan from its
-//! Authorization header.
+//! API keys in the keys file: issuing, listing, revoking and changing them,
+//! and reading the key out of an Authorization header.
 //!
 //! A key is `ask_` followed by 48 hex digits (192 random bits). Only its SHA-256
 //! is stored; the key is shown once, when created. Each key also has a public
-//! `id` (`key_` + 12 hex digits) for listing and revoking.
+//! `id` (`key_` + 12 hex digits) for listing, revoking and changing it.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use sha2::{Digest, Sha256};
 
 use crate::dates;
@@ -18,8 +18,8 @@ fn random_hex(bytes: usize) -> Result<String, String> {
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-pub fn hash(key: &str) -> Vec<u8> {
-    Sha256::digest(key.as_bytes()).to_vec()
+pub fn hash(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
 }
 
 /// The key, from an Authorization header of the form `Bearer <key>` (scheme in any case).
@@ -33,30 +33,11 @@ pub fn bearer_key(header: Option<&str>) -> Result<&str, ApiError> {
     Ok(key)
 }
 
-const LIVE_KEY: &str = "SELECT id, plan FROM api_keys WHERE key_hash = ?1 AND revoked_at IS NULL";
-
 /// Who is calling: a live key's id and plan.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Caller {
     pub key_id: String,
     pub plan: Plan,
-}
-
-/// The caller behind a live key, or 401. The key table is read on every
-/// request, so a revocation takes effect at once, with no cache to expire.
-pub fn authenticate(conn: &Connection, header: Option<&str>) -> Result<Caller, ApiError> {
-    let key = bearer_key(header)?;
-    let row: Option<(String, String)> = conn
-        .prepare_cached(LIVE_KEY)?
-        .query_row([hash(key)], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    row.and_then(|(key_id, plan)| {
-        Some(Caller {
-            key_id,
-            plan: Plan::from_name(&plan)?,
-        })
-    })
-    .ok_or(ApiError::InvalidApiKey)
 }
 
 /// Refuses a plan below `needed` for `feature` (named in the message).
@@ -76,11 +57,7 @@ pub fn require(plan: Plan, needed: Plan, feature: &'static str) -> Result<(), Ap
 /// A label is any text but control characters, which would let it print
 /// lines of its own into `keys list`.
 pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, String), String> {
-    if let Some(c) = label.chars().find(|c| c.is_control()) {
-        return Err(format!(
-            "a label may not hold control characters (this one holds {c:?})"
-        ));
-    }
+    check_label(label)?;
     let id = format!("key_{}", random_hex(6)?);
     let key = format!("ask_{}", random_hex(24)?);
     conn.execute(
@@ -95,6 +72,15 @@ pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, Str
     )
     .map_err(|e| format!("cannot store the key: {e}"))?;
     Ok((id, key))
+}
+
+fn check_label(label: &str) -> Result<(), String> {
+    match label.chars().find(|c| c.is_control()) {
+        Some(c) => Err(format!(
+            "a label may not hold control characters (this one holds {c:?})"
+        )),
+        None => Ok(()),
+    }
 }
 
 pub struct KeyRow {
@@ -124,23 +110,55 @@ pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, String> {
     .map_err(|e| e.to_string())
 }
 
-/// Revokes a key by id. Revoking twice keeps the first revocation time.
-pub fn revoke(conn: &Connection, id: &str) -> Result<(), String> {
+fn must_exist(conn: &Connection, id: &str) -> Result<(), String> {
     let exists: bool = conn
         .query_row("SELECT count(*) FROM api_keys WHERE id = ?1", [id], |r| {
             r.get(0)
         })
         .map_err(|e| e.to_string())?;
-    if !exists {
-        return Err(format!(
+    match exists {
+        true => Ok(()),
+        false => Err(format!(
             "no key has the id '{id}' (see: area-scoring keys list)"
-        ));
+        )),
     }
+}
+
+/// Revokes a key by id. Revoking twice keeps the first revocation time.
+pub fn revoke(conn: &Connection, id: &str) -> Result<(), String> {
+    must_exist(conn, id)?;
     conn.execute(
         "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, dates::format_timestamp(dates::now_unix())],
     )
     .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `keys set`: moves a key to another plan and/or gives it another label,
+/// keeping the key itself, so the client changes nothing.
+pub fn set(
+    conn: &Connection,
+    id: &str,
+    plan: Option<Plan>,
+    label: Option<&str>,
+) -> Result<(), String> {
+    must_exist(conn, id)?;
+    if let Some(label) = label {
+        check_label(label)?;
+        conn.execute(
+            "UPDATE api_keys SET label = ?2 WHERE id = ?1",
+            params![id, label],
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    if let Some(plan) = plan {
+        conn.execute(
+            "UPDATE api_keys SET plan = ?2 WHERE id = ?1",
+            params![id, plan.name()],
+        )
+        .map_err(|e| e.to_string())?;
+    }
     Ok(())
 }
 

@@ -1,5 +1,14 @@
-//! Who may call the API, and how often: API keys and their plans (`keys`),
-//! and each plan's request budget (`ratelimit`).
+//! Who may call the API, how often, and how much they did: the keys file
+//! (`key_file`) with its API keys (`keys`) and plan limits (`plans`), moved
+//! out of old dataset files by `migrate`; the live keys held in memory
+//! (`key_store`); each plan's request budget (`ratelimit`); and the requests
+//! counted per key and day (`usage`, read back by `usage_report`).
 
+pub mod key_file;
+pub mod key_store;
 pub mod keys;
+pub mod migrate;
+pub mod plans;
 pub mod ratelimit;
+pub mod usage;
+pub mod usage_report;

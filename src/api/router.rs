@@ -11,6 +11,8 @@ pub enum Route {
     ExportAreas,
     GetArea(String),
     AreaHistory(String),
+    /// The calling key: its plan, rate limit and usage today.
+    Key,
     /// The OpenAPI document, without a key.
     OpenApi,
     /// Liveness and data check, without a key.
@@ -34,6 +36,7 @@ impl Route {
             Route::ExportAreas => "export_areas",
             Route::GetArea(_) => "get_area",
             Route::AreaHistory(_) => "area_history",
+            Route::Key => "key",
             Route::OpenApi => "openapi",
             Route::Health => "healthz",
             Route::Metrics => "metrics",
@@ -76,6 +79,7 @@ pub fn resolve(path: &str) -> Option<Route> {
         ["healthz"] => Some(Route::Health),
         ["metrics"] => Some(Route::Metrics),
         ["v1", "openapi.json"] => Some(Route::OpenApi),
+        ["v1", "key"] => Some(Route::Key),
         ["v1", "areas"] => Some(Route::ListAreas),
         ["v1", "areas", "search"] => Some(Route::SearchAreas),
         ["v1", "areas", "compare"] => Some(Route::CompareAreas),
@@ -118,6 +122,7 @@ mod tests {
             assert!(!matches!(route, Some(Route::GetArea(_)) | None), "{id}");
         }
         assert_eq!(resolve("/v1/areas"), Some(Route::ListAreas));
+        assert_eq!(resolve("/v1/key"), Some(Route::Key));
         assert_eq!(resolve("/v1/areas/search"), Some(Route::SearchAreas));
         assert_eq!(resolve("/v1/areas/compare"), Some(Route::CompareAreas));
         assert_eq!(resolve("/v1/areas/export"), Some(Route::ExportAreas));

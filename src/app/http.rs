@@ -151,9 +151,12 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
         response.headers.retain(|(name, _)| *name != "Content-Type");
     }
     response.headers.push(("ETag", etag));
-    response
-        .headers
-        .push(("Cache-Control", "private, max-age=60".into()));
+    // An answer that says how long it keeps (GET /v1/key: not at all) keeps its own.
+    if response.header("Cache-Control").is_none() {
+        response
+            .headers
+            .push(("Cache-Control", "private, max-age=60".into()));
+    }
     // An answer that was negotiated says so already (Vary: Authorization, Accept).
     if response.header("Vary").is_none() {
         response.headers.push(("Vary", "Authorization".into()));

@@ -10,6 +10,7 @@
 mod endpoints;
 pub mod exports;
 pub mod http;
+mod key_info;
 mod listing;
 pub mod metrics;
 mod public;
@@ -20,17 +21,24 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use self::http::{Request, RequestIds, Response};
-use crate::access::keys::{self, Caller};
-use crate::access::ratelimit::{ANONYMOUS_PER_MINUTE, Limiter};
+use crate::access::key_store::KeyStore;
+use crate::access::keys::Caller;
+use crate::access::ratelimit::{ANONYMOUS_PER_MINUTE, Budget, Limiter};
+use crate::access::usage::Usage;
 use crate::api::query::Query;
 use crate::api::router::{self, ALLOWED_METHODS, Method, Route};
 use crate::app::metrics::Metrics;
 use crate::data::dataset::Store;
 use crate::data::db;
+use crate::dates;
 use crate::error::{ApiError, ApiResult, MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 pub struct App {
     pub store: Store,
+    /// The live keys and plan limits, read from the keys file.
+    pub keys: KeyStore,
+    /// Requests per key and day not yet in the usage file.
+    pub usage: Usage,
     pub metrics: Arc<Metrics>,
     limiter: Limiter,
     request_ids: RequestIds,
@@ -42,9 +50,11 @@ pub struct App {
 type RateHeaders = Vec<(&'static str, String)>;
 
 impl App {
-    pub fn new(store: Store, metrics_here: bool) -> App {
+    pub fn new(store: Store, keys: KeyStore, usage: Usage, metrics_here: bool) -> App {
         App {
             store,
+            keys,
+            usage,
             metrics: Arc::new(Metrics::new()),
             limiter: Limiter::new(),
             request_ids: RequestIds::new(),
@@ -88,12 +98,17 @@ impl App {
                 .unwrap_or_else(|e| Response::error(&e)),
             _ => {
                 let mut rate_headers = RateHeaders::new();
-                let result = self.api(req, route, method, &mut rate_headers);
+                let mut caller = None;
+                let result = self.api(req, route, method, &mut rate_headers, &mut caller);
                 let mut response = match result {
                     Ok(r) => http::apply_caching(r, req.if_none_match.as_deref()),
                     Err(e) => Response::error(&e),
                 };
                 response.headers.extend(rate_headers);
+                if let Some(caller) = caller {
+                    self.usage
+                        .count(&caller.key_id, response.status, dates::now_unix());
+                }
                 response
             }
         }
@@ -105,21 +120,15 @@ impl App {
         route: Option<&Route>,
         method: Method,
         rate: &mut RateHeaders,
+        counted: &mut Option<Caller>,
     ) -> ApiResult<Response> {
-        let dataset = self.store.current()?;
-        let conn = dataset.pool.get()?;
-        // One read transaction for all of a request's statements: one shared
-        // lock and one change check, instead of a lock cycle (fcntl, stat of
-        // the journal, a read of the header) per statement. It ends, without
-        // writing anything, when `_read` drops.
-        let _read = db::ReadTransaction::begin(&conn)?;
-        let caller = keys::authenticate(&conn, req.authorization.as_deref())
+        // From memory: no SQL runs to authenticate (access/key_store.rs).
+        let (caller, per_minute) = self
+            .keys
+            .authenticate(req.authorization.as_deref())
             .map_err(|e| self.refused_key(req, e))?;
-        self.take_budget(
-            &caller,
-            dataset.plan_limits.get(&caller.plan).copied().flatten(),
-            rate,
-        )?;
+        let caller = counted.insert(caller);
+        let budget = self.take_budget(caller, per_minute, rate)?;
         let path = req.path();
         let route = route.ok_or_else(|| ApiError::NotFound {
             path: path.to_string(),
@@ -129,11 +138,22 @@ impl App {
                 allow: ALLOWED_METHODS,
             });
         }
+        if *route == Route::Key {
+            crate::api::params::none(Query::parse(req.query())?)?;
+            return Ok(key_info::answer(caller, budget.as_ref(), &self.usage));
+        }
+        let dataset = self.store.current()?;
+        let conn = dataset.pool.get()?;
+        // One read transaction for all of a request's statements: one shared
+        // lock and one change check, instead of a lock cycle (fcntl, stat of
+        // the journal, a read of the header) per statement. It ends, without
+        // writing anything, when `_read` drops.
+        let _read = db::ReadTransaction::begin(&conn)?;
         let call = endpoints::Call {
             req,
             dataset: &dataset,
             conn: &conn,
-            caller: &caller,
+            caller,
             exports: &self.exports,
         };
         endpoints::answer(&call, route, Query::parse(req.query())?)
@@ -164,9 +184,9 @@ impl App {
         caller: &Caller,
         per_minute: Option<u32>,
         rate: &mut RateHeaders,
-    ) -> ApiResult<()> {
+    ) -> ApiResult<Option<Budget>> {
         let Some(per_minute) = per_minute else {
-            return Ok(());
+            return Ok(None);
         };
         let budget = self
             .limiter
@@ -175,7 +195,7 @@ impl App {
         rate.push(("X-RateLimit-Remaining", budget.remaining.to_string()));
         rate.push(("X-RateLimit-Reset", budget.reset_secs.to_string()));
         match budget.retry_after_secs {
-            None => Ok(()),
+            None => Ok(Some(budget)),
             Some(s) => Err(ApiError::RateLimited {
                 retry_after_secs: s,
             }),

@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::flags::Flags;
-use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, KEYS_USAGE, ROLLBACK_USAGE, SERVE_USAGE, USAGE};
-use crate::domain::Plan;
+use crate::access::key_file;
+use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, SERVE_USAGE, USAGE};
 use crate::transport::ServeConfig;
+pub use keys_config::{KeysAction, PlansAction, UsageFormat};
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -25,15 +26,25 @@ pub const SYNTHETIC_AREAS: RangeInclusive<usize> = 1..=10_000_000;
 pub const HISTORY_DAYS: RangeInclusive<usize> = 1..=3650;
 pub const DEFAULT_HISTORY_DAYS: usize = 400;
 
+/// The files a command works on: the dataset, and the keys file (by
+/// default beside the dataset; the usage file sits beside the keys file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Files {
+    pub db: PathBuf,
+    pub keys: PathBuf,
+}
+
 #[derive(Debug, PartialEq)]
 pub enum Command {
     Init {
         db: PathBuf,
+        keys: PathBuf,
         force: bool,
         synthetic: Option<Synthetic>,
     },
     Import {
         db: PathBuf,
+        keys: PathBuf,
         file: PathBuf,
     },
     /// `rollback`: put `<db>.previous` back.
@@ -41,17 +52,18 @@ pub enum Command {
         db: PathBuf,
     },
     Serve(ServeConfig),
-    KeysCreate {
-        db: PathBuf,
-        plan: Plan,
-        label: String,
+    Keys {
+        files: Files,
+        action: KeysAction,
     },
-    KeysList {
-        db: PathBuf,
+    Plans {
+        files: Files,
+        action: PlansAction,
     },
-    KeysRevoke {
-        db: PathBuf,
-        id: String,
+    /// `backup DIR`: consistent copies of the keys, usage and dataset files.
+    Backup {
+        files: Files,
+        dir: PathBuf,
     },
     /// `--help`: print this text on stdout and exit 0.
     Help(&'static str),
@@ -87,6 +99,8 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
         "rollback" => context.rollback(rest),
         "serve" => context.serve(rest),
         "keys" => context.keys(rest),
+        "plans" => context.plans(rest),
+        "backup" => context.backup(rest),
         other => Err(usage_error(USAGE)(format!("unknown command '{other}'"))),
     }
 }
@@ -114,6 +128,16 @@ impl Context<'_> {
             .into()
     }
 
+    /// The dataset, and the keys file: `--keys`, else `AREA_KEYS`, else
+    /// `keys.db` in the dataset's folder.
+    fn files(&self, f: &Flags) -> Files {
+        let db = self.db(f);
+        let keys = self
+            .setting(f, "--keys", "AREA_KEYS")
+            .map_or_else(|| key_file::default_path(&db), PathBuf::from);
+        Files { db, keys }
+    }
+
     /// The subcommand's flags, or its help text when `--help` is among them.
     fn flags(
         &self,
@@ -132,7 +156,7 @@ impl Context<'_> {
     }
 
     fn init(&self, args: &[String]) -> Result<Command, UsageError> {
-        let valued = ["--db", "--synthetic", "--history-days"];
+        let valued = ["--db", "--keys", "--synthetic", "--history-days"];
         let f = match self.flags(args, INIT_USAGE, &valued, &["--force"], 0)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
@@ -152,15 +176,17 @@ impl Context<'_> {
             }
             (None, None) => None,
         };
+        let Files { db, keys } = self.files(&f);
         Ok(Command::Init {
-            db: self.db(&f),
+            db,
+            keys,
             force: f.switch("--force"),
             synthetic,
         })
     }
 
     fn import(&self, args: &[String]) -> Result<Command, UsageError> {
-        let f = match self.flags(args, IMPORT_USAGE, &["--db"], &[], 1)? {
+        let f = match self.flags(args, IMPORT_USAGE, &["--db", "--keys"], &[], 1)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
         };
@@ -168,14 +194,17 @@ impl Context<'_> {
             .positional
             .first()
             .ok_or_else(|| usage_error(IMPORT_USAGE)("import needs a FILE".into()))?;
+        let Files { db, keys } = self.files(&f);
         Ok(Command::Import {
-            db: self.db(&f),
+            db,
+            keys,
             file: file.into(),
         })
     }
 
     fn rollback(&self, args: &[String]) -> Result<Command, UsageError> {
-        match self.flags(args, ROLLBACK_USAGE, &["--db"], &[], 0)? {
+        // --keys, which every command takes, is not used: keys are no part of a dataset.
+        match self.flags(args, ROLLBACK_USAGE, &["--db", "--keys"], &[], 0)? {
             Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
             Err(help) => Ok(help),
         }
@@ -184,6 +213,7 @@ impl Context<'_> {
     fn serve(&self, args: &[String]) -> Result<Command, UsageError> {
         let valued = [
             "--db",
+            "--keys",
             "--addr",
             "--workers",
             "--client-timeout",
@@ -207,8 +237,10 @@ impl Context<'_> {
             "a number of seconds",
             SERVE_USAGE,
         )?;
+        let Files { db, keys } = self.files(&f);
         Ok(Command::Serve(ServeConfig {
-            db: self.db(&f),
+            db,
+            keys,
             addr: self
                 .setting(&f, "--addr", "AREA_ADDR")
                 .unwrap_or_else(|| DEFAULT_ADDR.into()),
@@ -219,54 +251,6 @@ impl Context<'_> {
             metrics_addr: self.setting(&f, "--metrics-addr", "AREA_METRICS_ADDR"),
         }))
     }
-
-    fn keys(&self, args: &[String]) -> Result<Command, UsageError> {
-        let fail = usage_error(KEYS_USAGE);
-        let Some((action, rest)) = args.split_first() else {
-            return Err(fail("keys needs an action: create, list or revoke".into()));
-        };
-        let (valued, positional): (&[&str], usize) = match action.as_str() {
-            "--help" | "-h" => return Ok(Command::Help(KEYS_USAGE)),
-            "create" => (&["--db", "--plan", "--label"], 0),
-            "list" => (&["--db"], 0),
-            "revoke" => (&["--db"], 1),
-            other => return Err(fail(format!("unknown keys action '{other}'"))),
-        };
-        let f = match self.flags(rest, KEYS_USAGE, valued, &[], positional)? {
-            Ok(f) => f,
-            Err(help) => return Ok(help),
-        };
-        let db = self.db(&f);
-        Ok(match action.as_str() {
-            "create" => Command::KeysCreate {
-                db,
-                plan: plan(f.value("--plan")).map_err(&fail)?,
-                label: f.value("--label").unwrap_or_default(),
-            },
-            "list" => Command::KeysList { db },
-            _ => Command::KeysRevoke {
-                db,
-                id: f
-                    .positional
-                    .first()
-                    .cloned()
-                    .ok_or_else(|| fail("keys revoke needs a key id".into()))?,
-            },
-        })
-    }
-}
-
-/// `keys create --plan NAME`.
-fn plan(value: Option<String>) -> Result<Plan, String> {
-    let name = value.ok_or("keys create needs --plan")?;
-    Plan::from_name(&name).ok_or_else(|| {
-        let names: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
-        let (last, rest) = names.split_last().expect("there are plans");
-        format!(
-            "unknown plan '{name}': choose {} or {last}",
-            rest.join(", ")
-        )
-    })
 }
 
 /// A whole number within `range`, if given; `what` names it in the refusal.
@@ -294,6 +278,9 @@ where
 fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
 }
+
+#[path = "keys_config.rs"]
+mod keys_config;
 
 #[cfg(test)]
 #[path = "config_tests.rs"]

@@ -1,6 +1,16 @@
 //! Unit tests of the command-line parser (config.rs).
 
 use super::*;
+use crate::domain::Plan;
+
+fn files(db: &str, keys: &str) -> Files {
+    Files {
+        db: db.into(),
+        keys: keys.into(),
+    }
+}
+
+const DEFAULT_KEYS: &str = "data/keys.db";
 
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
@@ -16,6 +26,7 @@ fn flags_beat_environment_beats_defaults() {
         "AREA_DB" => Some("env.db".to_string()),
         "AREA_ADDR" => Some("0.0.0.0:9".to_string()),
         "AREA_WORKERS" => Some("3".to_string()),
+        "AREA_KEYS" => Some("env-keys.db".to_string()),
         _ => None,
     };
     let Command::Serve(c) = parse(&args("serve --db flag.db"), &env).unwrap() else {
@@ -25,6 +36,7 @@ fn flags_beat_environment_beats_defaults() {
         c,
         ServeConfig {
             db: "flag.db".into(),
+            keys: "env-keys.db".into(),
             addr: "0.0.0.0:9".into(),
             workers: 3,
             client_timeout: Duration::from_secs(10),
@@ -35,13 +47,34 @@ fn flags_beat_environment_beats_defaults() {
         panic!()
     };
     assert_eq!(
-        (c.db, c.addr, c.workers),
-        (DEFAULT_DB.into(), DEFAULT_ADDR.into(), 5)
+        (c.db, c.keys, c.addr, c.workers),
+        (
+            DEFAULT_DB.into(),
+            DEFAULT_KEYS.into(),
+            DEFAULT_ADDR.into(),
+            5
+        )
     );
     assert_eq!(
         parse(&args("keys list"), &env).unwrap(),
-        Command::KeysList {
-            db: "env.db".into()
+        Command::Keys {
+            files: files("env.db", "env-keys.db"),
+            action: KeysAction::List
+        }
+    );
+    // Without --keys or AREA_KEYS, the keys file sits beside the dataset.
+    assert_eq!(
+        parse(&args("keys list --db /srv/a/areas.db"), &no_env).unwrap(),
+        Command::Keys {
+            files: files("/srv/a/areas.db", "/srv/a/keys.db"),
+            action: KeysAction::List
+        }
+    );
+    assert_eq!(
+        parse(&args("plans list --keys k.db"), &env).unwrap(),
+        Command::Plans {
+            files: files("env.db", "k.db"),
+            action: PlansAction::List
         }
     );
 }
@@ -68,6 +101,20 @@ fn refuses_unknown_flags_and_missing_values() {
         "init --synthetic 0",
         "import",
         "import a b",
+        "keys set key_1",
+        "keys set --plan growth",
+        "keys set key_1 --plan gold",
+        "keys usage --from 2026-02-30",
+        "keys usage --from 2026-11-02 --to 2026-11-01",
+        "keys usage --format xml",
+        "keys migrate",
+        "plans",
+        "plans set growth",
+        "plans set gold --rpm 5",
+        "plans set growth --rpm 0",
+        "plans set growth --rpm lots",
+        "backup",
+        "backup a b",
     ] {
         assert!(parse(&args(bad), &no_env).is_err(), "{bad}");
     }
@@ -79,6 +126,7 @@ fn parses_every_command() {
         parse(&args("init --force"), &no_env).unwrap(),
         Command::Init {
             db: DEFAULT_DB.into(),
+            keys: DEFAULT_KEYS.into(),
             force: true,
             synthetic: None
         }
@@ -87,6 +135,7 @@ fn parses_every_command() {
         parse(&args("init --synthetic 1000"), &no_env).unwrap(),
         Command::Init {
             db: DEFAULT_DB.into(),
+            keys: DEFAULT_KEYS.into(),
             force: false,
             synthetic: Some(Synthetic {
                 areas: 1000,
@@ -98,22 +147,78 @@ fn parses_every_command() {
         parse(&args("import x.csv"), &no_env).unwrap(),
         Command::Import {
             db: DEFAULT_DB.into(),
+            keys: DEFAULT_KEYS.into(),
             file: "x.csv".into()
         }
     );
     assert_eq!(
         parse(&args("keys create --plan growth --label dev"), &no_env).unwrap(),
-        Command::KeysCreate {
-            db: DEFAULT_DB.into(),
-            plan: Plan::Growth,
-            label: "dev".into()
+        Command::Keys {
+            files: files(DEFAULT_DB, DEFAULT_KEYS),
+            action: KeysAction::Create {
+                plan: Plan::Growth,
+                label: "dev".into()
+            }
         }
     );
     assert_eq!(
         parse(&args("keys revoke key_1 --db x.db"), &no_env).unwrap(),
-        Command::KeysRevoke {
-            db: "x.db".into(),
-            id: "key_1".into()
+        Command::Keys {
+            files: files("x.db", "keys.db"),
+            action: KeysAction::Revoke { id: "key_1".into() }
+        }
+    );
+    assert_eq!(
+        parse(&args("keys set key_1 --label Acme"), &no_env).unwrap(),
+        Command::Keys {
+            files: files(DEFAULT_DB, DEFAULT_KEYS),
+            action: KeysAction::Set {
+                id: "key_1".into(),
+                plan: None,
+                label: Some("Acme".into())
+            }
+        }
+    );
+    assert_eq!(
+        parse(
+            &args("keys usage --from 2026-11-01 --to 2026-11-30 --key key_1 --format csv"),
+            &no_env
+        )
+        .unwrap(),
+        Command::Keys {
+            files: files(DEFAULT_DB, DEFAULT_KEYS),
+            action: KeysAction::Usage {
+                from: crate::dates::parse_date("2026-11-01"),
+                to: crate::dates::parse_date("2026-11-30"),
+                key: Some("key_1".into()),
+                format: UsageFormat::Csv
+            }
+        }
+    );
+    assert_eq!(
+        parse(&args("keys migrate a.db b.db"), &no_env).unwrap(),
+        Command::Keys {
+            files: files(DEFAULT_DB, DEFAULT_KEYS),
+            action: KeysAction::Migrate {
+                from: vec!["a.db".into(), "b.db".into()]
+            }
+        }
+    );
+    assert_eq!(
+        parse(&args("plans set starter --rpm unlimited"), &no_env).unwrap(),
+        Command::Plans {
+            files: files(DEFAULT_DB, DEFAULT_KEYS),
+            action: PlansAction::Set {
+                plan: Plan::Starter,
+                per_minute: None
+            }
+        }
+    );
+    assert_eq!(
+        parse(&args("backup /b --keys /k/keys.db"), &no_env).unwrap(),
+        Command::Backup {
+            files: files(DEFAULT_DB, "/k/keys.db"),
+            dir: "/b".into()
         }
     );
     assert_eq!(

@@ -6,14 +6,23 @@ commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] FILE                            replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
-  serve [--db PATH] [--addr HOST:PORT] [--workers N] [--client-timeout SECS] [--metrics-addr HOST:PORT]
-                                                     serve the API
-  keys create [--db PATH] --plan PLAN [--label TEXT] issue an API key (plans: free, starter, growth, enterprise)
-  keys list [--db PATH]                              list keys (ids, never the keys)
-  keys revoke [--db PATH] ID                         revoke a key by its id
+  serve [--db PATH] [--keys PATH] [--addr HOST:PORT] [--workers N] [--client-timeout SECS]
+        [--metrics-addr HOST:PORT]                   serve the API
+  keys create --plan PLAN [--label TEXT]             issue an API key (plans: free, starter, growth, enterprise)
+  keys list                                          list keys (ids, never the keys), last use, 30-day requests
+  keys revoke ID                                     revoke a key by its id
+  keys set ID [--plan PLAN] [--label TEXT]           move a key to another plan, or relabel it
+  keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
+                                                     requests per key and UTC day, for invoices
+  keys migrate FILE...                               merge the keys of old dataset files or replica copies
+  plans list                                         each plan's requests a minute
+  plans set PLAN --rpm N|unlimited                   change a plan's requests a minute
+  backup DIR                                         copy the keys, usage and dataset files into DIR
   --version                                          print the version
+every command takes --db PATH (the dataset) and --keys PATH (the keys file, by default
+keys.db in the dataset's folder; the usage file is keys-usage.db beside it)
 
-environment: AREA_DB, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR
+environment: AREA_DB, AREA_KEYS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR
 (a flag beats its variable)
 run 'area-scoring <command> --help' for more";
 
@@ -22,7 +31,7 @@ pub const INIT_USAGE: &str =
 
 Creates the database from schema.sql and the seed places with synthetic scores.
   --db PATH           database file (default data/areas.db, or AREA_DB)
-  --force             replace an existing file (its API keys are kept)
+  --force             replace an existing file, kept as <db>.previous (API keys are in the keys file, untouched)
   --synthetic N       instead of the seed, N generated areas around the seed places (for benchmarks)
   --history-days D    days of history per generated area (default 400)";
 
@@ -30,7 +39,8 @@ pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
 
 Replaces the areas of the database with those in FILE (.csv or .jsonl; see README).
 Every row is checked first and every bad row reported; nothing changes unless all are good.
-API keys are kept; the replaced dataset is kept as <db>.previous (see rollback). A running server picks up the new file on reload.
+API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous
+(see rollback). A running server picks up the new file within a second.
   --db PATH   database file (default data/areas.db, or AREA_DB)";
 
 pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
@@ -38,12 +48,14 @@ pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
 Puts back <db>.previous, the dataset the last import or init --force replaced, in one
 rename; the dataset it replaces becomes <db>.previous in turn (rollback again to undo).
 A running server picks it up within a second. Exits 1 when there is no previous dataset.
+API keys are in the keys file, untouched (--keys is accepted and not needed).
   --db PATH   database file (default data/areas.db, or AREA_DB)";
 
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]
                           [--client-timeout SECS] [--metrics-addr HOST:PORT]
 
   --db PATH                database file (default data/areas.db, or AREA_DB)
+  --keys PATH              keys file, shared by replicas (default keys.db beside the database, or AREA_KEYS)
   --addr HOST:PORT         address to listen on (default 127.0.0.1:8080, or AREA_ADDR); port 0 picks a free port
   --workers N              request worker threads, 1 to 256 (default 2 per CPU, or AREA_WORKERS)
   --client-timeout SECS    drop a client that sends or reads nothing for this long, 1 to 3600
@@ -51,13 +63,36 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
   --metrics-addr HOST:PORT serve /metrics there instead of on --addr (or AREA_METRICS_ADDR)
 
 Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads the
-database file (replacing the file by a rename is also noticed within a second).";
+database file (replacing the file by a rename is also noticed within a second).
+A change to the keys file takes effect within a second.";
 
-pub const KEYS_USAGE: &str =
-    "usage: area-scoring keys create [--db PATH] --plan PLAN [--label TEXT]
-       area-scoring keys list [--db PATH]
-       area-scoring keys revoke [--db PATH] ID
+pub const KEYS_USAGE: &str = "usage: area-scoring keys create --plan PLAN [--label TEXT]
+       area-scoring keys list
+       area-scoring keys revoke ID
+       area-scoring keys set ID [--plan PLAN] [--label TEXT]
+       area-scoring keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
+       area-scoring keys migrate FILE...
+each also takes --db PATH and --keys PATH (default keys.db beside the database, or AREA_KEYS)
 
-  create  prints the new key on stdout, and nothing else; plans: free, starter, growth, enterprise
-  list    one line per key: id, plan, label, created, revoked
-  revoke  revokes the key with that id";
+  create   prints the new key on stdout, and nothing else; plans: free, starter, growth, enterprise
+  list     one line per key: id, plan, label, created, revoked, last used, requests in the last 30 days
+  revoke   revokes the key with that id, on every server sharing the keys file within a second
+  set      moves a key to another plan or gives it another label; the key itself stays the same
+  usage    one row per key per UTC day: ok (2xx, 304), errors (other 4xx, 5xx), rate_limited (429);
+           dates are YYYY-MM-DD, UTC and inclusive; by default the last 30 days
+  migrate  merges the keys of old dataset files or replica copies into the keys file: a key
+           revoked in any of them stays revoked";
+
+pub const PLANS_USAGE: &str = "usage: area-scoring plans list
+       area-scoring plans set PLAN --rpm N|unlimited
+each also takes --db PATH and --keys PATH
+
+  list  each plan with its requests a minute
+  set   changes a plan's requests a minute (1 to 1000000, or unlimited), on every server
+        sharing the keys file within a second";
+
+pub const BACKUP_USAGE: &str = "usage: area-scoring backup [--db PATH] [--keys PATH] DIR
+
+Writes consistent copies of the keys file, the usage file and the dataset into DIR
+(created if missing), through SQLite's backup API, each with its source's mode.
+Safe while servers run. Restore by stopping the servers and copying the files back.";

@@ -1,13 +1,13 @@
 //! Runs a parsed command and turns its outcome into an exit code:
 //! 0 done, 1 failed (message on stderr), 2 usage error.
 
+mod backup;
 pub mod config;
 mod flags;
 pub mod help;
+mod keys_cmd;
 
-use crate::access::keys;
-use crate::data::db;
-use crate::data::file_swap;
+use crate::access::{key_file, migrate};
 use crate::data::import;
 use crate::data::load;
 use crate::data::previous;
@@ -46,35 +46,50 @@ fn run(command: Command) -> Result<(), String> {
         }
         Command::Init {
             db,
+            keys,
             force,
             synthetic,
-        } => init(&db, force, synthetic),
-        Command::Import { db, file } => {
+        } => {
+            // Before the file is replaced: its keys must not go with it.
+            move_keys(&db, &keys)?;
+            init(&db, force, synthetic)?;
+            // A new install gets its (empty) keys file with the dataset.
+            key_file::open(&keys).map(drop)
+        }
+        Command::Import { db, keys, file } => {
+            move_keys(&db, &keys)?;
             let summary = import::run(&db, &file)?;
             eprintln!("{summary}");
-            Ok(())
+            key_file::open(&keys).map(drop)
         }
         Command::Rollback { db } => {
             eprintln!("{}", previous::rollback(&db)?);
             Ok(())
         }
+        // The server moves them itself, logging it (transport::start).
         Command::Serve(config) => serve(&config),
-        Command::KeysCreate { db, plan, label } => {
-            let (id, key) = file_swap::change_keys(&db, |conn| keys::create(conn, plan, &label))?;
-            println!("{key}");
-            eprintln!(
-                "created key {id} on the {} plan; it is shown only this once",
-                plan.name()
-            );
-            Ok(())
+        Command::Keys { files, action } => {
+            move_keys(&files.db, &files.keys)?;
+            keys_cmd::keys(&files, action)
         }
-        Command::KeysList { db } => keys_list(&db),
-        Command::KeysRevoke { db, id } => {
-            file_swap::change_keys(&db, |conn| keys::revoke(conn, &id))?;
-            eprintln!("revoked {id}");
-            Ok(())
+        Command::Plans { files, action } => {
+            move_keys(&files.db, &files.keys)?;
+            keys_cmd::plans(&files, action)
+        }
+        Command::Backup { files, dir } => {
+            move_keys(&files.db, &files.keys)?;
+            backup::run(&files, &dir)
         }
     }
+}
+
+/// Moves the keys of a dataset file made before keys had a file of their
+/// own into the keys file (access/migrate.rs), saying so.
+fn move_keys(db: &Path, keys: &Path) -> Result<(), String> {
+    if let Some(said) = migrate::out_of_dataset(db, keys)? {
+        eprintln!("area-scoring: {said}");
+    }
+    Ok(())
 }
 
 fn init(db: &Path, force: bool, synthetic: Option<Synthetic>) -> Result<(), String> {
@@ -102,20 +117,4 @@ fn serve(config: &ServeConfig) -> Result<(), String> {
         .init()
         .map_err(|e| e.to_string())?;
     transport::start(config)?.run_until_signalled()
-}
-
-/// One line a key, tab-separated: id, plan, label, created, revoked.
-fn keys_list(db: &Path) -> Result<(), String> {
-    let conn = db::open_writable(db)?;
-    for k in keys::list(&conn)? {
-        println!(
-            "{}\t{}\t{}\t{}\t{}",
-            k.id,
-            k.plan,
-            if k.label.is_empty() { "-" } else { &k.label },
-            k.created_at,
-            k.revoked_at.as_deref().unwrap_or("-")
-        );
-    }
-    Ok(())
 }

@@ -1,20 +1,19 @@
 //! The database being served, and replacing it while serving.
 //!
 //! A `Dataset` is one opened database file: its read-only pool and what is read
-//! once from it (plan limits, area count). The `Store` holds the current one
+//! once from it (the area index, the area count). The `Store` holds the current one
 //! behind an `Arc`: a request clones the `Arc` and keeps using that dataset to
 //! the end, so a swap never disturbs requests in flight; the old pool closes
 //! when its last request lets go. A new file is opened and checked before it
 //! replaces the old one; one that fails is logged and the old data keeps serving.
 
-use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::data::db::{self, Pool, PoolSize};
 use crate::data::stored;
-use crate::domain::{Order, Plan, Sort};
+use crate::domain::{Order, Sort};
 use crate::error::ApiError;
 use crate::search::area_index::AreaIndex;
 use crate::search::match_cache::MatchCache;
@@ -22,8 +21,6 @@ use crate::search::match_cache::MatchCache;
 pub struct Dataset {
     pub pool: Pool,
     pub area_count: i64,
-    /// Requests a minute by plan; None is unlimited.
-    pub plan_limits: HashMap<Plan, Option<u32>>,
     /// Positions, scores and name lengths of every area, for search.
     pub index: AreaIndex,
     /// The full-text matches of heavy words, kept as they are first read.
@@ -88,22 +85,6 @@ impl Dataset {
         let version = version_of(&meta);
         let pool = db::open_pool(path, pool_size)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
-        let mut plan_limits = HashMap::new();
-        let mut stmt = conn
-            .prepare("SELECT name, requests_per_minute FROM plans")
-            .map_err(|e| e.to_string())?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, Option<u32>>(1)?))
-            })
-            .map_err(|e| e.to_string())?;
-        for row in rows {
-            let (name, limit) = row.map_err(|e| e.to_string())?;
-            if let Some(plan) = Plan::from_name(&name) {
-                plan_limits.insert(plan, limit);
-            }
-        }
-        drop(stmt);
         let index = AreaIndex::load(&conn).map_err(|e| e.to_string())?;
         // Counted from the index, which holds every area: a count(*) would
         // scan another index (192 ms from a cold disk cache at 100,000 areas).
@@ -116,7 +97,6 @@ impl Dataset {
         Ok(Dataset {
             pool,
             area_count,
-            plan_limits,
             index,
             matches: MatchCache::default(),
             version,

@@ -19,12 +19,16 @@ pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
 pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// Bumped whenever schema.sql changes incompatibly (PRAGMA user_version).
 /// 2: search ranks, contentless FTS5 with prefixes 1-12, stored Get Area bodies.
-pub const SCHEMA_VERSION: i64 = 2;
-/// The oldest version whose `plans` and `api_keys` tables have today's layout,
-/// so that init --force and import can carry its keys into a new file.
-pub const OLDEST_KEYS_VERSION: i64 = 1;
+/// 3: areas only; API keys and plans live in the keys file (access/key_file.rs).
+pub const SCHEMA_VERSION: i64 = 3;
+/// The versions the server reads. Version 2's areas are laid out as 3's; its
+/// key tables, when they could not be dropped, are never read.
+/// The first schema: `import` and `init --force` replace a file of ours from
+/// this version on, since they write it anew.
+pub const OLDEST_VERSION: i64 = 1;
+pub const READABLE_VERSIONS: RangeInclusive<i64> = 2..=SCHEMA_VERSION;
 
-/// How long a reader waits for `keys create`/`revoke` to finish writing.
+/// How long a reader waits for a writer to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// Prepared statements kept per connection. rusqlite keeps 16 by default, fewer
 /// than the statements the API runs, which would re-prepare on every request.
@@ -103,14 +107,14 @@ pub fn open_writable(path: &Path) -> Result<Connection, String> {
     conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
     // Checked through this connection: unlike a read-only one, its first read
     // rolls back a journal that a command killed mid-commit left behind.
-    check_open(&conn, path, SCHEMA_VERSION..=SCHEMA_VERSION)?;
+    check_open(&conn, path, READABLE_VERSIONS)?;
     Ok(conn)
 }
 
 /// Refuses a path that is missing, not SQLite, or not a database of this schema,
 /// with a message that says what to do.
 pub fn check(path: &Path) -> Result<(), String> {
-    check_versions(path, SCHEMA_VERSION..=SCHEMA_VERSION)
+    check_versions(path, READABLE_VERSIONS)
 }
 
 /// Like `check`, accepting any schema version in `versions`.
@@ -137,14 +141,15 @@ fn check_open(conn: &Connection, path: &Path, versions: RangeInclusive<i64>) -> 
         Ok((APPLICATION_ID, v)) if versions.contains(&v) => Ok(()),
         Ok((APPLICATION_ID, v)) => Err(format!(
             "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; write it anew with \
-             area-scoring import --db {shown} FILE (or init --force for the seed data); API keys are kept"
+             area-scoring import --db {shown} FILE (or init --force for the seed data)"
         )),
         Ok(_) => Err(format!(
             "{shown} is an SQLite file but not an area-scoring database"
         )),
         Err(e) if is_hot_journal(&e) => Err(format!(
             "{shown} has a journal left by a command that stopped mid-write, which only a \
-             read-write open rolls back: run area-scoring keys list --db {shown}, then try again"
+             read-write open rolls back: run area-scoring keys list --db {shown} (or start serve), \
+             then try again"
         )),
         Err(e) => Err(format!("{shown} is not a database: {e}")),
     }
@@ -188,7 +193,7 @@ impl From<rusqlite::Error> for ApiError {
             log::error!(
                 "a command writing the database stopped mid-commit and left its journal, \
                  which this read-only server cannot roll back: any area-scoring command \
-                 that opens the file read-write does (area-scoring keys list will)"
+                 that opens the file read-write does (area-scoring keys list --db FILE will)"
             );
         }
         if outage {
@@ -225,7 +230,7 @@ impl Drop for ReadTransaction<'_> {
         // Nothing was written, so ending releases the shared lock and no
         // more. SQLite may already have ended it after an error; a
         // connection must never go back to the pool still holding the lock,
-        // which would keep `keys` commands from writing.
+        // which would keep a command from writing the file.
         let ended = self
             .0
             .prepare_cached("COMMIT")

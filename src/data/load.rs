@@ -4,9 +4,9 @@
 //! Every way of filling a database (`init` from seed/, and any later loader)
 //! goes through `create_database`, so each gets the same checks, the same
 //! derived indexes and the same all-or-nothing replacement: the new file is
-//! written beside the old one and renamed over it only once complete, and the
-//! old file's API keys and plan limits are carried over, under the locks that
-//! keep a key changed meanwhile (file_swap.rs).
+//! written beside the old one and renamed over it only once complete, one
+//! replacement at a time (file_swap.rs). API keys are not in it: they live in
+//! the keys file (access/key_file.rs).
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, Transaction};
 
 pub use crate::data::area_writer::{AreaWriter, NewArea};
-use crate::data::db;
-use crate::data::file_swap::{ReplaceLock, WriteLock};
+use crate::data::file_swap::WriteLock;
 use crate::data::previous;
 use crate::data::seed;
 use crate::data::stored::ORDERINGS;
@@ -52,23 +51,13 @@ pub fn create_database(
     result
 }
 
-/// Renames the complete new file over `path`, durably, with the keys of the
-/// file it replaces copied in under both write locks (file_swap.rs), so a
-/// key created or revoked meanwhile is never lost.
+/// Renames the complete new file over `path`, durably, holding the write
+/// lock (file_swap.rs) so that two replacements run one after the other.
 fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String> {
     let _writers = WriteLock::take(path)?;
-    let old = match path.exists() {
-        true => ReplaceLock::take(path)?,
-        false => None,
-    };
-    if let Some(old) = &old
-        && keys_to_keep(old, path)?
-    {
-        carry_over_keys(&conn, path)?;
-    }
     drop(conn);
     // Written with synchronous = OFF: on disk before its name is, so that a
-    // power cut after the rename cannot leave a torn file (and lose the keys).
+    // power cut after the rename cannot leave a torn file.
     let synced = |p: &Path| File::open(p).and_then(|f| f.sync_all());
     synced(temp).map_err(|e| format!("cannot write {} to disk: {e}", temp.display()))?;
     previous::keep_previous(path)?;
@@ -76,7 +65,6 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = synced(dir);
     }
-    drop(old);
     Ok(())
 }
 
@@ -84,8 +72,8 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
 /// one) that an import or init killed before its rename left beside `path`: a
 /// database's worth of disk each, which nothing else would ever delete. Only
 /// a process that is no longer running can have left one; the file of a
-/// running one, maybe still writing, is kept. Said on stderr, as
-/// `keys_to_keep` says why keys are not kept.
+/// running one, maybe still writing, is kept. Said on stderr, as init and
+/// import run without the server's logger.
 fn remove_stale_temps(path: &Path) {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return;
@@ -146,8 +134,7 @@ const BUILD_PRAGMAS: &str = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF
 /// stays within, at any size; bench/build_memory.sh measures it.
 pub const BUILD_MEMORY_MIB: u64 = 256;
 
-/// Writes the new file at `temp` and returns its area count and its connection,
-/// still open for the keys to be copied in.
+/// Writes the new file at `temp` and returns its area count and its connection.
 fn build(
     temp: &Path,
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
@@ -223,55 +210,6 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// Whether the locked file being replaced has API keys to keep: false when it
-/// is not an area-scoring database; an error when it is ours but of a schema
-/// this build cannot read (a newer one), or cannot be read at all, as
-/// replacing it would lose its keys.
-fn keys_to_keep(old: &ReplaceLock, path: &Path) -> Result<bool, String> {
-    let shown = path.display();
-    let (application_id, version) = old
-        .versions()
-        .map_err(|why| format!("{why}; {shown} is left as it was"))?;
-    if application_id != db::APPLICATION_ID {
-        // Said on stderr, as init and import run without the server's logger.
-        eprintln!(
-            "area-scoring: not carrying API keys over: {shown} is not an area-scoring database"
-        );
-        return Ok(false);
-    }
-    if !(db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION).contains(&version) {
-        return Err(format!(
-            "cannot carry API keys over, so {shown} is left as it was: it has schema version \
-             {version}, this build reads versions {} to {}",
-            db::OLDEST_KEYS_VERSION,
-            db::SCHEMA_VERSION
-        ));
-    }
-    Ok(true)
-}
-
-/// Copies the API keys and plan limits of the database being replaced. SQLite
-/// cannot attach or detach inside a transaction, so this runs after the load.
-fn carry_over_keys(conn: &Connection, old: &Path) -> Result<(), String> {
-    let old_path = old.to_str().ok_or("the database path is not valid UTF-8")?;
-    conn.execute("ATTACH DATABASE ?1 AS old", [old_path])
-        .map_err(|e| e.to_string())?;
-    let copied = conn
-        .execute_batch(
-            "BEGIN;
-             INSERT OR REPLACE INTO plans SELECT name, rank, requests_per_minute FROM old.plans;
-             INSERT INTO api_keys SELECT id, key_hash, plan, label, created_at, revoked_at FROM old.api_keys;
-             COMMIT;",
-        )
-        .map_err(|e| format!("cannot carry API keys over: {e}"));
-    if copied.is_err() {
-        let _ = conn.execute_batch("ROLLBACK");
-    }
-    conn.execute("DETACH DATABASE old", [])
-        .map_err(|e| e.to_string())?;
-    copied
 }
 
 /// Days of history each seeded area gets, ending on the day of init.

@@ -18,6 +18,15 @@ impl Running {
     /// (for a few seconds at most), and waits for the workers, until
     /// `SHUTDOWN_DEADLINE` at most: a worker still busy then is left behind.
     pub fn shutdown(self) {
+        let app = self.app.clone();
+        self.stop();
+        // Last, so that every request answered is counted (README, "Usage").
+        if let Err(why) = app.usage.flush() {
+            log::error!("{why}");
+        }
+    }
+
+    fn stop(self) {
         let deadline = Instant::now() + SHUTDOWN_DEADLINE;
         self.shared.stopping.store(true, Ordering::SeqCst);
         // The self-connections end first (within about 20 ms: they wait in 10 ms

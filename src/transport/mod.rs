@@ -28,6 +28,9 @@ use std::time::{Duration, Instant};
 
 use tiny_http::Server;
 
+use crate::access::key_store::KeyStore;
+use crate::access::usage::{self, Usage};
+use crate::access::{key_file, migrate};
 use crate::app::App;
 use crate::app::exports::MAX_EXPORTS;
 use crate::app::http::RequestIds;
@@ -59,6 +62,8 @@ fn pool_size(workers: usize) -> PoolSize {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
     pub db: PathBuf,
+    /// The keys file, which replicas on one host share.
+    pub keys: PathBuf,
     pub addr: String,
     pub workers: usize,
     /// Read and write timeout for each client connection.
@@ -82,6 +87,9 @@ const SHUTDOWN_DEADLINE: Duration = Duration::from_millis(4500);
 const QUIET: Duration = Duration::from_millis(200);
 /// How often the database file is checked for replacement or removal.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
+/// How often the keys file is looked at: a change takes effect within a
+/// second on every server sharing it (README, "Keys").
+const KEYS_WATCH_EVERY: Duration = Duration::from_millis(250);
 
 /// What the worker threads share with each other and with shutdown.
 struct Shared {
@@ -110,8 +118,12 @@ pub struct Running {
     metrics_server: Option<Arc<Server>>,
 }
 
-/// Opens the database, binds the address(es) and starts the workers.
+/// Opens the database and the keys, binds the address(es) and starts the workers.
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
+    // The first command after an upgrade moves the dataset's keys out.
+    let moved = migrate::out_of_dataset(&config.db, &config.keys)?;
+    key_file::open(&config.keys)?;
+    let keys = KeyStore::open(&config.keys)?;
     // Each streaming export holds a connection of its own besides the workers'.
     let store = Store::open(&config.db, pool_size(config.workers))?;
     let listener = listen(&config.addr, config.client_timeout)?;
@@ -119,7 +131,16 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let mut switches = vec![AcceptSwitch::new(&listener).map_err(|e| e.to_string())?];
     let server = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
     log::info!("listening on http://{addr}");
-    let app = Arc::new(App::new(store, config.metrics_addr.is_none()));
+    if let Some(said) = moved {
+        log::info!("{said}");
+    }
+    log::info!(
+        "{} live API keys from {}",
+        keys.table().live_keys(),
+        config.keys.display()
+    );
+    let usage = Usage::new(&config.keys);
+    let app = Arc::new(App::new(store, keys, usage, config.metrics_addr.is_none()));
     let shared = Arc::new(Shared {
         stopping: AtomicBool::new(false),
         conns: conns::Connections::default(),
@@ -137,6 +158,10 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     }
     let (app2, shared2) = (app.clone(), shared.clone());
     threads.push(spawn("db-watch", move || watch(&app2, &shared2.stopping))?);
+    let (app6, shared6) = (app.clone(), shared.clone());
+    threads.push(spawn("usage", move || {
+        count_usage(&app6, &shared6.stopping)
+    })?);
     let (timeout, shared4) = (config.client_timeout, shared.clone());
     keepers.push(spawn("keep-accepting", move || {
         keep_accepting(addr, timeout, &shared4.stopping)
@@ -216,13 +241,50 @@ impl Running {
 }
 
 fn watch(app: &App, stopping: &AtomicBool) {
-    let mut last = Instant::now();
+    let (mut data_seen, mut keys_seen) = (Instant::now(), Instant::now());
     while !stopping.load(Ordering::SeqCst) {
         // Short naps, so that shutdown never waits a whole interval for this thread.
         thread::sleep(Duration::from_millis(50));
-        if last.elapsed() >= WATCH_EVERY {
+        if keys_seen.elapsed() >= KEYS_WATCH_EVERY {
+            app.keys.poll();
+            keys_seen = Instant::now();
+        }
+        if data_seen.elapsed() >= WATCH_EVERY {
             app.store.poll();
-            last = Instant::now();
+            data_seen = Instant::now();
+        }
+    }
+}
+
+/// Adds the usage counted to the usage file every `FLUSH_EVERY`, apart from
+/// the watch, whose reloads must not wait behind a locked usage file. The last
+/// flush is shutdown's.
+fn count_usage(app: &App, stopping: &AtomicBool) {
+    let mut flushed = Instant::now();
+    let mut failing = false;
+    while !stopping.load(Ordering::SeqCst) {
+        thread::sleep(Duration::from_millis(50));
+        if flushed.elapsed() >= usage::FLUSH_EVERY {
+            failing = flush_usage(app, failing);
+            flushed = Instant::now();
+        }
+    }
+}
+
+/// One flush; a failure is logged when it starts and when it ends, not every
+/// few seconds between. Returns whether this one failed.
+fn flush_usage(app: &App, failing: bool) -> bool {
+    match app.usage.flush() {
+        Ok(()) if failing => {
+            log::info!("usage written again to {}", app.usage.path().display());
+            false
+        }
+        Ok(()) => false,
+        Err(why) => {
+            if !failing {
+                log::warn!("{why}");
+            }
+            true
         }
     }
 }

@@ -21,7 +21,13 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_area-scoring");
 pub fn command(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> Command {
     let mut c = Command::new(BIN);
     c.args(args).current_dir(cwd);
-    for var in ["AREA_DB", "AREA_ADDR", "AREA_WORKERS", "RUST_LOG"] {
+    for var in [
+        "AREA_DB",
+        "AREA_KEYS",
+        "AREA_ADDR",
+        "AREA_WORKERS",
+        "RUST_LOG",
+    ] {
         c.env_remove(var);
     }
     for (k, v) in env {

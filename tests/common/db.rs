@@ -1,14 +1,15 @@
 //! The one way to make a fresh database in a temporary directory: a copy of
-//! one made by `init` from seed/ once per test binary, then keys issued on it
-//! and SQL run against it as an operator would.
+//! one made by `init` from seed/ once per test binary, then keys issued in the
+//! keys file beside it and SQL run against either, as an operator would.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use area_scoring::access::{key_file, keys, plans};
 use area_scoring::domain::Plan;
-use area_scoring::{access::keys, data::db, data::load, data::seed};
+use area_scoring::{data::db, data::load, data::seed};
 
 /// A new empty directory under Cargo's temporary directory for this target
 /// (`cargo clean` removes it), unique per process and call, so test binaries
@@ -37,10 +38,31 @@ pub fn fresh_db(name: &str) -> PathBuf {
     path
 }
 
-/// Issues a key on `plan`: (id, key).
+/// The keys file a server over `db_path` reads when not told otherwise.
+pub fn keys_path(db_path: &Path) -> PathBuf {
+    key_file::default_path(db_path)
+}
+
+/// Issues a key on `plan` in the keys file beside the database: (id, key).
 pub fn new_key(db_path: &Path, plan: Plan) -> (String, String) {
-    let conn = db::open_writable(db_path).expect("open writable");
-    keys::create(&conn, plan, "test").expect("create a key")
+    key_file::change(&keys_path(db_path), |conn| keys::create(conn, plan, "test"))
+        .expect("create a key")
+}
+
+/// Sets a plan's requests a minute (None: unlimited) in the keys file beside
+/// the database, as `plans set` does.
+pub fn set_plan_limit(db_path: &Path, plan: Plan, per_minute: Option<u32>) {
+    key_file::change(&keys_path(db_path), |conn| {
+        plans::set_limit(conn, plan, per_minute)
+    })
+    .expect("set a plan limit")
+}
+
+/// Lifts every plan's limit.
+pub fn unlimited_plans(db_path: &Path) {
+    for plan in Plan::ALL {
+        set_plan_limit(db_path, plan, None);
+    }
 }
 
 /// Runs SQL against the database file, as an operator would.
@@ -51,9 +73,8 @@ pub fn sql(db_path: &Path, statements: &str) {
         .expect("run SQL");
 }
 
-/// Writes a valid database with only the first `count` seed places at `path`
-/// and copies the API keys of `keys_from` into it.
-pub fn small_db(path: &Path, count: usize, keys_from: &Path) {
+/// Writes a valid database with only the first `count` seed places at `path`.
+pub fn small_db(path: &Path, count: usize) {
     let mut places = seed::read_places(seed::SEED_CSV).expect("seed");
     places.sort_by(|a, b| a.id.cmp(&b.id));
     load::create_database(path, true, |w| {
@@ -63,11 +84,6 @@ pub fn small_db(path: &Path, count: usize, keys_from: &Path) {
         Ok(())
     })
     .expect("create a small database");
-    let conn = db::open_writable(path).expect("open the small database");
-    conn.execute("ATTACH DATABASE ?1 AS old", [keys_from.to_str().unwrap()])
-        .expect("attach");
-    conn.execute_batch("INSERT OR IGNORE INTO api_keys SELECT * FROM old.api_keys;")
-        .expect("copy keys");
 }
 
 /// Leaves beside the database the rollback journal of a writer killed

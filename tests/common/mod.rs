@@ -35,7 +35,7 @@ pub use assert::*;
 #[allow(unused_imports)]
 pub use body::{coordinates, data, ids, key_set, keys, list_total, points};
 #[allow(unused_imports)]
-pub use db::{fresh_db, new_key, scratch_dir, small_db, sql};
+pub use db::{fresh_db, keys_path, new_key, scratch_dir, set_plan_limit, small_db, sql};
 #[allow(unused_imports)]
 pub use seed::{SeedPlace, seed_area_count, seed_places};
 
@@ -71,7 +71,7 @@ pub fn spawn_app() -> &'static TestApp {
             .collect();
         // Tests send a few thousand requests a minute: lift every plan's rate
         // limit (none of these tests is about rate limits).
-        sql(&db, "UPDATE plans SET requests_per_minute = NULL");
+        db::unlimited_plans(&db);
         TestApp {
             addr: serve(&db),
             db,

@@ -6,6 +6,15 @@ use std::time::{Duration, Instant};
 
 use super::client::{Reply, get};
 
+/// Waits until the server takes `key`: a key created while it runs is in
+/// force within a second (README, "Keys"); fails the test after 3 s.
+pub fn key_in_force(addr: SocketAddr, key: &str) {
+    within(Duration::from_secs(3), || {
+        (get(addr, "/v1/key", Some(key)).status == 200).then_some(())
+    })
+    .expect("a new key is in force within 3 s");
+}
+
 /// Retries `f` every 50 ms until it returns Some or `limit` passes.
 pub fn within<T>(limit: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
     let deadline = Instant::now() + limit;

@@ -196,7 +196,8 @@ fn public_operations_take_no_query_parameters() {
 type Parser = fn(Query) -> Result<(), ApiError>;
 
 /// Each API path and the parser of its parameters.
-const PARSERS: [(&str, Parser); 6] = [
+const PARSERS: [(&str, Parser); 7] = [
+    ("/v1/key", params::none),
     ("/v1/areas", |q| params::list(q).map(drop)),
     ("/v1/areas/{area_id}", |q| params::area(q).map(drop)),
     ("/v1/areas/search", |q| params::search(q).map(drop)),

@@ -210,6 +210,8 @@ fn documented_plans_are_the_servers() {
     let plans: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
     let said = format!("Keys are on a plan: {}.", plans.join(", "));
     assert!(description.contains(&said), "the description says {said}");
+    let plan = &schema("KeyInfo")["properties"]["plan"]["enum"];
+    assert_eq!(plan, &serde_json::json!(plans), "GET /v1/key's plans");
 }
 
 /// The README's parameter tables (README, "List Areas", "Search Areas",

@@ -42,7 +42,7 @@ fn a_locked_file_answers_503_after_the_busy_timeout_and_recovers_on_unlock() {
     // `keys create` or a careless operator would.
     let writer = area_scoring::data::db::open_writable(&db).unwrap();
     writer
-        .execute_batch("BEGIN EXCLUSIVE; UPDATE plans SET rank = rank WHERE name = 'free';")
+        .execute_batch("BEGIN EXCLUSIVE; UPDATE areas SET name = name WHERE area_no = 1;")
         .unwrap();
     let started = std::time::Instant::now();
     let r = get(addr, "/v1/areas", Some(&key));

@@ -1,5 +1,6 @@
-//! `keys revoke` takes effect on a running server within 5 s, without a
-//! restart (README "Keys"), against the real binary.
+//! `keys revoke` takes effect on a running server within a second, without a
+//! restart (README "Keys"), against the real binary. With two servers
+//! sharing the keys file: keys_shared.rs.
 
 use std::path::Path;
 use std::time::Duration;
@@ -11,7 +12,7 @@ use crate::common::{Plan, assert_error_shape, fresh_db, new_key};
 use crate::serial;
 
 #[test]
-fn a_revoked_key_is_refused_within_5_s_without_restart() {
+fn a_revoked_key_is_refused_within_a_second_without_restart() {
     let _serial = serial();
     let db = fresh_db("revoke");
     let (id, key) = new_key(&db, Plan::Growth);
@@ -28,11 +29,12 @@ fn a_revoked_key_is_refused_within_5_s_without_restart() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let refused = within(Duration::from_secs(5), || {
+    // A second is promised; 3 s allowed for a loaded machine.
+    let refused = within(Duration::from_secs(3), || {
         let r = get(server.addr, "/v1/areas", Some(&key));
         (r.status == 401).then_some(r)
     })
-    .expect("the revoked key still works after 5 s");
+    .expect("the revoked key still works after 3 s");
     assert_error_shape(&refused, 401, "invalid_api_key");
     // Only that key: another one on the same plan still works.
     assert_eq!(get(server.addr, "/v1/areas", Some(&other)).status, 200);

@@ -84,6 +84,8 @@ fn requests_without_a_valid_key_are_limited_per_client_address() {
     );
     // A valid key is not held back by its address's spent anonymous budget.
     let (_, key) = new_key(&db, Plan::Growth);
+    // In force within a second; asked from another address meanwhile.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     let r = exchange(
         server.addr(),
         &get_request(

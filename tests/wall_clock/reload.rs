@@ -74,7 +74,7 @@ fn assert_swapped(seen: &[u64], failures: &[String]) {
 /// A new valid database with 100 areas, written beside `db` and renamed over it.
 fn replace_with_small(db: &Path) {
     let staged = db.with_file_name("staged.db");
-    small_db(&staged, 100, db);
+    small_db(&staged, 100);
     fs::rename(&staged, db).unwrap();
 }
 

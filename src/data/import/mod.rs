@@ -3,9 +3,10 @@
 //!
 //! Everything is checked before anything is written, and every problem of
 //! every row is reported with its line number; only a file without problems
-//! reaches `load::create_database`, which builds a new file beside the old,
-//! carries the API keys over and renames it into place. So a failed import
-//! changes nothing, and a running server can reload the new file.
+//! reaches `load::create_database`, which builds a new file beside the old
+//! and renames it into place. So a failed import changes nothing, and a
+//! running server can reload the new file. API keys are in the keys file,
+//! which an import never touches.
 //!
 //! The file is read twice, so that no pass holds it: once from start to end
 //! to check every row (`staging`), then row by row in id order to write it,
@@ -25,8 +26,6 @@ use std::fs::File;
 use std::io::BufReader;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
-
-use rusqlite::{Connection, OpenFlags};
 
 use crate::data::db;
 use crate::data::load::{self, AreaWriter, NewArea};
@@ -62,10 +61,9 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
             )),
         }
     })?;
-    let keys = count_keys(db)?;
     let done = if existed {
         format!(
-            "imported {count} areas from {} into {}; API keys kept: {keys}",
+            "imported {count} areas from {} into {}",
             file.display(),
             db.display()
         )
@@ -101,7 +99,7 @@ fn format_of(file: &Path) -> Result<Format, String> {
 }
 
 /// Whether the database exists; refuses to replace a file that is not an
-/// area-scoring database of this version, since its keys could not be kept.
+/// area-scoring database, which is not ours to overwrite.
 fn check_target(db: &Path) -> Result<bool, String> {
     if !db.exists() {
         return Ok(false);
@@ -112,8 +110,8 @@ fn check_target(db: &Path) -> Result<bool, String> {
             db.display()
         ));
     }
-    // An older schema is fine: the file is written anew, keeping its keys.
-    db::check_versions(db, db::OLDEST_KEYS_VERSION..=db::SCHEMA_VERSION)
+    // An older schema is fine: the file is written anew.
+    db::check_versions(db, db::OLDEST_VERSION..=db::SCHEMA_VERSION)
         .map_err(|why| format!("refusing to replace {}: {why}", db.display()))?;
     Ok(true)
 }
@@ -215,13 +213,6 @@ fn new_area<'a>(a: &'a Area, dimensions: &'a [DimensionScore]) -> NewArea<'a> {
         history: &a.history,
         first_day: a.first_day,
     }
-}
-
-fn count_keys(db: &Path) -> Result<i64, String> {
-    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| e.to_string())?;
-    conn.query_row("SELECT count(*) FROM api_keys", [], |r| r.get(0))
-        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -1,0 +1,186 @@
+//! The keys file: API keys and plans, in an SQLite file of their own, apart
+//! from the dataset. Every replica on a host points at the same one, so a key
+//! is created, revoked or moved to another plan once (README, "Keys").
+//!
+//! The file is created with mode 0600 before SQLite first opens it. SQLite
+//! gives the journals it creates beside a file that file's mode, so they are
+//! never world-readable either. It stays in rollback-journal mode: the file's
+//! change counter (bytes 24 to 27 of its header) then moves on every commit,
+//! which is how the server notices a change (`key_store`).
+
+use std::fs::OpenOptions;
+use std::io::ErrorKind;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+/// The keys file's name when no `--keys` or `AREA_KEYS` says otherwise: it
+/// sits in the dataset's folder.
+pub const DEFAULT_KEYS_NAME: &str = "keys.db";
+/// Marks a file as a keys file (PRAGMA application_id, "KEYS").
+pub const KEYS_APPLICATION_ID: i64 = 0x4B45_5953;
+/// The keys file's schema version (PRAGMA user_version).
+pub const KEYS_SCHEMA_VERSION: i64 = 1;
+/// Mode of every file holding keys or usage.
+pub const PRIVATE_MODE: u32 = 0o600;
+/// How long a command or a reload waits for another writer to finish.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Plans, ranked: a plan may use what every plan of lower rank may use.
+/// requests_per_minute NULL means unlimited.
+const SCHEMA: &str = "
+    PRAGMA application_id = 1262836051;
+    PRAGMA user_version = 1;
+    CREATE TABLE plans (
+        name                TEXT    PRIMARY KEY,
+        rank                INTEGER NOT NULL UNIQUE,
+        requests_per_minute INTEGER CHECK (requests_per_minute IS NULL OR requests_per_minute > 0)
+    );
+    INSERT INTO plans (name, rank, requests_per_minute) VALUES
+        ('free', 0, 60), ('starter', 1, 600), ('growth', 2, 3000), ('enterprise', 3, NULL);
+    -- Only the SHA-256 of a key is kept; id is a public handle that reveals
+    -- nothing of the key.
+    CREATE TABLE api_keys (
+        id         TEXT PRIMARY KEY,
+        key_hash   BLOB NOT NULL UNIQUE CHECK (length(key_hash) = 32),
+        plan       TEXT NOT NULL REFERENCES plans (name),
+        label      TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+    );";
+
+/// The keys file beside a dataset, when none is named.
+pub fn default_path(db: &Path) -> PathBuf {
+    match db.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => dir.join(DEFAULT_KEYS_NAME),
+        None => PathBuf::from(DEFAULT_KEYS_NAME),
+    }
+}
+
+/// Creates an empty file with mode 0600 unless one is there. True if created.
+pub fn create_private(path: &Path) -> Result<bool, String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    match OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(PRIVATE_MODE)
+        .open(path)
+    {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(format!("cannot create {}: {e}", path.display())),
+    }
+}
+
+/// Opens the keys file for writing, creating it with its schema when missing.
+/// The bool says whether it was created just now.
+pub fn open(path: &Path) -> Result<(Connection, bool), String> {
+    let created = create_private(path)?;
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+    let fresh = created || is_empty(&conn).map_err(|e| e.to_string())?;
+    if fresh {
+        // An empty file is one a crash left between creating and filling it.
+        conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;"))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    check(&conn, path)?;
+    Ok((conn, fresh))
+}
+
+/// Opens the keys file for writing; a missing one is an error that says how
+/// to make it, for the commands that only read or change existing keys.
+pub fn open_existing(path: &Path) -> Result<Connection, String> {
+    if !path.is_file() {
+        return Err(format!(
+            "there is no keys file at {}: create a key with area-scoring keys create, \
+             or point --keys (or AREA_KEYS) at the keys file",
+            path.display()
+        ));
+    }
+    Ok(open(path)?.0)
+}
+
+/// Opens an existing keys file read-only: the server's reload.
+pub fn open_read(path: &Path) -> Result<Connection, String> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+    check(&conn, path)?;
+    Ok(conn)
+}
+
+fn is_empty(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row("SELECT count(*) = 0 FROM sqlite_schema", [], |r| r.get(0))
+}
+
+fn check(conn: &Connection, path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    match crate::data::db::read_versions(conn) {
+        Ok((KEYS_APPLICATION_ID, KEYS_SCHEMA_VERSION)) => Ok(()),
+        Ok((KEYS_APPLICATION_ID, v)) => Err(format!(
+            "{shown} is a keys file of schema version {v}; this build reads version {KEYS_SCHEMA_VERSION}"
+        )),
+        Ok(_) => Err(format!(
+            "{shown} is not an area-scoring keys file (is --keys pointing at a dataset?)"
+        )),
+        Err(e) => Err(format!("cannot read {shown}: {e}")),
+    }
+}
+
+/// Runs `change` in one write transaction on the keys file.
+pub fn change<T>(
+    path: &Path,
+    change: impl FnOnce(&Connection) -> Result<T, String>,
+) -> Result<T, String> {
+    let (conn, _) = open(path)?;
+    let fail = |e: rusqlite::Error| format!("cannot write to {}: {e}", path.display());
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
+    let outcome = change(&conn);
+    let end = if outcome.is_ok() {
+        "COMMIT"
+    } else {
+        "ROLLBACK"
+    };
+    conn.execute_batch(end).map_err(fail)?;
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_default_sits_beside_the_dataset() {
+        assert_eq!(
+            default_path(Path::new("data/areas.db")),
+            Path::new("data/keys.db")
+        );
+        assert_eq!(default_path(Path::new("areas.db")), Path::new("keys.db"));
+    }
+
+    #[test]
+    fn a_new_keys_file_is_private_and_has_every_plan() {
+        let dir = std::env::temp_dir().join(format!("key-file-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("keys.db");
+        let (conn, created) = open(&path).unwrap();
+        assert!(created);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, PRIVATE_MODE);
+        let plans: i64 = conn
+            .query_row("SELECT count(*) FROM plans", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(plans, crate::domain::Plan::ALL.len() as i64);
+        drop(conn);
+        assert!(!open(&path).unwrap().1, "opened again, it is not new");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

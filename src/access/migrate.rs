@@ -1,0 +1,170 @@
+//! Moving API keys out of dataset files into the keys file.
+//!
+//! Dataset files of schema version 2 and older held the keys and plan limits
+//! themselves. The first command that opens such a file (`serve` too, the
+//! first command after an upgrade) merges its keys into the keys file, then
+//! removes them from the dataset, which becomes schema version 3: areas only.
+//! `keys migrate FILE...` merges further copies without changing them, such
+//! as the copies of replicas that each had revocations of their own.
+//!
+//! A merge is a union by key id. A key revoked in any copy stays revoked, at
+//! its earliest revocation. A key already in the keys file keeps its plan and
+//! label there. Plan limits are taken from the first file merged into a new
+//! keys file; later merges leave them, and say where they differ.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::access::key_file;
+use crate::data::db;
+
+/// What one merge did.
+#[derive(Debug, Default, PartialEq)]
+pub struct Merged {
+    /// Keys in the file merged.
+    pub keys: usize,
+    /// Of those, keys the keys file did not have.
+    pub added: usize,
+    /// Keys the merge revoked (or gave an earlier revocation).
+    pub revoked: usize,
+    /// Plans whose limit in the merged file differs from the keys file's.
+    pub other_limits: Vec<String>,
+}
+
+const ADD_KEYS: &str = "
+    INSERT OR IGNORE INTO main.api_keys (id, key_hash, plan, label, created_at, revoked_at)
+    SELECT id, key_hash, plan, label, created_at, revoked_at FROM old.api_keys
+    WHERE id NOT IN (SELECT id FROM main.api_keys)";
+
+const REVOKE_KEYS: &str = "
+    UPDATE main.api_keys
+    SET revoked_at = (SELECT o.revoked_at FROM old.api_keys o WHERE o.id = api_keys.id)
+    WHERE id IN (
+        SELECT o.id FROM old.api_keys o
+        WHERE o.revoked_at IS NOT NULL AND o.id = api_keys.id
+          AND (api_keys.revoked_at IS NULL OR o.revoked_at < api_keys.revoked_at))";
+
+const TAKE_LIMITS: &str = "
+    UPDATE main.plans
+    SET requests_per_minute = (SELECT o.requests_per_minute FROM old.plans o WHERE o.name = plans.name)
+    WHERE name IN (SELECT name FROM old.plans)";
+
+const OTHER_LIMITS: &str = "
+    SELECT p.name FROM main.plans p JOIN old.plans o ON o.name = p.name
+    WHERE o.requests_per_minute IS NOT p.requests_per_minute ORDER BY p.rank";
+
+/// Whether `conn`'s file has the old key tables.
+fn holds_keys(conn: &Connection, schema: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        &format!(
+            "SELECT count(*) = 2 FROM {schema}.sqlite_schema WHERE name IN ('api_keys', 'plans')"
+        ),
+        [],
+        |r| r.get(0),
+    )
+}
+
+/// Merges the keys and limits of `from` (an old dataset file, or another
+/// keys file) into the keys file at `keys`.
+pub fn merge(from: &Path, keys: &Path) -> Result<Merged, String> {
+    if !from.is_file() {
+        return Err(format!("{} does not exist", from.display()));
+    }
+    let (conn, created) = key_file::open(keys)?;
+    let from_text = from.to_str().ok_or("the path is not valid UTF-8")?;
+    conn.execute("ATTACH DATABASE ?1 AS old", [from_text])
+        .map_err(|e| format!("cannot open {}: {e}", from.display()))?;
+    let merged = merge_attached(&conn, from, created);
+    let _ = conn.execute("DETACH DATABASE old", []);
+    merged
+}
+
+fn merge_attached(conn: &Connection, from: &Path, created: bool) -> Result<Merged, String> {
+    let fail = |e: rusqlite::Error| format!("cannot merge the keys of {}: {e}", from.display());
+    if !holds_keys(conn, "old").map_err(fail)? {
+        return Err(format!("{} holds no API keys", from.display()));
+    }
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
+    let done = (|| {
+        let keys: i64 = conn.query_row("SELECT count(*) FROM old.api_keys", [], |r| r.get(0))?;
+        let added = conn.execute(ADD_KEYS, [])?;
+        let revoked = conn.execute(REVOKE_KEYS, [])?;
+        let other_limits = match created {
+            true => {
+                conn.execute(TAKE_LIMITS, [])?;
+                Vec::new()
+            }
+            false => {
+                let mut stmt = conn.prepare(OTHER_LIMITS)?;
+                stmt.query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<Vec<String>>>()?
+            }
+        };
+        Ok(Merged {
+            keys: keys as usize,
+            added,
+            revoked,
+            other_limits,
+        })
+    })();
+    let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
+    conn.execute_batch(end).map_err(fail)?;
+    done.map_err(fail)
+}
+
+/// Moves the keys of the dataset at `db`, if it still holds any, into the
+/// keys file: a merge, then the key tables dropped from the dataset. None
+/// when there was nothing to move. Where the dataset cannot be written, its
+/// keys are merged and left in it, unread; the message says so.
+pub fn out_of_dataset(db: &Path, keys: &Path) -> Result<Option<String>, String> {
+    if !db.is_file() {
+        return Ok(None);
+    }
+    // Read-write where it may, so that a journal a killed writer left is
+    // rolled back first (a read-only connection cannot).
+    let holds = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .or_else(|_| Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY))
+        .and_then(
+            |c| Ok(db::read_versions(&c)?.0 == db::APPLICATION_ID && holds_keys(&c, "main")?),
+        );
+    if !holds.unwrap_or(false) {
+        return Ok(None);
+    }
+    let merged = merge(db, keys)?;
+    let mut said = format!(
+        "moved {} API keys ({} new) and the plan limits from {} into {}",
+        merged.keys,
+        merged.added,
+        db.display(),
+        keys.display()
+    );
+    if !merged.other_limits.is_empty() {
+        said += &format!(
+            "; the keys file's limits were kept for {}, which differ (see: area-scoring plans list)",
+            merged.other_limits.join(", ")
+        );
+    }
+    if let Err(e) = drop_keys(db) {
+        said += &format!(
+            "; they stay in {} too, unread, as it cannot be written: {e}",
+            db.display()
+        );
+    }
+    Ok(Some(said))
+}
+
+/// Drops the key tables, zeroing the pages the hashes were on (secure_delete).
+fn drop_keys(db: &Path) -> rusqlite::Result<()> {
+    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.execute_batch(&format!(
+        "PRAGMA secure_delete = ON;
+         BEGIN IMMEDIATE;
+         DROP TABLE api_keys;
+         DROP TABLE plans;
+         PRAGMA user_version = {};
+         COMMIT;",
+        db::SCHEMA_VERSION
+    ))
+}

@@ -1,0 +1,237 @@
+//! Requests per key and per UTC day, for billing: counted in memory on the
+//! request path, and added to the usage file by `flush` every few seconds and
+//! at shutdown (README, "Usage").
+//!
+//! The usage file sits beside the keys file but apart from it, since every
+//! change to the keys file makes every server read it again. A flush adds
+//! what this server counted since the last one, so servers sharing the file
+//! add up. When a flush fails (the file locked, the disk full), its counts go
+//! back into memory for the next one; what is waiting is bounded by
+//! `MAX_WAITING` key-days, past which new key-days are dropped and logged.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, params};
+
+use crate::access::key_file::create_private;
+use crate::dates;
+
+/// How often a server adds its counts to the usage file: a kill -9 loses at
+/// most this much of them (README promises 10 s).
+pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
+/// Key-days waiting in memory at most while the usage file cannot be written.
+pub const MAX_WAITING: usize = 100_000;
+/// How long a flush waits for another server's flush to end.
+const BUSY_TIMEOUT: Duration = Duration::from_millis(500);
+
+const SCHEMA: &str = "
+    PRAGMA application_id = 1431521093;
+    PRAGMA user_version = 1;
+    CREATE TABLE IF NOT EXISTS usage (
+        key_id       TEXT    NOT NULL,
+        day          TEXT    NOT NULL,
+        ok           INTEGER NOT NULL DEFAULT 0,
+        errors       INTEGER NOT NULL DEFAULT 0,
+        rate_limited INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_id, day)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS last_used (
+        key_id TEXT PRIMARY KEY,
+        at     TEXT NOT NULL
+    ) WITHOUT ROWID;";
+
+/// One key's requests on one day, by how they were answered.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// 2xx and 304.
+    pub ok: u64,
+    /// Every other 4xx and 5xx.
+    pub errors: u64,
+    /// 429.
+    pub rate_limited: u64,
+}
+
+impl Counts {
+    fn count(&mut self, status: u16) {
+        match status {
+            429 => self.rate_limited += 1,
+            200..=299 | 304 => self.ok += 1,
+            _ => self.errors += 1,
+        }
+    }
+
+    pub fn add(&mut self, other: Counts) {
+        self.ok += other.ok;
+        self.errors += other.errors;
+        self.rate_limited += other.rate_limited;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.ok + self.errors + self.rate_limited
+    }
+}
+
+#[derive(Default)]
+struct Waiting {
+    counts: HashMap<(String, i64), Counts>,
+    last_used: HashMap<String, i64>,
+    dropped: u64,
+}
+
+/// The usage file beside a keys file: `keys.db` has `keys-usage.db`.
+pub fn usage_path(keys: &Path) -> PathBuf {
+    let stem = keys.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match keys.extension() {
+        Some(ext) => format!("{stem}-usage.{}", ext.to_string_lossy()),
+        None => format!("{stem}-usage"),
+    };
+    keys.with_file_name(name)
+}
+
+/// Opens the usage file for writing, creating it (mode 0600) when missing.
+pub fn open_file(path: &Path) -> Result<Connection, String> {
+    create_private(path)?;
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+    conn.execute_batch(SCHEMA)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(conn)
+}
+
+/// A server's counts not yet in the usage file.
+pub struct Usage {
+    path: PathBuf,
+    waiting: Mutex<Waiting>,
+}
+
+impl Usage {
+    pub fn new(keys: &Path) -> Usage {
+        Usage {
+            path: usage_path(keys),
+            waiting: Mutex::new(Waiting::default()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Counts one answered request of `key_id`. Never blocks on the file.
+    pub fn count(&self, key_id: &str, status: u16, now_unix: i64) {
+        let day = now_unix.div_euclid(86_400);
+        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        let full = waiting.counts.len() >= MAX_WAITING;
+        match waiting.counts.get_mut(&(key_id.to_string(), day)) {
+            Some(counts) => counts.count(status),
+            None if full => waiting.dropped += 1,
+            None => {
+                let mut counts = Counts::default();
+                counts.count(status);
+                waiting.counts.insert((key_id.to_string(), day), counts);
+            }
+        }
+        let last = waiting
+            .last_used
+            .entry(key_id.to_string())
+            .or_insert(now_unix);
+        *last = (*last).max(now_unix);
+    }
+
+    /// Adds what waits to the usage file, in one transaction. On failure it
+    /// waits on in memory and the error is returned for the caller to log.
+    pub fn flush(&self) -> Result<(), String> {
+        let taken = std::mem::take(&mut *self.waiting.lock().unwrap_or_else(|p| p.into_inner()));
+        if taken.dropped > 0 {
+            log::warn!(
+                "usage: {} requests were not counted: {MAX_WAITING} key-days were already waiting for {}",
+                taken.dropped,
+                self.path.display()
+            );
+        }
+        if taken.counts.is_empty() && taken.last_used.is_empty() {
+            return Ok(());
+        }
+        let written = open_file(&self.path).and_then(|mut conn| write(&mut conn, &taken));
+        if written.is_err() {
+            self.put_back(taken);
+        }
+        written.map_err(|e| {
+            format!(
+                "usage not written to {}, kept in memory: {e}",
+                self.path.display()
+            )
+        })
+    }
+
+    fn put_back(&self, taken: Waiting) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        for (key_day, counts) in taken.counts {
+            let full = waiting.counts.len() >= MAX_WAITING;
+            match waiting.counts.get_mut(&key_day) {
+                Some(c) => c.add(counts),
+                None if full => waiting.dropped += counts.total(),
+                None => {
+                    waiting.counts.insert(key_day, counts);
+                }
+            }
+        }
+        for (key, at) in taken.last_used {
+            let slot = waiting.last_used.entry(key).or_insert(at);
+            *slot = (*slot).max(at);
+        }
+    }
+
+    /// `key_id`'s counts of `day` not yet written.
+    pub fn waiting(&self, key_id: &str, day: i64) -> Counts {
+        let waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        waiting
+            .counts
+            .get(&(key_id.to_string(), day))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+fn write(conn: &mut Connection, taken: &Waiting) -> Result<(), String> {
+    let fail = |e: rusqlite::Error| e.to_string();
+    let tx = conn.transaction().map_err(fail)?;
+    {
+        let mut add = tx
+            .prepare(
+                "INSERT INTO usage (key_id, day, ok, errors, rate_limited) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (key_id, day) DO UPDATE SET ok = ok + excluded.ok,
+                     errors = errors + excluded.errors, rate_limited = rate_limited + excluded.rate_limited",
+            )
+            .map_err(fail)?;
+        for ((key_id, day), c) in &taken.counts {
+            let (ok, errors, limited) = (c.ok as i64, c.errors as i64, c.rate_limited as i64);
+            add.execute(params![
+                key_id,
+                dates::format_date(*day),
+                ok,
+                errors,
+                limited
+            ])
+            .map_err(fail)?;
+        }
+        let mut used = tx
+            .prepare(
+                "INSERT INTO last_used (key_id, at) VALUES (?1, ?2)
+                 ON CONFLICT (key_id) DO UPDATE SET at = max(at, excluded.at)",
+            )
+            .map_err(fail)?;
+        for (key_id, at) in &taken.last_used {
+            used.execute(params![key_id, dates::format_timestamp(*at)])
+                .map_err(fail)?;
+        }
+    }
+    tx.commit().map_err(fail)
+}
+
+#[cfg(test)]
+#[path = "usage_tests.rs"]
+mod tests;

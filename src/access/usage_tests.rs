@@ -1,0 +1,125 @@
+use super::*;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("usage-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("keys.db")
+}
+
+#[test]
+fn the_usage_file_is_named_after_the_keys_file() {
+    assert_eq!(
+        usage_path(Path::new("/x/keys.db")),
+        Path::new("/x/keys-usage.db")
+    );
+    assert_eq!(usage_path(Path::new("/x/keys")), Path::new("/x/keys-usage"));
+}
+
+#[test]
+fn statuses_fall_into_three_counts() {
+    let mut c = Counts::default();
+    for status in [200, 204, 304, 400, 401, 404, 500, 503, 429, 429] {
+        c.count(status);
+    }
+    assert_eq!(
+        c,
+        Counts {
+            ok: 3,
+            errors: 5,
+            rate_limited: 2
+        }
+    );
+}
+
+#[test]
+fn flushes_from_two_servers_add_up() {
+    let keys = scratch("add");
+    let day = 20_000;
+    let (a, b) = (Usage::new(&keys), Usage::new(&keys));
+    for _ in 0..3 {
+        a.count("key_a", 200, day * 86_400 + 5);
+    }
+    b.count("key_a", 404, day * 86_400 + 9);
+    b.count("key_a", 429, day * 86_400 + 7);
+    a.flush().unwrap();
+    b.flush().unwrap();
+    a.count("key_a", 200, day * 86_400 + 3);
+    a.flush().unwrap();
+    let got =
+        crate::access::usage_report::day(a.path(), "key_a", &dates::format_date(day)).unwrap();
+    assert_eq!(
+        got,
+        Counts {
+            ok: 4,
+            errors: 1,
+            rate_limited: 1
+        }
+    );
+    let summary = crate::access::usage_report::summary(a.path(), "1970-01-01").unwrap();
+    assert_eq!(
+        summary["key_a"],
+        (Some(dates::format_timestamp(day * 86_400 + 9)), 6)
+    );
+    assert_eq!(
+        a.waiting("key_a", day),
+        Counts::default(),
+        "nothing left waiting"
+    );
+}
+
+#[test]
+fn a_failed_flush_keeps_the_counts_for_the_next() {
+    let keys = scratch("fail");
+    let usage = Usage::new(&keys);
+    // A directory where the file should be: every open fails.
+    std::fs::create_dir_all(usage.path()).unwrap();
+    usage.count("key_a", 200, 86_400);
+    usage.count("key_a", 500, 86_400);
+    assert!(usage.flush().is_err());
+    usage.count("key_a", 200, 86_400);
+    assert_eq!(
+        usage.waiting("key_a", 1),
+        Counts {
+            ok: 2,
+            errors: 1,
+            rate_limited: 0
+        }
+    );
+    std::fs::remove_dir(usage.path()).unwrap();
+    usage.flush().unwrap();
+    let got = crate::access::usage_report::day(usage.path(), "key_a", "1970-01-02").unwrap();
+    assert_eq!(
+        got,
+        Counts {
+            ok: 2,
+            errors: 1,
+            rate_limited: 0
+        }
+    );
+}
+
+#[test]
+fn waiting_key_days_are_bounded() {
+    let usage = Usage::new(&scratch("bound"));
+    for day in 0..(MAX_WAITING as i64 + 10) {
+        usage.count("key_a", 200, day * 86_400);
+    }
+    let waiting = usage.waiting.lock().unwrap();
+    assert_eq!(waiting.counts.len(), MAX_WAITING);
+    assert_eq!(waiting.dropped, 10);
+}
+
+#[test]
+fn the_usage_file_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let usage = Usage::new(&scratch("mode"));
+    usage.count("key_a", 200, 0);
+    usage.flush().unwrap();
+    let mode = std::fs::metadata(usage.path())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, crate::access::key_file::PRIVATE_MODE);
+}

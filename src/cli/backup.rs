@@ -1,0 +1,64 @@
+//! `area-scoring backup DIR`: consistent copies of the keys file, the usage
+//! file and the dataset, made by SQLite's online backup API, so that a copy
+//! taken while servers run and commands write is a state the file was in at
+//! one moment (docs/deployment.md, "Backups").
+
+use std::fs::{self, OpenOptions};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, MAIN_DB, OpenFlags};
+
+use super::config::Files;
+use crate::access::usage::usage_path;
+
+pub fn run(files: &Files, dir: &Path) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let sources = [
+        Some(files.keys.clone()),
+        Some(usage_path(&files.keys)).filter(|p| p.exists()),
+        Some(files.db.clone()),
+    ];
+    let mut names = Vec::new();
+    for source in sources.into_iter().flatten() {
+        let name = source
+            .file_name()
+            .ok_or_else(|| format!("{} names no file", source.display()))?;
+        if names.contains(&name.to_os_string()) {
+            return Err(format!(
+                "two of the files to back up are named {}; copy them one by one",
+                name.to_string_lossy()
+            ));
+        }
+        names.push(name.to_os_string());
+        copy(&source, &dir.join(name))?;
+    }
+    Ok(())
+}
+
+/// Copies one SQLite file to `to` through a file beside it, created with the
+/// source's mode and renamed into place once complete.
+fn copy(from: &Path, to: &Path) -> Result<(), String> {
+    let meta = fs::metadata(from).map_err(|e| format!("cannot back up {}: {e}", from.display()))?;
+    let mode = meta.permissions().mode() & 0o777;
+    let temp = PathBuf::from(format!("{}.partial", to.display()));
+    let _ = fs::remove_file(&temp);
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(&temp)
+        .map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
+    let copied = Connection::open_with_flags(from, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .and_then(|conn| conn.backup(MAIN_DB, &temp, None));
+    if let Err(e) = copied {
+        let _ = fs::remove_file(&temp);
+        return Err(format!("cannot back up {}: {e}", from.display()));
+    }
+    // umask may have narrowed the mode at creation; the copy keeps the source's.
+    fs::set_permissions(&temp, fs::Permissions::from_mode(mode))
+        .and_then(|()| fs::rename(&temp, to))
+        .map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+    eprintln!("backed up {} to {}", from.display(), to.display());
+    Ok(())
+}

@@ -1,0 +1,234 @@
+//! The operator's commands on keys, plans and their files: `keys`, `plans`
+//! and `backup`, parsed into a `Command` (README, "Keys").
+
+use std::path::PathBuf;
+
+use super::{Command, Context, Flags, usage_error};
+use crate::access::plans;
+use crate::cli::help::{BACKUP_USAGE, KEYS_USAGE, PLANS_USAGE};
+use crate::dates;
+use crate::domain::Plan;
+
+#[derive(Debug, PartialEq)]
+pub enum KeysAction {
+    Create {
+        plan: Plan,
+        label: String,
+    },
+    List,
+    Revoke {
+        id: String,
+    },
+    /// Another plan and/or label for a key; at least one is given.
+    Set {
+        id: String,
+        plan: Option<Plan>,
+        label: Option<String>,
+    },
+    /// Days as day numbers, inclusive; None takes the default (the last 30 days).
+    Usage {
+        from: Option<i64>,
+        to: Option<i64>,
+        key: Option<String>,
+        format: UsageFormat,
+    },
+    /// Merge the keys of these files (old datasets, replica copies).
+    Migrate {
+        from: Vec<PathBuf>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum UsageFormat {
+    Table,
+    Csv,
+    Json,
+}
+
+/// `keys usage --format`, and the default first.
+pub const USAGE_FORMATS: [(&str, UsageFormat); 3] = [
+    ("table", UsageFormat::Table),
+    ("csv", UsageFormat::Csv),
+    ("json", UsageFormat::Json),
+];
+
+#[derive(Debug, PartialEq)]
+pub enum PlansAction {
+    List,
+    /// None is unlimited.
+    Set {
+        plan: Plan,
+        per_minute: Option<u32>,
+    },
+}
+
+/// How many files `keys migrate` takes at once.
+const MAX_MIGRATE_FILES: usize = 64;
+
+impl Context<'_> {
+    pub(super) fn keys(&self, args: &[String]) -> Result<Command, super::UsageError> {
+        let fail = usage_error(KEYS_USAGE);
+        let Some((action, rest)) = args.split_first() else {
+            return Err(fail(
+                "keys needs an action: create, list, revoke, set, usage or migrate".into(),
+            ));
+        };
+        let files_flags = ["--db", "--keys"];
+        let (valued, positional): (Vec<&str>, usize) = match action.as_str() {
+            "--help" | "-h" => return Ok(Command::Help(KEYS_USAGE)),
+            "create" => ([&files_flags[..], &["--plan", "--label"]].concat(), 0),
+            "list" => (files_flags.to_vec(), 0),
+            "revoke" => (files_flags.to_vec(), 1),
+            "set" => ([&files_flags[..], &["--plan", "--label"]].concat(), 1),
+            "usage" => (
+                [&files_flags[..], &["--from", "--to", "--key", "--format"]].concat(),
+                0,
+            ),
+            "migrate" => (files_flags.to_vec(), MAX_MIGRATE_FILES),
+            other => return Err(fail(format!("unknown keys action '{other}'"))),
+        };
+        let f = match self.flags(rest, KEYS_USAGE, &valued, &[], positional)? {
+            Ok(f) => f,
+            Err(help) => return Ok(help),
+        };
+        let id = |what: &str| {
+            f.positional
+                .first()
+                .cloned()
+                .ok_or_else(|| fail(format!("keys {what} needs a key id")))
+        };
+        let action = match action.as_str() {
+            "create" => KeysAction::Create {
+                plan: plan(
+                    f.value("--plan")
+                        .ok_or("keys create needs --plan")
+                        .map_err(|e| fail(e.into()))?,
+                )
+                .map_err(&fail)?,
+                label: f.value("--label").unwrap_or_default(),
+            },
+            "list" => KeysAction::List,
+            "revoke" => KeysAction::Revoke { id: id("revoke")? },
+            "set" => {
+                let plan = f.value("--plan").map(plan).transpose().map_err(&fail)?;
+                let label = f.value("--label");
+                if plan.is_none() && label.is_none() {
+                    return Err(fail("keys set needs --plan PLAN or --label TEXT".into()));
+                }
+                KeysAction::Set {
+                    id: id("set")?,
+                    plan,
+                    label,
+                }
+            }
+            "usage" => usage(&f).map_err(&fail)?,
+            _ if f.positional.is_empty() => {
+                return Err(fail("keys migrate needs one FILE or more".into()));
+            }
+            _ => KeysAction::Migrate {
+                from: f.positional.iter().map(PathBuf::from).collect(),
+            },
+        };
+        Ok(Command::Keys {
+            files: self.files(&f),
+            action,
+        })
+    }
+
+    pub(super) fn plans(&self, args: &[String]) -> Result<Command, super::UsageError> {
+        let fail = usage_error(PLANS_USAGE);
+        let Some((action, rest)) = args.split_first() else {
+            return Err(fail("plans needs an action: list or set".into()));
+        };
+        let (valued, positional): (&[&str], usize) = match action.as_str() {
+            "--help" | "-h" => return Ok(Command::Help(PLANS_USAGE)),
+            "list" => (&["--db", "--keys"], 0),
+            "set" => (&["--db", "--keys", "--rpm"], 1),
+            other => return Err(fail(format!("unknown plans action '{other}'"))),
+        };
+        let f = match self.flags(rest, PLANS_USAGE, valued, &[], positional)? {
+            Ok(f) => f,
+            Err(help) => return Ok(help),
+        };
+        let action = match action.as_str() {
+            "list" => PlansAction::List,
+            _ => {
+                let name = f
+                    .positional
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| fail("plans set needs a plan name".into()))?;
+                let rpm = f
+                    .value("--rpm")
+                    .ok_or_else(|| fail("plans set needs --rpm N or --rpm unlimited".into()))?;
+                PlansAction::Set {
+                    plan: plan(name).map_err(&fail)?,
+                    per_minute: plans::parse_limit(&rpm).map_err(&fail)?,
+                }
+            }
+        };
+        Ok(Command::Plans {
+            files: self.files(&f),
+            action,
+        })
+    }
+
+    pub(super) fn backup(&self, args: &[String]) -> Result<Command, super::UsageError> {
+        let f = match self.flags(args, BACKUP_USAGE, &["--db", "--keys"], &[], 1)? {
+            Ok(f) => f,
+            Err(help) => return Ok(help),
+        };
+        let dir = f
+            .positional
+            .first()
+            .ok_or_else(|| usage_error(BACKUP_USAGE)("backup needs a DIR".into()))?;
+        Ok(Command::Backup {
+            files: self.files(&f),
+            dir: dir.into(),
+        })
+    }
+}
+
+/// `keys usage`'s flags.
+fn usage(f: &Flags) -> Result<KeysAction, String> {
+    let day = |name: &str| {
+        f.value(name)
+            .map(|v| {
+                dates::parse_date(&v)
+                    .ok_or(format!("{name} must be a date as YYYY-MM-DD, not '{v}'"))
+            })
+            .transpose()
+    };
+    let (from, to) = (day("--from")?, day("--to")?);
+    if let (Some(from), Some(to)) = (from, to)
+        && from > to
+    {
+        return Err("--from must not be after --to".into());
+    }
+    let format = match f.value("--format") {
+        None => USAGE_FORMATS[0].1,
+        Some(v) => USAGE_FORMATS
+            .iter()
+            .find(|(name, _)| *name == v)
+            .map(|(_, format)| *format)
+            .ok_or(format!("--format must be table, csv or json, not '{v}'"))?,
+    };
+    Ok(KeysAction::Usage {
+        from,
+        to,
+        key: f.value("--key"),
+        format,
+    })
+}
+
+/// A plan by name, or a refusal that names them all.
+fn plan(name: String) -> Result<Plan, String> {
+    Plan::from_name(&name).ok_or_else(|| {
+        let names: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
+        let (last, rest) = names.split_last().expect("there are plans");
+        format!(
+            "unknown plan '{name}': choose {} or {last}",
+            rest.join(", ")
+        )
+    })
+}

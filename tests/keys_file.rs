@@ -1,0 +1,338 @@
+//! The keys file against the real binary (README "Keys"): keys moved out of a
+//! dataset file made before the keys file existed, copies merged, plans and
+//! keys changed from the command line, the modes of every file holding keys
+//! or usage, and backups. Timed behaviour (two servers, a revoke within a
+//! second, usage across signals): tests/wall_clock/keys_shared.rs.
+
+mod common;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use common::bin::{Served, ok, run, text};
+use common::{keys_path, scratch_dir};
+use rusqlite::Connection;
+
+/// A dataset file written by the build before the keys file (schema 2), with
+/// its keys in it: `init --synthetic 4 --history-days 2`, three keys created
+/// with `keys create`, one revoked with `keys revoke`, and the starter plan's
+/// limit set to 900 and growth's lifted with SQL, as operators did then.
+const FIXTURE: &str = "tests/fixtures/dataset-v2-with-keys.db";
+/// Its keys, as `keys create` printed them.
+const GROWTH_KEY: &str = "ask_f40353c1897c7f28249ae7e10f073d8afbc6cdc7e892833b";
+const FREE_KEY: &str = "ask_3dd147190eaab1158ac773e2bb13503aaf653a0ec50e59fa";
+const REVOKED_KEY: &str = "ask_c5ba75a6f6ff33b5e3473232a3d4833ea003635c2a6681ea";
+const GROWTH_ID: &str = "key_bdd341bab8a2";
+const REVOKED_ID: &str = "key_16078f04edf5";
+
+fn fixture_copy(name: &str) -> PathBuf {
+    let db = scratch_dir(name).join("areas.db");
+    fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE), &db).unwrap();
+    db
+}
+
+fn keys_cmd(db: &Path, args: &[&str]) -> std::process::Output {
+    let mut all = args.to_vec();
+    all.extend(["--db", db.to_str().unwrap()]);
+    run(&all, &[], Path::new("/"))
+}
+
+fn listed(db: &Path) -> Vec<Vec<String>> {
+    let out = keys_cmd(db, &["keys", "list"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect()
+}
+
+fn row<'a>(rows: &'a [Vec<String>], id: &str) -> &'a [String] {
+    rows.iter()
+        .find(|r| r[0] == id)
+        .unwrap_or_else(|| panic!("{id} listed: {rows:?}"))
+}
+
+fn mode(path: &Path) -> u32 {
+    fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+fn key_tables(db: &Path) -> (i64, i64) {
+    let conn = Connection::open(db).unwrap();
+    let tables = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE name IN ('api_keys', 'plans')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let version = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    (tables, version)
+}
+
+#[test]
+fn the_first_command_moves_an_old_datasets_keys_into_the_keys_file() {
+    let db = fixture_copy("migrate-first");
+    assert_eq!(key_tables(&db), (2, 2), "the fixture holds its keys");
+    let out = keys_cmd(&db, &["keys", "list"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("moved 3 API keys"),
+        "{}",
+        text(&out.stderr)
+    );
+    let rows = listed(&db);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    let growth = row(&rows, GROWTH_ID);
+    assert_eq!(
+        (growth[1].as_str(), growth[2].as_str()),
+        ("growth", "Acme (Pty) Ltd")
+    );
+    assert_eq!(growth[4], "-", "not revoked");
+    let revoked = row(&rows, REVOKED_ID);
+    assert_eq!(
+        (revoked[1].as_str(), revoked[4].as_str()),
+        ("enterprise", "2026-11-23T17:33:36Z")
+    );
+    let plans = ok(&["plans", "list", "--db", db.to_str().unwrap()]);
+    assert!(
+        plans.contains("starter\t900") && plans.contains("growth\tunlimited"),
+        "{plans}"
+    );
+    assert!(plans.contains("free\t60"), "{plans}");
+    assert_eq!(key_tables(&db), (0, 3), "the dataset now holds areas only");
+    assert_eq!(mode(&keys_path(&db)), 0o600);
+    // Moved once: the next command has nothing to move.
+    let again = keys_cmd(&db, &["keys", "list"]);
+    assert!(
+        !text(&again.stderr).contains("moved"),
+        "{}",
+        text(&again.stderr)
+    );
+    // The keys work as they did: the revoked one does not.
+    let server = Served::spawn(&db, &[]);
+    assert_eq!(server.get("/v1/areas", GROWTH_KEY).status, 200);
+    assert_eq!(server.get("/v1/areas", FREE_KEY).status, 200);
+    assert_eq!(server.get("/v1/areas", REVOKED_KEY).status, 401);
+    let me = server.get("/v1/key", GROWTH_KEY).json();
+    assert_eq!(
+        (me["key_id"].as_str(), me["plan"].as_str()),
+        (Some(GROWTH_ID), Some("growth"))
+    );
+    assert!(
+        me["rate_limit"]["requests_per_minute"].is_null(),
+        "growth was lifted: {me}"
+    );
+}
+
+#[test]
+fn serve_moves_them_too_as_the_first_command_after_an_upgrade() {
+    let db = fixture_copy("migrate-serve");
+    let server = Served::spawn(&db, &[]);
+    assert!(server.logged("moved 3 API keys"));
+    assert_eq!(server.get("/v1/areas", GROWTH_KEY).status, 200);
+    assert_eq!(server.get("/v1/areas", REVOKED_KEY).status, 401);
+    assert_eq!(key_tables(&db), (0, 3));
+}
+
+#[test]
+fn init_force_over_an_old_dataset_keeps_its_keys() {
+    let db = fixture_copy("migrate-init");
+    let out = keys_cmd(&db, &["init", "--force"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("moved 3 API keys"),
+        "{}",
+        text(&out.stderr)
+    );
+    let server = Served::spawn(&db, &[]);
+    assert_eq!(server.get("/v1/areas", GROWTH_KEY).json()["total"], 938);
+}
+
+/// Replica copies each with revocations of their own: the union, where a key
+/// revoked in any copy stays revoked.
+#[test]
+fn keys_migrate_merges_copies_by_key_id() {
+    let db = fixture_copy("migrate-merge");
+    let copy = db.with_file_name("replica-2.db");
+    fs::copy(&db, &copy).unwrap();
+    let replica = Connection::open(&copy).unwrap();
+    replica
+        .execute_batch(&format!(
+            "UPDATE api_keys SET revoked_at = '2026-11-23T18:00:00Z' WHERE id = '{GROWTH_ID}';
+             UPDATE api_keys SET revoked_at = '2026-11-24T00:00:00Z' WHERE id = '{REVOKED_ID}';
+             UPDATE plans SET requests_per_minute = 1200 WHERE name = 'starter';
+             INSERT INTO api_keys VALUES ('key_0000000000aa', randomblob(32), 'starter', 'replica only', '2026-11-23T18:01:00Z', NULL);"
+        ))
+        .unwrap();
+    drop(replica);
+    let out = keys_cmd(&db, &["keys", "migrate", copy.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(said.contains("4 keys, 1 new, 1 revoked by it"), "{said}");
+    assert!(said.contains("starter differ"), "{said}");
+    let rows = listed(&db);
+    assert_eq!(rows.len(), 4);
+    assert_eq!(
+        row(&rows, GROWTH_ID)[4],
+        "2026-11-23T18:00:00Z",
+        "revoked in the copy"
+    );
+    assert_eq!(
+        row(&rows, REVOKED_ID)[4],
+        "2026-11-23T17:33:36Z",
+        "the earliest revocation"
+    );
+    assert_eq!(row(&rows, "key_0000000000aa")[2], "replica only");
+    let plans = ok(&["plans", "list", "--db", db.to_str().unwrap()]);
+    assert!(
+        plans.contains("starter\t900"),
+        "the keys file's limit stays: {plans}"
+    );
+    // Merging again changes nothing; the copy itself is never changed.
+    let again = keys_cmd(&db, &["keys", "migrate", copy.to_str().unwrap()]);
+    assert!(
+        text(&again.stderr).contains("0 new, 0 revoked"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(key_tables(&copy), (2, 2));
+    let missing = keys_cmd(&db, &["keys", "migrate", "/no/such.db"]);
+    assert_eq!(missing.status.code(), Some(1));
+}
+
+#[test]
+fn plans_and_keys_change_from_the_command_line() {
+    let db = scratch_dir("plans-cli").join("areas.db");
+    let path = db.to_str().unwrap();
+    ok(&[
+        "init",
+        "--synthetic",
+        "5",
+        "--history-days",
+        "2",
+        "--db",
+        path,
+    ]);
+    ok(&["plans", "set", "starter", "--rpm", "7", "--db", path]);
+    ok(&[
+        "plans",
+        "set",
+        "enterprise",
+        "--rpm",
+        "unlimited",
+        "--db",
+        path,
+    ]);
+    let plans = ok(&["plans", "list", "--db", path]);
+    assert_eq!(
+        plans,
+        "free\t60\nstarter\t7\ngrowth\t3000\nenterprise\tunlimited\n"
+    );
+    for bad in [
+        &["plans", "set", "starter", "--rpm", "0"][..],
+        &["plans", "set", "gold", "--rpm", "5"],
+    ] {
+        assert_eq!(keys_cmd(&db, bad).status.code(), Some(2), "{bad:?}");
+    }
+    let key = common::bin::create_key(&db, "free", "Acme");
+    let id = listed(&db)[0][0].clone();
+    ok(&[
+        "keys", "set", &id, "--plan", "starter", "--label", "Acme Ltd", "--db", path,
+    ]);
+    let rows = listed(&db);
+    assert_eq!(
+        (rows[0][1].as_str(), rows[0][2].as_str()),
+        ("starter", "Acme Ltd")
+    );
+    let forged = keys_cmd(
+        &db,
+        &["keys", "set", &id, "--label", "x\nkey_forged\tenterprise"],
+    );
+    assert_eq!(forged.status.code(), Some(1));
+    assert!(text(&forged.stderr).contains("control characters"));
+    assert_eq!(listed(&db)[0][2], "Acme Ltd", "unchanged");
+    let unknown = keys_cmd(&db, &["keys", "set", "key_nope", "--plan", "growth"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    // The same key, now on starter with 7 a minute.
+    let server = Served::spawn(&db, &[]);
+    let me = server.get("/v1/key", &key);
+    assert_eq!(me.status, 200);
+    assert_eq!(me.json()["plan"], "starter");
+    assert_eq!(me.json()["rate_limit"]["requests_per_minute"], 7);
+    assert_eq!(me.header("X-RateLimit-Limit"), Some("7"));
+}
+
+#[test]
+fn every_file_holding_keys_or_usage_is_private() {
+    let db = scratch_dir("modes").join("areas.db");
+    let path = db.to_str().unwrap();
+    ok(&[
+        "init",
+        "--synthetic",
+        "5",
+        "--history-days",
+        "2",
+        "--db",
+        path,
+    ]);
+    let keys = keys_path(&db);
+    assert_eq!(mode(&keys), 0o600, "made by init");
+    // A write in progress: SQLite's journal beside the keys file.
+    let writer = Connection::open(&keys).unwrap();
+    writer
+        .execute_batch(
+            "BEGIN IMMEDIATE; UPDATE plans SET requests_per_minute = 61 WHERE name = 'free';",
+        )
+        .unwrap();
+    let journal = keys.with_file_name("keys.db-journal");
+    assert_eq!(mode(&journal), 0o600, "the journal");
+    writer.execute_batch("ROLLBACK").unwrap();
+    drop(writer);
+    let key = common::bin::create_key(&db, "growth", "t");
+    let mut server = Served::spawn(&db, &[]);
+    assert_eq!(server.get("/v1/areas", &key).status, 200);
+    server.signal("TERM");
+    server
+        .wait_exit(std::time::Duration::from_secs(10))
+        .expect("stops");
+    let usage = keys.with_file_name("keys-usage.db");
+    assert_eq!(mode(&usage), 0o600, "the usage file");
+    assert_eq!(mode(&keys), 0o600);
+    // A backup keeps each source's mode.
+    let dir = db.with_file_name("backup");
+    ok(&["backup", dir.to_str().unwrap(), "--db", path]);
+    assert_eq!(mode(&dir.join("keys.db")), 0o600);
+    assert_eq!(mode(&dir.join("keys-usage.db")), 0o600);
+    assert_eq!(mode(&dir.join("areas.db")), mode(&db));
+}
+
+#[test]
+fn a_backup_is_a_working_copy_of_all_three_files() {
+    let db = scratch_dir("backup").join("areas.db");
+    let path = db.to_str().unwrap();
+    ok(&[
+        "init",
+        "--synthetic",
+        "30",
+        "--history-days",
+        "2",
+        "--db",
+        path,
+    ]);
+    let key = common::bin::create_key(&db, "growth", "before the backup");
+    let dir = db.with_file_name("copies");
+    ok(&["backup", dir.to_str().unwrap(), "--db", path]);
+    // Changes after the backup are not in it.
+    common::bin::create_key(&db, "free", "after the backup");
+    let copy = dir.join("areas.db");
+    let rows = listed(&copy);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0][2], "before the backup");
+    let server = Served::spawn(&copy, &[]);
+    assert_eq!(server.get("/v1/areas", &key).json()["total"], 30);
+    let nowhere = keys_cmd(&db, &["backup", "/proc/no-such-dir/x"]);
+    assert_eq!(nowhere.status.code(), Some(1));
+}
