@@ -163,3 +163,28 @@ fn a_running_server_answers_from_the_rolled_back_file() {
     .expect("the server reloads the rolled-back file within its reload second");
     assert_eq!(status("after"), 404);
 }
+
+#[test]
+fn files_a_killed_replacement_or_rollback_left_are_removed_by_the_next() {
+    let dir = scratch_dir("rollback-leftovers");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "first")));
+    assert_ok(&import(&db, &one_area(&dir, "second")));
+    // Beyond this system's pid_max, so no process has it.
+    let dead = 999_999;
+    let left = ["previous", "current"].map(|kind| dir.join(format!("areas.db.{kind}-{dead}")));
+    let running = dir.join(format!("areas.db.current-{}", std::process::id()));
+    for f in left.iter().chain([&running]) {
+        fs::write(f, "left behind").unwrap();
+    }
+    let out = rollback(&db);
+    assert_ok(&out);
+    let text = stderr(&out);
+    assert!(left.iter().all(|f| !f.exists()), "{text}");
+    assert!(running.exists(), "a running process's file is kept");
+    assert!(
+        text.contains(&format!("left by a rollback (process {dead})")),
+        "{text}"
+    );
+    assert_eq!(ids(&db), ["first"]);
+}

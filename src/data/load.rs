@@ -68,17 +68,25 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     Ok(())
 }
 
-/// Removes the new files (`<db>.new-PID`, and SQLite's `-journal` beside
-/// one) that an import or init killed before its rename left beside `path`: a
-/// database's worth of disk each, which nothing else would ever delete. Only
-/// a process that is no longer running can have left one; the file of a
-/// running one, maybe still writing, is kept. Said on stderr, as init and
-/// import run without the server's logger.
-fn remove_stale_temps(path: &Path) {
+/// The names a replacement or rollback gives its files in passing, beside
+/// `<db>`, each followed by its process id, and who makes each.
+const PASSING_FILES: [(&str, &str); 3] = [
+    (".new-", "an import or init"),
+    (".previous-", "an import or init"),
+    (".current-", "a rollback"),
+];
+
+/// Removes the files (`<db>.new-PID` and SQLite's `-journal` beside one,
+/// `<db>.previous-PID`, `<db>.current-PID`) that an import, init or rollback
+/// killed before its rename left beside `path`: a database's worth of disk
+/// each, which nothing else would ever delete. Only a process that is no
+/// longer running can have left one; the file of a running one, maybe still
+/// writing, is kept. Said on stderr, as these commands run without the
+/// server's logger.
+pub(crate) fn remove_stale_temps(path: &Path) {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return;
     };
-    let prefix = format!("{name}.new-");
     let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(dir) => dir,
         None => Path::new("."),
@@ -88,23 +96,29 @@ fn remove_stale_temps(path: &Path) {
     };
     for entry in entries.flatten() {
         let file = entry.file_name();
-        let pid = file
-            .to_str()
-            .and_then(|f| f.strip_prefix(&prefix))
-            .and_then(|rest| {
-                let rest = rest.strip_suffix("-journal").unwrap_or(rest);
-                rest.parse::<u32>().ok()
-            });
-        if let Some(pid) = pid.filter(|pid| !is_running(*pid)) {
+        let Some((pid, who)) = file.to_str().and_then(|f| left_by(f, name)) else {
+            continue;
+        };
+        if !is_running(pid) {
             let stale = entry.path();
             if fs::remove_file(&stale).is_ok() {
                 eprintln!(
-                    "area-scoring: removed {}, left by an import or init (process {pid}) that stopped before finishing",
+                    "area-scoring: removed {}, left by {who} (process {pid}) that stopped before finishing",
                     stale.display()
                 );
             }
         }
     }
+}
+
+/// The process id and maker of `file` when it is one of the passing files of `db_name`.
+fn left_by(file: &str, db_name: &str) -> Option<(u32, &'static str)> {
+    let rest = file.strip_prefix(db_name)?;
+    PASSING_FILES.iter().find_map(|(infix, who)| {
+        let pid = rest.strip_prefix(infix)?;
+        let pid = pid.strip_suffix("-journal").unwrap_or(pid);
+        Some((pid.parse::<u32>().ok()?, *who))
+    })
 }
 
 /// Whether process `pid` is running, from /proc. Where there is no /proc to

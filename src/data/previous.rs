@@ -60,6 +60,7 @@ pub fn keep_previous(db: &Path) -> Result<(), String> {
 /// undoes the first. Returns what was done, for the command to print.
 pub fn rollback(db: &Path) -> Result<String, String> {
     let _writers = WriteLock::take(db)?;
+    crate::data::load::remove_stale_temps(db);
     let previous = previous_path(db);
     if !previous.is_file() {
         return Err(format!(
