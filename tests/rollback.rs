@@ -188,3 +188,27 @@ fn files_a_killed_replacement_or_rollback_left_are_removed_by_the_next() {
     );
     assert_eq!(ids(&db), ["first"]);
 }
+
+#[test]
+fn a_rollback_killed_between_its_renames_is_finished_by_the_next_command() {
+    let dir = scratch_dir("rollback-killed");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "first")));
+    assert_ok(&import(&db, &one_area(&dir, "second")));
+    // As a rollback leaves it after its first rename: the dataset it
+    // replaced only at <db>.current-PID, and no <db>.previous.
+    let dead = 999_999;
+    let current = dir.join(format!("areas.db.current-{dead}"));
+    fs::rename(&db, &current).unwrap();
+    fs::rename(previous(&db), &db).unwrap();
+    let out = rollback(&db);
+    assert_ok(&out);
+    let text = stderr(&out);
+    assert!(
+        text.contains(&format!("kept {}", current.display())),
+        "{text}"
+    );
+    assert!(!current.exists());
+    assert_eq!(ids(&db), ["second"], "the finished swap, then rolled back");
+    assert_eq!(ids(&previous(&db)), ["first"]);
+}

@@ -101,6 +101,9 @@ pub(crate) fn remove_stale_temps(path: &Path) {
         };
         if !is_running(pid) {
             let stale = entry.path();
+            if finish_swap(&stale, path, pid) {
+                continue;
+            }
             if fs::remove_file(&stale).is_ok() {
                 eprintln!(
                     "area-scoring: removed {}, left by {who} (process {pid}) that stopped before finishing",
@@ -109,6 +112,25 @@ pub(crate) fn remove_stale_temps(path: &Path) {
             }
         }
     }
+}
+
+/// A rollback killed between its two renames left the dataset it replaced
+/// only at `<db>.current-PID`, with no `<db>.previous`: finishing its swap
+/// keeps that dataset. Says whether it did.
+fn finish_swap(stale: &Path, db: &Path, pid: u32) -> bool {
+    let previous = previous::previous_path(db);
+    let is_current = stale
+        .to_str()
+        .is_some_and(|s| s.ends_with(&format!(".current-{pid}")));
+    if !is_current || previous.exists() || fs::rename(stale, &previous).is_err() {
+        return false;
+    }
+    eprintln!(
+        "area-scoring: kept {} as {}, left by a rollback (process {pid}) that stopped before finishing",
+        stale.display(),
+        previous.display()
+    );
+    true
 }
 
 /// The process id and maker of `file` when it is one of the passing files of `db_name`.

@@ -7,7 +7,9 @@
 //! swaps the two names, each step a rename, so the database path always
 //! names a complete file, and a running server sees a new inode and reloads
 //! (README "Data: init, import, reload"). Both hold `WriteLock`, so neither
-//! meets a replacement halfway.
+//! meets a replacement halfway. A rollback killed between its renames leaves
+//! the replaced dataset at `<db>.current-PID`; the next command moves it to
+//! `<db>.previous` (load.rs, `remove_stale_temps`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
