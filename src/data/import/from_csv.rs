@@ -5,9 +5,9 @@
 //! This module turns rows into `Draft`s and reports what cannot be read,
 //! reading the file as a stream, and a row again from its bytes.
 
-use std::io::Read;
+use std::io::{Cursor, Read, SeekFrom};
 
-use csv::{ReaderBuilder, StringRecord, Trim};
+use csv::{Position, ReaderBuilder, StringRecord, Trim};
 
 use super::area::{Draft, DraftDimension, DraftPoint, Row, Span};
 use super::rules;
@@ -88,18 +88,42 @@ pub fn each_row(
     }
 }
 
-/// The row whose bytes (from its start up to the next row) are `bytes`,
-/// read again as `each_row` read it; its line is not known here (0).
-pub fn row_at(header: &Header, bytes: &[u8]) -> Row {
-    let mut record = StringRecord::new();
-    match builder().from_reader(bytes).read_record(&mut record) {
-        Ok(true) => to_row(header, &record),
-        Ok(false) => Row {
+/// Reads rows again from their bytes (from a row's start up to the next
+/// row), as `each_row` read them, with one csv reader for all: building a
+/// reader costs more than reading a row. A row's line is not known here (0).
+pub struct Rereader<'h> {
+    header: &'h Header,
+    reader: csv::Reader<Cursor<Vec<u8>>>,
+    record: StringRecord,
+}
+
+impl<'h> Rereader<'h> {
+    pub fn new(header: &'h Header) -> Rereader<'h> {
+        Rereader {
+            header,
+            reader: builder().from_reader(Cursor::new(Vec::new())),
+            record: StringRecord::new(),
+        }
+    }
+
+    pub fn row_at(&mut self, bytes: &[u8]) -> Row {
+        let buf = self.reader.get_mut().get_mut();
+        buf.clear();
+        buf.extend_from_slice(bytes);
+        let fail = |message: String| Row {
             line: 0,
             draft: None,
-            problems: vec!["the row is no longer there".into()],
-        },
-        Err(e) => unreadable(&e),
+            problems: vec![message],
+        };
+        // Back to the start, with the reader's state and buffer reset.
+        if let Err(e) = self.reader.seek_raw(SeekFrom::Start(0), Position::new()) {
+            return fail(format!("cannot read this row: {e}"));
+        }
+        match self.reader.read_record(&mut self.record) {
+            Ok(true) => to_row(self.header, &self.record),
+            Ok(false) => fail("the row is no longer there".into()),
+            Err(e) => unreadable(&e),
+        }
     }
 }
 

@@ -33,7 +33,7 @@ use crate::data::seed::DimensionScore;
 use crate::dates;
 
 use area::{Area, Span};
-use staging::{Format, Staged};
+use staging::{Format, Rereader, Staged};
 
 pub fn run(db: &Path, file: &Path) -> Result<String, String> {
     let format = format_of(file)?;
@@ -150,9 +150,10 @@ fn write(
     now: i64,
 ) -> Result<(), String> {
     let mut buf = Vec::new();
+    let mut rows = staged.layout.rereader();
     let mut written = 0;
     staged.each_in_id_order(|span| {
-        let area = area_at(staged, input, span, now, &mut buf)?;
+        let area = area_at(&mut rows, input, span, now, &mut buf)?;
         written += 1;
         writer.add(&new_area(&area, &dimensions(&area)))
     })?;
@@ -169,7 +170,7 @@ fn changed() -> String {
 
 /// The checked area whose row lies at `span`.
 fn area_at(
-    staged: &Staged,
+    rows: &mut Rereader,
     input: &(impl Spans + ?Sized),
     span: Span,
     now: i64,
@@ -178,7 +179,7 @@ fn area_at(
     input
         .read_span(span, buf)
         .map_err(|e| format!("cannot read the file again: {e}"))?;
-    let row = staged.layout.row_at(buf);
+    let row = rows.row_at(buf);
     let draft = row
         .draft
         .filter(|_| row.problems.is_empty())

@@ -30,11 +30,26 @@ pub enum Layout {
 }
 
 impl Layout {
-    /// The row whose bytes are `bytes`, read as the checking pass read it.
-    pub fn row_at(&self, bytes: &[u8]) -> Row {
+    /// What reads the rows again, one at a time, from their bytes.
+    pub fn rereader(&self) -> Rereader<'_> {
         match self {
-            Layout::Csv(header) => from_csv::row_at(header, bytes),
-            Layout::Jsonl => from_jsonl::row_at(bytes),
+            Layout::Csv(header) => Rereader::Csv(from_csv::Rereader::new(header)),
+            Layout::Jsonl => Rereader::Jsonl,
+        }
+    }
+}
+
+pub enum Rereader<'a> {
+    Csv(from_csv::Rereader<'a>),
+    Jsonl,
+}
+
+impl Rereader<'_> {
+    /// The row whose bytes are `bytes`, read as the checking pass read it.
+    pub fn row_at(&mut self, bytes: &[u8]) -> Row {
+        match self {
+            Rereader::Csv(reader) => reader.row_at(bytes),
+            Rereader::Jsonl => from_jsonl::row_at(bytes),
         }
     }
 }

@@ -10,9 +10,10 @@ fn parse(format: Format, bytes: &[u8], now: i64) -> Result<Vec<Area>, super::pro
     let staged = staging::check(format, bytes, now).unwrap()?;
     let mut areas = Vec::new();
     let mut buf = Vec::new();
+    let mut rows = staged.layout.rereader();
     staged
         .each_in_id_order(|span| {
-            areas.push(area_at(&staged, bytes, span, now, &mut buf)?);
+            areas.push(area_at(&mut rows, bytes, span, now, &mut buf)?);
             Ok(())
         })
         .unwrap();
