@@ -35,6 +35,7 @@ from area_client.api.areas import (  # noqa: E402
     list_areas,
     search_areas,
 )
+from area_client.api.keys import get_key  # noqa: E402
 from area_client.api.meta import health  # noqa: E402
 from area_client import models as m  # noqa: E402
 
@@ -220,4 +221,14 @@ features = m.ExportFeatureCollection.from_dict(json.loads(exported["geojson"]))
 check(features.total == everything == len(features.features), "GeoJSON export: every area")
 
 ok(health.sync_detailed(client=growth), m.Health)
+
+# ---- The calling key -------------------------------------------------------
+for who, plan in ((growth, "growth"), (starter, "starter")):
+    me = ok(get_key.sync_detailed(client=who), m.KeyInfo)
+    check(me.plan.value == plan, f"GET /v1/key: plan {me.plan}")
+    check(me.key_id.startswith("key_"), f"GET /v1/key: key_id {me.key_id}")
+    if who is growth:
+        check(me.usage_today.ok > 10, "GET /v1/key: the growth key's earlier requests are counted")
+    limit = me.rate_limit.requests_per_minute
+    check(limit is None or limit > 0, f"GET /v1/key: limit {limit}")
 print(f"client check: PASS: {CHECKS} checks over {len(SENT)} requests through the generated client")

@@ -111,7 +111,8 @@ free_port() {
 # start_replica NAME ADDR: starts a server on NAME/areas.db; sets REPLICA_PID and REPLICA_ADDR.
 start_replica() {
     local name=$1 addr=$2 log="$WORK/$1.log"
-    "$BIN" serve --db "$WORK/$name/areas.db" --addr "$addr" "${SERVE_ARGS[@]}" >>"$log" 2>&1 &
+    # Both replicas share one keys file, as docs/deployment.md sets them up.
+    "$BIN" serve --db "$WORK/$name/areas.db" --keys "$WORK/seed/keys.db" --addr "$addr" "${SERVE_ARGS[@]}" >>"$log" 2>&1 &
     REPLICA_PID=$!
     PIDS+=("$REPLICA_PID")
     REPLICA_ADDR=""

@@ -82,3 +82,23 @@ fn it_is_an_api_route_like_the_others() {
     );
     assert_eq!((head.status, head.body.len()), (200, 0));
 }
+
+#[test]
+fn it_is_never_cached_nor_answered_304() {
+    let (_, key, server) = start_keyed("key-info-cache", Plan::Growth);
+    let auth = format!("Bearer {key}");
+    for tag in ["*", "\"anything\""] {
+        let reply = send(
+            server.addr(),
+            "GET",
+            b"/v1/key",
+            &[
+                ("Authorization", auth.as_bytes()),
+                ("If-None-Match", tag.as_bytes()),
+            ],
+        );
+        assert_eq!(reply.status, 200, "If-None-Match: {tag}");
+        assert_eq!(reply.header("Cache-Control"), Some("no-store"));
+        assert_eq!(reply.header("ETag"), None);
+    }
+}

@@ -32,6 +32,23 @@ fn fixture_copy(name: &str) -> PathBuf {
     db
 }
 
+/// A dataset of `areas` generated areas, made by `init` (which makes the keys
+/// file beside it too), in a folder of its own.
+fn small_dataset(name: &str, areas: usize) -> PathBuf {
+    let db = scratch_dir(name).join("areas.db");
+    let areas = areas.to_string();
+    ok(&[
+        "init",
+        "--synthetic",
+        &areas,
+        "--history-days",
+        "2",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    db
+}
+
 fn keys_cmd(db: &Path, args: &[&str]) -> std::process::Output {
     let mut all = args.to_vec();
     all.extend(["--db", db.to_str().unwrap()]);
@@ -205,17 +222,8 @@ fn keys_migrate_merges_copies_by_key_id() {
 
 #[test]
 fn plans_and_keys_change_from_the_command_line() {
-    let db = scratch_dir("plans-cli").join("areas.db");
+    let db = small_dataset("plans-cli", 5);
     let path = db.to_str().unwrap();
-    ok(&[
-        "init",
-        "--synthetic",
-        "5",
-        "--history-days",
-        "2",
-        "--db",
-        path,
-    ]);
     ok(&["plans", "set", "starter", "--rpm", "7", "--db", path]);
     ok(&[
         "plans",
@@ -267,17 +275,8 @@ fn plans_and_keys_change_from_the_command_line() {
 
 #[test]
 fn every_file_holding_keys_or_usage_is_private() {
-    let db = scratch_dir("modes").join("areas.db");
+    let db = small_dataset("modes", 5);
     let path = db.to_str().unwrap();
-    ok(&[
-        "init",
-        "--synthetic",
-        "5",
-        "--history-days",
-        "2",
-        "--db",
-        path,
-    ]);
     let keys = keys_path(&db);
     assert_eq!(mode(&keys), 0o600, "made by init");
     // A write in progress: SQLite's journal beside the keys file.
@@ -311,17 +310,8 @@ fn every_file_holding_keys_or_usage_is_private() {
 
 #[test]
 fn a_backup_is_a_working_copy_of_all_three_files() {
-    let db = scratch_dir("backup").join("areas.db");
+    let db = small_dataset("backup", 30);
     let path = db.to_str().unwrap();
-    ok(&[
-        "init",
-        "--synthetic",
-        "30",
-        "--history-days",
-        "2",
-        "--db",
-        path,
-    ]);
     let key = common::bin::create_key(&db, "growth", "before the backup");
     let dir = db.with_file_name("copies");
     ok(&["backup", dir.to_str().unwrap(), "--db", path]);

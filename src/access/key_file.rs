@@ -91,6 +91,10 @@ pub fn open(path: &Path) -> Result<(Connection, bool), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     check(&conn, path)?;
+    // The change counter the servers watch moves only in rollback-journal
+    // mode: a WAL set by hand would hide changes until a checkpoint.
+    conn.pragma_update(None, "journal_mode", "DELETE")
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok((conn, fresh))
 }
 

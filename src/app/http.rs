@@ -134,7 +134,8 @@ pub fn preflight(allow: &str) -> Response {
 /// body when the client already has it, and private caching for a minute
 /// (answers depend on the key, hence Vary). Errors are never cached.
 pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Response {
-    if response.status != 200 {
+    // An answer never to be kept (GET /v1/key) has no validator either.
+    if response.status != 200 || response.header("Cache-Control") == Some("no-store") {
         return response;
     }
     // A streamed answer brings its own tag; any other is tagged by its body.
@@ -151,12 +152,9 @@ pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Res
         response.headers.retain(|(name, _)| *name != "Content-Type");
     }
     response.headers.push(("ETag", etag));
-    // An answer that says how long it keeps (GET /v1/key: not at all) keeps its own.
-    if response.header("Cache-Control").is_none() {
-        response
-            .headers
-            .push(("Cache-Control", "private, max-age=60".into()));
-    }
+    response
+        .headers
+        .push(("Cache-Control", "private, max-age=60".into()));
     // An answer that was negotiated says so already (Vary: Authorization, Accept).
     if response.header("Vary").is_none() {
         response.headers.push(("Vary", "Authorization".into()));

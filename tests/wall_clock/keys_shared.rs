@@ -34,6 +34,13 @@ fn cli(args: &[&str], keys: &Path) -> String {
     ok(&all)
 }
 
+/// A new key on `plan` in the keys file, as `keys create` prints it.
+fn new_key(keys: &Path, plan: &str) -> String {
+    cli(&["keys", "create", "--plan", plan], keys)
+        .trim()
+        .to_string()
+}
+
 fn serve(db: &Path, keys: &Path) -> Served {
     Served::spawn(db, &["--keys", keys.to_str().unwrap()])
 }
@@ -42,9 +49,7 @@ fn serve(db: &Path, keys: &Path) -> Served {
 fn a_revocation_is_refused_by_every_server_within_a_second() {
     let _serial = serial();
     let (a, b, keys) = two_replicas("shared-revoke");
-    let key = cli(&["keys", "create", "--plan", "growth"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "growth");
     let (one, two) = (serve(&a, &keys), serve(&b, &keys));
     for s in [&one, &two] {
         assert_eq!(get(s.addr, "/v1/areas?limit=1", Some(&key)).status, 200);
@@ -85,9 +90,7 @@ fn usage_adds_up_exactly_over_two_servers_after_sigterm() {
     let _serial = serial();
     let (a, b, keys) = two_replicas("shared-usage");
     cli(&["plans", "set", "free", "--rpm", "20"], &keys);
-    let key = cli(&["keys", "create", "--plan", "free"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "free");
     let (mut one, mut two) = (serve(&a, &keys), serve(&b, &keys));
     for _ in 0..3 {
         assert_eq!(
@@ -123,9 +126,7 @@ fn usage_adds_up_exactly_over_two_servers_after_sigterm() {
 fn kill_9_loses_no_more_than_the_last_few_seconds_of_usage() {
     let _serial = serial();
     let (a, _, keys) = two_replicas("usage-kill");
-    let key = cli(&["keys", "create", "--plan", "enterprise"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "enterprise");
     let server = serve(&a, &keys);
     for _ in 0..40 {
         assert_eq!(
@@ -148,9 +149,7 @@ fn kill_9_loses_no_more_than_the_last_few_seconds_of_usage() {
 fn key_changes_and_imports_under_load_fail_no_request() {
     let _serial = serial();
     let (a, _, keys) = two_replicas("shared-churn");
-    let key = cli(&["keys", "create", "--plan", "enterprise"], &keys)
-        .trim()
-        .to_string();
+    let key = new_key(&keys, "enterprise");
     let server = serve(&a, &keys);
     let addr = server.addr;
     let (stop, done, failed) = (
@@ -212,4 +211,54 @@ fn key_changes_and_imports_under_load_fail_no_request() {
     println!("{total} requests, {imports} imports, {changes} keys created and revoked");
     assert!(total >= 10_000);
     assert_eq!(failed.load(Ordering::SeqCst), 0, "of {total} requests");
+}
+
+#[test]
+fn a_locked_usage_file_neither_slows_nor_fails_a_request_and_loses_no_count() {
+    let _serial = serial();
+    let (a, _, keys) = two_replicas("usage-locked");
+    let key = new_key(&keys, "enterprise");
+    let mut server = serve(&a, &keys);
+    let mut sent = 0;
+    let mut ask = || {
+        let asked = Instant::now();
+        assert_eq!(
+            get(server.addr, "/v1/areas?limit=1", Some(&key)).status,
+            200
+        );
+        sent += 1;
+        asked.elapsed()
+    };
+    ask();
+    std::thread::sleep(Duration::from_secs(3));
+    // Another writer holds the usage file for longer than two flushes.
+    let holder = rusqlite::Connection::open(keys.with_file_name("keys-usage.db")).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let started = Instant::now();
+    let mut took = Vec::new();
+    while started.elapsed() < Duration::from_secs(5) {
+        took.push(ask());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    took.sort();
+    let (median, slowest) = (took[took.len() / 2], took[took.len() - 1]);
+    println!(
+        "{} answers while the usage file was locked: median {median:?}, slowest {slowest:?}",
+        took.len()
+    );
+    // A request that waited on the file would wait out its 500 ms busy timeout.
+    assert!(median < Duration::from_millis(100), "median {median:?}");
+    assert!(
+        server.logged("usage not written"),
+        "a warning says the counts wait"
+    );
+    server.signal("TERM");
+    server.wait_exit(Duration::from_secs(10)).expect("stops");
+    assert_eq!(
+        usage_of(&keys),
+        (sent, 0, 0),
+        "every request is counted once the file is free"
+    );
 }
