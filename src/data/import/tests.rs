@@ -169,3 +169,29 @@ fn repeated_ids_and_other_problems_come_in_line_order_and_lines_are_counted_once
   line 5 (b): id 'b' is already used on line 3"
     );
 }
+
+#[test]
+fn a_file_bad_on_many_lines_keeps_the_first_problems_and_counts_the_rest() {
+    let mut rows: Vec<String> = (0..500)
+        .map(|i| format!("a{i},A,gauteng,M,1,2,11,1,s"))
+        .collect();
+    rows.push("a0,A,gauteng,M,1,2,5,1,s".into());
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let text = parse(Format::Csv, &csv(&rows), NOW)
+        .unwrap_err()
+        .report(Path::new("x.csv"));
+    assert!(
+        text.starts_with("x.csv has 501 problems on 501 lines;"),
+        "{text}"
+    );
+    assert!(text.contains("\n  line 2 (a0): safety score"), "{text}");
+    assert!(
+        text.contains("line 101 (a99)") && !text.contains("line 102 "),
+        "{text}"
+    );
+    assert!(
+        !text.contains("already used"),
+        "line 502 is past the first 100"
+    );
+    assert!(text.ends_with("\n  ... and 401 more"), "{text}");
+}
