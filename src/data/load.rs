@@ -5,8 +5,10 @@
 //! goes through `create_database`, so each gets the same checks, the same
 //! derived indexes and the same all-or-nothing replacement: the new file is
 //! written beside the old one and renamed over it only once complete, one
-//! replacement at a time (file_swap.rs). API keys are not in it: they live in
-//! the keys file (access/key_file.rs).
+//! replacement at a time (file_swap.rs), the replaced file kept as
+//! `<db>.previous` (previous.rs). API keys are not in it: they live in the
+//! keys file (access/key_file.rs). A build's memory is bounded whatever the
+//! number of areas (`BUILD_PRAGMAS`).
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
