@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build install test bench bench-build contract cluster-test clean
+.PHONY: run build install test test-ui bench bench-build contract cluster-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -26,6 +26,11 @@ install:
 ## test: every unit and end-to-end test (with the test-only fault-injection route)
 test:
 	cargo test --all-targets --features fault-injection
+
+## test-ui: the pages (/, /docs, /explore) in Debian's headless chromium via selenium
+## (installs chromium, chromium-driver and a pinned selenium in tests/ui/.venv when missing)
+test-ui: build
+	bash tests/ui/run.sh
 
 ## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes
 bench: build

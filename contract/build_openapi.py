@@ -1412,6 +1412,10 @@ Conventions, for every operation:
 * Every answer carries `X-Request-Id`. HEAD works wherever GET does.
 * **Public routes** (/v1/openapi.json, /healthz, /metrics) need no key, are not
   rate-limited, and take no query parameters (any is 400).
+* **Browser pages** at `/` (HTML for a browser, a JSON index of links
+  otherwise), `/docs` (this document as an API reference with try-it) and
+  `/explore` (an area explorer) need no key and are not part of this API: every
+  path under /v1 answers JSON.
 * Behind the nginx front of deploy/ (docs/deployment.md), the front answers
   some requests itself, in the same error shape: a request line over 8 KiB is
   414 uri_too_long, headers over 16 KiB are 431 headers_too_large, more than 20

@@ -1,7 +1,8 @@
 # deploy/cluster-formats.sh: sourced by deploy/cluster-test.sh (section 2b);
 # uses its FRONT, KEY, WORK and `check`. The front passes Accept to the
 # replicas and lets their Link, X-Total-Count and Content-Disposition headers
-# through (README, "Representations" and "Export Areas").
+# through (README, "Representations" and "Export Areas"), and serves the
+# browser pages with their headers, `/` chosen by Accept (README, "In a browser").
 
 auth="Authorization: Bearer $KEY"
 code=$(curl -s -D "$WORK/csv.head" -o "$WORK/search.csv" -w '%{http_code}' --max-time 5 \
@@ -26,3 +27,19 @@ verdict=1
     grep -qi '^Content-Disposition: attachment; filename="areas-[0-9-]*\.csv"' "$WORK/export.head" &&
     verdict=0
 check "export through the front" "$verdict" "status=$code rows=$rows of $listed areas; $(grep -i '^Content-Disposition' "$WORK/export.head" | tr -d '\r')"
+
+code=$(curl -s -D "$WORK/landing.head" -o "$WORK/landing.html" -w '%{http_code}' --max-time 5 \
+    -H "Accept: text/html,application/xhtml+xml,*/*;q=0.8" "$FRONT/" || true)
+index=$(curl -s --max-time 5 "$FRONT/" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["links"]["explore"])' || echo none)
+verdict=1
+[[ "$code" == 200 && "$index" == /explore ]] &&
+    grep -qi '^Content-Type: text/html' "$WORK/landing.head" &&
+    grep -qi "^Content-Security-Policy: default-src 'self'" "$WORK/landing.head" &&
+    grep -q 'href="/explore"' "$WORK/landing.html" && verdict=0
+check "pages through the front" "$verdict" "/ for a browser: status=$code; / for curl links explore to $index"
+
+etag=$(sed -n 's/^ETag: //ip' "$WORK/landing.head" | tr -d '\r')
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H "If-None-Match: $etag" \
+    -H "Accept: text/html" "$FRONT/" || true)
+check "a page's ETag through the front" "$([[ "$code" == 304 ]] && echo 0 || echo 1)" "If-None-Match $etag: $code"

@@ -217,7 +217,7 @@ fn preflight_on_every_path_answers_204_without_a_key() {
 
 #[test]
 fn preflight_on_an_unknown_path_is_not_found() {
-    for path in ["/v1/nowhere", "/v1/areas/soweto/history/x", "/"] {
+    for path in ["/v1/nowhere", "/v1/areas/soweto/history/x", "/index.html"] {
         let reply = app().send("OPTIONS", path, &[]);
         reply.assert_error(404, "not_found");
         assert_cors(&reply, path);

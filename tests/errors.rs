@@ -123,7 +123,7 @@ mod not_found {
     use super::*;
 
     rows! {
-        root => ("root", "GET", "/", G, 404, NO_PATH, None),
+        outside_the_pages => ("outside the pages", "GET", "/index.html", G, 404, NO_PATH, None),
         another_version => ("another version", "GET", "/v2/areas", G, 404, NO_PATH, None),
         trailing_slash => ("trailing slash", "GET", "/v1/areas/", G, 404, NO_PATH, None),
         below_history => ("below history", "GET", "/v1/areas/aberdeen/history/x", G, 404, NO_PATH, None),

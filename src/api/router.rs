@@ -19,12 +19,19 @@ pub enum Route {
     Health,
     /// Prometheus metrics, without a key.
     Metrics,
+    /// A browser page or a file it loads (`/`, `/docs`, `/explore`,
+    /// `/web/NAME`, and the icon browsers ask for at `/favicon.ico`), without
+    /// a key; app/pages.rs serves it. Holds the path, percent-decoded.
+    Page(String),
 }
 
 impl Route {
     /// Routes that answer without an API key.
     pub fn is_public(&self) -> bool {
-        matches!(self, Route::OpenApi | Route::Health | Route::Metrics)
+        matches!(
+            self,
+            Route::OpenApi | Route::Health | Route::Metrics | Route::Page(_)
+        )
     }
 
     /// The route's name in metrics and logs.
@@ -40,6 +47,7 @@ impl Route {
             Route::OpenApi => "openapi",
             Route::Health => "healthz",
             Route::Metrics => "metrics",
+            Route::Page(_) => "page",
         }
     }
 }
@@ -76,6 +84,8 @@ pub fn resolve(path: &str) -> Option<Route> {
         .collect::<Option<_>>()?;
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     match segments.as_slice() {
+        [""] | ["docs"] | ["explore"] | ["favicon.ico"] => Some(Route::Page(page(&segments))),
+        ["web", name] if !name.is_empty() => Some(Route::Page(page(&segments))),
         ["healthz"] => Some(Route::Health),
         ["metrics"] => Some(Route::Metrics),
         ["v1", "openapi.json"] => Some(Route::OpenApi),
@@ -90,6 +100,11 @@ pub fn resolve(path: &str) -> Option<Route> {
         }
         _ => None,
     }
+}
+
+/// A page's path from its decoded segments (`/` for the root).
+fn page(segments: &[&str]) -> String {
+    format!("/{}", segments.join("/"))
 }
 
 /// Percent-decodes a path segment; an undecodable or non-UTF-8 one is None.
@@ -137,6 +152,14 @@ mod tests {
     }
 
     #[test]
+    fn resolves_the_pages() {
+        for path in ["/", "/docs", "/explore", "/favicon.ico", "/web/explore.js"] {
+            assert_eq!(resolve(path), Some(Route::Page(path.into())), "{path}");
+        }
+        assert_eq!(resolve("/%64ocs"), Some(Route::Page("/docs".into())));
+    }
+
+    #[test]
     fn decodes_the_id_segment() {
         assert_eq!(
             resolve("/v1/areas/betty%27s-bay"),
@@ -152,8 +175,10 @@ mod tests {
     fn refuses_everything_else() {
         for path in [
             "",
-            "/",
             "/v1",
+            "/docs/",
+            "/web/",
+            "/web/a/b",
             "/v1/",
             "/v1/areas/",
             "/v1/areasx",

@@ -4,7 +4,8 @@
 //!
 //! The order of the API checks is part of the contract: the first that fails
 //! answers (401, 429, 404 not_found, 405, 400, 403, 404 area_not_found).
-//! `public` answers the routes that need no key; `endpoints` calls the
+//! `public` answers the routes that need no key (`pages` the browser's);
+//! `endpoints` calls the
 //! handler of an API route; `http` holds the app's own request and response.
 
 mod endpoints;
@@ -13,6 +14,7 @@ pub mod http;
 mod key_info;
 mod listing;
 pub mod metrics;
+mod pages;
 mod public;
 
 use std::net::IpAddr;

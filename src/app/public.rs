@@ -1,7 +1,9 @@
-//! The routes that need no key: the OpenAPI document, health, and metrics
-//! (on the main listener, or alone on `--metrics-addr`).
+//! The routes that need no key: the browser pages (app/pages.rs), the
+//! OpenAPI document, health, and metrics (on the main listener, or alone on
+//! `--metrics-addr`).
 
 use super::http::{self, Request, Response};
+use super::pages;
 use super::{App, stamp};
 use crate::api::params;
 use crate::api::query::Query;
@@ -12,7 +14,7 @@ use crate::error::{ApiError, ApiResult};
 const OPENAPI: &str = include_str!("../../docs/openapi.json");
 
 impl App {
-    /// Routes that need no key: the OpenAPI document, health and metrics.
+    /// Routes that need no key: pages, the OpenAPI document, health and metrics.
     pub(super) fn public(
         &self,
         req: &Request,
@@ -23,6 +25,9 @@ impl App {
             return Err(ApiError::MethodNotAllowed {
                 allow: ALLOWED_METHODS,
             });
+        }
+        if let Route::Page(path) = route {
+            return pages::answer(req, path);
         }
         params::none(Query::parse(req.query())?)?;
         match route {

@@ -1,0 +1,185 @@
+// /explore: the area explorer. With a growth key or above the map shows every
+// area, loaded with one export request; with a lower plan it shows the marks
+// of the current results. GET /v1/key tells the page the plan. Results come
+// from List (a province, no search) or Search (text, a circle, the map's
+// view, a minimum score), in pages; picking an area opens the panel.
+
+import { call, el, keyForm, planAtLeast, query, savedKey } from "/web/api.js";
+import { AreaMap, legendItems } from "/web/map.js";
+import { Panel } from "/web/panel.js";
+import { Compare } from "/web/compare.js";
+
+const PAGE = 10;
+const FULL_MAP_PLAN = "growth";
+const TYPING_PAUSE_MS = 250;
+const $ = (id) => document.getElementById(id);
+
+const state = { plan: "", offset: 0, total: 0, circle: null, bbox: null, asked: 0, fullMap: false, run: 0 };
+
+function say(text, isError = false) {
+  const m = $("message");
+  m.textContent = text;
+  m.classList.toggle("error", isError);
+}
+
+const map = new AreaMap($("map"), {
+  onPick: (id) => openArea(id),
+  onPlace: (at) => {
+    if (!$("radius-mode").checked) return false;
+    const km = Math.min(Number($("radius").max), Math.max(Number($("radius").min), Number($("radius").value) || 10));
+    state.circle = { lat: round5(at.lat), lng: round5(at.lng), km };
+    state.bbox = null;
+    map.setCircle(state.circle);
+    search(0);
+    return true;
+  },
+});
+
+const compare = new Compare({ list: $("compare-list"), button: $("compare"), clear: $("compare-clear"), out: $("comparison"), say });
+compare.onChange = () => {
+  for (const box of document.querySelectorAll("#results input[type=checkbox]")) box.checked = compare.has(box.dataset.id);
+};
+const panel = new Panel($("panel"), { plan: () => state.plan, open: (id) => openArea(id), compare, say });
+
+function round5(v) { return Math.round(v * 1e5) / 1e5; }
+
+async function openArea(id) {
+  map.select(id);
+  await panel.show(id);
+}
+
+/** The request for the current criteria and page: Search when any criterion is set, else List. */
+function target(offset) {
+  const q = $("q").value.trim();
+  const min = $("min-score").value;
+  const criteria = {
+    q: /[\p{L}\p{N}]/u.test(q) ? q : "",
+    min_score: min,
+    ...(state.circle ? { lat: state.circle.lat, lng: state.circle.lng, radius: state.circle.km } : {}),
+    ...(state.bbox ? { bbox: state.bbox.join(",") } : {}),
+  };
+  const searching = Object.values(criteria).some((v) => v !== "");
+  $("criteria").textContent = searching && $("province").value
+    ? "Search covers every province; the province chooses what the list shows without a search."
+    : "";
+  if (searching) return "/v1/areas/search" + query({ ...criteria, limit: PAGE, offset, format: "geojson" });
+  return "/v1/areas" + query({ province: $("province").value, sort: "truth_score", order: "desc", limit: PAGE, offset, format: "geojson" });
+}
+
+async function search(offset) {
+  if (!savedKey() || !state.plan) return;
+  const asked = ++state.asked;
+  const request = target(offset);
+  const answer = await call(request);
+  if (asked !== state.asked) return; // a later search has been sent since
+  if (!answer.ok) { say(answer.message, true); return; }
+  const rows = answer.body.features.map((f) => ({ ...f.properties, id: f.id, lng: f.geometry.coordinates[0], lat: f.geometry.coordinates[1] }));
+  state.offset = offset;
+  state.total = answer.body.total;
+  showResults(rows);
+  $("results").dataset.request = request;
+  if (!state.fullMap) {
+    map.setMarks(rows);
+    if (rows.length) map.fit();
+  } else {
+    map.highlight(rows.map((r) => r.id));
+  }
+  say(`${state.total} area${state.total === 1 ? "" : "s"} found.`);
+}
+
+function showResults(rows) {
+  const list = $("results");
+  list.replaceChildren(...rows.map((a) => {
+    const open = el("button", { type: "button", "data-id": a.id },
+      el("span", { class: "score", text: a.truth_score.toFixed(2) }), " ", a.name,
+      el("span", { class: "small", text: ` · ${a.province}` + (a.distance_km !== undefined ? ` · ${a.distance_km} km` : "") }));
+    open.addEventListener("click", () => openArea(a.id));
+    const box = el("input", { type: "checkbox", id: "cmp-" + a.id, "data-id": a.id });
+    box.checked = compare.has(a.id);
+    box.addEventListener("change", () => { box.checked = compare.toggle(a.id, a.name); });
+    return el("li", {}, open, el("label", { for: "cmp-" + a.id, class: "small" }, box, el("span", { class: "visually-hidden", text: `Compare ${a.name}` }), " compare"));
+  }));
+  const last = Math.min(state.offset + rows.length, state.total);
+  $("page-info").textContent = state.total ? `${state.offset + 1}–${last} of ${state.total}` : "No areas match.";
+  $("prev").disabled = state.offset === 0;
+  $("next").disabled = last >= state.total;
+}
+
+/** Every area on the map from one export request; returns how long it took, in ms. */
+async function loadFullMap(started, run) {
+  say("Loading every area…");
+  const answer = await call("/v1/areas/export");
+  if (run !== state.run) return; // another key was entered meanwhile
+  if (!answer.ok) { say(answer.message, true); return; }
+  map.setMarks(answer.body.data);
+  map.fit();
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const ms = Math.round(performance.now() - started);
+  $("map").dataset.loadMs = String(ms);
+  $("map-line").textContent = `All ${answer.body.total.toLocaleString("en")} areas on the map, drawn ${ms} ms after the key was entered.`;
+}
+
+async function start(key) {
+  const started = performance.now();
+  const run = ++state.run;
+  delete $("map").dataset.loadMs;
+  state.plan = "";
+  state.fullMap = false;
+  map.setMarks([]);
+  $("results").replaceChildren();
+  if (!key) { say("Enter an API key to start. It stays in this tab only."); return; }
+  const me = await call("/v1/key");
+  if (run !== state.run) return;
+  if (!me.ok) { say(me.message, true); return; }
+  state.plan = me.body.plan;
+  const limit = me.body.rate_limit && me.body.rate_limit.requests_per_minute;
+  say(`Key ${me.body.key_id} on the ${state.plan} plan (${limit ? limit + " requests a minute" : "no rate limit"}).`);
+  state.fullMap = planAtLeast(state.plan, FULL_MAP_PLAN);
+  $("map-line").classList.toggle("upsell", !state.fullMap);
+  if (state.fullMap) {
+    $("map-line").textContent = "";
+    await loadFullMap(started, run);
+    if (run !== state.run) return;
+  } else {
+    $("map-line").textContent = `The map shows the areas of the current results; the full map of every area needs the ${FULL_MAP_PLAN} plan (this key is on ${state.plan}).`;
+  }
+  await search(0);
+}
+
+/** The province choices and the radius bound, as the served API document states them. */
+async function fromTheDocument() {
+  const doc = await call("/v1/openapi.json", "");
+  if (!doc.ok) return;
+  const radius = doc.body.paths["/v1/areas/search"].get.parameters.find((p) => p.name === "radius");
+  if (radius && radius.schema.maximum) $("radius").max = String(radius.schema.maximum);
+  const param = doc.body.paths["/v1/areas"].get.parameters.find((p) => p.name === "province");
+  const names = doc.body.components.schemas.AreaSummary.properties.province.enum;
+  const letters = (s) => s.toLowerCase().replace(/[^a-z]/g, "");
+  for (const slug of param.schema.enum) {
+    const name = names.find((n) => letters(n) === letters(slug)) || slug;
+    $("province").append(el("option", { value: slug, text: name }));
+  }
+}
+
+function wire() {
+  let typing = 0;
+  $("q").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => search(0), TYPING_PAUSE_MS); });
+  $("min-score").addEventListener("change", () => search(0));
+  $("province").addEventListener("change", () => search(0));
+  $("prev").addEventListener("click", () => search(Math.max(0, state.offset - PAGE)));
+  $("next").addEventListener("click", () => search(state.offset + PAGE));
+  $("bbox").addEventListener("click", () => { state.bbox = map.visibleBox(); state.circle = null; map.setCircle(null); search(0); });
+  $("clear-place").addEventListener("click", () => { state.bbox = null; state.circle = null; map.setCircle(null); search(0); });
+  $("zoom-in").addEventListener("click", () => map.zoom(1.5));
+  $("zoom-out").addEventListener("click", () => map.zoom(1 / 1.5));
+  $("zoom-all").addEventListener("click", () => map.fit());
+  $("legend").replaceChildren(...legendItems().map((item) =>
+    el("li", {}, el("span", { class: "swatch " + item.cls, "aria-hidden": "true" }), item.label)),
+  el("li", {}, el("span", { class: "swatch ring", "aria-hidden": "true" }), "the results listed"));
+  keyForm($("keyform"), start);
+}
+
+wire();
+map.fit();
+fromTheDocument();
+if (savedKey()) start(savedKey());

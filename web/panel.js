@@ -1,0 +1,100 @@
+// The area panel: name, province, municipality and truth_score; the
+// dimensions as bars with weight and sources; nearby areas; and, for growth
+// keys and above, the history as a chart with period and granularity switches.
+
+import { call, el, planAtLeast } from "/web/api.js";
+import { historyChart } from "/web/chart.js";
+
+const PERIODS = ["7d", "30d", "90d", "1y"];
+const GRANULARITIES = ["daily", "weekly", "monthly"];
+const HISTORY_PLAN = "growth";
+
+export class Panel {
+  constructor(root, { plan, open, compare, say }) {
+    Object.assign(this, { root, plan, open, compare, say });
+    this.period = "30d";
+    this.granularity = "daily";
+  }
+
+  async show(id) {
+    const answer = await call(`/v1/areas/${encodeURIComponent(id)}?include=nearby`);
+    if (!answer.ok) { this.say(answer.message, true); return; }
+    const area = answer.body;
+    this.area = area;
+    const title = el("h2", { id: "panel-title", text: area.name });
+    const picked = this.compare.has(area.id);
+    const toggle = el("button", { type: "button", id: "panel-compare", text: picked ? "Remove from compare" : "Add to compare" });
+    toggle.addEventListener("click", () => {
+      const now = this.compare.toggle(area.id, area.name);
+      toggle.textContent = now ? "Remove from compare" : "Add to compare";
+    });
+    this.root.replaceChildren(
+      title,
+      el("p", {}, `${area.province} · ${area.municipality}`),
+      el("p", {}, "truth_score ", el("span", { class: "score", id: "panel-score", text: String(area.truth_score) }), " of 10 (synthetic)"),
+      toggle,
+      el("h3", { text: "Dimensions" }),
+      dimensionBars(area.dimensions),
+      el("h3", { text: "Nearby (within 25 km)" }),
+      this.nearby(area.nearby || []),
+      el("h3", { text: "History" }),
+      el("div", { id: "history" }));
+    this.root.focus();
+    await this.history();
+  }
+
+  nearby(list) {
+    if (!list.length) return el("p", { class: "small", text: "No other area within 25 km." });
+    const ul = el("ul", { class: "nearby", id: "nearby" });
+    for (const n of list) {
+      const b = el("button", { type: "button", "data-id": n.id, text: n.name });
+      b.addEventListener("click", () => this.open(n.id));
+      ul.append(el("li", {}, b, ` ${n.truth_score} · ${n.distance_km} km`));
+    }
+    return ul;
+  }
+
+  async history() {
+    const box = this.root.querySelector("#history");
+    if (!planAtLeast(this.plan(), HISTORY_PLAN)) {
+      box.replaceChildren(el("p", { class: "upsell", id: "history-upsell",
+        text: `Score history needs the ${HISTORY_PLAN} plan or above; this key is on the ${this.plan()} plan.` }));
+      return;
+    }
+    const switches = el("div", { class: "switches" },
+      choice("Period", "period", PERIODS, this.period, (v) => { this.period = v; this.history(); }),
+      choice("Granularity", "granularity", GRANULARITIES, this.granularity, (v) => { this.granularity = v; this.history(); }));
+    const id = encodeURIComponent(this.area.id);
+    const answer = await call(`/v1/areas/${id}/history?period=${this.period}&granularity=${this.granularity}`);
+    if (!answer.ok) { box.replaceChildren(switches, el("p", { class: "message error", text: answer.message })); return; }
+    const h = answer.body;
+    const last = h.history[h.history.length - 1];
+    box.replaceChildren(switches,
+      historyChart(h.history, `truth_score of ${this.area.name}, ${h.period}, ${this.granularity}`),
+      el("p", { id: "history-summary" }, `Trend ${h.trend}, change ${h.change > 0 ? "+" : ""}${h.change}`,
+        last ? ` · last point ${last.truth_score} on ${last.date}` : ""));
+  }
+}
+
+function dimensionBars(dimensions) {
+  const ul = el("ul", { class: "bars", id: "bars" });
+  for (const [name, d] of Object.entries(dimensions)) {
+    const fill = el("span");
+    fill.style.width = `${(d.score / 10) * 100}%`;
+    const bar = el("div", { class: "bar", role: "meter", "aria-valuemin": "0", "aria-valuemax": "10",
+      "aria-valuenow": String(d.score), "aria-label": name.replace("_", " ") }, fill);
+    ul.append(el("li", { "data-dimension": name },
+      el("div", {}, el("strong", { text: name.replace("_", " ") }), ` ${d.score} · weight ${Math.round(d.weight * 1000) / 10}%`),
+      bar,
+      el("div", { class: "small", text: "sources: " + d.sources.join(", ") })));
+  }
+  return ul;
+}
+
+function choice(label, name, values, current, onChange) {
+  const id = "history-" + name;
+  const select = el("select", { id }, ...values.map((v) => el("option", { value: v, text: v })));
+  select.value = current;
+  select.addEventListener("change", () => onChange(select.value));
+  return el("label", { for: id }, label + " ", select);
+}
