@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::flags::Flags;
 use crate::access::key_file;
-use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, SERVE_USAGE, USAGE};
+use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, SERVE_USAGE, USAGE};
 use crate::transport::ServeConfig;
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
 
@@ -46,6 +46,10 @@ pub enum Command {
         db: PathBuf,
         keys: PathBuf,
         file: PathBuf,
+    },
+    /// `rollback`: put `<db>.previous` back.
+    Rollback {
+        db: PathBuf,
     },
     Serve(ServeConfig),
     Keys {
@@ -92,6 +96,7 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
         "--version" | "-V" | "version" => Ok(Command::Version),
         "init" => context.init(rest),
         "import" => context.import(rest),
+        "rollback" => context.rollback(rest),
         "serve" => context.serve(rest),
         "keys" => context.keys(rest),
         "plans" => context.plans(rest),
@@ -195,6 +200,14 @@ impl Context<'_> {
             keys,
             file: file.into(),
         })
+    }
+
+    fn rollback(&self, args: &[String]) -> Result<Command, UsageError> {
+        // --keys, which every command takes, is not used: keys are no part of a dataset.
+        match self.flags(args, ROLLBACK_USAGE, &["--db", "--keys"], &[], 0)? {
+            Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
+            Err(help) => Ok(help),
+        }
     }
 
     fn serve(&self, args: &[String]) -> Result<Command, UsageError> {

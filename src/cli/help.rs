@@ -5,6 +5,7 @@ pub const USAGE: &str = "usage: area-scoring <command> [options]
 commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] FILE                            replace the areas with your own (CSV or JSON Lines)
+  rollback [--db PATH]                               put back the dataset the last import or init --force replaced
   serve [--db PATH] [--keys PATH] [--addr HOST:PORT] [--workers N] [--client-timeout SECS]
         [--metrics-addr HOST:PORT]                   serve the API
   keys create --plan PLAN [--label TEXT]             issue an API key (plans: free, starter, growth, enterprise)
@@ -30,7 +31,7 @@ pub const INIT_USAGE: &str =
 
 Creates the database from schema.sql and the seed places with synthetic scores.
   --db PATH           database file (default data/areas.db, or AREA_DB)
-  --force             replace an existing file (API keys are in the keys file, untouched)
+  --force             replace an existing file, kept as <db>.previous (API keys are in the keys file, untouched)
   --synthetic N       instead of the seed, N generated areas around the seed places (for benchmarks)
   --history-days D    days of history per generated area (default 400)";
 
@@ -38,7 +39,16 @@ pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
 
 Replaces the areas of the database with those in FILE (.csv or .jsonl; see README).
 Every row is checked first and every bad row reported; nothing changes unless all are good.
-API keys are in the keys file, untouched. A running server picks up the new file within a second.
+API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous
+(see rollback). A running server picks up the new file within a second.
+  --db PATH   database file (default data/areas.db, or AREA_DB)";
+
+pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
+
+Puts back <db>.previous, the dataset the last import or init --force replaced, in one
+rename; the dataset it replaces becomes <db>.previous in turn (rollback again to undo).
+A running server picks it up within a second. Exits 1 when there is no previous dataset.
+API keys are in the keys file, untouched (--keys is accepted and not needed).
   --db PATH   database file (default data/areas.db, or AREA_DB)";
 
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]

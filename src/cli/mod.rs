@@ -10,6 +10,7 @@ mod keys_cmd;
 use crate::access::{key_file, migrate};
 use crate::data::import;
 use crate::data::load;
+use crate::data::previous;
 use crate::data::synthetic;
 use crate::transport;
 use config::{Command, Synthetic};
@@ -60,6 +61,10 @@ fn run(command: Command) -> Result<(), String> {
             let summary = import::run(&db, &file)?;
             eprintln!("{summary}");
             key_file::open(&keys).map(drop)
+        }
+        Command::Rollback { db } => {
+            eprintln!("{}", previous::rollback(&db)?);
+            Ok(())
         }
         // The server moves them itself, logging it (transport::start).
         Command::Serve(config) => serve(&config),

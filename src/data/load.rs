@@ -5,8 +5,10 @@
 //! goes through `create_database`, so each gets the same checks, the same
 //! derived indexes and the same all-or-nothing replacement: the new file is
 //! written beside the old one and renamed over it only once complete, one
-//! replacement at a time (file_swap.rs). API keys are not in it: they live in
-//! the keys file (access/key_file.rs).
+//! replacement at a time (file_swap.rs), the replaced file kept as
+//! `<db>.previous` (previous.rs). API keys are not in it: they live in the
+//! keys file (access/key_file.rs). A build's memory is bounded whatever the
+//! number of areas (`BUILD_PRAGMAS`).
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -15,6 +17,7 @@ use rusqlite::{Connection, Transaction};
 
 pub use crate::data::area_writer::{AreaWriter, NewArea};
 use crate::data::file_swap::WriteLock;
+use crate::data::previous;
 use crate::data::seed;
 use crate::data::stored::ORDERINGS;
 use crate::dates;
@@ -59,6 +62,7 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     // power cut after the rename cannot leave a torn file.
     let synced = |p: &Path| File::open(p).and_then(|f| f.sync_all());
     synced(temp).map_err(|e| format!("cannot write {} to disk: {e}", temp.display()))?;
+    previous::keep_previous(path)?;
     fs::rename(temp, path).map_err(|e| format!("cannot move the new database into place: {e}"))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = synced(dir);
@@ -66,17 +70,25 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     Ok(())
 }
 
-/// Removes the new files (`<db>.new-PID`, and SQLite's `-journal` beside
-/// one) that an import or init killed before its rename left beside `path`: a
-/// database's worth of disk each, which nothing else would ever delete. Only
-/// a process that is no longer running can have left one; the file of a
-/// running one, maybe still writing, is kept. Said on stderr, as init and
-/// import run without the server's logger.
-fn remove_stale_temps(path: &Path) {
+/// The names a replacement or rollback gives its files in passing, beside
+/// `<db>`, each followed by its process id, and who makes each.
+const PASSING_FILES: [(&str, &str); 3] = [
+    (".new-", "an import or init"),
+    (".previous-", "an import or init"),
+    (".current-", "a rollback"),
+];
+
+/// Removes the files (`<db>.new-PID` and SQLite's `-journal` beside one,
+/// `<db>.previous-PID`, `<db>.current-PID`) that an import, init or rollback
+/// killed before its rename left beside `path`: a database's worth of disk
+/// each, which nothing else would ever delete. Only a process that is no
+/// longer running can have left one; the file of a running one, maybe still
+/// writing, is kept. Said on stderr, as these commands run without the
+/// server's logger.
+pub(crate) fn remove_stale_temps(path: &Path) {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return;
     };
-    let prefix = format!("{name}.new-");
     let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(dir) => dir,
         None => Path::new("."),
@@ -86,23 +98,51 @@ fn remove_stale_temps(path: &Path) {
     };
     for entry in entries.flatten() {
         let file = entry.file_name();
-        let pid = file
-            .to_str()
-            .and_then(|f| f.strip_prefix(&prefix))
-            .and_then(|rest| {
-                let rest = rest.strip_suffix("-journal").unwrap_or(rest);
-                rest.parse::<u32>().ok()
-            });
-        if let Some(pid) = pid.filter(|pid| !is_running(*pid)) {
+        let Some((pid, who)) = file.to_str().and_then(|f| left_by(f, name)) else {
+            continue;
+        };
+        if !is_running(pid) {
             let stale = entry.path();
+            if finish_swap(&stale, path, pid) {
+                continue;
+            }
             if fs::remove_file(&stale).is_ok() {
                 eprintln!(
-                    "area-scoring: removed {}, left by an import or init (process {pid}) that stopped before finishing",
+                    "area-scoring: removed {}, left by {who} (process {pid}) that stopped before finishing",
                     stale.display()
                 );
             }
         }
     }
+}
+
+/// A rollback killed between its two renames left the dataset it replaced
+/// only at `<db>.current-PID`, with no `<db>.previous`: finishing its swap
+/// keeps that dataset. Says whether it did.
+fn finish_swap(stale: &Path, db: &Path, pid: u32) -> bool {
+    let previous = previous::previous_path(db);
+    let is_current = stale
+        .to_str()
+        .is_some_and(|s| s.ends_with(&format!(".current-{pid}")));
+    if !is_current || previous.exists() || fs::rename(stale, &previous).is_err() {
+        return false;
+    }
+    eprintln!(
+        "area-scoring: kept {} as {}, left by a rollback (process {pid}) that stopped before finishing",
+        stale.display(),
+        previous.display()
+    );
+    true
+}
+
+/// The process id and maker of `file` when it is one of the passing files of `db_name`.
+fn left_by(file: &str, db_name: &str) -> Option<(u32, &'static str)> {
+    let rest = file.strip_prefix(db_name)?;
+    PASSING_FILES.iter().find_map(|(infix, who)| {
+        let pid = rest.strip_prefix(infix)?;
+        let pid = pid.strip_suffix("-journal").unwrap_or(pid);
+        Some((pid.parse::<u32>().ok()?, *who))
+    })
 }
 
 /// Whether process `pid` is running, from /proc. Where there is no /proc to
@@ -120,6 +160,18 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// How a new file is written. Every table is appended to in key order, so a
+/// small page cache holds the pages being written; the sorts of the derived
+/// tables spill to temporary files beyond it rather than growing in memory.
+/// Together they keep a build of a million areas within `BUILD_MEMORY_MIB`
+/// (docs/import.md, "Memory").
+const BUILD_PRAGMAS: &str = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+     PRAGMA cache_size = -32768; PRAGMA temp_store = FILE;";
+
+/// The peak resident memory a build (`init`, `init --synthetic`, `import`)
+/// stays within, at any size; bench/build_memory.sh measures it.
+pub const BUILD_MEMORY_MIB: u64 = 256;
+
 /// Writes the new file at `temp` and returns its area count and its connection.
 fn build(
     temp: &Path,
@@ -129,13 +181,7 @@ fn build(
     let mut conn =
         Connection::open(temp).map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
     // The file is private until renamed, so a crash only loses the temporary file.
-    // A large page cache keeps the B-tree pages being appended to (and the
-    // derived tables' sorts) in memory during a bulk load of millions of rows.
-    conn.execute_batch(
-        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-         PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;",
-    )
-    .map_err(sql)?;
+    conn.execute_batch(BUILD_PRAGMAS).map_err(sql)?;
     conn.execute_batch(SCHEMA)
         .map_err(|e| format!("schema.sql: {e}"))?;
     let tx = conn.transaction().map_err(sql)?;
@@ -171,14 +217,15 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
          INSERT INTO areas_fts (areas_fts) VALUES ('optimize');",
     )?;
     {
+        // Read while area_detail grows: SQLite allows it, as the read is of
+        // another table, and no list of every area is held.
         let mut nos = tx.prepare("SELECT area_no FROM areas ORDER BY area_no")?;
         let mut store = tx.prepare("INSERT INTO area_detail (area_no, body) VALUES (?1, ?2)")?;
-        let nos: Vec<i64> = nos.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        for no in nos {
-            store.execute(rusqlite::params![
-                no,
-                crate::data::stored::detail_json(tx, no)?
-            ])?;
+        let mut rows = nos.query([])?;
+        while let Some(row) = rows.next()? {
+            let no: i64 = row.get(0)?;
+            let body = crate::data::stored::detail_json(tx, no)?;
+            store.execute(rusqlite::params![no, body])?;
         }
     }
     for ordering in ORDERINGS {

@@ -1,6 +1,7 @@
 //! Database files: opening them (`db`), serving one and replacing it live
 //! (`dataset`), building one (`load`, writing through `area_writer`, from `seed` or `synthetic` areas, or an
-//! operator's file through `import`), and swapping a new file in (`file_swap`).
+//! operator's file through `import`), and swapping a new file in (`file_swap`), keeping the one it replaced
+//! for `rollback` (`previous`).
 
 mod area_writer;
 pub mod dataset;
@@ -8,6 +9,7 @@ pub mod db;
 pub mod file_swap;
 pub mod import;
 pub mod load;
+pub mod previous;
 pub mod seed;
 pub mod stored;
 pub mod synthetic;

@@ -89,6 +89,20 @@ pub fn province_counts(n: usize) -> [usize; 9] {
 /// The n areas, sorted by id (the order `AreaWriter` needs). Within a province
 /// the places take turns, so every place gets about the same number of copies.
 pub fn generate(places: &[Place], n: usize) -> Result<Vec<Generated>, String> {
+    let out: Vec<Generated> = in_id_order(places, n)?
+        .into_iter()
+        .map(|(place, k)| copy_of(&places[place as usize], place as usize, k as usize))
+        .collect();
+    if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
+        return Err(format!("two generated areas share the id '{}'", w[0].id));
+    }
+    Ok(out)
+}
+
+/// The n areas as (place index, copy number), sorted by the id each makes:
+/// 8 bytes an area rather than its strings, so that a million fit in 8 MB
+/// (docs/import.md, "Memory"); `copy_of` makes each area when it is written.
+fn in_id_order(places: &[Place], n: usize) -> Result<Vec<(u32, u32)>, String> {
     let mut by_province: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, p) in places.iter().enumerate() {
         by_province
@@ -106,20 +120,49 @@ pub fn generate(places: &[Place], n: usize) -> Result<Vec<Generated>, String> {
         members.sort_by(|&a, &b| places[a].id.cmp(&places[b].id));
         for j in 0..count {
             let place = members[j % members.len()];
-            out.push(copy_of(&places[place], place, j / members.len()));
+            out.push((place as u32, (j / members.len()) as u32));
         }
     }
-    out.sort_unstable_by(|a, b| a.id.cmp(&b.id));
-    if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(format!("two generated areas share the id '{}'", w[0].id));
-    }
+    let (mut a, mut b) = (IdBuf::default(), IdBuf::default());
+    out.sort_unstable_by(|x, y| {
+        let x = a.write(&places[x.0 as usize], x.1 as usize);
+        let y = b.write(&places[y.0 as usize], y.1 as usize);
+        x.cmp(y)
+    });
     Ok(out)
+}
+
+/// Room for one generated id, written without allocating: a seed id of at
+/// most 64 characters, a suffix and a number.
+struct IdBuf([u8; 96]);
+
+impl Default for IdBuf {
+    fn default() -> IdBuf {
+        IdBuf([0; 96])
+    }
+}
+
+impl IdBuf {
+    /// The id of the k-th copy of `p`, as `copy_of` makes it.
+    fn write(&mut self, p: &Place, k: usize) -> &[u8] {
+        use std::io::Write;
+        let (suffix, number) = suffix_and_number(k);
+        let mut rest = &mut self.0[..];
+        let room = rest.len();
+        write!(rest, "{}-{}-{number}", p.id, suffix.to_ascii_lowercase())
+            .expect("a generated id fits in 96 bytes");
+        let used = room - rest.len();
+        &self.0[..used]
+    }
+}
+
+fn suffix_and_number(k: usize) -> (&'static str, usize) {
+    (SUFFIXES[k % SUFFIXES.len()], k / SUFFIXES.len() + 1)
 }
 
 /// The k-th copy of a place: a name and id from k, a point within JITTER_KM.
 fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
-    let suffix = SUFFIXES[k % SUFFIXES.len()];
-    let number = k / SUFFIXES.len() + 1;
+    let (suffix, number) = suffix_and_number(k);
     let id = format!("{}-{}-{number}", p.id, suffix.to_ascii_lowercase());
     let mut rng = Rng::from_text(&format!("{id}/place"));
     // sqrt spreads the points evenly over the disc rather than bunching them at its centre.
@@ -142,11 +185,12 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
 /// areas through the same path as the seed (`load::create_database`).
 pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Result<i64, String> {
     let places = seed::read_places(seed::SEED_CSV)?;
-    let generated = generate(&places, areas)?;
+    let order = in_id_order(&places, areas)?;
     let today = dates::today();
     load::create_database(path, force, |writer| {
-        for g in &generated {
-            let p = &places[g.place];
+        for &(place, k) in &order {
+            let p = &places[place as usize];
+            let g = copy_of(p, place as usize, k as usize);
             let area = Place {
                 id: g.id.clone(),
                 name: g.name.clone(),

@@ -22,6 +22,18 @@ pub struct Row {
     pub problems: Vec<String>,
 }
 
+/// Where a row's bytes lie in the file, for reading it again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Span {
+    pub start: u64,
+    pub len: u64,
+}
+
+impl Span {
+    /// For a row that is never read again (it could not be read at all).
+    pub const NONE: Span = Span { start: 0, len: 0 };
+}
+
 #[derive(Debug, Default, Clone)]
 pub struct Draft {
     pub id: Option<String>,

@@ -2,19 +2,22 @@
 //! per area. Each dimension takes three columns (`safety`, `safety_weight`,
 //! `safety_sources` with `;` between identifiers); `history` holds
 //! `DATE:SCORE` items separated by `;`. Lines starting with `#` are comments.
-//! This module turns rows into `Draft`s and reports what cannot be read.
+//! This module turns rows into `Draft`s and reports what cannot be read,
+//! reading the file as a stream, and a row again from its bytes.
 
-use csv::{ReaderBuilder, StringRecord, Trim};
+use std::io::{Cursor, Read, SeekFrom};
 
-use super::area::{Draft, DraftDimension, DraftPoint, Row};
+use csv::{Position, ReaderBuilder, StringRecord, Trim};
+
+use super::area::{Draft, DraftDimension, DraftPoint, Row, Span};
 use super::rules;
 use crate::domain::DIMENSIONS;
 
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 3] = ["updated_at", "truth_score", "history"];
 
-/// The header: column names in file order.
-struct Header(Vec<String>);
+/// The header: column names in file order, kept to read a row again.
+pub struct Header(Vec<String>);
 
 impl Header {
     fn index(&self, name: &str) -> Option<usize> {
@@ -22,53 +25,141 @@ impl Header {
     }
 }
 
-/// Reads every row. A header that cannot be used gives one `Row` with its
-/// problems and no others: without the columns no row can be understood.
-pub fn read(bytes: &[u8]) -> Vec<Row> {
-    let mut reader = ReaderBuilder::new()
-        .has_headers(false)
+/// How every CSV of an import is read, the whole file and a row again alike.
+fn builder() -> ReaderBuilder {
+    let mut b = ReaderBuilder::new();
+    b.has_headers(false)
         .flexible(true)
         .trim(Trim::All)
-        .comment(Some(b'#'))
-        .from_reader(bytes);
-    let mut records = reader.records();
-    let header = match records.next() {
-        None => return Vec::new(),
-        Some(Err(e)) => return vec![unreadable(&e)],
-        Some(Ok(r)) => r,
-    };
-    let line = line_of(&header);
-    let problems = check_header(&header);
-    if !problems.is_empty() {
-        return vec![Row {
-            line,
-            draft: None,
-            problems,
-        }];
+        .comment(Some(b'#'));
+    b
+}
+
+/// Reads every row from start to end, handing each to `visit` with its
+/// bytes' place in the file; returns the header, which `row_at` needs. A
+/// header that cannot be used gives one `Row` with its problems and no
+/// others: without the columns no row can be understood. An error reading
+/// the file itself (not its content) stops the reading.
+pub fn each_row(
+    input: impl Read,
+    mut visit: impl FnMut(Row, Span),
+) -> Result<Option<Header>, String> {
+    let mut reader = builder().from_reader(input);
+    let mut record = StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(false) => return Ok(None),
+        Err(e) => {
+            stop_on_io(&e)?;
+            visit(unreadable(&e), Span::NONE);
+            return Ok(None);
+        }
+        Ok(true) => {}
     }
-    let header = Header(header.iter().map(String::from).collect());
-    records
-        .map(|record| match record {
-            Err(e) => unreadable(&e),
-            Ok(r) if r.len() != header.0.len() => Row {
-                line: line_of(&r),
+    let problems = check_header(&record);
+    if !problems.is_empty() {
+        let line = line_of(&record);
+        visit(
+            Row {
+                line,
                 draft: None,
-                problems: vec![format!(
-                    "{} fields, but the header has {}",
-                    r.len(),
-                    header.0.len()
-                )],
+                problems,
             },
-            Ok(r) => {
-                let (draft, problems) = row(&header, &r);
-                Row {
-                    line: line_of(&r),
-                    draft: Some(draft),
-                    problems,
-                }
+            Span::NONE,
+        );
+        return Ok(None);
+    }
+    let header = Header(record.iter().map(String::from).collect());
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => return Ok(Some(header)),
+            Err(e) => {
+                stop_on_io(&e)?;
+                visit(unreadable(&e), Span::NONE);
             }
-        })
-        .collect()
+            Ok(true) => {
+                let start = record.position().map_or(0, |p| p.byte());
+                let span = Span {
+                    start,
+                    len: reader.position().byte() - start,
+                };
+                visit(to_row(&header, &record), span);
+            }
+        }
+    }
+}
+
+/// Reads rows again from their bytes (from a row's start up to the next
+/// row), as `each_row` read them, with one csv reader for all: building a
+/// reader costs more than reading a row. A row's line is not known here (0).
+pub struct Rereader<'h> {
+    header: &'h Header,
+    reader: csv::Reader<Cursor<Vec<u8>>>,
+    record: StringRecord,
+}
+
+impl<'h> Rereader<'h> {
+    pub fn new(header: &'h Header) -> Rereader<'h> {
+        Rereader {
+            header,
+            reader: builder().from_reader(Cursor::new(Vec::new())),
+            record: StringRecord::new(),
+        }
+    }
+
+    pub fn row_at(&mut self, bytes: &[u8]) -> Row {
+        let buf = self.reader.get_mut().get_mut();
+        buf.clear();
+        buf.extend_from_slice(bytes);
+        let fail = |message: String| Row {
+            line: 0,
+            draft: None,
+            problems: vec![message],
+        };
+        // Back to the start, with the reader's state and buffer reset.
+        if let Err(e) = self.reader.seek_raw(SeekFrom::Start(0), Position::new()) {
+            return fail(format!("cannot read this row: {e}"));
+        }
+        match self.reader.read_record(&mut self.record) {
+            Ok(true) => to_row(self.header, &self.record),
+            Ok(false) => fail("the row is no longer there".into()),
+            Err(e) => unreadable(&e),
+        }
+    }
+}
+
+/// Every row of a file held in memory (the unit tests' reader).
+#[cfg(test)]
+pub fn read(bytes: &[u8]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    each_row(bytes, |row, _| rows.push(row)).expect("bytes in memory always read");
+    rows
+}
+
+fn stop_on_io(e: &csv::Error) -> Result<(), String> {
+    match e.kind() {
+        csv::ErrorKind::Io(io) => Err(format!("cannot read the file: {io}")),
+        _ => Ok(()),
+    }
+}
+
+fn to_row(header: &Header, r: &StringRecord) -> Row {
+    if r.len() != header.0.len() {
+        return Row {
+            line: line_of(r),
+            draft: None,
+            problems: vec![format!(
+                "{} fields, but the header has {}",
+                r.len(),
+                header.0.len()
+            )],
+        };
+    }
+    let (draft, problems) = row(header, r);
+    Row {
+        line: line_of(r),
+        draft: Some(draft),
+        problems,
+    }
 }
 
 fn line_of(r: &StringRecord) -> u64 {

@@ -4,9 +4,11 @@
 //! into `Draft`s and reports what cannot be read: bad JSON, unknown or
 //! missing fields, fields given twice, values of the wrong JSON type.
 
+use std::io::BufRead;
+
 use serde_json::{Map, Value};
 
-use super::area::{Draft, DraftDimension, DraftPoint, Row};
+use super::area::{Draft, DraftDimension, DraftPoint, Row, Span};
 use super::json_value;
 
 const FIELDS: [&str; 10] = [
@@ -26,14 +28,53 @@ const POINT_FIELDS: [&str; 2] = ["date", "truth_score"];
 
 type Object = Map<String, Value>;
 
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
+/// Reads every line from start to end, handing each area's row to `visit`
+/// with its bytes' place in the file (without the line break). An error
+/// reading the file itself (not its content) stops the reading.
+pub fn each_row(mut input: impl BufRead, mut visit: impl FnMut(Row, Span)) -> Result<(), String> {
+    let mut buf = Vec::new();
+    let (mut offset, mut number) = (0u64, 0u64);
+    loop {
+        buf.clear();
+        let n = input
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("cannot read the file: {e}"))?;
+        if n == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let skip = match number == 1 && buf.starts_with(BYTE_ORDER_MARK) {
+            true => BYTE_ORDER_MARK.len(),
+            false => 0,
+        };
+        let line = &buf[skip..];
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            let span = Span {
+                start: offset + skip as u64,
+                len: line.len() as u64,
+            };
+            visit(read_line(number, line), span);
+        }
+        offset += n as u64;
+    }
+}
+
+/// The row whose line (without its break) is `bytes`, read again as
+/// `each_row` read it; its line number is not known here (0).
+pub fn row_at(bytes: &[u8]) -> Row {
+    read_line(0, bytes)
+}
+
+/// Every row of a file held in memory (the unit tests' reader).
+#[cfg(test)]
 pub fn read(bytes: &[u8]) -> Vec<Row> {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    bytes
-        .split(|b| *b == b'\n')
-        .enumerate()
-        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
-        .map(|(i, line)| read_line(i as u64 + 1, line.strip_suffix(b"\r").unwrap_or(line)))
-        .collect()
+    let mut rows = Vec::new();
+    each_row(bytes, |row, _| rows.push(row)).expect("bytes in memory always read");
+    rows
 }
 
 fn read_line(line: u64, bytes: &[u8]) -> Row {

@@ -7,44 +7,60 @@
 //! and renames it into place. So a failed import changes nothing, and a
 //! running server can reload the new file. API keys are in the keys file,
 //! which an import never touches.
+//!
+//! The file is read twice, so that no pass holds it: once from start to end
+//! to check every row (`staging`), then row by row in id order to write it,
+//! each row read again at the byte span the first pass noted.
 
 mod area;
 mod from_csv;
 mod from_jsonl;
 mod history;
 mod json_value;
+mod problems;
 mod rules;
+mod staging;
 
-use std::collections::HashMap;
-use std::fs;
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::BufReader;
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use crate::data::db;
-use crate::data::load::{self, NewArea};
+use crate::data::load::{self, AreaWriter, NewArea};
 use crate::data::seed::DimensionScore;
 use crate::dates;
-use std::borrow::Cow;
 
-use area::Area;
-
-/// At most this many problems are printed; the rest are counted.
-const SHOWN_PROBLEMS: usize = 100;
-
-/// A problem with the file, at a line (0 when it is about the whole file).
-#[derive(Debug, Clone, PartialEq)]
-struct Problem {
-    line: u64,
-    id: Option<String>,
-    message: String,
-}
+use area::{Area, Span};
+use staging::{Format, Rereader, Staged};
 
 pub fn run(db: &Path, file: &Path) -> Result<String, String> {
-    let read = reader_for(file)?;
-    let bytes = fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let format = format_of(file)?;
+    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
+    let input = File::open(file).map_err(cannot_read)?;
+    let before = input.metadata().map_err(cannot_read)?;
+    if before.is_dir() {
+        return Err(format!("cannot read {}: it is a directory", file.display()));
+    }
     let existed = check_target(db)?;
-    let areas =
-        parse(read, &bytes, dates::now_unix()).map_err(|problems| report(file, &problems))?;
-    let count = write(db, &areas)?;
+    let now = dates::now_unix();
+    let staged = staging::check(format, BufReader::new(&input), now)
+        .map_err(|e| format!("{}: {e}", file.display()))?
+        .map_err(|problems| problems.report(file))?;
+    let count = load::create_database(db, true, |writer| {
+        write(writer, &staged, &input, now)?;
+        // The rows were read twice: a file changed in between is refused
+        // rather than imported half old, half new.
+        let after = input.metadata().map_err(cannot_read)?;
+        match (after.len(), after.modified().ok()) == (before.len(), before.modified().ok()) {
+            true => Ok(()),
+            false => Err(format!(
+                "{} changed while it was imported; nothing was imported and the database is unchanged",
+                file.display()
+            )),
+        }
+    })?;
     let done = if existed {
         format!(
             "imported {count} areas from {} into {}",
@@ -59,24 +75,22 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
             db.display()
         )
     };
-    Ok(match areas.iter().map(|a| a.rounded).sum::<usize>() {
+    Ok(match staged.rounded {
         0 => done,
         1 => format!("{done}; rounded 1 score to 2 decimals"),
         n => format!("{done}; rounded {n} scores to 2 decimals"),
     })
 }
 
-type Reader = fn(&[u8]) -> Vec<area::Row>;
-
-/// The reader for the file's extension: .csv, .jsonl or .ndjson (any case).
-fn reader_for(file: &Path) -> Result<Reader, String> {
+/// The format of the file's extension: .csv, .jsonl or .ndjson (any case).
+fn format_of(file: &Path) -> Result<Format, String> {
     let extension = file
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     match extension.as_deref() {
-        Some("csv") => Ok(from_csv::read),
-        Some("jsonl" | "ndjson") => Ok(from_jsonl::read),
+        Some("csv") => Ok(Format::Csv),
+        Some("jsonl" | "ndjson") => Ok(Format::Jsonl),
         _ => Err(format!(
             "cannot tell the format of {}: name it .csv (CSV) or .jsonl / .ndjson (JSON Lines); see docs/import.md",
             file.display()
@@ -102,112 +116,104 @@ fn check_target(db: &Path) -> Result<bool, String> {
     Ok(true)
 }
 
-/// Reads and checks every row: the areas sorted by id, or every problem found.
-fn parse(read: Reader, bytes: &[u8], now: i64) -> Result<Vec<Area>, Vec<Problem>> {
-    let mut problems = Vec::new();
-    let mut areas: Vec<(u64, Area)> = Vec::new();
-    let mut first_line: HashMap<String, u64> = HashMap::new();
-    for row in read(bytes) {
-        let id = row.draft.as_ref().and_then(|d| d.id.clone());
-        let mut found = row.problems;
-        if let Some(draft) = &row.draft {
-            if let Some(id) = &id {
-                match first_line.get(id) {
-                    Some(first) => found.push(format!("id '{id}' is already used on line {first}")),
-                    None => {
-                        first_line.insert(id.clone(), row.line);
-                    }
-                }
-            }
-            match area::check(draft, now) {
-                Ok(a) if found.is_empty() => areas.push((row.line, a)),
-                Ok(_) => {}
-                Err(more) => found.extend(more),
-            }
-        }
-        problems.extend(found.into_iter().map(|message| Problem {
-            line: row.line,
-            id: id.clone(),
-            message,
-        }));
-    }
-    if problems.is_empty() && areas.is_empty() {
-        problems.push(Problem {
-            line: 0,
-            id: None,
-            message: "the file holds no areas".into(),
-        });
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let mut areas: Vec<Area> = areas.into_iter().map(|(_, a)| a).collect();
-    areas.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(areas)
+/// Where the writing pass reads a row's bytes again: the file, or the bytes
+/// of one in memory (unit tests).
+trait Spans {
+    fn read_span(&self, span: Span, buf: &mut Vec<u8>) -> std::io::Result<()>;
 }
 
-/// The error message: a count, then one line per problem, at most `SHOWN_PROBLEMS`.
-fn report(file: &Path, problems: &[Problem]) -> String {
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let mut lines: Vec<u64> = problems.iter().map(|p| p.line).filter(|l| *l > 0).collect();
-    lines.dedup();
-    let on_lines = match lines.len() {
-        0 => String::new(),
-        n => format!(" on {}", plural(n, "line")),
-    };
-    let mut out = format!(
-        "{} has {}{on_lines}; nothing was imported and the database is unchanged",
-        file.display(),
-        plural(problems.len(), "problem"),
-    );
-    for p in problems.iter().take(SHOWN_PROBLEMS) {
-        let at = match (p.line, &p.id) {
-            (0, _) => String::new(),
-            (line, Some(id)) => format!("line {line} ({id}): "),
-            (line, None) => format!("line {line}: "),
-        };
-        out.push_str(&format!("\n  {at}{}", p.message));
+impl Spans for File {
+    fn read_span(&self, span: Span, buf: &mut Vec<u8>) -> std::io::Result<()> {
+        buf.resize(span.len as usize, 0);
+        self.read_exact_at(buf, span.start)
     }
-    if problems.len() > SHOWN_PROBLEMS {
-        out.push_str(&format!(
-            "\n  ... and {} more",
-            problems.len() - SHOWN_PROBLEMS
-        ));
-    }
-    out
 }
 
-/// Writes the areas (sorted by id) through `load::create_database`.
-fn write(db: &Path, areas: &[Area]) -> Result<i64, String> {
-    load::create_database(db, true, |writer| {
-        for a in areas {
-            let dimensions: Vec<DimensionScore> = a
-                .dimensions
-                .iter()
-                .map(|d| DimensionScore {
-                    name: d.name,
-                    score: d.score,
-                    weight: d.weight,
-                    sources: d.sources.iter().map(|s| Cow::Owned(s.clone())).collect(),
-                })
-                .collect();
-            writer.add(&NewArea {
-                id: &a.id,
-                name: &a.name,
-                province_slug: a.province_slug,
-                province: a.province,
-                municipality: &a.municipality,
-                lat: a.lat,
-                lng: a.lng,
-                truth_score: a.truth_score,
-                updated_at: &a.updated_at,
-                dimensions: &dimensions,
-                history: &a.history,
-                first_day: a.first_day,
-            })?;
-        }
+impl Spans for [u8] {
+    fn read_span(&self, span: Span, buf: &mut Vec<u8>) -> std::io::Result<()> {
+        let (start, end) = (span.start as usize, (span.start + span.len) as usize);
+        let bytes = self
+            .get(start..end)
+            .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+        buf.clear();
+        buf.extend_from_slice(bytes);
         Ok(())
-    })
+    }
+}
+
+/// The writing pass: each staged row read again, in id order, checked again
+/// (the rules are deterministic, `now` the same) and handed to `writer`.
+fn write(
+    writer: &mut AreaWriter,
+    staged: &Staged,
+    input: &(impl Spans + ?Sized),
+    now: i64,
+) -> Result<(), String> {
+    let mut buf = Vec::new();
+    let mut rows = staged.layout.rereader();
+    let mut written = 0;
+    staged.each_in_id_order(|span| {
+        let area = area_at(&mut rows, input, span, now, &mut buf)?;
+        written += 1;
+        writer.add(&new_area(&area, &dimensions(&area)))
+    })?;
+    match written == staged.areas {
+        true => Ok(()),
+        false => Err(changed()),
+    }
+}
+
+fn changed() -> String {
+    "the file changed while it was imported; nothing was imported and the database is unchanged"
+        .into()
+}
+
+/// The checked area whose row lies at `span`.
+fn area_at(
+    rows: &mut Rereader,
+    input: &(impl Spans + ?Sized),
+    span: Span,
+    now: i64,
+    buf: &mut Vec<u8>,
+) -> Result<Area, String> {
+    input
+        .read_span(span, buf)
+        .map_err(|e| format!("cannot read the file again: {e}"))?;
+    let row = rows.row_at(buf);
+    let draft = row
+        .draft
+        .filter(|_| row.problems.is_empty())
+        .ok_or_else(changed)?;
+    area::check(&draft, now).map_err(|_| changed())
+}
+
+fn dimensions(a: &Area) -> Vec<DimensionScore> {
+    a.dimensions
+        .iter()
+        .map(|d| DimensionScore {
+            name: d.name,
+            score: d.score,
+            weight: d.weight,
+            sources: d.sources.iter().map(|s| Cow::Owned(s.clone())).collect(),
+        })
+        .collect()
+}
+
+fn new_area<'a>(a: &'a Area, dimensions: &'a [DimensionScore]) -> NewArea<'a> {
+    NewArea {
+        id: &a.id,
+        name: &a.name,
+        province_slug: a.province_slug,
+        province: a.province,
+        municipality: &a.municipality,
+        lat: a.lat,
+        lng: a.lng,
+        truth_score: a.truth_score,
+        updated_at: &a.updated_at,
+        dimensions,
+        history: &a.history,
+        first_day: a.first_day,
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,189 @@
+//! The checking pass of an import, in memory that does not grow with the
+//! file: every row is read once, checked, and forgotten, keeping only its
+//! id, line and byte span in a private temporary SQLite database (`Staged`).
+//! SQLite finds repeated ids and gives the writing pass the rows in id order,
+//! sorting on disk beyond a small cache, where a map of every id and a
+//! vector of every area would grow with the file (docs/import.md, "Memory").
+
+use std::io::BufRead;
+
+use rusqlite::{Connection, params};
+
+use super::area::{self, Row, Span};
+use super::problems::{DUPLICATE, Problems, READING, RULES};
+use super::{from_csv, from_jsonl};
+
+/// The temporary database's page cache, in KiB (SQLite's negative cache_size).
+const STAGING_CACHE_KIB: i64 = 16 * 1024;
+
+/// The format of an import file, from its extension.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Format {
+    Csv,
+    Jsonl,
+}
+
+/// What reading a row again needs beyond its bytes: a CSV's header.
+pub enum Layout {
+    Csv(from_csv::Header),
+    Jsonl,
+}
+
+impl Layout {
+    /// What reads the rows again, one at a time, from their bytes.
+    pub fn rereader(&self) -> Rereader<'_> {
+        match self {
+            Layout::Csv(header) => Rereader::Csv(from_csv::Rereader::new(header)),
+            Layout::Jsonl => Rereader::Jsonl,
+        }
+    }
+}
+
+pub enum Rereader<'a> {
+    Csv(from_csv::Rereader<'a>),
+    Jsonl,
+}
+
+impl Rereader<'_> {
+    /// The row whose bytes are `bytes`, read as the checking pass read it.
+    pub fn row_at(&mut self, bytes: &[u8]) -> Row {
+        match self {
+            Rereader::Csv(reader) => reader.row_at(bytes),
+            Rereader::Jsonl => from_jsonl::row_at(bytes),
+        }
+    }
+}
+
+/// A file whose every row passed: where each row is, by id.
+pub struct Staged {
+    conn: Connection,
+    pub layout: Layout,
+    pub areas: usize,
+    /// Scores with more than 2 decimals, rounded (for the summary).
+    pub rounded: usize,
+}
+
+impl Staged {
+    /// Hands each row's span to `visit` in ascending id order, the order
+    /// `AreaWriter` needs; stops at the first error.
+    pub fn each_in_id_order(
+        &self,
+        mut visit: impl FnMut(Span) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let sql = |e: rusqlite::Error| format!("cannot read the checked rows back: {e}");
+        let mut stmt = self
+            .conn
+            .prepare("SELECT start, len FROM staged ORDER BY id")
+            .map_err(sql)?;
+        let mut rows = stmt.query([]).map_err(sql)?;
+        while let Some(r) = rows.next().map_err(sql)? {
+            let (start, len): (i64, i64) = (r.get(0).map_err(sql)?, r.get(1).map_err(sql)?);
+            visit(Span {
+                start: start as u64,
+                len: len as u64,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads and checks every row of `input`: the staged rows when all pass,
+/// else every problem (`Err` inside). The outer `Err` is a failure to read
+/// the file or to use the temporary database.
+pub fn check(
+    format: Format,
+    input: impl BufRead,
+    now: i64,
+) -> Result<Result<Staged, Problems>, String> {
+    let conn = temporary_database().map_err(|e| format!("cannot stage the import: {e}"))?;
+    let sql = |e: rusqlite::Error| format!("cannot stage the import: {e}");
+    let mut problems = Problems::default();
+    let (mut areas, mut rounded) = (0usize, 0usize);
+    conn.execute_batch("BEGIN").map_err(sql)?;
+    let layout = {
+        let mut stage = conn
+            .prepare("INSERT INTO staged (id, line, start, len) VALUES (?1, ?2, ?3, ?4)")
+            .map_err(sql)?;
+        let mut failed = None;
+        let mut visit = |row: Row, span: Span| {
+            let id = row.draft.as_ref().and_then(|d| d.id.clone());
+            problems.add(row.line, &id, READING, row.problems);
+            let Some(draft) = &row.draft else { return };
+            if let Some(id) = &id {
+                let staged = stage.execute(params![
+                    id,
+                    row.line as i64,
+                    span.start as i64,
+                    span.len as i64
+                ]);
+                if let Err(e) = staged {
+                    failed.get_or_insert(sql(e));
+                }
+            }
+            match area::check(draft, now) {
+                Ok(a) => {
+                    areas += 1;
+                    rounded += a.rounded;
+                }
+                Err(more) => problems.add(row.line, &id, RULES, more),
+            }
+        };
+        let layout = match format {
+            Format::Csv => from_csv::each_row(input, &mut visit)?.map(Layout::Csv),
+            Format::Jsonl => {
+                from_jsonl::each_row(input, &mut visit).map(|()| Some(Layout::Jsonl))?
+            }
+        };
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        layout
+    };
+    conn.execute_batch("COMMIT; CREATE INDEX staged_by_id ON staged (id, line, start, len);")
+        .map_err(sql)?;
+    add_repeated_ids(&conn, &mut problems).map_err(sql)?;
+    match layout {
+        Some(layout) if problems.is_empty() && areas > 0 => Ok(Ok(Staged {
+            conn,
+            layout,
+            areas,
+            rounded,
+        })),
+        _ => {
+            if problems.is_empty() {
+                problems.add(0, &None, READING, vec!["the file holds no areas".into()]);
+            }
+            Ok(Err(problems))
+        }
+    }
+}
+
+/// A private database SQLite deletes when it closes, kept on disk beyond
+/// `STAGING_CACHE_KIB` of cache.
+fn temporary_database() -> rusqlite::Result<Connection> {
+    let conn = Connection::open("")?;
+    conn.execute_batch(&format!(
+        "PRAGMA cache_size = -{STAGING_CACHE_KIB}; PRAGMA temp_store = FILE;
+         PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+         CREATE TABLE staged (id TEXT NOT NULL, line INTEGER NOT NULL, start INTEGER NOT NULL, len INTEGER NOT NULL);"
+    ))?;
+    Ok(conn)
+}
+
+/// Every row whose id an earlier line already used, naming that line.
+fn add_repeated_ids(conn: &Connection, problems: &mut Problems) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare(
+        "SELECT s.line, s.id, f.first FROM staged s
+         JOIN (SELECT id, min(line) AS first FROM staged GROUP BY id HAVING count(*) > 1) f
+           ON f.id = s.id
+         WHERE s.line > f.first
+         ORDER BY s.line",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let (line, id, first): (i64, String, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
+        let message = format!("id '{id}' is already used on line {first}");
+        problems.add(line as u64, &Some(id), DUPLICATE, vec![message]);
+    }
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! `import` and `init --force` keep the dataset they replace as
+//! `<db>.previous`, with its mode; `area-scoring rollback` puts it back in
+//! one rename (keeping the one it replaces in turn), a running server
+//! answers from it within its reload second, and with no previous dataset
+//! rollback exits 1 and changes nothing (docs/import.md, "Rollback").
+
+mod common;
+// The import helpers this file does not use.
+#[allow(dead_code)]
+#[path = "import/support.rs"]
+mod support;
+
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::bin::{Served, create_key};
+use common::scratch_dir;
+use common::wait::within;
+use support::*;
+
+fn previous(db: &Path) -> PathBuf {
+    db.with_file_name(format!(
+        "{}.previous",
+        db.file_name().unwrap().to_str().unwrap()
+    ))
+}
+
+fn rollback(db: &Path) -> std::process::Output {
+    cli(&["rollback", "--db", db.to_str().unwrap()])
+}
+
+fn ids(db: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare("SELECT id FROM areas ORDER BY id").unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A one-area CSV file in `dir`, named after its area.
+fn one_area(dir: &Path, id: &str) -> PathBuf {
+    let file = dir.join(format!("{id}.csv"));
+    fs::write(
+        &file,
+        format!(
+            "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources\n\
+             {id},{id},gauteng,City of Johannesburg,-26.2,28.04,6.5,1,saps\n"
+        ),
+    )
+    .unwrap();
+    file
+}
+
+#[test]
+fn import_keeps_the_replaced_file_with_its_mode_and_rollback_swaps_them() {
+    let dir = scratch_dir("rollback-swap");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "first")));
+    assert!(!previous(&db).exists(), "a new database replaces nothing");
+    fs::set_permissions(&db, fs::Permissions::from_mode(0o600)).unwrap();
+    let first_inode = fs::metadata(&db).unwrap().ino();
+
+    assert_ok(&import(&db, &one_area(&dir, "second")));
+    let kept = fs::metadata(previous(&db)).unwrap();
+    assert_eq!(
+        kept.ino(),
+        first_inode,
+        "the replaced file itself, not a copy"
+    );
+    assert_eq!(kept.permissions().mode() & 0o777, 0o600);
+    assert_eq!(ids(&previous(&db)), ["first"]);
+    assert_eq!(ids(&db), ["second"]);
+
+    let out = rollback(&db);
+    assert_ok(&out);
+    assert!(stderr(&out).contains("rolled"), "{}", stderr(&out));
+    assert_eq!(ids(&db), ["first"]);
+    assert_eq!(fs::metadata(&db).unwrap().ino(), first_inode);
+    assert_eq!(
+        fs::metadata(&db).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert_eq!(
+        ids(&previous(&db)),
+        ["second"],
+        "the replaced one is kept in turn"
+    );
+
+    assert_ok(&rollback(&db));
+    assert_eq!(ids(&db), ["second"], "a second rollback undoes the first");
+    assert_eq!(ids(&previous(&db)), ["first"]);
+    let leftovers: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.starts_with("areas.db.") && !n.ends_with(".previous") && !n.ends_with(".lock")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn init_force_keeps_the_replaced_file_too() {
+    let dir = scratch_dir("rollback-init");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "mine")));
+    assert_ok(&cli(&["init", "--db", db.to_str().unwrap(), "--force"]));
+    assert_eq!(ids(&db).len(), 938);
+    assert_eq!(ids(&previous(&db)), ["mine"]);
+    assert_ok(&rollback(&db));
+    assert_eq!(ids(&db), ["mine"]);
+}
+
+#[test]
+fn without_a_previous_dataset_rollback_exits_1_and_changes_nothing() {
+    let dir = scratch_dir("rollback-none");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "only")));
+    let before = fs::read(&db).unwrap();
+    let text = assert_fails(&rollback(&db));
+    assert!(
+        text.contains("no previous dataset") && text.contains("areas.db.previous"),
+        "{text}"
+    );
+    assert_eq!(fs::read(&db).unwrap(), before);
+    assert!(!previous(&db).exists());
+    // No database at all: the same refusal, and nothing is created.
+    let none = dir.join("none.db");
+    assert!(assert_fails(&rollback(&none)).contains("no previous dataset"));
+    assert!(!none.exists());
+}
+
+#[test]
+fn a_previous_file_the_server_would_refuse_is_not_put_in_place() {
+    let dir = scratch_dir("rollback-refuse");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "good")));
+    fs::write(previous(&db), "not a database").unwrap();
+    let text = assert_fails(&rollback(&db));
+    assert!(text.contains("refusing to roll back"), "{text}");
+    assert_eq!(ids(&db), ["good"]);
+    assert_eq!(fs::read_to_string(previous(&db)).unwrap(), "not a database");
+}
+
+#[test]
+fn a_running_server_answers_from_the_rolled_back_file() {
+    let dir = scratch_dir("rollback-serve");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "before")));
+    let key = create_key(&db, "growth", "rollback");
+    assert_ok(&import(&db, &one_area(&dir, "after")));
+    let served = Served::start(&["--db", db.to_str().unwrap()], &[], Path::new("/"));
+    let status = |id: &str| served.get(&format!("/v1/areas/{id}"), &key).status;
+    assert_eq!((status("after"), status("before")), (200, 404));
+
+    assert_ok(&rollback(&db));
+    within(Duration::from_secs(5), || {
+        (status("before") == 200).then_some(())
+    })
+    .expect("the server reloads the rolled-back file within its reload second");
+    assert_eq!(status("after"), 404);
+}
+
+#[test]
+fn files_a_killed_replacement_or_rollback_left_are_removed_by_the_next() {
+    let dir = scratch_dir("rollback-leftovers");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "first")));
+    assert_ok(&import(&db, &one_area(&dir, "second")));
+    // Beyond this system's pid_max, so no process has it.
+    let dead = 999_999;
+    let left = ["previous", "current"].map(|kind| dir.join(format!("areas.db.{kind}-{dead}")));
+    let running = dir.join(format!("areas.db.current-{}", std::process::id()));
+    for f in left.iter().chain([&running]) {
+        fs::write(f, "left behind").unwrap();
+    }
+    let out = rollback(&db);
+    assert_ok(&out);
+    let text = stderr(&out);
+    assert!(left.iter().all(|f| !f.exists()), "{text}");
+    assert!(running.exists(), "a running process's file is kept");
+    assert!(
+        text.contains(&format!("left by a rollback (process {dead})")),
+        "{text}"
+    );
+    assert_eq!(ids(&db), ["first"]);
+}
+
+#[test]
+fn a_rollback_killed_between_its_renames_is_finished_by_the_next_command() {
+    let dir = scratch_dir("rollback-killed");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "first")));
+    assert_ok(&import(&db, &one_area(&dir, "second")));
+    // As a rollback leaves it after its first rename: the dataset it
+    // replaced only at <db>.current-PID, and no <db>.previous.
+    let dead = 999_999;
+    let current = dir.join(format!("areas.db.current-{dead}"));
+    fs::rename(&db, &current).unwrap();
+    fs::rename(previous(&db), &db).unwrap();
+    let out = rollback(&db);
+    assert_ok(&out);
+    let text = stderr(&out);
+    assert!(
+        text.contains(&format!("kept {}", current.display())),
+        "{text}"
+    );
+    assert!(!current.exists());
+    assert_eq!(ids(&db), ["second"], "the finished swap, then rolled back");
+    assert_eq!(ids(&previous(&db)), ["first"]);
+}
