@@ -77,29 +77,38 @@ pub fn create_private(path: &Path) -> Result<bool, String> {
 }
 
 /// Opens the keys file for writing, creating it with its schema when missing
-/// or empty, and saying so on stderr, since a server reads only the keys file
-/// it was pointed at. The bool says whether it was made just now.
-pub fn open(path: &Path) -> Result<(Connection, bool), String> {
+/// or empty. Returns what the operator should be told: that it was made
+/// (a server reads only the keys file it was pointed at), or made private.
+pub fn open(path: &Path) -> Result<(Connection, Vec<String>), String> {
     create_private(path)?;
-    keep_private(path)?;
+    let mut notices: Vec<String> = keep_private(path)?.into_iter().collect();
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
     let fresh = fill_if_empty(&conn)
         .map_err(|e| format!("cannot write the keys file {}: {e}", path.display()))?;
     if fresh {
-        eprintln!(
-            "area-scoring: created the keys file {} (servers read it when given --keys or AREA_KEYS \
+        notices.push(format!(
+            "created the keys file {} (servers read it when given --keys or AREA_KEYS \
              with this path, or when it is beside their dataset)",
             path.display()
-        );
+        ));
     }
     check(&conn, path)?;
     // The change counter the servers watch moves only in rollback-journal
     // mode: a WAL set by hand would hide changes until a checkpoint.
     conn.pragma_update(None, "journal_mode", "DELETE")
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok((conn, fresh))
+    Ok((conn, notices))
+}
+
+/// `open`, for the command line: the notices go to stderr.
+fn open_saying(path: &Path) -> Result<Connection, String> {
+    let (conn, notices) = open(path)?;
+    for notice in notices {
+        eprintln!("area-scoring: {notice}");
+    }
+    Ok(conn)
 }
 
 /// Opens the keys file for writing; a missing one is an error that says how
@@ -112,7 +121,7 @@ pub fn open_existing(path: &Path) -> Result<Connection, String> {
             path.display()
         ));
     }
-    Ok(open(path)?.0)
+    open_saying(path)
 }
 
 /// Opens an existing keys file read-only: the server's reload.
@@ -145,35 +154,36 @@ fn fill_if_empty(conn: &Connection) -> rusqlite::Result<bool> {
 }
 
 /// Takes group and other permissions off a file holding keys or usage (one
-/// made by `touch`, or restored with the wrong mode), saying so.
-pub fn keep_private(path: &Path) -> Result<(), String> {
+/// made by `touch`, or restored with the wrong mode); returns what to say.
+pub fn keep_private(path: &Path) -> Result<Option<String>, String> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?
         .permissions()
         .mode();
     if mode & 0o077 == 0 {
-        return Ok(());
+        return Ok(None);
     }
     let shown = path.display();
-    match std::fs::set_permissions(path, std::fs::Permissions::from_mode(PRIVATE_MODE)) {
-        Ok(()) => eprintln!(
-            "area-scoring: {shown} was readable by others (mode {:o}); it is now {PRIVATE_MODE:o}",
-            mode & 0o777
-        ),
-        // Not its owner: a group may read it, as its owner chose; anyone may not.
-        Err(e) if mode & 0o007 != 0 => {
-            return Err(format!(
-                "{shown} is readable by anyone (mode {:o}) and cannot be made private: {e}",
+    Ok(Some(
+        match std::fs::set_permissions(path, std::fs::Permissions::from_mode(PRIVATE_MODE)) {
+            Ok(()) => format!(
+                "{shown} was readable by others (mode {:o}); it is now {PRIVATE_MODE:o}",
                 mode & 0o777
-            ));
-        }
-        Err(_) => eprintln!(
-            "area-scoring: {shown} is readable by its group (mode {:o}); its owner can make it {PRIVATE_MODE:o}",
-            mode & 0o777
-        ),
-    }
-    Ok(())
+            ),
+            // Not its owner: a group may read it, as its owner chose; anyone may not.
+            Err(e) if mode & 0o007 != 0 => {
+                return Err(format!(
+                    "{shown} is readable by anyone (mode {:o}) and cannot be made private: {e}",
+                    mode & 0o777
+                ));
+            }
+            Err(_) => format!(
+                "{shown} is readable by its group (mode {:o}); its owner can make it {PRIVATE_MODE:o}",
+                mode & 0o777
+            ),
+        },
+    ))
 }
 
 fn check(conn: &Connection, path: &Path) -> Result<(), String> {
@@ -195,7 +205,7 @@ pub fn change<T>(
     path: &Path,
     change: impl FnOnce(&Connection) -> Result<T, String>,
 ) -> Result<T, String> {
-    let (conn, _) = open(path)?;
+    let conn = open_saying(path)?;
     let fail = |e: rusqlite::Error| format!("cannot write to {}: {e}", path.display());
     conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
     let outcome = change(&conn);

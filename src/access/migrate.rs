@@ -9,8 +9,9 @@
 //!
 //! A merge is a union by key id. A key revoked in any copy stays revoked, at
 //! its earliest revocation. A key already in the keys file keeps its plan and
-//! label there. Plan limits are taken from the first file merged into a new
-//! keys file; later merges leave them, and say where they differ.
+//! label there. Plan limits are taken from the first file merged into a
+//! keys file that holds no keys yet; later merges leave them, and say where
+//! they differ.
 
 use std::path::Path;
 use std::time::Duration;
@@ -85,22 +86,27 @@ pub fn merge(from: &Path, keys: &Path) -> Result<Option<Merged>, String> {
     if !from.is_file() {
         return Err(format!("{} does not exist", from.display()));
     }
-    let (conn, created) = key_file::open(keys)?;
+    // What opening says (made, made private) is said again by the command's
+    // own open of the keys file; the move itself names the file.
+    let (conn, _) = key_file::open(keys)?;
     let from_text = from.to_str().ok_or("the path is not valid UTF-8")?;
     conn.execute("ATTACH DATABASE ?1 AS old", [from_text])
         .map_err(|e| format!("cannot open {}: {e}", from.display()))?;
-    let merged = merge_attached(&conn, from, created);
+    let merged = merge_attached(&conn, from);
     let _ = conn.execute("DETACH DATABASE old", []);
     merged
 }
 
-fn merge_attached(conn: &Connection, from: &Path, created: bool) -> Result<Option<Merged>, String> {
+fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, String> {
     let fail = |e: rusqlite::Error| format!("cannot merge the keys of {}: {e}", from.display());
     if !holds_keys(conn, "old").map_err(fail)? {
         return Ok(None);
     }
     conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
     let done = (|| {
+        // A keys file without keys takes the limits of the first file merged.
+        let created: bool =
+            conn.query_row("SELECT count(*) = 0 FROM main.api_keys", [], |r| r.get(0))?;
         let keys: i64 = conn.query_row("SELECT count(*) FROM old.api_keys", [], |r| r.get(0))?;
         let added = conn.execute(ADD_KEYS, [])?;
         let revoked = conn.execute(REVOKE_KEYS, [])?;

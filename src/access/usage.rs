@@ -98,7 +98,9 @@ pub fn usage_path(keys: &Path) -> PathBuf {
 /// waits up to `patience` for another writer.
 pub fn open_file(path: &Path, patience: Duration) -> Result<Connection, String> {
     create_private(path)?;
-    keep_private(path)?;
+    if let Some(notice) = keep_private(path)? {
+        log::warn!("{notice}");
+    }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     conn.busy_timeout(patience).map_err(|e| e.to_string())?;

@@ -54,13 +54,13 @@ fn run(command: Command) -> Result<(), String> {
             move_keys(&db, &keys)?;
             init(&db, force, synthetic)?;
             // A new install gets its (empty) keys file with the dataset.
-            key_file::open(&keys).map(drop)
+            open_keys(&keys)
         }
         Command::Import { db, keys, file } => {
             move_keys(&db, &keys)?;
             let summary = import::run(&db, &file)?;
             eprintln!("{summary}");
-            key_file::open(&keys).map(drop)
+            open_keys(&keys)
         }
         Command::Rollback { db } => {
             eprintln!("{}", previous::rollback(&db)?);
@@ -81,6 +81,14 @@ fn run(command: Command) -> Result<(), String> {
             backup::run(&files, &dir)
         }
     }
+}
+
+/// Opens (or makes) the keys file, saying what the operator should know.
+fn open_keys(keys: &Path) -> Result<(), String> {
+    for notice in key_file::open(keys)?.1 {
+        eprintln!("area-scoring: {notice}");
+    }
+    Ok(())
 }
 
 /// Moves the keys of a dataset file made before keys had a file of their

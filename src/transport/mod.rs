@@ -122,7 +122,7 @@ pub struct Running {
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
     // The first command after an upgrade moves the dataset's keys out.
     let moved = migrate::out_of_dataset(&config.db, &config.keys)?;
-    key_file::open(&config.keys)?;
+    let (_, said_of_keys) = key_file::open(&config.keys)?;
     let keys = KeyStore::open(&config.keys)?;
     // Each streaming export holds a connection of its own besides the workers'.
     let store = Store::open(&config.db, pool_size(config.workers))?;
@@ -131,6 +131,10 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let mut switches = vec![AcceptSwitch::new(&listener).map_err(|e| e.to_string())?];
     let server = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
     log::info!("listening on http://{addr}");
+    // After the address, which the first line names (README, "Configuration").
+    for notice in said_of_keys {
+        log::warn!("{notice}");
+    }
     if let Some(moved) = moved {
         log::info!("{}", moved.said);
         if let Some(warning) = moved.left_in_dataset {
