@@ -7,7 +7,9 @@ use std::sync::Arc;
 use rusqlite::Connection;
 
 use crate::error::ApiResult;
-use crate::search::match_cache::MatchCache;
+use crate::search::area_index::AreaIndex;
+use crate::search::bitmap::Bits;
+use crate::search::match_cache::{MatchCache, Matches};
 
 /// Search ranks of matches, best first (shared with the kept lists).
 pub type Ranks = Arc<[u32]>;
@@ -17,8 +19,18 @@ pub type Ranks = Arc<[u32]>;
 /// yields them in relevance order.
 const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
-/// The ranks where every word matches anywhere, and where every word matches
-/// in the name, best first.
+/// What a search's words match: the ranks where every word matches anywhere,
+/// and where every word matches in the name, best first; and, when every
+/// word is common enough to have its bitmap kept (search/match_cache.rs), the
+/// bitmaps whose AND is each of the two sets.
+pub struct WordSets {
+    pub anywhere: Ranks,
+    pub in_name: Ranks,
+    pub anywhere_bits: Option<Vec<Arc<Bits>>>,
+    pub in_name_bits: Option<Vec<Arc<Bits>>>,
+}
+
+/// The matches of a search's words (see `WordSets`).
 ///
 /// Each word's matches are read on their own, anywhere and in the name, and
 /// intersected here: the lists of common words ("west", "central", "6") are
@@ -28,37 +40,58 @@ const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORD
 /// FTS5's own AND is cheap over short lists.
 pub fn word_matches(
     conn: &Connection,
+    index: &AreaIndex,
     cache: &MatchCache,
     words: &[String],
-) -> ApiResult<(Ranks, Ranks)> {
+) -> ApiResult<WordSets> {
     let mut anywhere = Vec::new();
     let mut in_name = Vec::new();
     let mut light = Vec::new();
+    let areas = index.area_count();
     for word in words {
         let term = fts_term(word);
         if cache.is_light(&term) {
             light.push(term);
             continue;
         }
-        let any = all_ranks(conn, cache, &term, |n| cache.is_heavy(n))?;
+        let any = all_matches(conn, index, cache, &term, |n| {
+            (cache.is_heavy(n), cache.wants_bits(n, areas))
+        })?;
         // Reading where a word is in the name costs as much as reading all
         // its matches (FTS5 looks at each to tell the column), so the name
         // list of a heavy word is kept however short it is.
-        let heavy = cache.is_heavy(any.len());
+        let heavy = cache.is_heavy(any.ranks.len());
         if !heavy {
             cache.note_light(&term);
         }
-        in_name.push(all_ranks(conn, cache, &in_name_query(&term), |_| heavy)?);
+        in_name.push(all_matches(
+            conn,
+            index,
+            cache,
+            &in_name_query(&term),
+            |n| (heavy, heavy && cache.wants_bits(n, areas)),
+        )?);
         anywhere.push(any);
     }
     if !light.is_empty() {
         let together = light.join(" ");
-        anywhere.push(all_ranks(conn, cache, &together, |_| false)?);
-        in_name.push(all_ranks(conn, cache, &in_name_query(&together), |_| {
-            false
-        })?);
+        let never = |_| (false, false);
+        anywhere.push(all_matches(conn, index, cache, &together, never)?);
+        in_name.push(all_matches(
+            conn,
+            index,
+            cache,
+            &in_name_query(&together),
+            never,
+        )?);
     }
-    Ok((intersection(anywhere), intersection(in_name)))
+    let bits = |sets: &[Matches]| sets.iter().map(|m| m.bits.clone()).collect();
+    Ok(WordSets {
+        anywhere_bits: bits(&anywhere),
+        in_name_bits: bits(&in_name),
+        anywhere: intersection(anywhere.into_iter().map(|m| m.ranks).collect()),
+        in_name: intersection(in_name.into_iter().map(|m| m.ranks).collect()),
+    })
 }
 
 /// An FTS5 query that matches its terms in the name column only.
@@ -107,16 +140,18 @@ pub fn each_rank(
     Ok(())
 }
 
-/// Every match, best first: the kept list (search/match_cache.rs), or else read
-/// from FTS5 and kept when `worth_keeping` says so of its length.
-pub fn all_ranks(
+/// Every match, best first: the kept list (search/match_cache.rs), or else
+/// read from FTS5 and kept when `keeping` says so of its length (and with a
+/// bitmap when it says that too).
+pub fn all_matches(
     conn: &Connection,
+    index: &AreaIndex,
     cache: &MatchCache,
     fts_query: &str,
-    worth_keeping: impl Fn(usize) -> bool,
-) -> ApiResult<Ranks> {
-    if let Some(ranks) = cache.get(fts_query) {
-        return Ok(ranks);
+    keeping: impl Fn(usize) -> (bool, bool),
+) -> ApiResult<Matches> {
+    if let Some(matches) = cache.get(fts_query) {
+        return Ok(matches);
     }
     let mut read = Vec::new();
     // Ranks run from 1 to the number of areas (data/load.rs), so they fit a u32.
@@ -125,10 +160,15 @@ pub fn all_ranks(
         true
     })?;
     let ranks: Ranks = read.into();
-    if worth_keeping(ranks.len()) {
-        cache.keep(fts_query, ranks.clone());
+    let (keep, with_bits) = keeping(ranks.len());
+    let matches = Matches {
+        bits: with_bits.then(|| Arc::new(index.bits_of_ranks(&ranks))),
+        ranks,
+    };
+    if keep {
+        cache.keep(fts_query, matches.clone());
     }
-    Ok(ranks)
+    Ok(matches)
 }
 
 /// A word as a quoted FTS5 prefix term. Words hold only letters, digits and

@@ -23,6 +23,9 @@ pub struct Entry {
     pub lng: f64,
     pub truth_score: f64,
     pub area_no: u32,
+    /// The search rank (from 1; 0 for an area without one). It fills what
+    /// would be padding, so the text order costs no memory of its own.
+    pub rank: u32,
 }
 
 /// The side of a grid cell, in degrees (about 2.2 km by 2 km in South Africa):
@@ -57,12 +60,13 @@ pub struct AreaIndex {
     cells: Vec<Cell>,
     /// For each area_no, its place in `entries` (u32::MAX for a gap).
     slot: Vec<u32>,
-    /// A copy of each area in search-rank order (the full-text index's rowid,
-    /// from 1). FTS5 yields matches in rank order, so a filtered text search
-    /// reads this array front to back; going through `entries` instead was a
-    /// cache miss per match ("Western", 14,387 matches at 100,000 areas:
-    /// 2.5 ms of which a third was waiting on memory).
-    by_rank: Vec<Entry>,
+    /// For each search rank from 1 (the full-text index's rowid), its place in
+    /// `entries`. A copy of the entries in rank order read faster for text
+    /// searches that walk many matches, but cost 56 bytes an area (56 MB at a
+    /// million); those searches count over bitmaps instead (api/search.rs).
+    by_rank: Vec<u32>,
+    /// Each distinct score, best first, with how many areas score at least it.
+    floors: Vec<(f64, u32)>,
 }
 
 /// Read off the covering index areas_by_position (data/load.rs).
@@ -87,35 +91,35 @@ impl AreaIndex {
     pub fn load(conn: &Connection) -> rusqlite::Result<AreaIndex> {
         let mut stmt = conn.prepare(EVERY_AREA)?;
         let mut rows = stmt.query([])?;
-        let mut areas = Vec::new();
+        // Straight into entries: a million areas held twice at start would
+        // raise the peak RSS by 32 MB for nothing.
+        let mut entries = Vec::new();
         while let Some(r) = rows.next()? {
-            areas.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+            entries.push(entry(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
         }
         let by_rank = conn
             .prepare(RANKS)?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(AreaIndex::new(areas, by_rank))
+        Ok(AreaIndex::from_entries(entries, by_rank))
     }
 
     /// From (area_no, lat, lng, truth_score), in any order, and
     /// the area_no of each search rank from 1.
     pub fn new(areas: Vec<(u32, f64, f64, f64)>, by_rank: Vec<u32>) -> AreaIndex {
-        let mut entries: Vec<Entry> = areas
+        let entries = areas
             .into_iter()
-            .map(|(area_no, lat, lng, truth_score)| Entry {
-                unit: unit_vector(lat, lng),
-                lat,
-                lng,
-                truth_score,
-                area_no,
-            })
+            .map(|(area_no, lat, lng, truth_score)| entry(area_no, lat, lng, truth_score))
             .collect();
+        AreaIndex::from_entries(entries, by_rank)
+    }
+
+    fn from_entries(mut entries: Vec<Entry>, ranked: Vec<u32>) -> AreaIndex {
         let key = |e: &Entry| (row_of(e.lat), col_of(e.lng));
-        // Keys computed once per area, not per comparison (this runs at start,
-        // where it counts towards the first answer). Scores are 0 to 10
-        // (schema.sql), and non-negative floats order as their bits do.
-        entries.sort_by_cached_key(|e| {
+        // Scores are 0 to 10 (schema.sql), and non-negative floats order as
+        // their bits do. The key is computed per comparison: cached keys
+        // would hold 32 MB more at a million areas while sorting.
+        entries.sort_unstable_by_key(|e| {
             let (row, col) = key(e);
             (
                 row,
@@ -148,15 +152,20 @@ impl AreaIndex {
         }
         // Ranks are dense and each names an area (data/load.rs). Were one missing,
         // the ranks after it answer None, never another area.
-        let by_rank = by_rank
+        let by_rank: Vec<u32> = ranked
             .iter()
-            .map_while(|&no| entries.get(*slot.get(no as usize)? as usize).copied())
+            .map_while(|&no| slot.get(no as usize).copied().filter(|&i| i != NO_SLOT))
             .collect();
+        for (r, &i) in by_rank.iter().enumerate() {
+            entries[i as usize].rank = r as u32 + 1;
+        }
+        let floors = floors_of(&entries);
         AreaIndex {
             entries,
             cells,
             slot,
             by_rank,
+            floors,
         }
     }
 
@@ -169,8 +178,32 @@ impl AreaIndex {
 
     /// The area with a search rank, if there is one.
     pub fn by_rank(&self, rank: i64) -> Option<&Entry> {
+        let i = self.position_of_rank(rank)?;
+        self.entries.get(i)
+    }
+
+    /// The position in the grid order of the area with a search rank.
+    pub fn position_of_rank(&self, rank: i64) -> Option<usize> {
         let i = usize::try_from(rank).ok()?.checked_sub(1)?;
-        self.by_rank.get(i)
+        self.by_rank.get(i).map(|&p| p as usize)
+    }
+
+    /// The area at a position of the grid order.
+    pub fn at(&self, position: usize) -> &Entry {
+        &self.entries[position]
+    }
+
+    /// Every non-empty cell, in (row, col) order.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The positions of a cell's areas scoring at least `min`: a prefix of
+    /// the cell, as its areas are sorted best first.
+    pub fn scoring_run(&self, cell: &Cell, min: f64) -> (usize, usize) {
+        let areas = self.areas_of(cell);
+        let n = areas.partition_point(|e| e.truth_score >= min);
+        (cell.start as usize, cell.start as usize + n)
     }
 
     /// How many areas there are.
@@ -178,9 +211,12 @@ impl AreaIndex {
         self.entries.len()
     }
 
-    /// How many areas score at least `min`.
+    /// How many areas score at least `min`: a binary search over the distinct scores.
     pub fn count_scoring(&self, min: f64) -> i64 {
-        self.entries.iter().filter(|e| e.truth_score >= min).count() as i64
+        let above = self.floors.partition_point(|&(score, _)| score >= min);
+        above
+            .checked_sub(1)
+            .map_or(0, |i| i64::from(self.floors[i].1))
     }
 
     /// The non-empty cells of one row from column `from` to `to`, inclusive.
@@ -194,6 +230,32 @@ impl AreaIndex {
     pub fn areas_of(&self, cell: &Cell) -> &[Entry] {
         &self.entries[cell.start as usize..cell.end as usize]
     }
+}
+
+fn entry(area_no: u32, lat: f64, lng: f64, truth_score: f64) -> Entry {
+    Entry {
+        unit: unit_vector(lat, lng),
+        lat,
+        lng,
+        truth_score,
+        area_no,
+        rank: 0,
+    }
+}
+
+/// Each distinct score, best first, with how many areas score at least it.
+fn floors_of(entries: &[Entry]) -> Vec<(f64, u32)> {
+    let mut scores: Vec<u64> = entries.iter().map(|e| e.truth_score.to_bits()).collect();
+    scores.sort_unstable_by(|a, b| b.cmp(a));
+    let mut floors: Vec<(f64, u32)> = Vec::new();
+    for (i, bits) in scores.iter().enumerate() {
+        let score = f64::from_bits(*bits);
+        match floors.last_mut() {
+            Some(last) if last.0 == score => last.1 = i as u32 + 1,
+            _ => floors.push((score, i as u32 + 1)),
+        }
+    }
+    floors
 }
 
 #[cfg(test)]

@@ -13,12 +13,17 @@
 //! Kept are the complete lists of words with at least `HEAVY` matches
 //! (lighter ones are cheap to read again): where they match anywhere and
 //! where they match in the name, which costs as much to read because FTS5
-//! looks at every match to tell its column. At most `CAPACITY` ranks are kept
-//! in all (4 MiB); the least recently used list goes first. A reload starts
-//! an empty cache with the new dataset.
+//! looks at every match to tell its column. A list of at least one match in
+//! `BITMAP_SHARE` of the areas is kept as a bitmap over the grid too
+//! (bitmap.rs), so that a search with a circle, a viewport or a score floor
+//! counts its matches a machine word at a time instead of one by one. At most
+//! `CAPACITY` bytes are kept in all; the least recently used list goes
+//! first. A reload starts an empty cache with the new dataset.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+
+use crate::search::bitmap::Bits;
 
 /// Lists shorter than this are not kept. A word with the typical 387 matches
 /// at 100,000 areas took about 0.1 ms to read anywhere and again in the name,
@@ -29,8 +34,14 @@ pub const HEAVY: usize = 256;
 /// in one FTS5 query; past this many the memory starts afresh.
 const LIGHT_WORDS: usize = 1 << 16;
 
-/// Ranks kept in all, across every list (4 bytes each).
-pub const CAPACITY: usize = 1 << 20;
+/// Bytes kept in all, across every list (4 a rank) and bitmap (an eighth a
+/// area): 12 MiB, within the serving RSS budget at a million areas
+/// (bench/RESULTS.md).
+pub const CAPACITY: usize = 12 << 20;
+
+/// A kept list of at least one match in this many areas gets a bitmap too:
+/// the bitmap then costs at most twice the list's memory.
+pub const BITMAP_SHARE: usize = 64;
 
 pub struct MatchCache {
     /// How many matches make a word heavy enough to keep: `HEAVY`, lowered
@@ -49,24 +60,37 @@ impl Default for MatchCache {
 struct Lists {
     by_query: HashMap<String, Kept>,
     light: HashSet<String>,
-    ranks: usize,
+    bytes: usize,
     clock: u64,
 }
 
+/// A word's matches: ranks best first, and the bitmap of a common word.
+#[derive(Clone)]
+pub struct Matches {
+    pub ranks: Arc<[u32]>,
+    pub bits: Option<Arc<Bits>>,
+}
+
+impl Matches {
+    fn bytes(&self) -> usize {
+        self.ranks.len() * 4 + self.bits.as_ref().map_or(0, |b| b.bytes())
+    }
+}
+
 struct Kept {
-    ranks: Arc<[u32]>,
+    matches: Matches,
     last_used: u64,
 }
 
 impl MatchCache {
-    /// The kept ranks of an FTS5 query, best first, if it is kept.
-    pub fn get(&self, query: &str) -> Option<Arc<[u32]>> {
+    /// The kept matches of an FTS5 query, if it is kept.
+    pub fn get(&self, query: &str) -> Option<Matches> {
         let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
         lists.clock += 1;
         let now = lists.clock;
         let kept = lists.by_query.get_mut(query)?;
         kept.last_used = now;
-        Some(kept.ranks.clone())
+        Some(kept.matches.clone())
     }
 
     pub fn new(heavy: usize) -> MatchCache {
@@ -81,17 +105,23 @@ impl MatchCache {
         matches >= self.heavy
     }
 
-    /// Keeps the complete ranks of an FTS5 query, if they fit, dropping the
-    /// least recently used lists to make room.
-    pub fn keep(&self, query: &str, ranks: Arc<[u32]>) {
-        if ranks.len() > CAPACITY {
+    /// Whether a kept list of this many matches among `areas` gets a bitmap.
+    pub fn wants_bits(&self, matches: usize, areas: usize) -> bool {
+        self.is_heavy(matches) && matches.saturating_mul(BITMAP_SHARE) >= areas
+    }
+
+    /// Keeps the complete matches of an FTS5 query, if they fit, dropping
+    /// the least recently used lists to make room.
+    pub fn keep(&self, query: &str, matches: Matches) {
+        let size = matches.bytes();
+        if size > CAPACITY {
             return;
         }
         let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
         if lists.by_query.contains_key(query) {
             return;
         }
-        while lists.ranks + ranks.len() > CAPACITY {
+        while lists.bytes + size > CAPACITY {
             let Some(oldest) = lists
                 .by_query
                 .iter()
@@ -101,13 +131,13 @@ impl MatchCache {
                 break;
             };
             if let Some(k) = lists.by_query.remove(&oldest) {
-                lists.ranks -= k.ranks.len();
+                lists.bytes -= k.matches.bytes();
             }
         }
         lists.clock += 1;
-        lists.ranks += ranks.len();
+        lists.bytes += size;
         let kept = Kept {
-            ranks,
+            matches,
             last_used: lists.clock,
         };
         lists.by_query.insert(query.to_string(), kept);
@@ -128,9 +158,9 @@ impl MatchCache {
         lists.light.insert(query.to_string());
     }
 
-    /// Ranks kept in all (for tests and the bench's account of memory).
-    pub fn kept_ranks(&self) -> usize {
-        self.lists.lock().unwrap_or_else(|p| p.into_inner()).ranks
+    /// Bytes kept in all (for tests and the bench's account of memory).
+    pub fn kept_bytes(&self) -> usize {
+        self.lists.lock().unwrap_or_else(|p| p.into_inner()).bytes
     }
 }
 
@@ -138,14 +168,18 @@ impl MatchCache {
 mod tests {
     use super::*;
 
-    fn list(n: usize) -> Arc<[u32]> {
-        (1..=n as u32).collect()
+    /// A list of n ranks, bitmap-free: 4n bytes.
+    fn list(n: usize) -> Matches {
+        Matches {
+            ranks: (1..=n as u32).collect(),
+            bits: None,
+        }
     }
 
     #[test]
     fn stays_within_capacity_dropping_the_least_recently_used() {
         let cache = MatchCache::default();
-        let quarter = CAPACITY / 4;
+        let quarter = CAPACITY / 16;
         for q in ["a", "b", "c", "d"] {
             cache.keep(q, list(quarter));
         }
@@ -155,9 +189,25 @@ mod tests {
         for q in ["a", "c", "d", "e"] {
             assert!(cache.get(q).is_some(), "{q}");
         }
-        assert_eq!(cache.kept_ranks(), CAPACITY);
-        cache.keep("huge", list(CAPACITY + 1));
+        assert_eq!(cache.kept_bytes(), CAPACITY);
+        cache.keep("huge", list(CAPACITY / 4 + 1));
         assert!(cache.get("huge").is_none());
-        assert_eq!(cache.kept_ranks(), CAPACITY);
+        assert_eq!(cache.kept_bytes(), CAPACITY);
+    }
+
+    /// A bitmap counts towards the capacity as its bytes.
+    #[test]
+    fn bitmaps_count_towards_the_capacity() {
+        let cache = MatchCache::default();
+        let bits = Arc::new(Bits::new(8 * 1024 * 64));
+        let with_bits = Matches {
+            ranks: (1..=1024).collect(),
+            bits: Some(bits),
+        };
+        cache.keep("w", with_bits);
+        assert_eq!(cache.kept_bytes(), 4096 + 64 * 1024);
+        assert!(cache.get("w").is_some_and(|m| m.bits.is_some()));
+        assert!(cache.wants_bits(1000, 64_000) && !cache.wants_bits(999, 64_000));
+        assert!(!cache.wants_bits(HEAVY - 1, 1000));
     }
 }

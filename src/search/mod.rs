@@ -6,9 +6,11 @@
 
 pub mod area_index;
 pub mod bbox;
+pub mod bitmap;
 pub mod circles;
 pub mod geo;
 pub mod match_cache;
 mod nearest;
+pub mod region;
 #[cfg(test)]
-mod test_points;
+pub mod test_points;

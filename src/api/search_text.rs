@@ -1,0 +1,180 @@
+//! The page and total of a text search (api/search.rs): the areas whose name
+//! holds every word first, then the others, each tier by search rank.
+//!
+//! Two ways to the same answer. `walked` reads the matches best first and
+//! tests each against the filter: cheap when the filter keeps most of them or
+//! the lists are short. `counted` serves a common word with a circle, a
+//! viewport or a score floor: the total is a popcount of the words' bitmaps
+//! over the shape's grid cells (search/region.rs), and each tier's page is
+//! either collected from the few matches in the shape or, when many match,
+//! walked from the lists, which then soon fill the page.
+
+use crate::api::search::{Filter, Window};
+use crate::api::search_words::WordSets;
+use crate::search::bitmap::{Bits, in_all};
+
+/// A tier with at most this many matches in the shape is collected from the
+/// bitmaps and sorted; past it, walking the list fills a page after some
+/// hundreds of matches on average.
+pub const COLLECT_AT_MOST: usize = 4096;
+
+/// Reads the matches best first, testing each against the filter.
+pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) {
+    let mut page = Vec::new();
+    // The name tier: positions 0 up to the number of admitted name matches.
+    let mut position = 0;
+    for no in sets.in_name.iter().filter_map(|&r| filter.admit(r)) {
+        if position >= w.start {
+            page.push(no);
+        }
+        position += 1;
+        if position == w.end {
+            break;
+        }
+    }
+    // The other tier follows, in rank order; it is needed only when the name
+    // tier ended inside the window. Both lists are sorted, so a match is
+    // told to be a name match by walking the name list alongside.
+    let mut names = sets.in_name.iter().peekable();
+    let mut total = 0;
+    for &rank in sets.anywhere.iter() {
+        let Some(no) = filter.admit(rank) else {
+            continue;
+        };
+        total += 1;
+        if position < w.end {
+            while names.next_if(|&&r| r < rank).is_some() {}
+            if names.peek() != Some(&&rank) {
+                if position >= w.start {
+                    page.push(no);
+                }
+                position += 1;
+            }
+        } else if !filter.narrows() {
+            // Nothing filters and the page is full: every match counts.
+            total = sets.anywhere.len();
+            break;
+        }
+    }
+    (total, page)
+}
+
+/// Counts over the bitmaps of every word's matches (`anywhere`), and pages
+/// tier by tier.
+pub fn counted(
+    filter: &Filter,
+    sets: &WordSets,
+    anywhere: &[&Bits],
+    w: Window,
+) -> (usize, Vec<i64>) {
+    let index = filter.index;
+    let shape = filter.shape();
+    let total = index.count_in(&shape, anywhere);
+    if w.start >= total {
+        return (total, Vec::new());
+    }
+    let name_bits: Option<Vec<&Bits>> = sets
+        .in_name_bits
+        .as_ref()
+        .map(|b| b.iter().map(|b| b.as_ref()).collect());
+    // The name tier: its count from the bitmaps when there are some; else
+    // its list is short (no bitmap was worth keeping), and is walked whole.
+    let name_total = match &name_bits {
+        Some(bits) => index.count_in(&shape, bits),
+        None => sets
+            .in_name
+            .iter()
+            .filter(|&&r| filter.admit(r).is_some())
+            .count(),
+    };
+    let in_name = |e_rank: u32, position: usize| match &name_bits {
+        Some(bits) => in_all(bits, position),
+        None => sets.in_name.binary_search(&e_rank).is_ok(),
+    };
+    let mut page = Vec::new();
+    if w.start < name_total {
+        let want = Window {
+            start: w.start,
+            end: w.end.min(name_total),
+        };
+        if name_total <= filter.collect_at_most {
+            page = collect(filter, anywhere, |r, i| in_name(r, i), want);
+        } else {
+            page = walk(filter, &sets.in_name, |_| true, want);
+        }
+    }
+    if w.end > name_total {
+        let rest_total = total - name_total;
+        let want = Window {
+            start: w.start.saturating_sub(name_total),
+            end: (w.end - name_total).min(rest_total),
+        };
+        if rest_total <= filter.collect_at_most {
+            page.extend(collect(filter, anywhere, |r, i| !in_name(r, i), want));
+        } else {
+            let mut names = sets.in_name.iter().peekable();
+            let not_a_name = |rank: u32| {
+                while names.next_if(|&&r| r < rank).is_some() {}
+                names.peek() != Some(&&rank)
+            };
+            page.extend(walk(filter, &sets.anywhere, not_a_name, want));
+        }
+    }
+    (total, page)
+}
+
+/// The admitted matches of a tier at tier positions `w`, from every match
+/// in the shape that `in_tier` (rank, position) takes, sorted by rank.
+fn collect(
+    filter: &Filter,
+    anywhere: &[&Bits],
+    in_tier: impl Fn(u32, usize) -> bool,
+    w: Window,
+) -> Vec<i64> {
+    let index = filter.index;
+    let mut ranks = Vec::new();
+    index.each_in(&filter.shape(), anywhere, |i, e| {
+        if in_tier(e.rank, i) {
+            ranks.push(e.rank);
+        }
+    });
+    let end = w.end.min(ranks.len());
+    if end > 0 && end < ranks.len() {
+        ranks.select_nth_unstable(end - 1);
+        ranks.truncate(end);
+    }
+    ranks.sort_unstable();
+    ranks
+        .iter()
+        .skip(w.start)
+        .filter_map(|&r| index.by_rank(i64::from(r)).map(|e| i64::from(e.area_no)))
+        .collect()
+}
+
+/// The admitted matches of a list, best first, that `in_tier` takes, at tier
+/// positions `w`; stops once the window is full.
+fn walk(
+    filter: &Filter,
+    list: &[u32],
+    mut in_tier: impl FnMut(u32) -> bool,
+    w: Window,
+) -> Vec<i64> {
+    let mut page = Vec::new();
+    let mut position = 0;
+    for &rank in list {
+        if position >= w.end {
+            break;
+        }
+        let Some(no) = filter.admit(rank) else {
+            continue;
+        };
+        if !in_tier(rank) {
+            continue;
+        }
+        if position >= w.start {
+            page.push(no);
+        }
+        position += 1;
+    }
+    page
+}

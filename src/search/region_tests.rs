@@ -1,0 +1,3 @@
+//! Shapes over the grid against a brute force over every area.
+
+use super::*;
