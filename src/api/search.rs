@@ -14,7 +14,6 @@ use crate::api::search_words::word_matches;
 use crate::error::ApiResult;
 use crate::search::area_index::AreaIndex;
 use crate::search::bbox::BBox;
-use crate::search::bitmap::Bits;
 use crate::search::geo::Disc;
 use crate::search::match_cache::MatchCache;
 use crate::search::region::Shape;
@@ -134,11 +133,8 @@ fn by_text(
     w: Window,
 ) -> ApiResult<(usize, Page)> {
     let sets = word_matches(conn, filter.index, matches, words)?;
-    let (total, page) = match &sets.anywhere_bits {
-        Some(bits) if filter.narrows() => {
-            let bits: Vec<&Bits> = bits.iter().map(|b| b.as_ref()).collect();
-            search_text::counted(filter, &sets, &bits, w)
-        }
+    let (total, page) = match sets.anywhere.position_bits() {
+        Some(bits) if filter.narrows() => search_text::counted(filter, &sets, &bits, w),
         _ => search_text::walked(filter, &sets, w),
     };
     Ok((total, page.into_iter().map(|no| filter.entry(no)).collect()))

@@ -7,7 +7,7 @@ use super::*;
 use crate::api::search_words::{all_matches, each_rank, fts_term, in_name_query, intersection};
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
-use crate::search::match_cache::MatchCache;
+use crate::search::match_cache::{MatchCache, Matches};
 
 #[test]
 fn words_become_quoted_prefix_terms() {
@@ -153,8 +153,12 @@ fn intersected_word_lists_are_fts5s_and() {
                         "" => fts_term(w),
                         _ => in_name_query(&fts_term(w)),
                     };
-                    all_matches(&conn, &index, &none_kept, &query, |_| (false, false))
-                        .map(|m| m.ranks)
+                    all_matches(&conn, &index, &none_kept, &query, |_| (false, false)).map(|m| {
+                        match m.0 {
+                            Matches::List(ranks) => ranks,
+                            Matches::Bits(_) => unreachable!("nothing is kept as bitmaps here"),
+                        }
+                    })
                 })
                 .collect::<ApiResult<Vec<_>>>()
                 .unwrap();

@@ -10,7 +10,7 @@
 //! walked from the lists, which then soon fill the page.
 
 use crate::api::search::{Filter, Window};
-use crate::api::search_words::WordSets;
+use crate::api::search_words::{RankSet, WordSets};
 use crate::search::bitmap::{Bits, in_all};
 
 /// A tier with at most this many matches in the shape is collected from the
@@ -23,28 +23,28 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
     let mut page = Vec::new();
     // The name tier: positions 0 up to the number of admitted name matches.
     let mut position = 0;
-    for no in sets.in_name.iter().filter_map(|&r| filter.admit(r)) {
-        if position >= w.start {
-            page.push(no);
-        }
-        position += 1;
-        if position == w.end {
-            break;
-        }
+    if w.end > 0 {
+        sets.in_name.each_while(|rank| {
+            if let Some(no) = filter.admit(rank) {
+                if position >= w.start {
+                    page.push(no);
+                }
+                position += 1;
+            }
+            position < w.end
+        });
     }
     // The other tier follows, in rank order; it is needed only when the name
-    // tier ended inside the window. Both lists are sorted, so a match is
-    // told to be a name match by walking the name list alongside.
-    let mut names = sets.in_name.iter().peekable();
+    // tier ended inside the window.
     let mut total = 0;
-    for &rank in sets.anywhere.iter() {
+    let mut counted_all = false;
+    sets.anywhere.each_while(|rank| {
         let Some(no) = filter.admit(rank) else {
-            continue;
+            return true;
         };
         total += 1;
         if position < w.end {
-            while names.next_if(|&&r| r < rank).is_some() {}
-            if names.peek() != Some(&&rank) {
+            if !sets.in_name.contains(rank) {
                 if position >= w.start {
                     page.push(no);
                 }
@@ -52,44 +52,44 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
             }
         } else if !filter.narrows() {
             // Nothing filters and the page is full: every match counts.
-            total = sets.anywhere.len();
-            break;
+            counted_all = true;
+            return false;
         }
+        true
+    });
+    if counted_all {
+        total = sets.anywhere.len();
     }
     (total, page)
 }
 
 /// Counts over the bitmaps of every word's matches (`anywhere`), and pages
 /// tier by tier.
-pub fn counted(
-    filter: &Filter,
-    sets: &WordSets,
-    anywhere: &[&Bits],
-    w: Window,
-) -> (usize, Vec<i64>) {
+pub fn counted(filter: &Filter, sets: &WordSets, anywhere: &[&Bits], w: Window) -> (usize, Vec<i64>) {
     let index = filter.index;
     let shape = filter.shape();
     let total = index.count_in(&shape, anywhere);
     if w.start >= total {
         return (total, Vec::new());
     }
-    let name_bits: Option<Vec<&Bits>> = sets
-        .in_name_bits
-        .as_ref()
-        .map(|b| b.iter().map(|b| b.as_ref()).collect());
+    let name_bits = sets.in_name.position_bits();
     // The name tier: its count from the bitmaps when there are some; else
-    // its list is short (no bitmap was worth keeping), and is walked whole.
+    // it is narrowed by a list (no bitmap was worth keeping), short enough
+    // to read whole.
     let name_total = match &name_bits {
         Some(bits) => index.count_in(&shape, bits),
-        None => sets
-            .in_name
-            .iter()
-            .filter(|&&r| filter.admit(r).is_some())
-            .count(),
+        None => {
+            let mut n = 0;
+            sets.in_name.each_while(|r| {
+                n += usize::from(filter.admit(r).is_some());
+                true
+            });
+            n
+        }
     };
-    let in_name = |e_rank: u32, position: usize| match &name_bits {
+    let in_name = |rank: u32, position: usize| match &name_bits {
         Some(bits) => in_all(bits, position),
-        None => sets.in_name.binary_search(&e_rank).is_ok(),
+        None => sets.in_name.contains(rank),
     };
     let mut page = Vec::new();
     if w.start < name_total {
@@ -98,7 +98,7 @@ pub fn counted(
             end: w.end.min(name_total),
         };
         if name_total <= filter.collect_at_most {
-            page = collect(filter, anywhere, |r, i| in_name(r, i), want);
+            page = collect(filter, anywhere, in_name, want);
         } else {
             page = walk(filter, &sets.in_name, |_| true, want);
         }
@@ -112,11 +112,7 @@ pub fn counted(
         if rest_total <= filter.collect_at_most {
             page.extend(collect(filter, anywhere, |r, i| !in_name(r, i), want));
         } else {
-            let mut names = sets.in_name.iter().peekable();
-            let not_a_name = |rank: u32| {
-                while names.next_if(|&&r| r < rank).is_some() {}
-                names.peek() != Some(&&rank)
-            };
+            let not_a_name = |rank| !sets.in_name.contains(rank);
             page.extend(walk(filter, &sets.anywhere, not_a_name, want));
         }
     }
@@ -151,30 +147,24 @@ fn collect(
         .collect()
 }
 
-/// The admitted matches of a list, best first, that `in_tier` takes, at tier
+/// The admitted matches of a set, best first, that `in_tier` takes, at tier
 /// positions `w`; stops once the window is full.
-fn walk(
-    filter: &Filter,
-    list: &[u32],
-    mut in_tier: impl FnMut(u32) -> bool,
-    w: Window,
-) -> Vec<i64> {
+fn walk(filter: &Filter, set: &RankSet, in_tier: impl Fn(u32) -> bool, w: Window) -> Vec<i64> {
     let mut page = Vec::new();
     let mut position = 0;
-    for &rank in list {
-        if position >= w.end {
-            break;
-        }
-        let Some(no) = filter.admit(rank) else {
-            continue;
-        };
-        if !in_tier(rank) {
-            continue;
-        }
-        if position >= w.start {
-            page.push(no);
-        }
-        position += 1;
+    if w.end == 0 {
+        return page;
     }
+    set.each_while(|rank| {
+        if let Some(no) = filter.admit(rank)
+            && in_tier(rank)
+        {
+            if position >= w.start {
+                page.push(no);
+            }
+            position += 1;
+        }
+        position < w.end
+    });
     page
 }

@@ -8,8 +8,8 @@ use rusqlite::Connection;
 
 use crate::error::ApiResult;
 use crate::search::area_index::AreaIndex;
-use crate::search::bitmap::Bits;
-use crate::search::match_cache::{MatchCache, Matches};
+use crate::search::bitmap::{Bits, count_all, next_in_all};
+use crate::search::match_cache::{MatchCache, Matches, WordBits};
 
 /// Search ranks of matches, best first (shared with the kept lists).
 pub type Ranks = Arc<[u32]>;
@@ -19,21 +19,98 @@ pub type Ranks = Arc<[u32]>;
 /// yields them in relevance order.
 const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
-/// What a search's words match: the ranks where every word matches anywhere,
-/// and where every word matches in the name, best first; and, when every
-/// word is common enough to have its bitmap kept (search/match_cache.rs), the
-/// bitmaps whose AND is each of the two sets.
+/// What a search's words match, anywhere (name, municipality, province)
+/// and in the name alone.
 pub struct WordSets {
-    pub anywhere: Ranks,
-    pub in_name: Ranks,
-    pub anywhere_bits: Option<Vec<Arc<Bits>>>,
-    pub in_name_bits: Option<Vec<Arc<Bits>>>,
+    pub anywhere: RankSet,
+    pub in_name: RankSet,
+}
+
+/// The ranks every word matches, readable best first: the intersection of
+/// the words kept as lists, narrowed by the rank bitmaps of the words kept
+/// as bitmaps (search/match_cache.rs).
+pub struct RankSet {
+    /// None when every word has bitmaps.
+    list: Option<Ranks>,
+    bits: Vec<Arc<WordBits>>,
+    /// One past the highest rank.
+    end: usize,
+}
+
+impl RankSet {
+    fn new(matches: Vec<Matches>, areas: usize) -> RankSet {
+        let (mut lists, mut bits) = (Vec::new(), Vec::new());
+        for m in matches {
+            match m {
+                Matches::List(ranks) => lists.push(ranks),
+                Matches::Bits(b) => bits.push(b),
+            }
+        }
+        RankSet {
+            list: (!lists.is_empty()).then(|| intersection(lists)),
+            bits,
+            end: areas + 1,
+        }
+    }
+
+    /// Calls `each` on every rank best first while it says go on.
+    pub fn each_while(&self, mut each: impl FnMut(u32) -> bool) {
+        match &self.list {
+            Some(list) => {
+                for &r in list.iter() {
+                    if self.in_bits(r) && !each(r) {
+                        return;
+                    }
+                }
+            }
+            None => {
+                let sets: Vec<&Bits> = self.bits.iter().map(|b| &b.by_rank).collect();
+                let mut from = 0;
+                while let Some(r) = next_in_all(&sets, from, self.end) {
+                    if !each(r as u32) {
+                        return;
+                    }
+                    from = r + 1;
+                }
+            }
+        }
+    }
+
+    fn in_bits(&self, rank: u32) -> bool {
+        self.bits.iter().all(|b| b.by_rank.get(rank as usize))
+    }
+
+    pub fn contains(&self, rank: u32) -> bool {
+        self.in_bits(rank)
+            && self
+                .list
+                .as_ref()
+                .is_none_or(|l| l.binary_search(&rank).is_ok())
+    }
+
+    /// How many ranks there are.
+    pub fn len(&self) -> usize {
+        match &self.list {
+            Some(list) => list.iter().filter(|&&r| self.in_bits(r)).count(),
+            None => {
+                let sets: Vec<&Bits> = self.bits.iter().map(|b| &b.by_rank).collect();
+                count_all(&sets, 0, self.end)
+            }
+        }
+    }
+
+    /// The bitmaps by grid position whose AND is the set, when every word has them.
+    pub fn position_bits(&self) -> Option<Vec<&Bits>> {
+        self.list
+            .is_none()
+            .then(|| self.bits.iter().map(|b| &b.by_position).collect())
+    }
 }
 
 /// The matches of a search's words (see `WordSets`).
 ///
 /// Each word's matches are read on their own, anywhere and in the name, and
-/// intersected here: the lists of common words ("west", "central", "6") are
+/// intersected here: the matches of common words ("west", "central", "6") are
 /// kept (search/match_cache.rs), so a full name costs the reading of its rare
 /// words only, where FTS5's own AND walked every common word's list each time.
 /// Words already known to be rare are read together, two queries in all:
@@ -54,43 +131,31 @@ pub fn word_matches(
             light.push(term);
             continue;
         }
-        let any = all_matches(conn, index, cache, &term, |n| {
+        let (any, count) = all_matches(conn, index, cache, &term, |n| {
             (cache.is_heavy(n), cache.wants_bits(n, areas))
         })?;
         // Reading where a word is in the name costs as much as reading all
         // its matches (FTS5 looks at each to tell the column), so the name
         // list of a heavy word is kept however short it is.
-        let heavy = cache.is_heavy(any.ranks.len());
+        let heavy = cache.is_heavy(count);
         if !heavy {
             cache.note_light(&term);
         }
-        in_name.push(all_matches(
-            conn,
-            index,
-            cache,
-            &in_name_query(&term),
-            |n| (heavy, heavy && cache.wants_bits(n, areas)),
-        )?);
+        let name = all_matches(conn, index, cache, &in_name_query(&term), |n| {
+            (heavy, heavy && cache.wants_bits(n, areas))
+        })?;
+        in_name.push(name.0);
         anywhere.push(any);
     }
     if !light.is_empty() {
         let together = light.join(" ");
         let never = |_| (false, false);
-        anywhere.push(all_matches(conn, index, cache, &together, never)?);
-        in_name.push(all_matches(
-            conn,
-            index,
-            cache,
-            &in_name_query(&together),
-            never,
-        )?);
+        anywhere.push(all_matches(conn, index, cache, &together, never)?.0);
+        in_name.push(all_matches(conn, index, cache, &in_name_query(&together), never)?.0);
     }
-    let bits = |sets: &[Matches]| sets.iter().map(|m| m.bits.clone()).collect();
     Ok(WordSets {
-        anywhere_bits: bits(&anywhere),
-        in_name_bits: bits(&in_name),
-        anywhere: intersection(anywhere.into_iter().map(|m| m.ranks).collect()),
-        in_name: intersection(in_name.into_iter().map(|m| m.ranks).collect()),
+        anywhere: RankSet::new(anywhere, areas),
+        in_name: RankSet::new(in_name, areas),
     })
 }
 
@@ -140,18 +205,22 @@ pub fn each_rank(
     Ok(())
 }
 
-/// Every match, best first: the kept list (search/match_cache.rs), or else
-/// read from FTS5 and kept when `keeping` says so of its length (and with a
-/// bitmap when it says that too).
+/// Every match, and how many: the kept matches (search/match_cache.rs), or
+/// else read from FTS5 and kept when `keeping` says so of their number (as
+/// bitmaps when it says that too).
 pub fn all_matches(
     conn: &Connection,
     index: &AreaIndex,
     cache: &MatchCache,
     fts_query: &str,
     keeping: impl Fn(usize) -> (bool, bool),
-) -> ApiResult<Matches> {
+) -> ApiResult<(Matches, usize)> {
     if let Some(matches) = cache.get(fts_query) {
-        return Ok(matches);
+        let count = match &matches {
+            Matches::List(ranks) => ranks.len(),
+            Matches::Bits(b) => count_all(&[&b.by_rank], 0, index.area_count() + 1),
+        };
+        return Ok((matches, count));
     }
     let mut read = Vec::new();
     // Ranks run from 1 to the number of areas (data/load.rs), so they fit a u32.
@@ -159,16 +228,22 @@ pub fn all_matches(
         read.extend(u32::try_from(rank).ok());
         true
     })?;
-    let ranks: Ranks = read.into();
-    let (keep, with_bits) = keeping(ranks.len());
-    let matches = Matches {
-        bits: with_bits.then(|| Arc::new(index.bits_of_ranks(&ranks))),
-        ranks,
+    let count = read.len();
+    let (keep, as_bits) = keeping(count);
+    let matches = if as_bits {
+        let mut by_rank = Bits::new(index.area_count() + 1);
+        read.iter().for_each(|&r| by_rank.set(r as usize));
+        Matches::Bits(Arc::new(WordBits {
+            by_rank,
+            by_position: index.bits_of_ranks(&read),
+        }))
+    } else {
+        Matches::List(read.into())
     };
     if keep {
         cache.keep(fts_query, matches.clone());
     }
-    Ok(matches)
+    Ok((matches, count))
 }
 
 /// A word as a quoted FTS5 prefix term. Words hold only letters, digits and

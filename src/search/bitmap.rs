@@ -82,6 +82,14 @@ pub fn each_in_all(sets: &[&Bits], start: usize, end: usize, mut each: impl FnMu
     }
 }
 
+/// The first position from `from` up to `end` set in every one of `sets`.
+pub fn next_in_all(sets: &[&Bits], from: usize, end: usize) -> Option<usize> {
+    (from / 64..end.div_ceil(64)).find_map(|w| {
+        let bits = and_word(sets, w) & mask(w, from, end);
+        (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize)
+    })
+}
+
 /// Whether a position is set in every one of `sets`.
 pub fn in_all(sets: &[&Bits], i: usize) -> bool {
     sets.iter().all(|s| s.get(i))
@@ -120,6 +128,13 @@ mod tests {
                     let mut got = Vec::new();
                     each_in_all(&sets, start, end, |i| got.push(i));
                     assert_eq!(got, want, "{start}..{end}");
+                    let mut stepped = Vec::new();
+                    let mut from = start;
+                    while let Some(i) = next_in_all(&sets, from, end) {
+                        stepped.push(i);
+                        from = i + 1;
+                    }
+                    assert_eq!(stepped, want, "{start}..{end} step by step");
                 }
             }
         }

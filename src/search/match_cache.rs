@@ -13,12 +13,15 @@
 //! Kept are the complete lists of words with at least `HEAVY` matches
 //! (lighter ones are cheap to read again): where they match anywhere and
 //! where they match in the name, which costs as much to read because FTS5
-//! looks at every match to tell its column. A list of at least one match in
-//! `BITMAP_SHARE` of the areas is kept as a bitmap over the grid too
-//! (bitmap.rs), so that a search with a circle, a viewport or a score floor
-//! counts its matches a machine word at a time instead of one by one. At most
-//! `CAPACITY` bytes are kept in all; the least recently used list goes
-//! first. A reload starts an empty cache with the new dataset.
+//! looks at every match to tell its column. A word matching at least one
+//! area in `BITMAP_SHARE` is kept as two bitmaps instead (bitmap.rs), of a
+//! fixed size whatever its matches: one by search rank, which read in order
+//! is the list, and one by position in the grid, so that a search with a
+//! circle, a viewport or a score floor counts its matches a machine word at
+//! a time. At a million areas "municipality" matches 930,000: 3.7 MB as a
+//! list, 250 KB as bitmaps. At most `CAPACITY` bytes are kept in all; the
+//! least recently used list goes first. A reload starts an empty cache with
+//! the new dataset.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -34,14 +37,14 @@ pub const HEAVY: usize = 256;
 /// in one FTS5 query; past this many the memory starts afresh.
 const LIGHT_WORDS: usize = 1 << 16;
 
-/// Bytes kept in all, across every list (4 a rank) and bitmap (an eighth a
-/// area): 12 MiB, within the serving RSS budget at a million areas
-/// (bench/RESULTS.md).
+/// Bytes kept in all, across every list (4 a rank) and bitmap (an eighth
+/// of a byte an area): 12 MiB, within the serving RSS budget at a million
+/// areas (bench/RESULTS.md).
 pub const CAPACITY: usize = 12 << 20;
 
-/// A kept list of at least one match in this many areas gets a bitmap too:
-/// the bitmap then costs at most twice the list's memory.
-pub const BITMAP_SHARE: usize = 64;
+/// A word matching at least one area in this many is kept as bitmaps: its
+/// two bitmaps then cost at most what its list would.
+pub const BITMAP_SHARE: usize = 16;
 
 pub struct MatchCache {
     /// How many matches make a word heavy enough to keep: `HEAVY`, lowered
@@ -64,16 +67,26 @@ struct Lists {
     clock: u64,
 }
 
-/// A word's matches: ranks best first, and the bitmap of a common word.
+/// A word's matches: the list of their ranks best first, or for a common
+/// word two bitmaps, by rank (read in rank order, it is the list) and by
+/// position in the grid (counted over a shape's cells).
 #[derive(Clone)]
-pub struct Matches {
-    pub ranks: Arc<[u32]>,
-    pub bits: Option<Arc<Bits>>,
+pub enum Matches {
+    List(Arc<[u32]>),
+    Bits(Arc<WordBits>),
+}
+
+pub struct WordBits {
+    pub by_rank: Bits,
+    pub by_position: Bits,
 }
 
 impl Matches {
     fn bytes(&self) -> usize {
-        self.ranks.len() * 4 + self.bits.as_ref().map_or(0, |b| b.bytes())
+        match self {
+            Matches::List(ranks) => ranks.len() * 4,
+            Matches::Bits(b) => b.by_rank.bytes() + b.by_position.bytes(),
+        }
     }
 }
 
@@ -105,7 +118,7 @@ impl MatchCache {
         matches >= self.heavy
     }
 
-    /// Whether a kept list of this many matches among `areas` gets a bitmap.
+    /// Whether a kept list of this many matches among `areas` is kept as bitmaps.
     pub fn wants_bits(&self, matches: usize, areas: usize) -> bool {
         self.is_heavy(matches) && matches.saturating_mul(BITMAP_SHARE) >= areas
     }
@@ -168,12 +181,9 @@ impl MatchCache {
 mod tests {
     use super::*;
 
-    /// A list of n ranks, bitmap-free: 4n bytes.
+    /// A list of n ranks: 4n bytes.
     fn list(n: usize) -> Matches {
-        Matches {
-            ranks: (1..=n as u32).collect(),
-            bits: None,
-        }
+        Matches::List((1..=n as u32).collect())
     }
 
     #[test]
@@ -199,15 +209,14 @@ mod tests {
     #[test]
     fn bitmaps_count_towards_the_capacity() {
         let cache = MatchCache::default();
-        let bits = Arc::new(Bits::new(8 * 1024 * 64));
-        let with_bits = Matches {
-            ranks: (1..=1024).collect(),
-            bits: Some(bits),
-        };
-        cache.keep("w", with_bits);
-        assert_eq!(cache.kept_bytes(), 4096 + 64 * 1024);
-        assert!(cache.get("w").is_some_and(|m| m.bits.is_some()));
-        assert!(cache.wants_bits(1000, 64_000) && !cache.wants_bits(999, 64_000));
+        let bits = Arc::new(WordBits {
+            by_rank: Bits::new(8 * 1024 * 64),
+            by_position: Bits::new(8 * 1024 * 64),
+        });
+        cache.keep("w", Matches::Bits(bits));
+        assert_eq!(cache.kept_bytes(), 2 * 64 * 1024);
+        assert!(cache.get("w").is_some_and(|m| matches!(m, Matches::Bits(_))));
+        assert!(cache.wants_bits(4000, 64_000) && !cache.wants_bits(3999, 64_000));
         assert!(!cache.wants_bits(HEAVY - 1, 1000));
     }
 }
