@@ -19,9 +19,13 @@
 //! is the list, and one by position in the grid, so that a search with a
 //! circle, a viewport or a score floor counts its matches a machine word at
 //! a time. At a million areas "municipality" matches 930,000: 3.7 MB as a
-//! list, 250 KB as bitmaps. At most `CAPACITY` bytes are kept in all; the
-//! least recently used list goes first. A reload starts an empty cache with
-//! the new dataset.
+//! list, 250 KB as bitmaps. Lists and bitmaps have budgets of their own
+//! (`LIST_CAPACITY`, `BITS_CAPACITY`); within each the least recently used
+//! goes first. Apart, because a bitmap's word costs a hundred times more to
+//! read again than a list's: in one budget, the thousand base names of a
+//! million areas' full-name searches pushed the common words out, and each
+//! of those searches read 100,000 matches again. A reload starts an empty
+//! cache with the new dataset.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -37,10 +41,13 @@ pub const HEAVY: usize = 256;
 /// in one FTS5 query; past this many the memory starts afresh.
 const LIGHT_WORDS: usize = 1 << 16;
 
-/// Bytes kept in all, across every list (4 a rank) and bitmap (an eighth
-/// of a byte an area): 12 MiB, within the serving RSS budget at a million
-/// areas (bench/RESULTS.md).
-pub const CAPACITY: usize = 12 << 20;
+/// Bytes of lists kept (4 a rank).
+pub const LIST_CAPACITY: usize = 4 << 20;
+
+/// Bytes of bitmaps kept (two an eighth of a byte an area): 40 common words
+/// at a million areas. Both budgets together keep the serving RSS within
+/// its budget at a million areas (bench/RESULTS.md).
+pub const BITS_CAPACITY: usize = 10 << 20;
 
 /// A word matching at least one area in this many is kept as bitmaps: its
 /// two bitmaps then cost at most what its list would.
@@ -63,7 +70,8 @@ impl Default for MatchCache {
 struct Lists {
     by_query: HashMap<String, Kept>,
     light: HashSet<String>,
-    bytes: usize,
+    /// Bytes kept, lists then bitmaps.
+    bytes: [usize; 2],
     clock: u64,
 }
 
@@ -82,6 +90,11 @@ pub struct WordBits {
 }
 
 impl Matches {
+    /// Lists 0, bitmaps 1: the budget it counts towards.
+    fn class(&self) -> usize {
+        usize::from(matches!(self, Matches::Bits(_)))
+    }
+
     fn bytes(&self) -> usize {
         match self {
             Matches::List(ranks) => ranks.len() * 4,
@@ -126,29 +139,31 @@ impl MatchCache {
     /// Keeps the complete matches of an FTS5 query, if they fit, dropping
     /// the least recently used lists to make room.
     pub fn keep(&self, query: &str, matches: Matches) {
-        let size = matches.bytes();
-        if size > CAPACITY {
+        let (size, class) = (matches.bytes(), matches.class());
+        let capacity = [LIST_CAPACITY, BITS_CAPACITY][class];
+        if size > capacity {
             return;
         }
         let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
         if lists.by_query.contains_key(query) {
             return;
         }
-        while lists.bytes + size > CAPACITY {
+        while lists.bytes[class] + size > capacity {
             let Some(oldest) = lists
                 .by_query
                 .iter()
+                .filter(|(_, k)| k.matches.class() == class)
                 .min_by_key(|(_, k)| k.last_used)
                 .map(|(q, _)| q.clone())
             else {
                 break;
             };
             if let Some(k) = lists.by_query.remove(&oldest) {
-                lists.bytes -= k.matches.bytes();
+                lists.bytes[class] -= k.matches.bytes();
             }
         }
         lists.clock += 1;
-        lists.bytes += size;
+        lists.bytes[class] += size;
         let kept = Kept {
             matches,
             last_used: lists.clock,
@@ -173,7 +188,7 @@ impl MatchCache {
 
     /// Bytes kept in all (for tests and the bench's account of memory).
     pub fn kept_bytes(&self) -> usize {
-        self.lists.lock().unwrap_or_else(|p| p.into_inner()).bytes
+        self.lists.lock().unwrap_or_else(|p| p.into_inner()).bytes.iter().sum()
     }
 }
 
@@ -189,7 +204,7 @@ mod tests {
     #[test]
     fn stays_within_capacity_dropping_the_least_recently_used() {
         let cache = MatchCache::default();
-        let quarter = CAPACITY / 16;
+        let quarter = LIST_CAPACITY / 16;
         for q in ["a", "b", "c", "d"] {
             cache.keep(q, list(quarter));
         }
@@ -199,10 +214,10 @@ mod tests {
         for q in ["a", "c", "d", "e"] {
             assert!(cache.get(q).is_some(), "{q}");
         }
-        assert_eq!(cache.kept_bytes(), CAPACITY);
-        cache.keep("huge", list(CAPACITY / 4 + 1));
+        assert_eq!(cache.kept_bytes(), LIST_CAPACITY);
+        cache.keep("huge", list(LIST_CAPACITY / 4 + 1));
         assert!(cache.get("huge").is_none());
-        assert_eq!(cache.kept_bytes(), CAPACITY);
+        assert_eq!(cache.kept_bytes(), LIST_CAPACITY);
     }
 
     /// A bitmap counts towards the capacity as its bytes.
@@ -215,6 +230,12 @@ mod tests {
         });
         cache.keep("w", Matches::Bits(bits));
         assert_eq!(cache.kept_bytes(), 2 * 64 * 1024);
+        // Lists filling their own budget leave the bitmaps kept.
+        for i in 0..8 {
+            cache.keep(&format!("l{i}"), list(LIST_CAPACITY / 16));
+        }
+        assert!(cache.get("w").is_some());
+        assert_eq!(cache.kept_bytes(), 2 * 64 * 1024 + LIST_CAPACITY);
         assert!(cache.get("w").is_some_and(|m| matches!(m, Matches::Bits(_))));
         assert!(cache.wants_bits(4000, 64_000) && !cache.wants_bits(3999, 64_000));
         assert!(!cache.wants_bits(HEAVY - 1, 1000));
