@@ -65,7 +65,12 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
 
 /// Counts over the bitmaps of every word's matches (`anywhere`), and pages
 /// tier by tier.
-pub fn counted(filter: &Filter, sets: &WordSets, anywhere: &[&Bits], w: Window) -> (usize, Vec<i64>) {
+pub fn counted(
+    filter: &Filter,
+    sets: &WordSets,
+    anywhere: &[&Bits],
+    w: Window,
+) -> (usize, Vec<i64>) {
     let index = filter.index;
     let shape = filter.shape();
     let total = index.count_in(&shape, anywhere);
@@ -129,9 +134,10 @@ fn collect(
 ) -> Vec<i64> {
     let index = filter.index;
     let mut ranks = Vec::new();
-    index.each_in(&filter.shape(), anywhere, |i, e| {
-        if in_tier(e.rank, i) {
-            ranks.push(e.rank);
+    index.each_in(&filter.shape(), anywhere, |i, _| {
+        let rank = index.rank_at(i);
+        if in_tier(rank, i) {
+            ranks.push(rank);
         }
     });
     let end = w.end.min(ranks.len());

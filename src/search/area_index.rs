@@ -12,20 +12,19 @@
 
 use rusqlite::Connection;
 
-use crate::search::geo::unit_vector;
+use crate::search::geo::unit_vector32;
 
-/// What search reads of one area.
+/// What search reads of one area: 40 bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Entry {
-    /// The position on the unit sphere, for chord tests without trigonometry.
-    pub unit: [f64; 3],
     pub lat: f64,
     pub lng: f64,
     pub truth_score: f64,
+    /// The position on the unit sphere, for chord tests without
+    /// trigonometry; in single precision, with its error bounded where it
+    /// is used (geo.rs, `chord2_to32`).
+    pub unit: [f32; 3],
     pub area_no: u32,
-    /// The search rank (from 1; 0 for an area without one). It fills what
-    /// would be padding, so the text order costs no memory of its own.
-    pub rank: u32,
 }
 
 /// The side of a grid cell, in degrees (about 2.2 km by 2 km in South Africa):
@@ -54,7 +53,7 @@ pub enum Place {
 
 pub struct AreaIndex {
     /// Every area, grouped by cell in (row, col) order; within a cell by
-    /// truth_score descending.
+    /// truth_score descending, then area_no.
     entries: Vec<Entry>,
     /// The non-empty cells in (row, col) order.
     cells: Vec<Cell>,
@@ -65,6 +64,8 @@ pub struct AreaIndex {
     /// searches that walk many matches, but cost 56 bytes an area (56 MB at a
     /// million); those searches count over bitmaps instead (api/search.rs).
     by_rank: Vec<u32>,
+    /// For each position in `entries`, its area's search rank (0 for none).
+    rank_at: Vec<u32>,
     /// Each distinct score, best first, with how many areas score at least it.
     floors: Vec<(f64, u32)>,
 }
@@ -156,8 +157,9 @@ impl AreaIndex {
             .iter()
             .map_while(|&no| slot.get(no as usize).copied().filter(|&i| i != NO_SLOT))
             .collect();
+        let mut rank_at = vec![0; entries.len()];
         for (r, &i) in by_rank.iter().enumerate() {
-            entries[i as usize].rank = r as u32 + 1;
+            rank_at[i as usize] = r as u32 + 1;
         }
         let floors = floors_of(&entries);
         AreaIndex {
@@ -165,6 +167,7 @@ impl AreaIndex {
             cells,
             slot,
             by_rank,
+            rank_at,
             floors,
         }
     }
@@ -186,6 +189,11 @@ impl AreaIndex {
     pub fn position_of_rank(&self, rank: i64) -> Option<usize> {
         let i = usize::try_from(rank).ok()?.checked_sub(1)?;
         self.by_rank.get(i).map(|&p| p as usize)
+    }
+
+    /// The search rank of the area at a position (0 for none).
+    pub fn rank_at(&self, position: usize) -> u32 {
+        self.rank_at[position]
     }
 
     /// The area at a position of the grid order.
@@ -234,12 +242,11 @@ impl AreaIndex {
 
 fn entry(area_no: u32, lat: f64, lng: f64, truth_score: f64) -> Entry {
     Entry {
-        unit: unit_vector(lat, lng),
+        unit: unit_vector32(lat, lng),
         lat,
         lng,
         truth_score,
         area_no,
-        rank: 0,
     }
 }
 

@@ -188,7 +188,12 @@ impl MatchCache {
 
     /// Bytes kept in all (for tests and the bench's account of memory).
     pub fn kept_bytes(&self) -> usize {
-        self.lists.lock().unwrap_or_else(|p| p.into_inner()).bytes.iter().sum()
+        self.lists
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .bytes
+            .iter()
+            .sum()
     }
 }
 
@@ -236,7 +241,11 @@ mod tests {
         }
         assert!(cache.get("w").is_some());
         assert_eq!(cache.kept_bytes(), 2 * 64 * 1024 + LIST_CAPACITY);
-        assert!(cache.get("w").is_some_and(|m| matches!(m, Matches::Bits(_))));
+        assert!(
+            cache
+                .get("w")
+                .is_some_and(|m| matches!(m, Matches::Bits(_)))
+        );
         assert!(cache.wants_bits(4000, 64_000) && !cache.wants_bits(3999, 64_000));
         assert!(!cache.wants_bits(HEAVY - 1, 1000));
     }
