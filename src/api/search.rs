@@ -133,7 +133,7 @@ fn by_text(
     w: Window,
 ) -> ApiResult<(usize, Page)> {
     let sets = word_matches(conn, filter.index, matches, words)?;
-    let (total, page) = match sets.anywhere.position_bits() {
+    let (total, page) = match sets.anywhere.word_bits() {
         Some(bits) if filter.narrows() => search_text::counted(filter, &sets, &bits, w),
         _ => search_text::walked(filter, &sets, w),
     };

@@ -12,6 +12,7 @@
 use crate::api::search::{Filter, Window};
 use crate::api::search_words::{RankSet, WordSets};
 use crate::search::bitmap::{Bits, in_all};
+use crate::search::match_cache::WordBits;
 
 /// A tier with at most this many matches in the shape is collected from the
 /// bitmaps and sorted; past it, walking the list fills a page after some
@@ -63,26 +64,67 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
     (total, page)
 }
 
+/// The bitmaps of every word of a set, in grid order and in score order.
+struct Bitmaps<'a> {
+    by_position: Vec<&'a Bits>,
+    by_score: Vec<&'a Bits>,
+}
+
+impl<'a> Bitmaps<'a> {
+    fn of(words: &[&'a WordBits]) -> Bitmaps<'a> {
+        Bitmaps {
+            by_position: words.iter().map(|w| &w.by_position).collect(),
+            by_score: words.iter().map(|w| &w.by_score).collect(),
+        }
+    }
+
+    /// How many areas of the set meet the filter: over the shape's grid
+    /// cells, or with a floor alone, over a prefix of the score order.
+    fn count(&self, filter: &Filter) -> usize {
+        match (&filter.disc, &filter.bbox) {
+            (None, None) => filter
+                .index
+                .count_scoring_in(filter.min_score, &self.by_score),
+            _ => filter.index.count_in(&filter.shape(), &self.by_position),
+        }
+    }
+
+    /// Calls `each` on the position of every area of the set meeting the filter.
+    fn each(&self, filter: &Filter, mut each: impl FnMut(usize)) {
+        match (&filter.disc, &filter.bbox) {
+            (None, None) => {
+                let by_score = &self.by_score;
+                filter
+                    .index
+                    .each_scoring_in(filter.min_score, by_score, |i, _| each(i))
+            }
+            _ => filter
+                .index
+                .each_in(&filter.shape(), &self.by_position, |i, _| each(i)),
+        }
+    }
+}
+
 /// Counts over the bitmaps of every word's matches (`anywhere`), and pages
 /// tier by tier.
 pub fn counted(
     filter: &Filter,
     sets: &WordSets,
-    anywhere: &[&Bits],
+    anywhere: &[&WordBits],
     w: Window,
 ) -> (usize, Vec<i64>) {
-    let index = filter.index;
-    let shape = filter.shape();
-    let total = index.count_in(&shape, anywhere);
+    let anywhere = Bitmaps::of(anywhere);
+    let total = anywhere.count(filter);
     if w.start >= total {
         return (total, Vec::new());
     }
-    let name_bits = sets.in_name.position_bits();
+    let name_words = sets.in_name.word_bits();
+    let name_bits = name_words.as_ref().map(|b| Bitmaps::of(b));
     // The name tier: its count from the bitmaps when there are some; else
     // it is narrowed by a list (no bitmap was worth keeping), short enough
     // to read whole.
     let name_total = match &name_bits {
-        Some(bits) => index.count_in(&shape, bits),
+        Some(bits) => bits.count(filter),
         None => {
             let mut n = 0;
             sets.in_name.each_while(|r| {
@@ -93,7 +135,7 @@ pub fn counted(
         }
     };
     let in_name = |rank: u32, position: usize| match &name_bits {
-        Some(bits) => in_all(bits, position),
+        Some(bits) => in_all(&bits.by_position, position),
         None => sets.in_name.contains(rank),
     };
     let mut page = Vec::new();
@@ -103,7 +145,7 @@ pub fn counted(
             end: w.end.min(name_total),
         };
         if name_total <= filter.collect_at_most {
-            page = collect(filter, anywhere, in_name, want);
+            page = collect(filter, &anywhere, in_name, want);
         } else {
             page = walk(filter, &sets.in_name, |_| true, want);
         }
@@ -115,7 +157,7 @@ pub fn counted(
             end: (w.end - name_total).min(rest_total),
         };
         if rest_total <= filter.collect_at_most {
-            page.extend(collect(filter, anywhere, |r, i| !in_name(r, i), want));
+            page.extend(collect(filter, &anywhere, |r, i| !in_name(r, i), want));
         } else {
             let not_a_name = |rank| !sets.in_name.contains(rank);
             page.extend(walk(filter, &sets.anywhere, not_a_name, want));
@@ -128,13 +170,13 @@ pub fn counted(
 /// in the shape that `in_tier` (rank, position) takes, sorted by rank.
 fn collect(
     filter: &Filter,
-    anywhere: &[&Bits],
+    anywhere: &Bitmaps,
     in_tier: impl Fn(u32, usize) -> bool,
     w: Window,
 ) -> Vec<i64> {
     let index = filter.index;
     let mut ranks = Vec::new();
-    index.each_in(&filter.shape(), anywhere, |i, _| {
+    anywhere.each(filter, |i| {
         let rank = index.rank_at(i);
         if in_tier(rank, i) {
             ranks.push(rank);

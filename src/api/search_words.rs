@@ -99,11 +99,11 @@ impl RankSet {
         }
     }
 
-    /// The bitmaps by grid position whose AND is the set, when every word has them.
-    pub fn position_bits(&self) -> Option<Vec<&Bits>> {
+    /// The bitmaps whose AND is the set, when every word has them.
+    pub fn word_bits(&self) -> Option<Vec<&WordBits>> {
         self.list
             .is_none()
-            .then(|| self.bits.iter().map(|b| &b.by_position).collect())
+            .then(|| self.bits.iter().map(|b| b.as_ref()).collect())
     }
 }
 
@@ -233,9 +233,11 @@ pub fn all_matches(
     let matches = if as_bits {
         let mut by_rank = Bits::new(index.area_count() + 1);
         read.iter().for_each(|&r| by_rank.set(r as usize));
+        let by_position = index.bits_of_ranks(&read);
         Matches::Bits(Arc::new(WordBits {
             by_rank,
-            by_position: index.bits_of_ranks(&read),
+            by_score: index.in_score_order(&by_position),
+            by_position,
         }))
     } else {
         Matches::List(read.into())

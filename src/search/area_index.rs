@@ -66,6 +66,12 @@ pub struct AreaIndex {
     by_rank: Vec<u32>,
     /// For each position in `entries`, its area's search rank (0 for none).
     rank_at: Vec<u32>,
+    /// Positions in score order (truth_score descending, then area_no): the
+    /// areas scoring at least a floor are a prefix of it, so a word's bitmap
+    /// in this order is counted above a floor by one popcount (region.rs).
+    by_score: Vec<u32>,
+    /// For each position, its place in `by_score`.
+    score_place: Vec<u32>,
     /// Each distinct score, best first, with how many areas score at least it.
     floors: Vec<(f64, u32)>,
 }
@@ -162,12 +168,23 @@ impl AreaIndex {
             rank_at[i as usize] = r as u32 + 1;
         }
         let floors = floors_of(&entries);
+        let mut by_score: Vec<u32> = (0..entries.len() as u32).collect();
+        by_score.sort_unstable_by_key(|&i| {
+            let e = &entries[i as usize];
+            (std::cmp::Reverse(e.truth_score.to_bits()), e.area_no)
+        });
+        let mut score_place = vec![0; entries.len()];
+        for (j, &i) in by_score.iter().enumerate() {
+            score_place[i as usize] = j as u32;
+        }
         AreaIndex {
             entries,
             cells,
             slot,
             by_rank,
             rank_at,
+            by_score,
+            score_place,
             floors,
         }
     }
@@ -194,6 +211,16 @@ impl AreaIndex {
     /// The search rank of the area at a position (0 for none).
     pub fn rank_at(&self, position: usize) -> u32 {
         self.rank_at[position]
+    }
+
+    /// The position of the area at a place in score order.
+    pub fn by_score(&self, place: usize) -> usize {
+        self.by_score[place] as usize
+    }
+
+    /// The place in score order of the area at a position.
+    pub fn score_place(&self, position: usize) -> usize {
+        self.score_place[position] as usize
     }
 
     /// The area at a position of the grid order.

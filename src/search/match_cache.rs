@@ -14,12 +14,12 @@
 //! (lighter ones are cheap to read again): where they match anywhere and
 //! where they match in the name, which costs as much to read because FTS5
 //! looks at every match to tell its column. A word matching at least one
-//! area in `BITMAP_SHARE` is kept as two bitmaps instead (bitmap.rs), of a
-//! fixed size whatever its matches: one by search rank, which read in order
-//! is the list, and one by position in the grid, so that a search with a
-//! circle, a viewport or a score floor counts its matches a machine word at
-//! a time. At a million areas "municipality" matches 930,000: 3.7 MB as a
-//! list, 250 KB as bitmaps. Lists and bitmaps have budgets of their own
+//! area in `BITMAP_SHARE` is kept as three bitmaps instead (bitmap.rs), of
+//! a fixed size whatever its matches: one by search rank, which read in
+//! order is the list; one by position in the grid, so that a search with a
+//! circle or a viewport counts its matches a machine word at a time; and one
+//! in score order, for a score floor alone. At a million areas
+//! "municipality" matches 930,000: 3.7 MB as a list, 375 KB as bitmaps. Lists and bitmaps have budgets of their own
 //! (`LIST_CAPACITY`, `BITS_CAPACITY`); within each the least recently used
 //! goes first. Apart, because a bitmap's word costs a hundred times more to
 //! read again than a list's: in one budget, the thousand base names of a
@@ -44,13 +44,13 @@ const LIGHT_WORDS: usize = 1 << 16;
 /// Bytes of lists kept (4 a rank).
 pub const LIST_CAPACITY: usize = 4 << 20;
 
-/// Bytes of bitmaps kept (two an eighth of a byte an area): 40 common words
-/// at a million areas. Both budgets together keep the serving RSS within
-/// its budget at a million areas (bench/RESULTS.md).
-pub const BITS_CAPACITY: usize = 10 << 20;
+/// Bytes of bitmaps kept (three an eighth of a byte an area): 32 common
+/// words at a million areas. Both budgets together keep the serving RSS
+/// within its budget at a million areas (bench/RESULTS.md).
+pub const BITS_CAPACITY: usize = 12 << 20;
 
 /// A word matching at least one area in this many is kept as bitmaps: its
-/// two bitmaps then cost at most what its list would.
+/// three bitmaps then cost at most 1.5 times what its list would.
 pub const BITMAP_SHARE: usize = 16;
 
 pub struct MatchCache {
@@ -87,6 +87,8 @@ pub enum Matches {
 pub struct WordBits {
     pub by_rank: Bits,
     pub by_position: Bits,
+    /// By place in score order (area_index.rs), for a score floor alone.
+    pub by_score: Bits,
 }
 
 impl Matches {
@@ -98,7 +100,7 @@ impl Matches {
     fn bytes(&self) -> usize {
         match self {
             Matches::List(ranks) => ranks.len() * 4,
-            Matches::Bits(b) => b.by_rank.bytes() + b.by_position.bytes(),
+            Matches::Bits(b) => b.by_rank.bytes() + b.by_position.bytes() + b.by_score.bytes(),
         }
     }
 }
@@ -232,15 +234,16 @@ mod tests {
         let bits = Arc::new(WordBits {
             by_rank: Bits::new(8 * 1024 * 64),
             by_position: Bits::new(8 * 1024 * 64),
+            by_score: Bits::new(8 * 1024 * 64),
         });
         cache.keep("w", Matches::Bits(bits));
-        assert_eq!(cache.kept_bytes(), 2 * 64 * 1024);
+        assert_eq!(cache.kept_bytes(), 3 * 64 * 1024);
         // Lists filling their own budget leave the bitmaps kept.
         for i in 0..8 {
             cache.keep(&format!("l{i}"), list(LIST_CAPACITY / 16));
         }
         assert!(cache.get("w").is_some());
-        assert_eq!(cache.kept_bytes(), 2 * 64 * 1024 + LIST_CAPACITY);
+        assert_eq!(cache.kept_bytes(), 3 * 64 * 1024 + LIST_CAPACITY);
         assert!(
             cache
                 .get("w")

@@ -167,6 +167,46 @@ fn the_floor_alone_counts_every_area_or_none_or_the_exact_score() {
     assert_eq!(index_of(&[]).count_scoring(0.0), 0);
 }
 
+/// A bitmap in score order counts and lists, above any floor (exact, none,
+/// every area), what the same bitmap in grid order does over all cells.
+#[test]
+fn score_order_counts_what_the_grid_counts() {
+    let mut points = cloud(&CENTRES, 400, 17);
+    for p in points.iter_mut().step_by(5) {
+        p.2 = 4.5; // ties, broken by area_no
+    }
+    let index = index_of(&points);
+    let mut rng = Lcg(9);
+    for share in [0.0, 0.2, 1.0] {
+        let (bits, _) = random_bits(&index, &mut rng, share);
+        let by_score = index.in_score_order(&bits);
+        for min_score in [0.0, 4.5, points[3].2, 9.0, 10.0, 11.0] {
+            let shape = Shape {
+                min_score,
+                disc: None,
+                bbox: None,
+            };
+            let want = index.count_in(&shape, &[&bits]);
+            assert_eq!(
+                index.count_scoring_in(min_score, &[&by_score]),
+                want,
+                "{min_score}"
+            );
+            let mut got = Vec::new();
+            index.each_scoring_in(min_score, &[&by_score], |i, e| {
+                assert!(bits.get(i) && e.truth_score >= min_score);
+                got.push((e.truth_score, e.area_no));
+            });
+            assert_eq!(got.len(), want);
+            // In score order: best first, ties by area_no.
+            assert!(
+                got.windows(2)
+                    .all(|w| w[0].0 > w[1].0 || (w[0].0 == w[1].0 && w[0].1 < w[1].1))
+            );
+        }
+    }
+}
+
 /// The best areas of a viewport, merged from its cells, are the first of
 /// all its areas sorted by score descending, ties by area_no.
 #[test]
