@@ -19,6 +19,10 @@ use crate::search::match_cache::WordBits;
 /// hundreds of matches on average.
 pub const COLLECT_AT_MOST: usize = 4096;
 
+/// The other tier is collected only when both tiers together hold at most
+/// this many times `COLLECT_AT_MOST`.
+const COLLECT_TOTAL: usize = 4;
+
 /// Reads the matches best first, testing each against the filter.
 pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) {
     let mut page = Vec::new();
@@ -120,15 +124,34 @@ pub fn counted(
     }
     let name_words = sets.in_name.word_bits();
     let name_bits = name_words.as_ref().map(|b| Bitmaps::of(b));
-    // The name tier: its count from the bitmaps when there are some; else
-    // it is narrowed by a list (no bitmap was worth keeping), short enough
-    // to read whole.
+    let mut page = Vec::new();
+    // The name tier, counted and paged from its own bitmaps when it has
+    // them; else it is narrowed by a list (no bitmap was worth keeping),
+    // short enough to read whole once for both.
     let name_total = match &name_bits {
-        Some(bits) => bits.count(filter),
+        Some(bits) => {
+            let name_total = bits.count(filter);
+            let want = Window {
+                start: w.start,
+                end: w.end.min(name_total),
+            };
+            if want.start >= want.end {
+            } else if name_total <= filter.collect_at_most {
+                page = collect(filter, bits, |_, _| true, want);
+            } else {
+                page = walk(filter, &sets.in_name, |_| true, want);
+            }
+            name_total
+        }
         None => {
             let mut n = 0;
             sets.in_name.each_while(|r| {
-                n += usize::from(filter.admit(r).is_some());
+                if let Some(no) = filter.admit(r) {
+                    if (w.start..w.end).contains(&n) {
+                        page.push(no);
+                    }
+                    n += 1;
+                }
                 true
             });
             n
@@ -138,25 +161,14 @@ pub fn counted(
         Some(bits) => in_all(&bits.by_position, position),
         None => sets.in_name.contains(rank),
     };
-    let mut page = Vec::new();
-    if w.start < name_total {
-        let want = Window {
-            start: w.start,
-            end: w.end.min(name_total),
-        };
-        if name_total <= filter.collect_at_most {
-            page = collect(filter, &anywhere, in_name, want);
-        } else {
-            page = walk(filter, &sets.in_name, |_| true, want);
-        }
-    }
     if w.end > name_total {
         let rest_total = total - name_total;
         let want = Window {
             start: w.start.saturating_sub(name_total),
             end: (w.end - name_total).min(rest_total),
         };
-        if rest_total <= filter.collect_at_most {
+        // Collecting reads the name tier's matches too: only when they are few.
+        if rest_total <= filter.collect_at_most && total <= COLLECT_TOTAL * filter.collect_at_most {
             page.extend(collect(filter, &anywhere, |r, i| !in_name(r, i), want));
         } else {
             let not_a_name = |rank| !sets.in_name.contains(rank);
@@ -167,16 +179,16 @@ pub fn counted(
 }
 
 /// The admitted matches of a tier at tier positions `w`, from every match
-/// in the shape that `in_tier` (rank, position) takes, sorted by rank.
+/// of `set` in the shape that `in_tier` (rank, position) takes, sorted by rank.
 fn collect(
     filter: &Filter,
-    anywhere: &Bitmaps,
+    set: &Bitmaps,
     in_tier: impl Fn(u32, usize) -> bool,
     w: Window,
 ) -> Vec<i64> {
     let index = filter.index;
     let mut ranks = Vec::new();
-    anywhere.each(filter, |i| {
+    set.each(filter, |i| {
         let rank = index.rank_at(i);
         if in_tier(rank, i) {
             ranks.push(rank);

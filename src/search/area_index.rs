@@ -10,6 +10,8 @@
 //! candidate) took 75-107 ms. Text search maps FTS5 rowids (search ranks) to
 //! areas here, and filters them by score and circle without reading any row.
 
+use std::collections::HashMap;
+
 use rusqlite::Connection;
 
 use crate::search::geo::unit_vector32;
@@ -123,18 +125,23 @@ impl AreaIndex {
 
     fn from_entries(mut entries: Vec<Entry>, ranked: Vec<u32>) -> AreaIndex {
         let key = |e: &Entry| (row_of(e.lat), col_of(e.lng));
+        // Read off the database by latitude, the areas come grouped by grid
+        // row already; each row is then sorted on its own, with keys cached
+        // per row (a whole million's cached keys would hold 32 MB more).
         // Scores are 0 to 10 (schema.sql), and non-negative floats order as
-        // their bits do. The key is computed per comparison: cached keys
-        // would hold 32 MB more at a million areas while sorting.
-        entries.sort_unstable_by_key(|e| {
-            let (row, col) = key(e);
-            (
-                row,
-                col,
-                std::cmp::Reverse(e.truth_score.to_bits()),
-                e.area_no,
-            )
-        });
+        // their bits do.
+        if !entries.is_sorted_by_key(|e| row_of(e.lat)) {
+            entries.sort_unstable_by_key(|e| row_of(e.lat));
+        }
+        for row in entries.chunk_by_mut(|a, b| row_of(a.lat) == row_of(b.lat)) {
+            row.sort_by_cached_key(|e| {
+                (
+                    col_of(e.lng),
+                    std::cmp::Reverse(e.truth_score.to_bits()),
+                    e.area_no,
+                )
+            });
+        }
         let mut cells: Vec<Cell> = Vec::new();
         for (i, e) in entries.iter().enumerate() {
             let (row, col) = key(e);
@@ -168,15 +175,7 @@ impl AreaIndex {
             rank_at[i as usize] = r as u32 + 1;
         }
         let floors = floors_of(&entries);
-        let mut by_score: Vec<u32> = (0..entries.len() as u32).collect();
-        by_score.sort_unstable_by_key(|&i| {
-            let e = &entries[i as usize];
-            (std::cmp::Reverse(e.truth_score.to_bits()), e.area_no)
-        });
-        let mut score_place = vec![0; entries.len()];
-        for (j, &i) in by_score.iter().enumerate() {
-            score_place[i as usize] = j as u32;
-        }
+        let (by_score, score_place) = score_order(&entries, &slot, &floors);
         AreaIndex {
             entries,
             cells,
@@ -278,18 +277,50 @@ fn entry(area_no: u32, lat: f64, lng: f64, truth_score: f64) -> Entry {
 }
 
 /// Each distinct score, best first, with how many areas score at least it.
+/// Counted by distinct score first: scores of two decimals take a thousand
+/// values, and a million areas sorted one by one took 50 ms of start.
 fn floors_of(entries: &[Entry]) -> Vec<(f64, u32)> {
-    let mut scores: Vec<u64> = entries.iter().map(|e| e.truth_score.to_bits()).collect();
-    scores.sort_unstable_by(|a, b| b.cmp(a));
-    let mut floors: Vec<(f64, u32)> = Vec::new();
-    for (i, bits) in scores.iter().enumerate() {
-        let score = f64::from_bits(*bits);
-        match floors.last_mut() {
-            Some(last) if last.0 == score => last.1 = i as u32 + 1,
-            _ => floors.push((score, i as u32 + 1)),
-        }
+    let mut counts: HashMap<u64, u32> = HashMap::new();
+    for e in entries {
+        *counts.entry(e.truth_score.to_bits()).or_default() += 1;
     }
-    floors
+    let mut distinct: Vec<(u64, u32)> = counts.into_iter().collect();
+    distinct.sort_unstable_by(|a, b| f64::from_bits(b.0).total_cmp(&f64::from_bits(a.0)));
+    let mut at_least = 0;
+    distinct
+        .into_iter()
+        .map(|(bits, n)| {
+            at_least += n;
+            (f64::from_bits(bits), at_least)
+        })
+        .collect()
+}
+
+/// Positions in score order (score descending, then area_no), and each
+/// position's place in it: a bucket per distinct score (`floors`), filled
+/// in area_no order, so no sort of a million. Each area's bucket is found
+/// in one pass along the entries and kept in 4 bytes, so that the pass in
+/// area_no order reads that instead of the entries (150 ms less at start).
+fn score_order(entries: &[Entry], slot: &[u32], floors: &[(f64, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let bucket_of = |score: f64| floors.partition_point(|f| f.0.total_cmp(&score).is_gt());
+    let buckets: Vec<u32> = entries
+        .iter()
+        .map(|e| bucket_of(e.truth_score) as u32)
+        .collect();
+    // Where each bucket starts in score order.
+    let mut next: Vec<u32> = std::iter::once(0)
+        .chain(floors.iter().map(|f| f.1))
+        .take(floors.len())
+        .collect();
+    let mut by_score = vec![0; entries.len()];
+    let mut score_place = vec![0; entries.len()];
+    for &i in slot.iter().filter(|&&i| i != NO_SLOT) {
+        let b = buckets[i as usize] as usize;
+        by_score[next[b] as usize] = i;
+        score_place[i as usize] = next[b];
+        next[b] += 1;
+    }
+    (by_score, score_place)
 }
 
 #[cfg(test)]
