@@ -63,7 +63,7 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
         true
     });
     if counted_all {
-        total = sets.anywhere.len();
+        total = sets.anywhere.count();
     }
     (total, page)
 }
@@ -135,11 +135,12 @@ pub fn counted(
                 start: w.start,
                 end: w.end.min(name_total),
             };
-            if want.start >= want.end {
-            } else if name_total <= filter.collect_at_most {
-                page = collect(filter, bits, |_, _| true, want);
-            } else {
-                page = walk(filter, &sets.in_name, |_| true, want);
+            if want.start < want.end {
+                page = if name_total <= filter.collect_at_most {
+                    collect(filter, bits, |_, _| true, want)
+                } else {
+                    walk(filter, &sets.in_name, |_| true, want)
+                };
             }
             name_total
         }

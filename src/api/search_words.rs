@@ -89,7 +89,7 @@ impl RankSet {
     }
 
     /// How many ranks there are.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         match &self.list {
             Some(list) => list.iter().filter(|&&r| self.in_bits(r)).count(),
             None => {
