@@ -285,7 +285,7 @@ machine() {
   echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src schema.sql 2>/dev/null || echo ' (with uncommitted changes in src/)')"
   echo "load_before $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "log_level ${RUST_LOG:-info (default)}"
+  echo "server_log_level ${RUST_LOG:-info (default)}"
   echo "duration ${DURATION}"
   echo "serve_args ${BENCH_SERVE_ARGS:-}"
   echo "wrk $(wrk --version 2>&1 | head -1 | awk '{print $1, $2}')"

@@ -118,7 +118,7 @@ impl Dataset {
             area_count,
             plan_limits,
             index,
-            matches: MatchCache::default(),
+            matches: MatchCache::for_areas(area_count as usize),
             version,
             latest_update,
             file,

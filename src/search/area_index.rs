@@ -10,11 +10,10 @@
 //! candidate) took 75-107 ms. Text search maps FTS5 rowids (search ranks) to
 //! areas here, and filters them by score and circle without reading any row.
 
-use std::collections::HashMap;
-
 use rusqlite::Connection;
 
 use crate::search::geo::unit_vector32;
+use crate::search::score_order::{floors_of, score_order};
 
 /// What search reads of one area: 40 bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,8 +71,6 @@ pub struct AreaIndex {
     /// areas scoring at least a floor are a prefix of it, so a word's bitmap
     /// in this order is counted above a floor by one popcount (region.rs).
     by_score: Vec<u32>,
-    /// For each position, its place in `by_score`.
-    score_place: Vec<u32>,
     /// Each distinct score, best first, with how many areas score at least it.
     floors: Vec<(f64, u32)>,
 }
@@ -85,7 +82,7 @@ const EVERY_AREA: &str =
 /// Search ranks in order; rank is dense from 1 (data/load.rs, `derive`).
 const RANKS: &str = "SELECT area_no FROM search_rank ORDER BY rank";
 
-const NO_SLOT: u32 = u32::MAX;
+pub(crate) const NO_SLOT: u32 = u32::MAX;
 
 /// The grid row of a latitude and the column of a longitude.
 pub fn row_of(lat: f64) -> i32 {
@@ -175,7 +172,7 @@ impl AreaIndex {
             rank_at[i as usize] = r as u32 + 1;
         }
         let floors = floors_of(&entries);
-        let (by_score, score_place) = score_order(&entries, &slot, &floors);
+        let by_score = score_order(&entries, &slot, &floors);
         AreaIndex {
             entries,
             cells,
@@ -183,7 +180,6 @@ impl AreaIndex {
             by_rank,
             rank_at,
             by_score,
-            score_place,
             floors,
         }
     }
@@ -215,11 +211,6 @@ impl AreaIndex {
     /// The position of the area at a place in score order.
     pub fn by_score(&self, place: usize) -> usize {
         self.by_score[place] as usize
-    }
-
-    /// The place in score order of the area at a position.
-    pub fn score_place(&self, position: usize) -> usize {
-        self.score_place[position] as usize
     }
 
     /// The area at a position of the grid order.
@@ -274,53 +265,6 @@ fn entry(area_no: u32, lat: f64, lng: f64, truth_score: f64) -> Entry {
         truth_score,
         area_no,
     }
-}
-
-/// Each distinct score, best first, with how many areas score at least it.
-/// Counted by distinct score first: scores of two decimals take a thousand
-/// values, and a million areas sorted one by one took 50 ms of start.
-fn floors_of(entries: &[Entry]) -> Vec<(f64, u32)> {
-    let mut counts: HashMap<u64, u32> = HashMap::new();
-    for e in entries {
-        *counts.entry(e.truth_score.to_bits()).or_default() += 1;
-    }
-    let mut distinct: Vec<(u64, u32)> = counts.into_iter().collect();
-    distinct.sort_unstable_by(|a, b| f64::from_bits(b.0).total_cmp(&f64::from_bits(a.0)));
-    let mut at_least = 0;
-    distinct
-        .into_iter()
-        .map(|(bits, n)| {
-            at_least += n;
-            (f64::from_bits(bits), at_least)
-        })
-        .collect()
-}
-
-/// Positions in score order (score descending, then area_no), and each
-/// position's place in it: a bucket per distinct score (`floors`), filled
-/// in area_no order, so no sort of a million. Each area's bucket is found
-/// in one pass along the entries and kept in 4 bytes, so that the pass in
-/// area_no order reads that instead of the entries (150 ms less at start).
-fn score_order(entries: &[Entry], slot: &[u32], floors: &[(f64, u32)]) -> (Vec<u32>, Vec<u32>) {
-    let bucket_of = |score: f64| floors.partition_point(|f| f.0.total_cmp(&score).is_gt());
-    let buckets: Vec<u32> = entries
-        .iter()
-        .map(|e| bucket_of(e.truth_score) as u32)
-        .collect();
-    // Where each bucket starts in score order.
-    let mut next: Vec<u32> = std::iter::once(0)
-        .chain(floors.iter().map(|f| f.1))
-        .take(floors.len())
-        .collect();
-    let mut by_score = vec![0; entries.len()];
-    let mut score_place = vec![0; entries.len()];
-    for &i in slot.iter().filter(|&&i| i != NO_SLOT) {
-        let b = buckets[i as usize] as usize;
-        by_score[next[b] as usize] = i;
-        score_place[i as usize] = next[b];
-        next[b] += 1;
-    }
-    (by_score, score_place)
 }
 
 #[cfg(test)]

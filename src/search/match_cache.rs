@@ -37,12 +37,19 @@ use crate::search::bitmap::Bits;
 /// as much as the rest of a filtered search; one with 40 is read in a few us.
 pub const HEAVY: usize = 256;
 
+/// With many areas, a word is heavy from one match in this many areas: at a
+/// million, 3,906. Lighter words cost at most about 1 ms to read again, and
+/// keeping the thousand base names of a million areas' full names (each
+/// about 1,000 matches) pushed out one another and the common words alike,
+/// so that each was read again anyway.
+pub const HEAVY_SHARE: usize = 256;
+
 /// Words known to be light, remembered so that a search can read them all
 /// in one FTS5 query; past this many the memory starts afresh.
 const LIGHT_WORDS: usize = 1 << 16;
 
 /// Bytes of lists kept (4 a rank).
-pub const LIST_CAPACITY: usize = 4 << 20;
+pub const LIST_CAPACITY: usize = 8 << 20;
 
 /// Bytes of bitmaps kept (three an eighth of a byte an area): 32 common
 /// words at a million areas. Both budgets together keep the serving RSS
@@ -119,6 +126,11 @@ impl MatchCache {
         let kept = lists.by_query.get_mut(query)?;
         kept.last_used = now;
         Some(kept.matches.clone())
+    }
+
+    /// The cache of a dataset of `areas` areas.
+    pub fn for_areas(areas: usize) -> MatchCache {
+        MatchCache::new(HEAVY.max(areas / HEAVY_SHARE))
     }
 
     pub fn new(heavy: usize) -> MatchCache {
@@ -251,5 +263,12 @@ mod tests {
         );
         assert!(cache.wants_bits(4000, 64_000) && !cache.wants_bits(3999, 64_000));
         assert!(!cache.wants_bits(HEAVY - 1, 1000));
+        // Heavy from one area in HEAVY_SHARE, and never under HEAVY.
+        let million = MatchCache::for_areas(1_000_000);
+        assert!(million.is_heavy(3906) && !million.is_heavy(3905));
+        assert!(
+            MatchCache::for_areas(1000).is_heavy(HEAVY)
+                && !MatchCache::for_areas(1000).is_heavy(HEAVY - 1)
+        );
     }
 }

@@ -2,7 +2,8 @@
 //! read it without touching SQLite: the area index and its grid
 //! (`area_index`), circles over the grid (`circles`, with the k nearest kept
 //! in `nearest`), distances and discs (`geo`), and the full-text matches of
-//! common words (`match_cache`).
+//! common words (`match_cache`), as bitmaps (`bitmap`) counted over a
+//! search's shape (`region`) or in score order (`score_order`).
 
 pub mod area_index;
 pub mod bbox;
@@ -12,5 +13,6 @@ pub mod geo;
 pub mod match_cache;
 mod nearest;
 pub mod region;
+mod score_order;
 #[cfg(test)]
 pub mod test_points;
