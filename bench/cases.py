@@ -11,7 +11,9 @@ answering, not one answer it happens to have cached.
 """
 
 import random
+import re
 import sqlite3
+from collections import Counter
 import sys
 from urllib.parse import quote, quote_plus
 
@@ -29,9 +31,32 @@ def near(rng, centre, km):
     return round(lat, 5), round(lng, 5)
 
 
+# A word is heavy when it matches at least this share of the areas
+# (anywhere: name, municipality or province).
+HEAVY_SHARE = 0.05
+
+
+def heavy_words(db):
+    """The words of at least 3 letters matching HEAVY_SHARE of the areas, commonest first."""
+    counts = Counter()
+    total = 0
+    for text in db.execute("SELECT name || ' ' || municipality || ' ' || province FROM areas"):
+        total += 1
+        counts.update({w for w in re.split(r"[^a-z]+", text[0].lower()) if len(w) >= 3})
+    return [w for w, c in counts.most_common() if c >= HEAVY_SHARE * total]
+
+
+def box_near(rng, centre):
+    """A viewport of 0.1 to 0.6 degrees a side near centre: west,south,east,north."""
+    lat, lng = near(rng, centre, 10)
+    half_lat, half_lng = rng.uniform(0.05, 0.3), rng.uniform(0.05, 0.3)
+    return f"{lng - half_lng:.4f},{lat - half_lat:.4f},{lng + half_lng:.4f},{lat + half_lat:.4f}"
+
+
 def main(db_path, outdir):
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     rows = db.execute("SELECT id, name, province_slug FROM areas ORDER BY area_no").fetchall()
+    heavy = heavy_words(db)
     total = len(rows)
     gauteng_total = sum(1 for r in rows if r[2] == "gauteng")
     rng = random.Random(20261122)
@@ -75,6 +100,18 @@ def main(db_path, outdir):
             )
             for _ in range(COUNT)
         ],
+        # The heaviest words (west, central, municipality, ...) within a 50 km
+        # circle and above a floor: many word matches, few in the shape.
+        "search_q_heavy_geo_min": [
+            "/v1/areas/search?q={}&lat={}&lng={}&radius=50&min_score={}".format(
+                rng.choice(heavy), *near(rng, JOBURG, 5), rng.choice(["4", "5", "5.5", "6"])
+            )
+            for _ in range(COUNT)
+        ],
+        "search_min_score": [
+            f"/v1/areas/search?min_score={rng.choice(['9.5', '9', '8', '6.5', '5', '2'])}" for _ in range(COUNT)
+        ],
+        "search_bbox": [f"/v1/areas/search?bbox={box_near(rng, JOBURG)}" for _ in range(COUNT)],
         "compare_5": [
             "/v1/areas/compare?ids=" + ",".join(rng.sample(ids, 5)) for _ in range(COUNT)
         ],
@@ -85,6 +122,10 @@ def main(db_path, outdir):
         # and no body to build, through the same listener and workers.
         "healthz": ["/healthz"],
     }
+    # Asked once each, on a server that has not seen them (bench/first_use.py):
+    # every distinct 3-letter prefix and every heavy word.
+    cases["first_use"] = sorted(set(cases["search_q_prefix3"]) | {f"/v1/areas/search?q={w}" for w in heavy})
+    rng.shuffle(cases["first_use"])
     for name, targets in cases.items():
         with open(f"{outdir}/{name}.txt", "w", encoding="utf-8") as f:
             f.write("\n".join(targets) + "\n")

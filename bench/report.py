@@ -23,6 +23,9 @@ NAMES = {
     "search_geo_r10": "Search lat/lng radius 10 (Johannesburg)",
     "search_geo_r50": "Search lat/lng radius 50 (Johannesburg)",
     "search_q_geo_min": "Search q + lat/lng + min_score",
+    "search_q_heavy_geo_min": "Search heavy word + lat/lng radius 50 + min_score",
+    "search_min_score": "Search min_score alone",
+    "search_bbox": "Search bbox (0.1-0.6° viewports near Johannesburg)",
     "compare_5": "Compare 5 ids",
     "history_1y_daily": "History 1y daily",
     "history_1y_weekly": "History 1y weekly",
@@ -33,6 +36,11 @@ NAMES = {
 # lock for its one query, which the API's read transaction does once per request.
 FLOOR = ("healthz", "GET /healthz (for reference, not a target case)")
 RSS_LIMIT_KB = 64 * 1024  # 64 MB read as 64 MiB
+FIRST200_LIMIT_MS = 200
+# The million-area tier's own limits (README, "Benchmarks and contract").
+MILLION = 1_000_000
+RSS_LIMIT_MILLION_KB = 128 * 1024
+FIRST200_LIMIT_MILLION_MS = 1000
 NOISY_PCT = 10  # other processes' CPU above this share of the machine marks a row
 
 
@@ -57,8 +65,20 @@ def mb(kb):
     return f"{kb / 1024:.1f} MiB"
 
 
+def first_use(meta, size):
+    """The first-use run's lines, or nothing when it did not run."""
+    key = f"first_use_{size}"
+    if key + "_all_n" not in meta:
+        return []
+    lines = [f"| {size} | {label} | {meta[f'{key}_{label}_n']} | {meta[f'{key}_{label}_p50']} "
+             f"| {meta[f'{key}_{label}_p99']} | {meta[f'{key}_{label}_max']} |" for label in ("all", "heavy")]
+    return lines
+
+
 def main(meta_path, tsv_path, n, small):
     meta, rows = read(meta_path, tsv_path)
+    rss_limit = RSS_LIMIT_MILLION_KB if int(n) >= MILLION else RSS_LIMIT_KB
+    f200_limit = FIRST200_LIMIT_MILLION_MS if int(n) >= MILLION else FIRST200_LIMIT_MS
     out = []
     w = out.append
     w("# Benchmark results\n")
@@ -69,9 +89,11 @@ def main(meta_path, tsv_path, n, small):
         w(f"- {key}: {meta.get(key, '?')}")
     w(f"- load average before / after the run: {meta.get('load_before', '?')} / {meta.get('load_after', '?')}")
     w(f"- wrk: 1 thread, 16 connections, {meta.get('duration', '?')} s per case after a short warm-up;"
-      " the server runs with its default workers (2 per CPU) and logs every request to a file;"
-      " the database file is read into the OS page cache before each case")
-    w(f"- databases: {n} and {small} areas from `init --synthetic` with 400 days of history; build time "
+      " the server runs with its default workers (2 per CPU) and logs every request to a file"
+      f" (request logging on, log level {meta.get('server_log_level', '?')});"
+      " the database file is read into the OS page cache before each case when the cache can hold it"
+      " (when not, the cases read it from disk as they go)")
+    w(f"- databases: {n} and {small} areas from `init --synthetic` with 400 days of history; `init` time and peak RSS: "
       f"{meta.get('build_' + n, '?')} ({n}), {meta.get('build_' + small, '?')} ({small})\n")
     if meta.get("serve_args"):
         w(f"**Non-default server flags in this run:** `serve {meta['serve_args']}` (see bench/PROFILE.md for why).\n")
@@ -148,6 +170,18 @@ def main(meta_path, tsv_path, n, small):
             growth[case] = b["p50"] / a["p50"] if a["p50"] > 0 else float("inf")
             w(f"| {name} | {a['p50']:.2f} | {b['p50']:.2f} | {growth[case]:.2f}x | {a['cpu_us']} | {b['cpu_us']} |")
 
+    fu = first_use(meta, n) + first_use(meta, small)
+    if fu:
+        w("\n## A word's first use\n")
+        w("Right after the server starts, before any case, every distinct 3-letter prefix of the names "
+          "and every heavy word (one matching 5% of the areas or more) is searched once, one request at a "
+          "time on one connection (bench/first_use.py): the cost of reading a word's matches before the "
+          "server keeps them. 'heavy' are the searches with a total of 256 or more.\n")
+        w("| areas | searches | count | p50 ms | p99 ms | max ms |")
+        w("|---:|---|---:|---:|---:|---:|")
+        for line in fu:
+            w(line)
+
     w("\n## Start to first 200\n")
     w(f"- {n} areas: {meta.get('first200_' + n, '?')} ms; {small} areas: {meta.get('first200_' + small, '?')} ms"
       " (from just before `serve` starts to the first 200 of GET /v1/areas, polled every 0.5 ms)\n")
@@ -195,14 +229,20 @@ def main(meta_path, tsv_path, n, small):
     w(f"| no p50 grows > 2x from {small} to {n} | worst {max(growth.values(), default=0):.2f}x"
       f"{'; over: ' + ', '.join(grown) if grown else ''} | {verdict(not grown)} |")
     peak = max((r["hwm"] for r in big.values()), default=0)
-    w(f"| peak RSS ≤ 64 MiB at {n} | {mb(peak)} | {verdict(peak <= RSS_LIMIT_KB)} |")
+    w(f"| peak RSS ≤ {rss_limit // 1024} MiB at {n} | {mb(peak)} | {verdict(peak <= rss_limit)} |")
+    now = big.get("healthz", {}).get("rss") or max((r["rss"] for r in big.values()), default=0)
+    w(f"| RSS after the last case < {rss_limit // 1024} MiB at {n} | {mb(now)} | {verdict(now < rss_limit)} |")
+    fu99 = meta.get(f"first_use_{n}_heavy_p99")
+    if fu99:
+        w(f"| a heavy word's first use p99 ≤ 10 ms at {n} | {fu99} ms (max {meta.get(f'first_use_{n}_heavy_max')} ms) "
+          f"| {verdict(float(fu99) <= 10)} |")
     export_peak = int(meta.get("export_rss_peak_kb", 0))
     if export_peak:
-        w(f"| RSS < 64 MiB at {n} while {meta.get('export_clients')} clients download the export "
-          f"| {mb(export_peak)} | {verdict(export_peak < RSS_LIMIT_KB)} |")
+        w(f"| RSS < {rss_limit // 1024} MiB at {n} while {meta.get('export_clients')} clients download the export "
+          f"| {mb(export_peak)} | {verdict(export_peak < rss_limit)} |")
     f200 = meta.get("first200_" + n)
     if f200:
-        w(f"| serve → first 200 ≤ 200 ms at {n} | {f200} ms | {verdict(float(f200) <= 200)} |")
+        w(f"| serve → first 200 ≤ {f200_limit} ms at {n} | {f200} ms | {verdict(float(f200) <= f200_limit)} |")
     logged = {k[4:]: v for k, v in meta.items() if k.startswith("log_") and v not in ("0", "")}
     if logged:
         w("\nServer log lines at WARN or ERROR during cases: "

@@ -2,13 +2,16 @@
 # bench/run.sh (`make bench`): load-tests every endpoint of the release build at
 # 100,000 areas and at 1,000 areas with wrk, measures nginx serving the same
 # bytes as the HTTP limit, and writes bench/RESULTS.md (see bench/report.py).
+# The million-area tier is `BENCH_N=1000000 make bench`: 1,000,000 areas, with
+# 100,000 as the smaller size that growth is measured from.
 #
 # Owns: tool installs (wrk, nginx-light via apt-get), the cached benchmark
 # databases under bench/data (gitignored, keyed by size and generator source),
 # the server and nginx it starts (stopped by the EXIT trap), and the raw
 # results. Only 127.0.0.1 is ever a target; every wrk run is bounded in time.
 #
-# Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000), BENCH_DAYS (400),
+# Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000, or 100000 when
+# BENCH_N is a million or more), BENCH_DAYS (400),
 # BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2), BIN, and
 # BENCH_SERVE_ARGS: extra `serve` flags (default none: what users run).
 set -euo pipefail
@@ -18,7 +21,7 @@ BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/area-scoring}
 # tiny_http alone on the project's listener (examples/tiny_http_floor.rs).
 FLOOR_BIN=${CARGO_TARGET_DIR:-target}/release/examples/tiny_http_floor
 N=${BENCH_N:-100000}
-SMALL_N=${BENCH_SMALL_N:-1000}
+if [ "$N" -ge 1000000 ]; then SMALL_N=${BENCH_SMALL_N:-100000}; else SMALL_N=${BENCH_SMALL_N:-1000}; fi
 DAYS=${BENCH_DAYS:-400}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
@@ -26,7 +29,7 @@ read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
   search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
-  compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
+  search_q_heavy_geo_min search_min_score search_bbox compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
 
 WORK=$(mktemp -d /tmp/area-bench.XXXXXX)
 chmod 755 "$WORK" # nginx workers may run as nobody and must read the bodies
@@ -60,7 +63,8 @@ install_tools() {
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # The database for N areas, built once and reused while the generator's
-# sources are unchanged (their hash is part of the file name).
+# sources are unchanged (their hash is part of the file name). How long the
+# build took and its peak RSS are kept beside it (<db>.build), for the report.
 database() {
   local n=$1 hash db
   hash=$(cat schema.sql seed/za-areas.csv src/data/seed.rs src/data/synthetic.rs src/data/load.rs \
@@ -69,13 +73,22 @@ database() {
   db="$DATA/areas-${n}x${DAYS}-${hash}.db"
   mkdir -p "$DATA"
   if [ ! -f "$db" ]; then
-    find "$DATA" -maxdepth 1 -name "areas-${n}x${DAYS}-*.db" -delete
+    find "$DATA" -maxdepth 1 -name "areas-${n}x${DAYS}-*.db*" -delete
     say "building $db (init --synthetic $n --history-days $DAYS)"
-    local t0=$SECONDS
-    "$BIN" init --synthetic "$n" --history-days "$DAYS" --db "$db" >&2
-    echo "build_${n} $((SECONDS - t0)) s" >>"$WORK/meta"
+    local t0=$SECONDS pid peak=0 kb
+    "$BIN" init --synthetic "$n" --history-days "$DAYS" --db "$db" >&2 &
+    pid=$!
+    # The peak RSS read off the kernel's own high-water mark, twice a second.
+    while kill -0 "$pid" 2>/dev/null; do
+      kb=$(status_kb "$pid" VmHWM 2>/dev/null || true)
+      [ -z "$kb" ] || [ "$kb" -le "$peak" ] || peak=$kb
+      sleep 0.5
+    done
+    wait "$pid"
+    echo "$((SECONDS - t0)) s, peak RSS $((peak / 1024)) MiB" >"$db.build"
+    echo "build_${n} $(cat "$db.build")" >>"$WORK/meta"
   else
-    echo "build_${n} cached" >>"$WORK/meta"
+    echo "build_${n} cached (built in $(cat "$db.build" 2>/dev/null || echo 'an unrecorded time'))" >>"$WORK/meta"
   fi
   echo "$db"
 }
@@ -91,6 +104,9 @@ proc_ticks() {
   echo "$total"
 }
 status_kb() { awk -v k="$2:" '$1==k{print $2}' "/proc/$1/status"; }
+# Whether the page cache can hold the file with half as much again to spare: a million areas with
+# 400 days of history is 12 GB, which need not fit beside the other users.
+fits_in_cache() { [ $(($(stat -c %s "$1") / 1024 * 3 / 2)) -lt "$(awk '/^MemAvailable/{print $2}' /proc/meminfo)" ]; }
 
 # One wrk run: wrk_case LABEL URL PATHS_FILE KEY OWNER_PID [DB] -> a row of results.tsv.
 wrk_case() {
@@ -100,7 +116,7 @@ wrk_case() {
   # waited on the disk: 3-letter prefix p99 65.9 ms right after the list cases,
   # 5.3 ms with the file cached (bench/PROFILE.md). Read it into the OS page
   # cache first, so that the case measures the server, not the disk.
-  [ -z "$db" ] || cat "$db" >/dev/null
+  [ -z "$db" ] || ! fits_in_cache "$db" || cat "$db" >/dev/null
   wrk -t1 -c16 -d"${WARMUP}s" -s bench/rotate.lua "$url" -- "$paths" "$key" >/dev/null 2>&1 || true
   t0=$(date +%s%N)
   b0=$(busy_ticks)
@@ -157,6 +173,11 @@ run_size() {
   addr=$(awk '/^ADDR/{print $2}' <<<"$out")
   echo "first200_${size} $(awk '/^FIRST200_MS/{print $2}' <<<"$out")" >>"$WORK/meta"
   say "$size areas: serving on $addr, first 200 after $(awk '/^FIRST200_MS/{print $2}' <<<"$out") ms"
+  # Each heavy word's first search, before any case has made the server keep it.
+  fits_in_cache "$db" && cat "$db" >/dev/null
+  python3 bench/first_use.py "$addr" "$key" "$WORK/cases-$size/first_use.txt" "$size" >>"$WORK/meta" ||
+    say "warning: the first-use run failed"
+  echo "first_use_rss_$size $(status_kb "$server" VmRSS)" >>"$WORK/meta"
   if [ "$size" = "$N" ]; then
     # The very bytes the server answers, for nginx to serve.
     mkdir -p "$WORK/www"
@@ -264,6 +285,7 @@ machine() {
   echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src schema.sql 2>/dev/null || echo ' (with uncommitted changes in src/)')"
   echo "load_before $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "server_log_level ${RUST_LOG:-info (default)}"
   echo "duration ${DURATION}"
   echo "serve_args ${BENCH_SERVE_ARGS:-}"
   echo "wrk $(wrk --version 2>&1 | head -1 | awk '{print $1, $2}')"

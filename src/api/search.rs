@@ -16,12 +16,13 @@ use crate::search::area_index::AreaIndex;
 use crate::search::bbox::BBox;
 use crate::search::geo::Disc;
 use crate::search::match_cache::MatchCache;
+use crate::search::region::Shape;
 
 /// The positions of a page in a search's order: `start` up to `end`.
 #[derive(Clone, Copy)]
-struct Window {
-    start: usize,
-    end: usize,
+pub struct Window {
+    pub start: usize,
+    pub end: usize,
 }
 
 pub fn search(
@@ -29,6 +30,18 @@ pub fn search(
     index: &AreaIndex,
     matches: &MatchCache,
     p: &SearchParams,
+) -> ApiResult<AreaPage> {
+    search_with(conn, index, matches, p, search_text::COLLECT_AT_MOST)
+}
+
+/// `search`, collecting a text tier's page from the bitmaps when it holds at
+/// most `collect_at_most` matches (tests try both ways on small data).
+fn search_with(
+    conn: &Connection,
+    index: &AreaIndex,
+    matches: &MatchCache,
+    p: &SearchParams,
+    collect_at_most: usize,
 ) -> ApiResult<AreaPage> {
     let start = usize::try_from(p.offset).unwrap_or(usize::MAX);
     let window = Window {
@@ -40,6 +53,7 @@ pub fn search(
         min_score: p.min_score.unwrap_or(0.0),
         disc: p.circle.map(Disc::new),
         bbox: p.bbox,
+        collect_at_most,
     };
     let (total, page) = match (&filter.disc, p.words.is_empty()) {
         (_, false) => by_text(conn, matches, &filter, &p.words, window)?,
@@ -65,21 +79,32 @@ pub fn search(
 type Page = Vec<(i64, Option<f64>)>;
 
 /// Every criterion but the words: what an area must meet to be a match.
-struct Filter<'a> {
-    index: &'a AreaIndex,
-    min_score: f64,
-    disc: Option<Disc>,
-    bbox: Option<BBox>,
+pub struct Filter<'a> {
+    pub index: &'a AreaIndex,
+    pub min_score: f64,
+    pub disc: Option<Disc>,
+    pub bbox: Option<BBox>,
+    /// See `search_with`.
+    pub collect_at_most: usize,
 }
 
 impl Filter<'_> {
+    /// The criteria as a shape over the grid (search/region.rs).
+    pub fn shape(&self) -> Shape<'_> {
+        Shape {
+            min_score: self.min_score,
+            disc: self.disc.as_ref(),
+            bbox: self.bbox.as_ref(),
+        }
+    }
+
     /// Whether anything but the words narrows the search.
-    fn narrows(&self) -> bool {
+    pub fn narrows(&self) -> bool {
         self.min_score > 0.0 || self.disc.is_some() || self.bbox.is_some()
     }
 
     /// The area_no of the area with a search rank, if it is a match.
-    fn admit(&self, rank: u32) -> Option<i64> {
+    pub fn admit(&self, rank: u32) -> Option<i64> {
         let e = self.index.by_rank(i64::from(rank))?;
         let fits = e.truth_score >= self.min_score
             && self.disc.is_none_or(|d| d.contains(&e.unit, e.lat, e.lng))
@@ -107,43 +132,11 @@ fn by_text(
     words: &[String],
     w: Window,
 ) -> ApiResult<(usize, Page)> {
-    let (anywhere, in_name) = word_matches(conn, matches, words)?;
-    let mut page = Vec::new();
-    // The name tier: positions 0 up to the number of admitted name matches.
-    let mut position = 0;
-    for no in in_name.iter().filter_map(|&r| filter.admit(r)) {
-        if position >= w.start {
-            page.push(no);
-        }
-        position += 1;
-        if position == w.end {
-            break;
-        }
-    }
-    // The other tier follows, in rank order; it is needed only when the name
-    // tier ended inside the window. Both lists are sorted, so a match is
-    // told to be a name match by walking the name list alongside.
-    let mut names = in_name.iter().peekable();
-    let mut total = 0;
-    for &rank in anywhere.iter() {
-        let Some(no) = filter.admit(rank) else {
-            continue;
-        };
-        total += 1;
-        if position < w.end {
-            while names.next_if(|&&r| r < rank).is_some() {}
-            if names.peek() != Some(&&rank) {
-                if position >= w.start {
-                    page.push(no);
-                }
-                position += 1;
-            }
-        } else if !filter.narrows() {
-            // Nothing filters and the page is full: every match counts.
-            total = anywhere.len();
-            break;
-        }
-    }
+    let sets = word_matches(conn, filter.index, matches, words)?;
+    let (total, page) = match sets.anywhere.word_bits() {
+        Some(bits) if filter.narrows() => search_text::counted(filter, &sets, &bits, w),
+        _ => search_text::walked(filter, &sets, w),
+    };
     Ok((total, page.into_iter().map(|no| filter.entry(no)).collect()))
 }
 
@@ -165,23 +158,11 @@ fn by_distance(filter: &Filter, disc: &Disc, w: Window) -> (usize, Page) {
 
 /// The areas of a viewport, best score first, ties by id.
 fn by_score_in_box(filter: &Filter, bbox: &BBox, w: Window) -> (usize, Page) {
-    let mut found: Vec<(f64, u32)> = filter
-        .index
-        .in_box(bbox, filter.min_score)
-        .map(|e| (e.truth_score, e.area_no))
-        .collect();
-    let total = found.len();
-    let order = |a: &(f64, u32), b: &(f64, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-    let end = w.end.min(total);
-    if end > 0 && end < total {
-        found.select_nth_unstable_by(end - 1, order);
-        found.truncate(end);
-    }
-    found.sort_unstable_by(order);
-    let page = found
+    let (total, best) = filter.index.best_in_box(bbox, filter.min_score, w.end);
+    let page = best
         .iter()
         .skip(w.start)
-        .map(|&(_, no)| (i64::from(no), None))
+        .map(|&no| (i64::from(no), None))
         .collect();
     (total, page)
 }
@@ -203,6 +184,13 @@ fn by_score(conn: &Connection, filter: &Filter, w: Window) -> ApiResult<(usize, 
     Ok((filter.index.count_scoring(filter.min_score) as usize, page))
 }
 
+#[path = "search_text.rs"]
+mod search_text;
+
 #[cfg(test)]
 #[path = "search_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "search_equivalence_tests.rs"]
+mod equivalence;

@@ -4,10 +4,10 @@
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
-use crate::api::search_words::{all_ranks, each_rank, fts_term, in_name_query, intersection};
+use crate::api::search_words::{all_matches, each_rank, fts_term, in_name_query, intersection};
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
-use crate::search::match_cache::MatchCache;
+use crate::search::match_cache::{MatchCache, Matches};
 
 #[test]
 fn words_become_quoted_prefix_terms() {
@@ -84,13 +84,13 @@ fn kept_match_lists_answer_as_fts5_does() {
     // the other words known to be light.
     let none_kept = MatchCache::new(usize::MAX);
     let from_fts5 = answers(&none_kept);
-    assert_eq!(none_kept.kept_ranks(), 0);
+    assert_eq!(none_kept.kept_bytes(), 0);
     assert!(none_kept.is_light(&fts_term("cape")));
     // Every word heavy: the first pass reads and keeps, the second walks
     // only kept lists.
     let all_kept = MatchCache::new(1);
     let first = answers(&all_kept);
-    assert!(all_kept.kept_ranks() > 0);
+    assert!(all_kept.kept_bytes() > 0);
     let kept = answers(&all_kept);
     std::fs::remove_dir_all(&dir).ok();
     for (i, p) in searches.iter().enumerate() {
@@ -118,6 +118,7 @@ fn kept_match_lists_answer_as_fts5_does() {
 #[test]
 fn intersected_word_lists_are_fts5s_and() {
     let (dir, conn) = seed_database("and");
+    let index = AreaIndex::load(&conn).unwrap();
     let none_kept = MatchCache::new(usize::MAX);
     let read = |query: &str| {
         let mut all = Vec::new();
@@ -152,7 +153,12 @@ fn intersected_word_lists_are_fts5s_and() {
                         "" => fts_term(w),
                         _ => in_name_query(&fts_term(w)),
                     };
-                    all_ranks(&conn, &none_kept, &query, |_| false)
+                    all_matches(&conn, &index, &none_kept, &query, |_| (false, false)).map(|m| {
+                        match m.0 {
+                            Matches::List(ranks) => ranks,
+                            Matches::Bits(_) => unreachable!("nothing is kept as bitmaps here"),
+                        }
+                    })
                 })
                 .collect::<ApiResult<Vec<_>>>()
                 .unwrap();

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use rusqlite::Connection;
 
 use crate::error::ApiResult;
-use crate::search::match_cache::MatchCache;
+use crate::search::area_index::AreaIndex;
+use crate::search::bitmap::{Bits, count_all, next_in_all};
+use crate::search::match_cache::{MatchCache, Matches, WordBits};
 
 /// Search ranks of matches, best first (shared with the kept lists).
 pub type Ranks = Arc<[u32]>;
@@ -17,48 +19,144 @@ pub type Ranks = Arc<[u32]>;
 /// yields them in relevance order.
 const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
-/// The ranks where every word matches anywhere, and where every word matches
-/// in the name, best first.
+/// What a search's words match, anywhere (name, municipality, province)
+/// and in the name alone.
+pub struct WordSets {
+    pub anywhere: RankSet,
+    pub in_name: RankSet,
+}
+
+/// The ranks every word matches, readable best first: the intersection of
+/// the words kept as lists, narrowed by the rank bitmaps of the words kept
+/// as bitmaps (search/match_cache.rs).
+pub struct RankSet {
+    /// None when every word has bitmaps.
+    list: Option<Ranks>,
+    bits: Vec<Arc<WordBits>>,
+    /// One past the highest rank.
+    end: usize,
+}
+
+impl RankSet {
+    fn new(matches: Vec<Matches>, areas: usize) -> RankSet {
+        let (mut lists, mut bits) = (Vec::new(), Vec::new());
+        for m in matches {
+            match m {
+                Matches::List(ranks) => lists.push(ranks),
+                Matches::Bits(b) => bits.push(b),
+            }
+        }
+        RankSet {
+            list: (!lists.is_empty()).then(|| intersection(lists)),
+            bits,
+            end: areas + 1,
+        }
+    }
+
+    /// Calls `each` on every rank best first while it says go on.
+    pub fn each_while(&self, mut each: impl FnMut(u32) -> bool) {
+        match &self.list {
+            Some(list) => {
+                for &r in list.iter() {
+                    if self.in_bits(r) && !each(r) {
+                        return;
+                    }
+                }
+            }
+            None => {
+                let sets: Vec<&Bits> = self.bits.iter().map(|b| &b.by_rank).collect();
+                let mut from = 0;
+                while let Some(r) = next_in_all(&sets, from, self.end) {
+                    if !each(r as u32) {
+                        return;
+                    }
+                    from = r + 1;
+                }
+            }
+        }
+    }
+
+    fn in_bits(&self, rank: u32) -> bool {
+        self.bits.iter().all(|b| b.by_rank.get(rank as usize))
+    }
+
+    pub fn contains(&self, rank: u32) -> bool {
+        self.in_bits(rank)
+            && self
+                .list
+                .as_ref()
+                .is_none_or(|l| l.binary_search(&rank).is_ok())
+    }
+
+    /// How many ranks there are.
+    pub fn count(&self) -> usize {
+        match &self.list {
+            Some(list) => list.iter().filter(|&&r| self.in_bits(r)).count(),
+            None => {
+                let sets: Vec<&Bits> = self.bits.iter().map(|b| &b.by_rank).collect();
+                count_all(&sets, 0, self.end)
+            }
+        }
+    }
+
+    /// The bitmaps whose AND is the set, when every word has them.
+    pub fn word_bits(&self) -> Option<Vec<&WordBits>> {
+        self.list
+            .is_none()
+            .then(|| self.bits.iter().map(|b| b.as_ref()).collect())
+    }
+}
+
+/// The matches of a search's words (see `WordSets`).
 ///
 /// Each word's matches are read on their own, anywhere and in the name, and
-/// intersected here: the lists of common words ("west", "central", "6") are
+/// intersected here: the matches of common words ("west", "central", "6") are
 /// kept (search/match_cache.rs), so a full name costs the reading of its rare
 /// words only, where FTS5's own AND walked every common word's list each time.
 /// Words already known to be rare are read together, two queries in all:
 /// FTS5's own AND is cheap over short lists.
 pub fn word_matches(
     conn: &Connection,
+    index: &AreaIndex,
     cache: &MatchCache,
     words: &[String],
-) -> ApiResult<(Ranks, Ranks)> {
+) -> ApiResult<WordSets> {
     let mut anywhere = Vec::new();
     let mut in_name = Vec::new();
     let mut light = Vec::new();
+    let areas = index.area_count();
     for word in words {
         let term = fts_term(word);
         if cache.is_light(&term) {
             light.push(term);
             continue;
         }
-        let any = all_ranks(conn, cache, &term, |n| cache.is_heavy(n))?;
+        let (any, count) = all_matches(conn, index, cache, &term, |n| {
+            (cache.is_heavy(n), cache.wants_bits(n, areas))
+        })?;
         // Reading where a word is in the name costs as much as reading all
         // its matches (FTS5 looks at each to tell the column), so the name
         // list of a heavy word is kept however short it is.
-        let heavy = cache.is_heavy(any.len());
+        let heavy = cache.is_heavy(count);
         if !heavy {
             cache.note_light(&term);
         }
-        in_name.push(all_ranks(conn, cache, &in_name_query(&term), |_| heavy)?);
+        let name = all_matches(conn, index, cache, &in_name_query(&term), |n| {
+            (heavy, heavy && cache.wants_bits(n, areas))
+        })?;
+        in_name.push(name.0);
         anywhere.push(any);
     }
     if !light.is_empty() {
         let together = light.join(" ");
-        anywhere.push(all_ranks(conn, cache, &together, |_| false)?);
-        in_name.push(all_ranks(conn, cache, &in_name_query(&together), |_| {
-            false
-        })?);
+        let never = |_| (false, false);
+        anywhere.push(all_matches(conn, index, cache, &together, never)?.0);
+        in_name.push(all_matches(conn, index, cache, &in_name_query(&together), never)?.0);
     }
-    Ok((intersection(anywhere), intersection(in_name)))
+    Ok(WordSets {
+        anywhere: RankSet::new(anywhere, areas),
+        in_name: RankSet::new(in_name, areas),
+    })
 }
 
 /// An FTS5 query that matches its terms in the name column only.
@@ -107,16 +205,22 @@ pub fn each_rank(
     Ok(())
 }
 
-/// Every match, best first: the kept list (search/match_cache.rs), or else read
-/// from FTS5 and kept when `worth_keeping` says so of its length.
-pub fn all_ranks(
+/// Every match, and how many: the kept matches (search/match_cache.rs), or
+/// else read from FTS5 and kept when `keeping` says so of their number (as
+/// bitmaps when it says that too).
+pub fn all_matches(
     conn: &Connection,
+    index: &AreaIndex,
     cache: &MatchCache,
     fts_query: &str,
-    worth_keeping: impl Fn(usize) -> bool,
-) -> ApiResult<Ranks> {
-    if let Some(ranks) = cache.get(fts_query) {
-        return Ok(ranks);
+    keeping: impl Fn(usize) -> (bool, bool),
+) -> ApiResult<(Matches, usize)> {
+    if let Some(matches) = cache.get(fts_query) {
+        let count = match &matches {
+            Matches::List(ranks) => ranks.len(),
+            Matches::Bits(b) => count_all(&[&b.by_rank], 0, index.area_count() + 1),
+        };
+        return Ok((matches, count));
     }
     let mut read = Vec::new();
     // Ranks run from 1 to the number of areas (data/load.rs), so they fit a u32.
@@ -124,11 +228,24 @@ pub fn all_ranks(
         read.extend(u32::try_from(rank).ok());
         true
     })?;
-    let ranks: Ranks = read.into();
-    if worth_keeping(ranks.len()) {
-        cache.keep(fts_query, ranks.clone());
+    let count = read.len();
+    let (keep, as_bits) = keeping(count);
+    let matches = if as_bits {
+        let mut by_rank = Bits::new(index.area_count() + 1);
+        read.iter().for_each(|&r| by_rank.set(r as usize));
+        let by_position = index.bits_of_ranks(&read);
+        Matches::Bits(Arc::new(WordBits {
+            by_rank,
+            by_score: index.in_score_order(&by_position),
+            by_position,
+        }))
+    } else {
+        Matches::List(read.into())
+    };
+    if keep {
+        cache.keep(fts_query, matches.clone());
     }
-    Ok(ranks)
+    Ok((matches, count))
 }
 
 /// A word as a quoted FTS5 prefix term. Words hold only letters, digits and

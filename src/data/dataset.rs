@@ -98,7 +98,7 @@ impl Dataset {
             pool,
             area_count,
             index,
-            matches: MatchCache::default(),
+            matches: MatchCache::for_areas(area_count as usize),
             version,
             latest_update,
             file,

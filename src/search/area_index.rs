@@ -12,16 +12,19 @@
 
 use rusqlite::Connection;
 
-use crate::search::geo::unit_vector;
+use crate::search::geo::unit_vector32;
+use crate::search::score_order::{floors_of, score_order};
 
-/// What search reads of one area.
+/// What search reads of one area: 40 bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Entry {
-    /// The position on the unit sphere, for chord tests without trigonometry.
-    pub unit: [f64; 3],
     pub lat: f64,
     pub lng: f64,
     pub truth_score: f64,
+    /// The position on the unit sphere, for chord tests without
+    /// trigonometry; in single precision, with its error bounded where it
+    /// is used (geo.rs, `chord2_to32`).
+    pub unit: [f32; 3],
     pub area_no: u32,
 }
 
@@ -51,18 +54,25 @@ pub enum Place {
 
 pub struct AreaIndex {
     /// Every area, grouped by cell in (row, col) order; within a cell by
-    /// truth_score descending.
+    /// truth_score descending, then area_no.
     entries: Vec<Entry>,
     /// The non-empty cells in (row, col) order.
     cells: Vec<Cell>,
     /// For each area_no, its place in `entries` (u32::MAX for a gap).
     slot: Vec<u32>,
-    /// A copy of each area in search-rank order (the full-text index's rowid,
-    /// from 1). FTS5 yields matches in rank order, so a filtered text search
-    /// reads this array front to back; going through `entries` instead was a
-    /// cache miss per match ("Western", 14,387 matches at 100,000 areas:
-    /// 2.5 ms of which a third was waiting on memory).
-    by_rank: Vec<Entry>,
+    /// For each search rank from 1 (the full-text index's rowid), its place in
+    /// `entries`. A copy of the entries in rank order read faster for text
+    /// searches that walk many matches, but cost 56 bytes an area (56 MB at a
+    /// million); those searches count over bitmaps instead (api/search.rs).
+    by_rank: Vec<u32>,
+    /// For each position in `entries`, its area's search rank (0 for none).
+    rank_at: Vec<u32>,
+    /// Positions in score order (truth_score descending, then area_no): the
+    /// areas scoring at least a floor are a prefix of it, so a word's bitmap
+    /// in this order is counted above a floor by one popcount (region.rs).
+    by_score: Vec<u32>,
+    /// Each distinct score, best first, with how many areas score at least it.
+    floors: Vec<(f64, u32)>,
 }
 
 /// Read off the covering index areas_by_position (data/load.rs).
@@ -72,7 +82,7 @@ const EVERY_AREA: &str =
 /// Search ranks in order; rank is dense from 1 (data/load.rs, `derive`).
 const RANKS: &str = "SELECT area_no FROM search_rank ORDER BY rank";
 
-const NO_SLOT: u32 = u32::MAX;
+pub(crate) const NO_SLOT: u32 = u32::MAX;
 
 /// The grid row of a latitude and the column of a longitude.
 pub fn row_of(lat: f64) -> i32 {
@@ -87,43 +97,48 @@ impl AreaIndex {
     pub fn load(conn: &Connection) -> rusqlite::Result<AreaIndex> {
         let mut stmt = conn.prepare(EVERY_AREA)?;
         let mut rows = stmt.query([])?;
-        let mut areas = Vec::new();
+        // Straight into entries: a million areas held twice at start would
+        // raise the peak RSS by 32 MB for nothing.
+        let mut entries = Vec::new();
         while let Some(r) = rows.next()? {
-            areas.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+            entries.push(entry(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
         }
         let by_rank = conn
             .prepare(RANKS)?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(AreaIndex::new(areas, by_rank))
+        Ok(AreaIndex::from_entries(entries, by_rank))
     }
 
     /// From (area_no, lat, lng, truth_score), in any order, and
     /// the area_no of each search rank from 1.
     pub fn new(areas: Vec<(u32, f64, f64, f64)>, by_rank: Vec<u32>) -> AreaIndex {
-        let mut entries: Vec<Entry> = areas
+        let entries = areas
             .into_iter()
-            .map(|(area_no, lat, lng, truth_score)| Entry {
-                unit: unit_vector(lat, lng),
-                lat,
-                lng,
-                truth_score,
-                area_no,
-            })
+            .map(|(area_no, lat, lng, truth_score)| entry(area_no, lat, lng, truth_score))
             .collect();
+        AreaIndex::from_entries(entries, by_rank)
+    }
+
+    fn from_entries(mut entries: Vec<Entry>, ranked: Vec<u32>) -> AreaIndex {
         let key = |e: &Entry| (row_of(e.lat), col_of(e.lng));
-        // Keys computed once per area, not per comparison (this runs at start,
-        // where it counts towards the first answer). Scores are 0 to 10
-        // (schema.sql), and non-negative floats order as their bits do.
-        entries.sort_by_cached_key(|e| {
-            let (row, col) = key(e);
-            (
-                row,
-                col,
-                std::cmp::Reverse(e.truth_score.to_bits()),
-                e.area_no,
-            )
-        });
+        // Read off the database by latitude, the areas come grouped by grid
+        // row already; each row is then sorted on its own, with keys cached
+        // per row (a whole million's cached keys would hold 32 MB more).
+        // Scores are 0 to 10 (schema.sql), and non-negative floats order as
+        // their bits do.
+        if !entries.is_sorted_by_key(|e| row_of(e.lat)) {
+            entries.sort_unstable_by_key(|e| row_of(e.lat));
+        }
+        for row in entries.chunk_by_mut(|a, b| row_of(a.lat) == row_of(b.lat)) {
+            row.sort_by_cached_key(|e| {
+                (
+                    col_of(e.lng),
+                    std::cmp::Reverse(e.truth_score.to_bits()),
+                    e.area_no,
+                )
+            });
+        }
         let mut cells: Vec<Cell> = Vec::new();
         for (i, e) in entries.iter().enumerate() {
             let (row, col) = key(e);
@@ -148,15 +163,24 @@ impl AreaIndex {
         }
         // Ranks are dense and each names an area (data/load.rs). Were one missing,
         // the ranks after it answer None, never another area.
-        let by_rank = by_rank
+        let by_rank: Vec<u32> = ranked
             .iter()
-            .map_while(|&no| entries.get(*slot.get(no as usize)? as usize).copied())
+            .map_while(|&no| slot.get(no as usize).copied().filter(|&i| i != NO_SLOT))
             .collect();
+        let mut rank_at = vec![0; entries.len()];
+        for (r, &i) in by_rank.iter().enumerate() {
+            rank_at[i as usize] = r as u32 + 1;
+        }
+        let floors = floors_of(&entries);
+        let by_score = score_order(&entries, &slot, &floors);
         AreaIndex {
             entries,
             cells,
             slot,
             by_rank,
+            rank_at,
+            by_score,
+            floors,
         }
     }
 
@@ -169,8 +193,42 @@ impl AreaIndex {
 
     /// The area with a search rank, if there is one.
     pub fn by_rank(&self, rank: i64) -> Option<&Entry> {
+        let i = self.position_of_rank(rank)?;
+        self.entries.get(i)
+    }
+
+    /// The position in the grid order of the area with a search rank.
+    pub fn position_of_rank(&self, rank: i64) -> Option<usize> {
         let i = usize::try_from(rank).ok()?.checked_sub(1)?;
-        self.by_rank.get(i)
+        self.by_rank.get(i).map(|&p| p as usize)
+    }
+
+    /// The search rank of the area at a position (0 for none).
+    pub fn rank_at(&self, position: usize) -> u32 {
+        self.rank_at[position]
+    }
+
+    /// The position of the area at a place in score order.
+    pub fn by_score(&self, place: usize) -> usize {
+        self.by_score[place] as usize
+    }
+
+    /// The area at a position of the grid order.
+    pub fn at(&self, position: usize) -> &Entry {
+        &self.entries[position]
+    }
+
+    /// Every non-empty cell, in (row, col) order.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The positions of a cell's areas scoring at least `min`: a prefix of
+    /// the cell, as its areas are sorted best first.
+    pub fn scoring_run(&self, cell: &Cell, min: f64) -> (usize, usize) {
+        let areas = self.areas_of(cell);
+        let n = areas.partition_point(|e| e.truth_score >= min);
+        (cell.start as usize, cell.start as usize + n)
     }
 
     /// How many areas there are.
@@ -178,9 +236,12 @@ impl AreaIndex {
         self.entries.len()
     }
 
-    /// How many areas score at least `min`.
+    /// How many areas score at least `min`: a binary search over the distinct scores.
     pub fn count_scoring(&self, min: f64) -> i64 {
-        self.entries.iter().filter(|e| e.truth_score >= min).count() as i64
+        let above = self.floors.partition_point(|&(score, _)| score >= min);
+        above
+            .checked_sub(1)
+            .map_or(0, |i| i64::from(self.floors[i].1))
     }
 
     /// The non-empty cells of one row from column `from` to `to`, inclusive.
@@ -193,6 +254,16 @@ impl AreaIndex {
     /// The areas of a cell from `cells_in_row`, best score first.
     pub fn areas_of(&self, cell: &Cell) -> &[Entry] {
         &self.entries[cell.start as usize..cell.end as usize]
+    }
+}
+
+fn entry(area_no: u32, lat: f64, lng: f64, truth_score: f64) -> Entry {
+    Entry {
+        unit: unit_vector32(lat, lng),
+        lat,
+        lng,
+        truth_score,
+        area_no,
     }
 }
 

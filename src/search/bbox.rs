@@ -8,7 +8,12 @@
 //! Grid cells are judged by their own bounds: a cell wholly inside is taken
 //! whole (its areas are sorted best score first, so a score floor is a binary
 //! search), one wholly outside is skipped, and only the cells an edge crosses
-//! are read area by area.
+//! are read area by area. The best-scoring areas of a viewport are merged
+//! from its cells' runs, each already best first, so a page costs its own
+//! length and the number of cells, not the number of areas inside.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, Place, col_of, row_of};
 
@@ -136,6 +141,68 @@ impl AreaIndex {
                 .iter()
                 .filter(move |e| place == Place::Inside || bbox.contains(e.lat, e.lng))
         })
+    }
+}
+
+/// A cell's areas scoring enough, best first, and whether each must be
+/// tested against the box (a cell the edge crosses).
+struct Run<'a> {
+    areas: &'a [Entry],
+    test: bool,
+}
+
+impl Run<'_> {
+    /// The first area from `i` on that lies in the box.
+    fn next_from(&self, bbox: &BBox, i: usize) -> Option<usize> {
+        (i..self.areas.len())
+            .find(|&j| !self.test || bbox.contains(self.areas[j].lat, self.areas[j].lng))
+    }
+}
+
+impl AreaIndex {
+    /// How many areas in the box score at least `min_score`, and the area_no
+    /// of the best `k` of them, best score first, ties by area_no.
+    pub fn best_in_box(&self, bbox: &BBox, min_score: f64, k: usize) -> (usize, Vec<u32>) {
+        let mut runs = Vec::new();
+        let mut total = 0;
+        for (cell, place) in self.cells_in_box(bbox) {
+            let areas = self.areas_of(cell);
+            let run = Run {
+                areas: &areas[..areas.partition_point(|e| e.truth_score >= min_score)],
+                test: place != Place::Inside,
+            };
+            total += if run.test {
+                run.areas
+                    .iter()
+                    .filter(|e| bbox.contains(e.lat, e.lng))
+                    .count()
+            } else {
+                run.areas.len()
+            };
+            runs.push(run);
+        }
+        // Each run's head, smallest key first: (score descending, area_no).
+        let key = |e: &Entry| (Reverse(e.truth_score.to_bits()), e.area_no);
+        let mut heads: BinaryHeap<Reverse<_>> = runs
+            .iter()
+            .enumerate()
+            .filter_map(|(r, run)| {
+                run.next_from(bbox, 0)
+                    .map(|i| Reverse((key(&run.areas[i]), r, i)))
+            })
+            .collect();
+        let mut best = Vec::with_capacity(k.min(total));
+        while best.len() < k {
+            let Some(Reverse((_, r, i))) = heads.pop() else {
+                break;
+            };
+            let run = &runs[r];
+            best.push(run.areas[i].area_no);
+            if let Some(j) = run.next_from(bbox, i + 1) {
+                heads.push(Reverse((key(&run.areas[j]), r, j)));
+            }
+        }
+        (total, best)
     }
 }
 

@@ -60,6 +60,25 @@ impl AreaIndex {
         self.search(search, k, false).hits
     }
 
+    /// Calls `each` on every non-empty cell the disc (inside `bbox` too, when
+    /// given) may touch, with where it lies; cells surely outside are skipped.
+    pub fn cells_in_disc(
+        &self,
+        disc: &Disc,
+        bbox: Option<&BBox>,
+        mut each: impl FnMut(&Cell, Place),
+    ) {
+        let search = Search::new(self, disc, bbox, 0.0, None);
+        for row in search.rows.0..=search.rows.1 {
+            for cell in self.cells_in_row(row, search.cols.0, search.cols.1) {
+                match search.place(cell) {
+                    Place::Outside => {}
+                    place => each(cell, place),
+                }
+            }
+        }
+    }
+
     fn search(&self, search: Search, k: usize, count: bool) -> Nearest {
         let disc = search.disc;
         let mut kept = Kept::new(k);

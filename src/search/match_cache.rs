@@ -13,24 +13,52 @@
 //! Kept are the complete lists of words with at least `HEAVY` matches
 //! (lighter ones are cheap to read again): where they match anywhere and
 //! where they match in the name, which costs as much to read because FTS5
-//! looks at every match to tell its column. At most `CAPACITY` ranks are kept
-//! in all (4 MiB); the least recently used list goes first. A reload starts
-//! an empty cache with the new dataset.
+//! looks at every match to tell its column. A word matching at least one
+//! area in `BITMAP_SHARE` is kept as three bitmaps instead (bitmap.rs), of
+//! a fixed size whatever its matches: one by search rank, which read in
+//! order is the list; one by position in the grid, so that a search with a
+//! circle or a viewport counts its matches a machine word at a time; and one
+//! in score order, for a score floor alone. At a million areas
+//! "municipality" matches 930,000: 3.7 MB as a list, 375 KB as bitmaps. Lists and bitmaps have budgets of their own
+//! (`LIST_CAPACITY`, `BITS_CAPACITY`); within each the least recently used
+//! goes first. Apart, because a bitmap's word costs a hundred times more to
+//! read again than a list's: in one budget, the thousand base names of a
+//! million areas' full-name searches pushed the common words out, and each
+//! of those searches read 100,000 matches again. A reload starts an empty
+//! cache with the new dataset.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+
+use crate::search::bitmap::Bits;
 
 /// Lists shorter than this are not kept. A word with the typical 387 matches
 /// at 100,000 areas took about 0.1 ms to read anywhere and again in the name,
 /// as much as the rest of a filtered search; one with 40 is read in a few us.
 pub const HEAVY: usize = 256;
 
+/// With many areas, a word is heavy from one match in this many areas: at a
+/// million, 3,906. Lighter words cost at most about 1 ms to read again, and
+/// keeping the thousand base names of a million areas' full names (each
+/// about 1,000 matches) pushed out one another and the common words alike,
+/// so that each was read again anyway.
+pub const HEAVY_SHARE: usize = 256;
+
 /// Words known to be light, remembered so that a search can read them all
 /// in one FTS5 query; past this many the memory starts afresh.
 const LIGHT_WORDS: usize = 1 << 16;
 
-/// Ranks kept in all, across every list (4 bytes each).
-pub const CAPACITY: usize = 1 << 20;
+/// Bytes of lists kept (4 a rank).
+pub const LIST_CAPACITY: usize = 8 << 20;
+
+/// Bytes of bitmaps kept (three an eighth of a byte an area): 32 common
+/// words at a million areas. Both budgets together keep the serving RSS
+/// within its budget at a million areas (bench/RESULTS.md).
+pub const BITS_CAPACITY: usize = 12 << 20;
+
+/// A word matching at least one area in this many is kept as bitmaps: its
+/// three bitmaps then cost at most 1.5 times what its list would.
+pub const BITMAP_SHARE: usize = 16;
 
 pub struct MatchCache {
     /// How many matches make a word heavy enough to keep: `HEAVY`, lowered
@@ -49,24 +77,60 @@ impl Default for MatchCache {
 struct Lists {
     by_query: HashMap<String, Kept>,
     light: HashSet<String>,
-    ranks: usize,
+    /// Bytes kept, lists then bitmaps.
+    bytes: [usize; 2],
     clock: u64,
 }
 
+/// A word's matches: the list of their ranks best first, or for a common
+/// word two bitmaps, by rank (read in rank order, it is the list) and by
+/// position in the grid (counted over a shape's cells).
+#[derive(Clone)]
+pub enum Matches {
+    List(Arc<[u32]>),
+    Bits(Arc<WordBits>),
+}
+
+pub struct WordBits {
+    pub by_rank: Bits,
+    pub by_position: Bits,
+    /// By place in score order (area_index.rs), for a score floor alone.
+    pub by_score: Bits,
+}
+
+impl Matches {
+    /// Lists 0, bitmaps 1: the budget it counts towards.
+    fn class(&self) -> usize {
+        usize::from(matches!(self, Matches::Bits(_)))
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Matches::List(ranks) => ranks.len() * 4,
+            Matches::Bits(b) => b.by_rank.bytes() + b.by_position.bytes() + b.by_score.bytes(),
+        }
+    }
+}
+
 struct Kept {
-    ranks: Arc<[u32]>,
+    matches: Matches,
     last_used: u64,
 }
 
 impl MatchCache {
-    /// The kept ranks of an FTS5 query, best first, if it is kept.
-    pub fn get(&self, query: &str) -> Option<Arc<[u32]>> {
+    /// The kept matches of an FTS5 query, if it is kept.
+    pub fn get(&self, query: &str) -> Option<Matches> {
         let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
         lists.clock += 1;
         let now = lists.clock;
         let kept = lists.by_query.get_mut(query)?;
         kept.last_used = now;
-        Some(kept.ranks.clone())
+        Some(kept.matches.clone())
+    }
+
+    /// The cache of a dataset of `areas` areas.
+    pub fn for_areas(areas: usize) -> MatchCache {
+        MatchCache::new(HEAVY.max(areas / HEAVY_SHARE))
     }
 
     pub fn new(heavy: usize) -> MatchCache {
@@ -81,33 +145,41 @@ impl MatchCache {
         matches >= self.heavy
     }
 
-    /// Keeps the complete ranks of an FTS5 query, if they fit, dropping the
-    /// least recently used lists to make room.
-    pub fn keep(&self, query: &str, ranks: Arc<[u32]>) {
-        if ranks.len() > CAPACITY {
+    /// Whether a kept list of this many matches among `areas` is kept as bitmaps.
+    pub fn wants_bits(&self, matches: usize, areas: usize) -> bool {
+        self.is_heavy(matches) && matches.saturating_mul(BITMAP_SHARE) >= areas
+    }
+
+    /// Keeps the complete matches of an FTS5 query, if they fit, dropping
+    /// the least recently used lists to make room.
+    pub fn keep(&self, query: &str, matches: Matches) {
+        let (size, class) = (matches.bytes(), matches.class());
+        let capacity = [LIST_CAPACITY, BITS_CAPACITY][class];
+        if size > capacity {
             return;
         }
         let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
         if lists.by_query.contains_key(query) {
             return;
         }
-        while lists.ranks + ranks.len() > CAPACITY {
+        while lists.bytes[class] + size > capacity {
             let Some(oldest) = lists
                 .by_query
                 .iter()
+                .filter(|(_, k)| k.matches.class() == class)
                 .min_by_key(|(_, k)| k.last_used)
                 .map(|(q, _)| q.clone())
             else {
                 break;
             };
             if let Some(k) = lists.by_query.remove(&oldest) {
-                lists.ranks -= k.ranks.len();
+                lists.bytes[class] -= k.matches.bytes();
             }
         }
         lists.clock += 1;
-        lists.ranks += ranks.len();
+        lists.bytes[class] += size;
         let kept = Kept {
-            ranks,
+            matches,
             last_used: lists.clock,
         };
         lists.by_query.insert(query.to_string(), kept);
@@ -128,9 +200,14 @@ impl MatchCache {
         lists.light.insert(query.to_string());
     }
 
-    /// Ranks kept in all (for tests and the bench's account of memory).
-    pub fn kept_ranks(&self) -> usize {
-        self.lists.lock().unwrap_or_else(|p| p.into_inner()).ranks
+    /// Bytes kept in all (for tests and the bench's account of memory).
+    pub fn kept_bytes(&self) -> usize {
+        self.lists
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .bytes
+            .iter()
+            .sum()
     }
 }
 
@@ -138,14 +215,15 @@ impl MatchCache {
 mod tests {
     use super::*;
 
-    fn list(n: usize) -> Arc<[u32]> {
-        (1..=n as u32).collect()
+    /// A list of n ranks: 4n bytes.
+    fn list(n: usize) -> Matches {
+        Matches::List((1..=n as u32).collect())
     }
 
     #[test]
     fn stays_within_capacity_dropping_the_least_recently_used() {
         let cache = MatchCache::default();
-        let quarter = CAPACITY / 4;
+        let quarter = LIST_CAPACITY / 16;
         for q in ["a", "b", "c", "d"] {
             cache.keep(q, list(quarter));
         }
@@ -155,9 +233,42 @@ mod tests {
         for q in ["a", "c", "d", "e"] {
             assert!(cache.get(q).is_some(), "{q}");
         }
-        assert_eq!(cache.kept_ranks(), CAPACITY);
-        cache.keep("huge", list(CAPACITY + 1));
+        assert_eq!(cache.kept_bytes(), LIST_CAPACITY);
+        cache.keep("huge", list(LIST_CAPACITY / 4 + 1));
         assert!(cache.get("huge").is_none());
-        assert_eq!(cache.kept_ranks(), CAPACITY);
+        assert_eq!(cache.kept_bytes(), LIST_CAPACITY);
+    }
+
+    /// A bitmap counts towards the capacity as its bytes.
+    #[test]
+    fn bitmaps_count_towards_the_capacity() {
+        let cache = MatchCache::default();
+        let bits = Arc::new(WordBits {
+            by_rank: Bits::new(8 * 1024 * 64),
+            by_position: Bits::new(8 * 1024 * 64),
+            by_score: Bits::new(8 * 1024 * 64),
+        });
+        cache.keep("w", Matches::Bits(bits));
+        assert_eq!(cache.kept_bytes(), 3 * 64 * 1024);
+        // Lists filling their own budget leave the bitmaps kept.
+        for i in 0..8 {
+            cache.keep(&format!("l{i}"), list(LIST_CAPACITY / 16));
+        }
+        assert!(cache.get("w").is_some());
+        assert_eq!(cache.kept_bytes(), 3 * 64 * 1024 + LIST_CAPACITY);
+        assert!(
+            cache
+                .get("w")
+                .is_some_and(|m| matches!(m, Matches::Bits(_)))
+        );
+        assert!(cache.wants_bits(4000, 64_000) && !cache.wants_bits(3999, 64_000));
+        assert!(!cache.wants_bits(HEAVY - 1, 1000));
+        // Heavy from one area in HEAVY_SHARE, and never under HEAVY.
+        let million = MatchCache::for_areas(1_000_000);
+        assert!(million.is_heavy(3906) && !million.is_heavy(3905));
+        assert!(
+            MatchCache::for_areas(1000).is_heavy(HEAVY)
+                && !MatchCache::for_areas(1000).is_heavy(HEAVY - 1)
+        );
     }
 }

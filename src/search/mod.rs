@@ -2,13 +2,17 @@
 //! read it without touching SQLite: the area index and its grid
 //! (`area_index`), circles over the grid (`circles`, with the k nearest kept
 //! in `nearest`), distances and discs (`geo`), and the full-text matches of
-//! common words (`match_cache`).
+//! common words (`match_cache`), as bitmaps (`bitmap`) counted over a
+//! search's shape (`region`) or in score order (`score_order`).
 
 pub mod area_index;
 pub mod bbox;
+pub mod bitmap;
 pub mod circles;
 pub mod geo;
 pub mod match_cache;
 mod nearest;
+pub mod region;
+mod score_order;
 #[cfg(test)]
-mod test_points;
+pub mod test_points;

@@ -5,7 +5,7 @@ use std::collections::BinaryHeap;
 
 use super::circles::Hit;
 use crate::search::area_index::Entry;
-use crate::search::geo::{Disc, chord2, surely_greater};
+use crate::search::geo::{Disc, chord2_to32, surely_greater};
 
 /// The k nearest so far: a max-heap on (distance, area_no), the order clients
 /// see. A candidate whose chord is surely longer than the farthest kept one's
@@ -46,14 +46,20 @@ impl Kept {
         if self.k == 0 {
             return;
         }
-        let c2 = chord2(&disc.centre, &e.unit);
-        if self.farthest().is_some_and(|far| surely_greater(c2, far)) {
+        // The chord from a single-precision vector is off by up to `err`:
+        // an area is passed over only when surely farther than the farthest
+        // kept, which keeps the highest squared chord it may have.
+        let (c2, err) = chord2_to32(&disc.centre, &e.unit);
+        if self
+            .farthest()
+            .is_some_and(|far| surely_greater(c2 - err, far))
+        {
             return;
         }
         let candidate = Candidate {
             distance_km: disc.distance_km(e.lat, e.lng),
             area_no: e.area_no,
-            chord2: c2,
+            chord2: c2 + err,
         };
         if self.heap.len() < self.k {
             self.heap.push(candidate);

@@ -1,0 +1,282 @@
+//! Search against brute force over every area: random searches with every
+//! combination of q, lat/lng/radius, bbox and min_score, on areas generated
+//! for it (clusters in South Africa, at both poles and astride the
+//! antimeridian; ASCII names, so that FTS5's tokenizer is plain to
+//! reproduce), compared on `data` (ids, and distances), `total` and order.
+//! Each search runs with no word list kept, with every list kept (bitmaps
+//! included), and with the bitmap path walking the lists instead of
+//! collecting from the bitmaps, so every path meets the same brute force.
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::*;
+use crate::data::seed::Place;
+use crate::search::geo::{Circle, haversine_km};
+use crate::search::test_points::Lcg;
+
+const BASES: [&str; 8] = [
+    "West",
+    "Westbury",
+    "North",
+    "Parkhurst",
+    "Ezulwini",
+    "Cape",
+    "Eastwood",
+    "Central",
+];
+const SUFFIXES: [&str; 6] = ["Park", "Extension", "West", "Gardens", "North", ""];
+/// Municipality, province slug, province.
+const MUNICIPALITIES: [(&str, &str, &str); 4] = [
+    ("City of West Rand", "gauteng", "Gauteng"),
+    (
+        "Cape Coast District Municipality",
+        "western-cape",
+        "Western Cape",
+    ),
+    ("North Park Municipality", "north-west", "North West"),
+    ("Ezulwini Municipality", "kwazulu-natal", "KwaZulu-Natal"),
+];
+const CENTRES: [(f64, f64); 7] = [
+    (-26.2, 28.05),
+    (-33.9, 18.4),
+    (0.0, 179.95),
+    (-16.5, -179.9),
+    (-89.9, 10.0),
+    (89.95, -40.0),
+    (45.0, 0.0),
+];
+const AREAS: usize = 2100;
+
+struct Area {
+    no: i64,
+    id: String,
+    text: [String; 3],
+    lat: f64,
+    lng: f64,
+    score: f64,
+    rank: i64,
+}
+
+/// The generated places, ids in order (the writer takes them sorted).
+fn places() -> Vec<Place> {
+    let mut rng = Lcg(20261123);
+    (0..AREAS)
+        .map(|i| {
+            let (clat, clng) = CENTRES[i % CENTRES.len()];
+            let (m, slug, province) = MUNICIPALITIES[(rng.unit() * 4.0) as usize % 4];
+            let base = BASES[(rng.unit() * 8.0) as usize % 8];
+            let suffix = SUFFIXES[(rng.unit() * 6.0) as usize % 6];
+            let name = format!("{base} {suffix} {}", 1 + (rng.unit() * 30.0) as usize);
+            // A few exactly on a pole or the antimeridian.
+            let (lat, lng) = match i % 97 {
+                0 => (90.0, 0.0),
+                1 => (-90.0, 0.0),
+                2 => (0.0, 180.0),
+                3 => (0.0, -180.0),
+                _ => {
+                    let lat = (clat + (rng.unit() - 0.5) * 1.2).clamp(-90.0, 90.0);
+                    let lng = clng + (rng.unit() - 0.5) * 1.2;
+                    (lat, (lng + 540.0).rem_euclid(360.0) - 180.0)
+                }
+            };
+            Place {
+                id: format!("a{i:05}"),
+                name: name.split_whitespace().collect::<Vec<_>>().join(" "),
+                province_slug: slug.into(),
+                province: province.into(),
+                municipality: m.into(),
+                lat: (lat * 1e5).round() / 1e5,
+                lng: (lng * 1e5).round() / 1e5,
+            }
+        })
+        .collect()
+}
+
+/// A database of the generated places, in a folder the caller removes.
+fn database() -> (std::path::PathBuf, Connection) {
+    let dir = std::env::temp_dir().join(format!("area-scoring-equiv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("equiv.db");
+    let places = places();
+    crate::data::load::create_database(&path, true, |w| {
+        places
+            .iter()
+            .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
+    })
+    .unwrap();
+    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    (dir, conn)
+}
+
+fn every_area(conn: &Connection) -> Vec<Area> {
+    let sql = "SELECT a.area_no, a.id, a.name, a.municipality, a.province, a.lat, a.lng,
+                      a.truth_score, r.rank
+               FROM areas a JOIN search_rank r ON r.area_no = a.area_no";
+    let mut stmt = conn.prepare(sql).unwrap();
+    stmt.query_map([], |r| {
+        Ok(Area {
+            no: r.get(0)?,
+            id: r.get(1)?,
+            text: [r.get(2)?, r.get(3)?, r.get(4)?],
+            lat: r.get(5)?,
+            lng: r.get(6)?,
+            score: r.get(7)?,
+            rank: r.get(8)?,
+        })
+    })
+    .unwrap()
+    .collect::<Result<_, _>>()
+    .unwrap()
+}
+
+/// Whether a word is a prefix of a token of the text (ASCII, case folded).
+fn has_prefix(text: &str, word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|t| t.to_ascii_lowercase().starts_with(&word))
+}
+
+fn in_box(b: &BBox, lat: f64, lng: f64) -> bool {
+    let lng_in = |lng: f64| {
+        if b.min_lng <= b.max_lng {
+            b.min_lng <= lng && lng <= b.max_lng
+        } else {
+            lng >= b.min_lng || lng <= b.max_lng
+        }
+    };
+    b.min_lat <= lat && lat <= b.max_lat && (lng_in(lng) || (lng.abs() == 180.0 && lng_in(-lng)))
+}
+
+/// The whole answer by brute force: (id, distance) in order, and the total.
+fn brute_force(areas: &[Area], p: &SearchParams) -> (Vec<(String, Option<f64>)>, usize) {
+    let mut found: Vec<(&Area, Option<f64>, bool)> = Vec::new();
+    for a in areas {
+        let words_in = |cols: &[String]| {
+            p.words
+                .iter()
+                .all(|w| cols.iter().any(|t| has_prefix(t, w)))
+        };
+        let distance = p.circle.map(|c| haversine_km(c.lat, c.lng, a.lat, a.lng));
+        let fits = words_in(&a.text)
+            && p.min_score.is_none_or(|m| a.score >= m)
+            && p.circle.zip(distance).is_none_or(|(c, d)| d <= c.radius_km)
+            && p.bbox.is_none_or(|b| in_box(&b, a.lat, a.lng));
+        if fits {
+            found.push((a, distance, words_in(&a.text[..1])));
+        }
+    }
+    if !p.words.is_empty() {
+        found.sort_by_key(|&(a, _, in_name)| (!in_name, a.rank));
+    } else if p.circle.is_some() {
+        found.sort_by(|x, y| {
+            x.1.unwrap()
+                .total_cmp(&y.1.unwrap())
+                .then(x.0.no.cmp(&y.0.no))
+        });
+    } else {
+        found.sort_by(|x, y| y.0.score.total_cmp(&x.0.score).then(x.0.no.cmp(&y.0.no)));
+    }
+    let total = found.len();
+    let page = found
+        .iter()
+        .skip(p.offset as usize)
+        .take(p.limit as usize)
+        .map(|(a, d, _)| (a.id.clone(), *d))
+        .collect();
+    (page, total)
+}
+
+fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchParams {
+    let mut pick = |n: usize| (rng.unit() * n as f64) as usize % n;
+    let words = [
+        "west", "w", "we", "north", "park", "cape", "ezulwini", "1", "ext", "zz", "c",
+    ];
+    let (lat, lng) = CENTRES[pick(CENTRES.len())];
+    let floor = areas[pick(areas.len())].score; // a score some area has exactly
+    let mut p = SearchParams {
+        words: Vec::new(),
+        circle: None,
+        min_score: None,
+        bbox: None,
+        limit: [1, 5, 20, 100][pick(4)],
+        offset: [0, 0, 3, 40, 400, 5000][pick(6)],
+        format: None,
+    };
+    if combination & 1 != 0 {
+        p.words = (0..1 + pick(2))
+            .map(|_| words[pick(words.len())].to_string())
+            .collect();
+        p.words.dedup();
+    }
+    if combination & 2 != 0 {
+        let radius_km = [0.5, 5.0, 30.0, 80.0, 400.0][pick(5)];
+        p.circle = Some(Circle {
+            lat,
+            lng,
+            radius_km,
+        });
+    }
+    if combination & 4 != 0 {
+        let (half_lat, half_lng) = ([0.05, 0.3, 2.0][pick(3)], [0.05, 0.3, 2.0][pick(3)]);
+        let west = (lng - half_lng + 540.0).rem_euclid(360.0) - 180.0;
+        let east = (lng + half_lng + 540.0).rem_euclid(360.0) - 180.0;
+        p.bbox = Some(BBox {
+            min_lng: west,
+            min_lat: (lat - half_lat).max(-90.0),
+            max_lng: east,
+            max_lat: (lat + half_lat).min(90.0),
+        });
+    }
+    if combination & 8 != 0 || combination == 0 {
+        p.min_score = Some([0.0, floor, floor, 5.0, 6.5, 9.99, 10.0][pick(7)]);
+    }
+    p
+}
+
+#[test]
+fn every_search_equals_brute_force_over_every_area() {
+    let (dir, conn) = database();
+    let areas = every_area(&conn);
+    assert_eq!(areas.len(), AREAS);
+    let index = AreaIndex::load(&conn).unwrap();
+    let none_kept = MatchCache::new(usize::MAX);
+    let all_kept = MatchCache::new(1);
+    let mut rng = Lcg(7);
+    let (mut non_empty, mut full_pages) = (0, 0);
+    for i in 0..1600 {
+        let p = random_search(&mut rng, &areas, i % 16);
+        let (want, total) = brute_force(&areas, &p);
+        for (way, matches, collect_at_most) in [
+            ("no list kept", &none_kept, COLLECT),
+            ("lists kept, bitmaps collected", &all_kept, COLLECT),
+            ("lists kept, bitmap tiers walked", &all_kept, 0),
+        ] {
+            let got = search_with(&conn, &index, matches, &p, collect_at_most).unwrap();
+            let ids: Vec<(String, Option<f64>)> = got
+                .data
+                .iter()
+                .map(|a| (a.id.clone(), a.distance_km))
+                .collect();
+            assert_eq!(got.total as usize, total, "{way}: total of {p:?}");
+            assert_eq!(ids.len(), want.len(), "{way}: page of {p:?}");
+            for ((id, d), (want_id, want_d)) in ids.iter().zip(&want) {
+                assert_eq!(id, want_id, "{way}: order of {p:?}");
+                assert_eq!(d.is_some(), want_d.is_some(), "{way}: {p:?}");
+                if let (Some(d), Some(w)) = (d, want_d) {
+                    assert!((d - w).abs() < 0.006, "{way}: distance {d} vs {w} in {p:?}");
+                }
+            }
+        }
+        non_empty += usize::from(total > 0);
+        full_pages += usize::from(total > (p.offset + p.limit) as usize);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(non_empty > 700, "only {non_empty} searches found anything");
+    assert!(
+        full_pages > 300,
+        "only {full_pages} searches had more than their page"
+    );
+}
+
+/// As in production: tiers of up to this many matches are collected.
+const COLLECT: usize = super::search_text::COLLECT_AT_MOST;

@@ -1,0 +1,231 @@
+//! The page and total of a text search (api/search.rs): the areas whose name
+//! holds every word first, then the others, each tier by search rank.
+//!
+//! Two ways to the same answer. `walked` reads the matches best first and
+//! tests each against the filter: cheap when the filter keeps most of them or
+//! the lists are short. `counted` serves a common word with a circle, a
+//! viewport or a score floor: the total is a popcount of the words' bitmaps
+//! over the shape's grid cells (search/region.rs), and each tier's page is
+//! either collected from the few matches in the shape or, when many match,
+//! walked from the lists, which then soon fill the page.
+
+use crate::api::search::{Filter, Window};
+use crate::api::search_words::{RankSet, WordSets};
+use crate::search::bitmap::{Bits, in_all};
+use crate::search::match_cache::WordBits;
+
+/// A tier with at most this many matches in the shape is collected from the
+/// bitmaps and sorted; past it, walking the list fills a page after some
+/// hundreds of matches on average.
+pub const COLLECT_AT_MOST: usize = 4096;
+
+/// The other tier is collected only when both tiers together hold at most
+/// this many times `COLLECT_AT_MOST`.
+const COLLECT_TOTAL: usize = 4;
+
+/// Reads the matches best first, testing each against the filter.
+pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) {
+    let mut page = Vec::new();
+    // The name tier: positions 0 up to the number of admitted name matches.
+    let mut position = 0;
+    if w.end > 0 {
+        sets.in_name.each_while(|rank| {
+            if let Some(no) = filter.admit(rank) {
+                if position >= w.start {
+                    page.push(no);
+                }
+                position += 1;
+            }
+            position < w.end
+        });
+    }
+    // The other tier follows, in rank order; it is needed only when the name
+    // tier ended inside the window.
+    let mut total = 0;
+    let mut counted_all = false;
+    sets.anywhere.each_while(|rank| {
+        let Some(no) = filter.admit(rank) else {
+            return true;
+        };
+        total += 1;
+        if position < w.end {
+            if !sets.in_name.contains(rank) {
+                if position >= w.start {
+                    page.push(no);
+                }
+                position += 1;
+            }
+        } else if !filter.narrows() {
+            // Nothing filters and the page is full: every match counts.
+            counted_all = true;
+            return false;
+        }
+        true
+    });
+    if counted_all {
+        total = sets.anywhere.count();
+    }
+    (total, page)
+}
+
+/// The bitmaps of every word of a set, in grid order and in score order.
+struct Bitmaps<'a> {
+    by_position: Vec<&'a Bits>,
+    by_score: Vec<&'a Bits>,
+}
+
+impl<'a> Bitmaps<'a> {
+    fn of(words: &[&'a WordBits]) -> Bitmaps<'a> {
+        Bitmaps {
+            by_position: words.iter().map(|w| &w.by_position).collect(),
+            by_score: words.iter().map(|w| &w.by_score).collect(),
+        }
+    }
+
+    /// How many areas of the set meet the filter: over the shape's grid
+    /// cells, or with a floor alone, over a prefix of the score order.
+    fn count(&self, filter: &Filter) -> usize {
+        match (&filter.disc, &filter.bbox) {
+            (None, None) => filter
+                .index
+                .count_scoring_in(filter.min_score, &self.by_score),
+            _ => filter.index.count_in(&filter.shape(), &self.by_position),
+        }
+    }
+
+    /// Calls `each` on the position of every area of the set meeting the filter.
+    fn each(&self, filter: &Filter, mut each: impl FnMut(usize)) {
+        match (&filter.disc, &filter.bbox) {
+            (None, None) => {
+                let by_score = &self.by_score;
+                filter
+                    .index
+                    .each_scoring_in(filter.min_score, by_score, |i, _| each(i))
+            }
+            _ => filter
+                .index
+                .each_in(&filter.shape(), &self.by_position, |i, _| each(i)),
+        }
+    }
+}
+
+/// Counts over the bitmaps of every word's matches (`anywhere`), and pages
+/// tier by tier.
+pub fn counted(
+    filter: &Filter,
+    sets: &WordSets,
+    anywhere: &[&WordBits],
+    w: Window,
+) -> (usize, Vec<i64>) {
+    let anywhere = Bitmaps::of(anywhere);
+    let total = anywhere.count(filter);
+    if w.start >= total {
+        return (total, Vec::new());
+    }
+    let name_words = sets.in_name.word_bits();
+    let name_bits = name_words.as_ref().map(|b| Bitmaps::of(b));
+    let mut page = Vec::new();
+    // The name tier, counted and paged from its own bitmaps when it has
+    // them; else it is narrowed by a list (no bitmap was worth keeping),
+    // short enough to read whole once for both.
+    let name_total = match &name_bits {
+        Some(bits) => {
+            let name_total = bits.count(filter);
+            let want = Window {
+                start: w.start,
+                end: w.end.min(name_total),
+            };
+            if want.start < want.end {
+                page = if name_total <= filter.collect_at_most {
+                    collect(filter, bits, |_, _| true, want)
+                } else {
+                    walk(filter, &sets.in_name, |_| true, want)
+                };
+            }
+            name_total
+        }
+        None => {
+            let mut n = 0;
+            sets.in_name.each_while(|r| {
+                if let Some(no) = filter.admit(r) {
+                    if (w.start..w.end).contains(&n) {
+                        page.push(no);
+                    }
+                    n += 1;
+                }
+                true
+            });
+            n
+        }
+    };
+    let in_name = |rank: u32, position: usize| match &name_bits {
+        Some(bits) => in_all(&bits.by_position, position),
+        None => sets.in_name.contains(rank),
+    };
+    if w.end > name_total {
+        let rest_total = total - name_total;
+        let want = Window {
+            start: w.start.saturating_sub(name_total),
+            end: (w.end - name_total).min(rest_total),
+        };
+        // Collecting reads the name tier's matches too: only when they are few.
+        if rest_total <= filter.collect_at_most && total <= COLLECT_TOTAL * filter.collect_at_most {
+            page.extend(collect(filter, &anywhere, |r, i| !in_name(r, i), want));
+        } else {
+            let not_a_name = |rank| !sets.in_name.contains(rank);
+            page.extend(walk(filter, &sets.anywhere, not_a_name, want));
+        }
+    }
+    (total, page)
+}
+
+/// The admitted matches of a tier at tier positions `w`, from every match
+/// of `set` in the shape that `in_tier` (rank, position) takes, sorted by rank.
+fn collect(
+    filter: &Filter,
+    set: &Bitmaps,
+    in_tier: impl Fn(u32, usize) -> bool,
+    w: Window,
+) -> Vec<i64> {
+    let index = filter.index;
+    let mut ranks = Vec::new();
+    set.each(filter, |i| {
+        let rank = index.rank_at(i);
+        if in_tier(rank, i) {
+            ranks.push(rank);
+        }
+    });
+    let end = w.end.min(ranks.len());
+    if end > 0 && end < ranks.len() {
+        ranks.select_nth_unstable(end - 1);
+        ranks.truncate(end);
+    }
+    ranks.sort_unstable();
+    ranks
+        .iter()
+        .skip(w.start)
+        .filter_map(|&r| index.by_rank(i64::from(r)).map(|e| i64::from(e.area_no)))
+        .collect()
+}
+
+/// The admitted matches of a set, best first, that `in_tier` takes, at tier
+/// positions `w`; stops once the window is full.
+fn walk(filter: &Filter, set: &RankSet, in_tier: impl Fn(u32) -> bool, w: Window) -> Vec<i64> {
+    let mut page = Vec::new();
+    let mut position = 0;
+    if w.end == 0 {
+        return page;
+    }
+    set.each_while(|rank| {
+        if let Some(no) = filter.admit(rank)
+            && in_tier(rank)
+        {
+            if position >= w.start {
+                page.push(no);
+            }
+            position += 1;
+        }
+        position < w.end
+    });
+    page
+}
