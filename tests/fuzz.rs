@@ -159,7 +159,12 @@ proptest! {
     fn the_router_never_panics(path in any::<String>(), bytes in prop::collection::vec(any::<u8>(), 0..80)) {
         for p in [path.clone(), format!("/v1/areas/{path}"), String::from_utf8_lossy(&bytes).into_owned()] {
             if let Some(route) = router::resolve(&p) {
-                prop_assert!(p.starts_with("/v1/") || p == "/healthz" || p == "/metrics", "{p:?}");
+                // The browser pages: /, /docs, /explore, /favicon.ico, /web/FILE.
+                let page = matches!(route, Route::Page(_));
+                prop_assert!(page || p.starts_with("/v1/") || p == "/healthz" || p == "/metrics", "{p:?}");
+                if let Route::Page(name) = &route {
+                    prop_assert!(name.starts_with('/') && !name.contains(".."), "{p:?} -> {name:?}");
+                }
                 if let Route::GetArea(id) | Route::AreaHistory(id) = route {
                     prop_assert!(!id.is_empty());
                 }
