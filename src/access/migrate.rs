@@ -35,7 +35,7 @@ pub struct Merged {
     pub revoked: usize,
     /// Plans whose limit in the merged file differs from the keys file's.
     pub other_limits: Vec<String>,
-    /// Whether the plan limits were taken (into a keys file made just now).
+    /// Whether the plan limits were taken (into a keys file without keys).
     pub took_limits: bool,
 }
 
@@ -105,12 +105,12 @@ fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, Stri
     conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
     let done = (|| {
         // A keys file without keys takes the limits of the first file merged.
-        let created: bool =
+        let keyless: bool =
             conn.query_row("SELECT count(*) = 0 FROM main.api_keys", [], |r| r.get(0))?;
         let keys: i64 = conn.query_row("SELECT count(*) FROM old.api_keys", [], |r| r.get(0))?;
         let added = conn.execute(ADD_KEYS, [])?;
         let revoked = conn.execute(REVOKE_KEYS, [])?;
-        let other_limits = match created {
+        let other_limits = match keyless {
             true => {
                 conn.execute(TAKE_LIMITS, [])?;
                 Vec::new()
@@ -126,7 +126,7 @@ fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, Stri
             added,
             revoked,
             other_limits,
-            took_limits: created,
+            took_limits: keyless,
         })
     })();
     let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };

@@ -77,11 +77,50 @@ impl Counts {
     }
 }
 
+/// Counts not yet written, by key, so that counting a key already waiting
+/// looks it up by its id without making a string of it.
 #[derive(Default)]
 struct Waiting {
-    counts: HashMap<(String, i64), Counts>,
-    last_used: HashMap<String, i64>,
+    keys: HashMap<String, KeyWaiting>,
+    /// Day entries over all keys, which `MAX_WAITING` bounds.
+    key_days: usize,
     dropped: u64,
+}
+
+#[derive(Default)]
+struct KeyWaiting {
+    days: HashMap<i64, Counts>,
+    last_used: i64,
+}
+
+impl Waiting {
+    /// Adds `counts` to `key_id`'s `day`; past the bound a new key-day's
+    /// requests are dropped and counted instead.
+    fn add(&mut self, key_id: &str, day: i64, counts: Counts, used_at: i64) {
+        let full = self.key_days >= MAX_WAITING;
+        if !self.keys.contains_key(key_id) {
+            if full {
+                self.dropped += counts.total();
+                return;
+            }
+            self.keys.insert(key_id.to_string(), KeyWaiting::default());
+        }
+        let key = self.keys.get_mut(key_id).expect("inserted above");
+        key.last_used = key.last_used.max(used_at);
+        match key.days.get_mut(&day) {
+            Some(c) => c.add(counts),
+            None if full => self.dropped += counts.total(),
+            None => {
+                key.days.insert(day, counts);
+                self.key_days += 1;
+            }
+        }
+    }
+
+    fn requests(&self) -> u64 {
+        let days = self.keys.values().flat_map(|k| k.days.values());
+        days.map(Counts::total).sum()
+    }
 }
 
 /// The usage file beside a keys file: `keys.db` has `keys-usage.db`.
@@ -140,22 +179,10 @@ impl Usage {
     /// Counts one answered request of `key_id`. Never blocks on the file.
     pub fn count(&self, key_id: &str, status: u16, now_unix: i64) {
         let day = now_unix.div_euclid(SECONDS_PER_DAY);
+        let mut one = Counts::default();
+        one.count(status);
         let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-        let full = waiting.counts.len() >= MAX_WAITING;
-        match waiting.counts.get_mut(&(key_id.to_string(), day)) {
-            Some(counts) => counts.count(status),
-            None if full => waiting.dropped += 1,
-            None => {
-                let mut counts = Counts::default();
-                counts.count(status);
-                waiting.counts.insert((key_id.to_string(), day), counts);
-            }
-        }
-        let last = waiting
-            .last_used
-            .entry(key_id.to_string())
-            .or_insert(now_unix);
-        *last = (*last).max(now_unix);
+        waiting.add(key_id, day, one, now_unix);
     }
 
     /// Adds what waits to the usage file, in one transaction, waiting up to
@@ -171,14 +198,14 @@ impl Usage {
                 self.path.display()
             );
         }
-        if taken.counts.is_empty() && taken.last_used.is_empty() {
+        if taken.keys.is_empty() {
             return Ok(());
         }
         let written = open_file(&self.path, patience).and_then(|mut conn| write(&mut conn, &taken));
         let Err(e) = written else {
             return Ok(());
         };
-        let requests: u64 = taken.counts.values().map(Counts::total).sum();
+        let requests = taken.requests();
         self.put_back(taken);
         Err(format!(
             "usage of {requests} requests not written to {}: {e}",
@@ -197,19 +224,10 @@ impl Usage {
 
     fn put_back(&self, taken: Waiting) {
         let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-        for (key_day, counts) in taken.counts {
-            let full = waiting.counts.len() >= MAX_WAITING;
-            match waiting.counts.get_mut(&key_day) {
-                Some(c) => c.add(counts),
-                None if full => waiting.dropped += counts.total(),
-                None => {
-                    waiting.counts.insert(key_day, counts);
-                }
+        for (key_id, key) in taken.keys {
+            for (day, counts) in key.days {
+                waiting.add(&key_id, day, counts, key.last_used);
             }
-        }
-        for (key, at) in taken.last_used {
-            let slot = waiting.last_used.entry(key).or_insert(at);
-            *slot = (*slot).max(at);
         }
     }
 
@@ -217,8 +235,9 @@ impl Usage {
     pub fn waiting(&self, key_id: &str, day: i64) -> Counts {
         let waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
         waiting
-            .counts
-            .get(&(key_id.to_string(), day))
+            .keys
+            .get(key_id)
+            .and_then(|k| k.days.get(&day))
             .copied()
             .unwrap_or_default()
     }
@@ -235,7 +254,11 @@ fn write(conn: &mut Connection, taken: &Waiting) -> Result<(), String> {
                      errors = errors + excluded.errors, rate_limited = rate_limited + excluded.rate_limited",
             )
             .map_err(fail)?;
-        for ((key_id, day), c) in &taken.counts {
+        let days = taken
+            .keys
+            .iter()
+            .flat_map(|(key_id, k)| k.days.iter().map(move |(day, c)| (key_id, day, c)));
+        for (key_id, day, c) in days {
             let (ok, errors, limited) = (c.ok as i64, c.errors as i64, c.rate_limited as i64);
             add.execute(params![
                 key_id,
@@ -252,8 +275,8 @@ fn write(conn: &mut Connection, taken: &Waiting) -> Result<(), String> {
                  ON CONFLICT (key_id) DO UPDATE SET at = max(at, excluded.at)",
             )
             .map_err(fail)?;
-        for (key_id, at) in &taken.last_used {
-            used.execute(params![key_id, dates::format_timestamp(*at)])
+        for (key_id, key) in &taken.keys {
+            used.execute(params![key_id, dates::format_timestamp(key.last_used)])
                 .map_err(fail)?;
         }
     }

@@ -106,7 +106,7 @@ fn waiting_key_days_are_bounded() {
         usage.count("key_a", 200, day * 86_400);
     }
     let waiting = usage.waiting.lock().unwrap();
-    assert_eq!(waiting.counts.len(), MAX_WAITING);
+    assert_eq!(waiting.key_days, MAX_WAITING);
     assert_eq!(waiting.dropped, 10);
 }
 
