@@ -119,10 +119,6 @@ impl KeyStore {
         })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     pub fn table(&self) -> Arc<KeyTable> {
         self.table.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
