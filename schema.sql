@@ -79,6 +79,30 @@ CREATE VIRTUAL TABLE areas_fts USING fts5 (
     prefix = '1 2 3 4 5 6 7 8 9 10 11 12'
 );
 
+-- The matches of every heavy word, read off areas_fts once at load and stored
+-- in the form the server keeps them (src/search/word_store.rs): each query
+-- (a prefix anywhere, the same in the name) names a set; a set is a list of
+-- search ranks (by_rank, 4 bytes each, little-endian), or three bitmaps (by
+-- rank, by grid position, in score order). word_store's one row says which
+-- orders the bitmaps follow and for how many areas.
+CREATE TABLE word_sets (
+    set_no      INTEGER PRIMARY KEY,
+    matches     INTEGER NOT NULL,
+    by_rank     BLOB    NOT NULL,
+    by_position BLOB,
+    by_score    BLOB
+);
+
+CREATE TABLE word_queries (
+    query  TEXT    PRIMARY KEY,
+    set_no INTEGER NOT NULL REFERENCES word_sets (set_no)
+) WITHOUT ROWID;
+
+CREATE TABLE word_store (
+    layout INTEGER NOT NULL,
+    areas  INTEGER NOT NULL
+);
+
 -- areas_by_position, a covering index over the centre points and what search
 -- needs of each area, is created by src/load.rs (AREAS_BY_POSITION) once the
 -- areas are in, so that its pages lie together: the server reads it whole

@@ -5,7 +5,9 @@
 //! reproduce), compared on `data` (ids, and distances), `total` and order.
 //! Each search runs with no word list kept, with every list kept (bitmaps
 //! included), and with the bitmap path walking the lists instead of
-//! collecting from the bitmaps, so every path meets the same brute force.
+//! collecting from the bitmaps, and with the words' matches read from the
+//! sets the file stores (lists and bitmaps), so every path meets the same
+//! brute force.
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -104,6 +106,8 @@ fn database() -> (std::path::PathBuf, Connection) {
             .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
     })
     .unwrap();
+    // Stored sets from 8 matches up, so that lists are stored beside bitmaps.
+    crate::search::word_store::rewrite(&Connection::open(&path).unwrap(), 8).unwrap();
     let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     (dir, conn)
 }
@@ -189,7 +193,8 @@ fn brute_force(areas: &[Area], p: &SearchParams) -> (Vec<(String, Option<f64>)>,
 fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchParams {
     let mut pick = |n: usize| (rng.unit() * n as f64) as usize % n;
     let words = [
-        "west", "w", "we", "north", "park", "cape", "ezulwini", "1", "ext", "zz", "c",
+        "west", "w", "we", "north", "park", "cape", "ezulwini", "1", "ext", "zz", "c", "West",
+        "NORTH", "Ca",
     ];
     let (lat, lng) = CENTRES[pick(CENTRES.len())];
     let floor = areas[pick(areas.len())].score; // a score some area has exactly
@@ -241,6 +246,9 @@ fn every_search_equals_brute_force_over_every_area() {
     let index = AreaIndex::load(&conn).unwrap();
     let none_kept = MatchCache::new(usize::MAX);
     let all_kept = MatchCache::new(1);
+    assert!(crate::search::word_store::has_stored_sets(&conn, &index));
+    let stored = MatchCache::new(1).with_stored_sets(true);
+    let stored_walked = MatchCache::new(1).with_stored_sets(true);
     let mut rng = Lcg(7);
     let (mut non_empty, mut full_pages) = (0, 0);
     for i in 0..1600 {
@@ -250,6 +258,8 @@ fn every_search_equals_brute_force_over_every_area() {
             ("no list kept", &none_kept, COLLECT),
             ("lists kept, bitmaps collected", &all_kept, COLLECT),
             ("lists kept, bitmap tiers walked", &all_kept, 0),
+            ("stored sets, then kept", &stored, COLLECT),
+            ("stored sets, bitmap tiers walked", &stored_walked, 0),
         ] {
             let got = search_with(&conn, &index, matches, &p, collect_at_most).unwrap();
             let ids: Vec<(String, Option<f64>)> = got

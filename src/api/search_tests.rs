@@ -4,10 +4,11 @@
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
-use crate::api::search_words::{all_matches, each_rank, fts_term, in_name_query, intersection};
+use crate::api::search_words::{all_matches, intersection};
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
 use crate::search::match_cache::{MatchCache, Matches};
+use crate::search::word_store::{each_rank, fts_term, in_name_query};
 
 #[test]
 fn words_become_quoted_prefix_terms() {

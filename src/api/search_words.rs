@@ -10,14 +10,10 @@ use crate::error::ApiResult;
 use crate::search::area_index::AreaIndex;
 use crate::search::bitmap::{Bits, count_all, next_in_all};
 use crate::search::match_cache::{MatchCache, Matches, WordBits};
+use crate::search::word_store::{self, fts_term, in_name_query};
 
 /// Search ranks of matches, best first (shared with the kept lists).
 pub type Ranks = Arc<[u32]>;
-
-/// Full-text matches, best first: the index's rowid is the search rank
-/// (shorter names first, ties by area_no; schema.sql search_rank), so FTS5
-/// yields them in relevance order.
-const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
 /// What a search's words match, anywhere (name, municipality, province)
 /// and in the name alone.
@@ -113,8 +109,9 @@ impl RankSet {
 /// intersected here: the matches of common words ("west", "central", "6") are
 /// kept (search/match_cache.rs), so a full name costs the reading of its rare
 /// words only, where FTS5's own AND walked every common word's list each time.
-/// Words already known to be rare are read together, two queries in all:
-/// FTS5's own AND is cheap over short lists.
+/// A dataset that stores its heavy words' matches (search/word_store.rs) is
+/// read from there. Words known to be light are read together, two queries
+/// in all: FTS5's own AND is cheap over short lists.
 pub fn word_matches(
     conn: &Connection,
     index: &AreaIndex,
@@ -126,9 +123,24 @@ pub fn word_matches(
     let mut light = Vec::new();
     let areas = index.area_count();
     for word in words {
-        let term = fts_term(word);
+        // FTS5 folds case, so "North" and "north" are one query, kept once.
+        let term = fts_term(&word.to_ascii_lowercase());
         if cache.is_light(&term) {
             light.push(term);
+            continue;
+        }
+        if cache.has_stored_sets() && word.is_ascii() {
+            // Every heavy prefix is stored (search/word_store.rs), and an
+            // ASCII word is stored as typed: one not stored is light.
+            let any = kept_or_stored(conn, index, cache, &term)?;
+            let name = kept_or_stored(conn, index, cache, &in_name_query(&term))?;
+            if let (Some(any), Some(name)) = (any, name) {
+                anywhere.push(any.0);
+                in_name.push(name.0);
+            } else {
+                cache.note_light(&term);
+                light.push(term);
+            }
             continue;
         }
         let (any, count) = all_matches(conn, index, cache, &term, |n| {
@@ -159,9 +171,31 @@ pub fn word_matches(
     })
 }
 
-/// An FTS5 query that matches its terms in the name column only.
-pub fn in_name_query(terms: &str) -> String {
-    format!("name : ({terms})")
+/// The kept matches of an FTS5 query and their number.
+fn kept(cache: &MatchCache, index: &AreaIndex, fts_query: &str) -> Option<(Matches, usize)> {
+    let matches = cache.get(fts_query)?;
+    let count = match &matches {
+        Matches::List(ranks) => ranks.len(),
+        Matches::Bits(b) => count_all(&[&b.by_rank], 0, index.area_count() + 1),
+    };
+    Some((matches, count))
+}
+
+/// The kept matches of an FTS5 query, or else its stored ones, then kept.
+fn kept_or_stored(
+    conn: &Connection,
+    index: &AreaIndex,
+    cache: &MatchCache,
+    fts_query: &str,
+) -> ApiResult<Option<(Matches, usize)>> {
+    if let Some(found) = kept(cache, index, fts_query) {
+        return Ok(Some(found));
+    }
+    let stored = word_store::read(conn, index, fts_query)?;
+    if let Some((matches, _)) = &stored {
+        cache.keep(fts_query, matches.clone());
+    }
+    Ok(stored)
 }
 
 /// The ranks in every list, best first. Each list is sorted, so the shortest
@@ -189,22 +223,6 @@ pub fn intersection(mut lists: Vec<Ranks>) -> Ranks {
         .collect()
 }
 
-/// Calls `each` on the rank of every match, best first, while it says go on.
-pub fn each_rank(
-    conn: &Connection,
-    fts_query: &str,
-    mut each: impl FnMut(i64) -> bool,
-) -> ApiResult<()> {
-    let mut stmt = conn.prepare_cached(MATCHING)?;
-    let mut rows = stmt.query([fts_query])?;
-    while let Some(row) = rows.next()? {
-        if !each(row.get(0)?) {
-            break;
-        }
-    }
-    Ok(())
-}
-
 /// Every match, and how many: the kept matches (search/match_cache.rs), or
 /// else read from FTS5 and kept when `keeping` says so of their number (as
 /// bitmaps when it says that too).
@@ -215,41 +233,15 @@ pub fn all_matches(
     fts_query: &str,
     keeping: impl Fn(usize) -> (bool, bool),
 ) -> ApiResult<(Matches, usize)> {
-    if let Some(matches) = cache.get(fts_query) {
-        let count = match &matches {
-            Matches::List(ranks) => ranks.len(),
-            Matches::Bits(b) => count_all(&[&b.by_rank], 0, index.area_count() + 1),
-        };
-        return Ok((matches, count));
+    if let Some(found) = kept(cache, index, fts_query) {
+        return Ok(found);
     }
-    let mut read = Vec::new();
-    // Ranks run from 1 to the number of areas (data/load.rs), so they fit a u32.
-    each_rank(conn, fts_query, |rank| {
-        read.extend(u32::try_from(rank).ok());
-        true
-    })?;
+    let read = word_store::ranks_of(conn, fts_query)?;
     let count = read.len();
     let (keep, as_bits) = keeping(count);
-    let matches = if as_bits {
-        let mut by_rank = Bits::new(index.area_count() + 1);
-        read.iter().for_each(|&r| by_rank.set(r as usize));
-        let by_position = index.bits_of_ranks(&read);
-        Matches::Bits(Arc::new(WordBits {
-            by_rank,
-            by_score: index.in_score_order(&by_position),
-            by_position,
-        }))
-    } else {
-        Matches::List(read.into())
-    };
+    let matches = word_store::kept_form(index, read, as_bits);
     if keep {
         cache.keep(fts_query, matches.clone());
     }
     Ok((matches, count))
-}
-
-/// A word as a quoted FTS5 prefix term. Words hold only letters, digits and
-/// combining marks (see search_params::search_words), so quoting makes them plain text.
-pub fn fts_term(word: &str) -> String {
-    format!("\"{}\"*", word.replace('"', "\"\""))
 }

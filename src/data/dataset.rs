@@ -17,6 +17,7 @@ use crate::domain::{Order, Sort};
 use crate::error::ApiError;
 use crate::search::area_index::AreaIndex;
 use crate::search::match_cache::MatchCache;
+use crate::search::word_store;
 
 pub struct Dataset {
     pub pool: Pool,
@@ -86,6 +87,7 @@ impl Dataset {
         let pool = db::open_pool(path, pool_size)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
         let index = AreaIndex::load(&conn).map_err(|e| e.to_string())?;
+        let stored = word_store::has_stored_sets(&conn, &index);
         // Counted from the index, which holds every area: a count(*) would
         // scan another index (192 ms from a cold disk cache at 100,000 areas).
         let area_count = index.area_count() as i64;
@@ -98,7 +100,7 @@ impl Dataset {
             pool,
             area_count,
             index,
-            matches: MatchCache::for_areas(area_count as usize),
+            matches: MatchCache::for_areas(area_count as usize).with_stored_sets(stored),
             version,
             latest_update,
             file,

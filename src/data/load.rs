@@ -201,8 +201,8 @@ fn build(
 /// see schema.sql for why it is made here, after the areas.
 const AREAS_BY_POSITION: &str = "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score);";
 
-/// Fills the search ranks, the full-text index, the stored Get Area bodies
-/// and the list orderings from the areas.
+/// Fills the search ranks, the full-text index and its heavy words' matches,
+/// the stored Get Area bodies and the list orderings from the areas.
 fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     tx.execute_batch(AREAS_BY_POSITION)?;
     tx.execute_batch(
@@ -216,6 +216,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
          -- full-name search at 100,000 areas; bench/PROFILE.md).
          INSERT INTO areas_fts (areas_fts) VALUES ('optimize');",
     )?;
+    crate::search::word_store::write(tx)?;
     {
         // Read while area_detail grows: SQLite allows it, as the read is of
         // another table, and no list of every area is held.

@@ -32,6 +32,26 @@ impl Bits {
             .is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 
+    /// The bitmap as bytes, little-endian a machine word at a time, as the
+    /// dataset stores it (word_store.rs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// A bitmap for positions 0 up to `len` from `to_bytes`; None when the
+    /// bytes are not of that size.
+    pub fn from_bytes(bytes: &[u8], len: usize) -> Option<Bits> {
+        if bytes.len() != len.div_ceil(64) * 8 {
+            return None;
+        }
+        let words = bytes.chunks_exact(8);
+        Some(Bits {
+            words: words
+                .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+                .collect(),
+        })
+    }
+
     /// Bytes held, for the kept lists' account (match_cache.rs).
     pub fn bytes(&self) -> usize {
         self.words.len() * 8

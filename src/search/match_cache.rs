@@ -64,6 +64,9 @@ pub struct MatchCache {
     /// How many matches make a word heavy enough to keep: `HEAVY`, lowered
     /// by tests so that the seed data exercises the kept path.
     heavy: usize,
+    /// Whether the dataset stores its heavy words' matches (word_store.rs),
+    /// so that a word not kept is read from there, and one not stored is light.
+    stored: bool,
     lists: Mutex<Lists>,
 }
 
@@ -136,8 +139,18 @@ impl MatchCache {
     pub fn new(heavy: usize) -> MatchCache {
         MatchCache {
             heavy,
+            stored: false,
             lists: Mutex::default(),
         }
+    }
+
+    /// The cache of a dataset that stores its heavy words' matches, or not.
+    pub fn with_stored_sets(self, stored: bool) -> MatchCache {
+        MatchCache { stored, ..self }
+    }
+
+    pub fn has_stored_sets(&self) -> bool {
+        self.stored
     }
 
     /// Whether a word with this many matches is worth keeping.

@@ -2,7 +2,7 @@
 //! read it without touching SQLite: the area index and its grid
 //! (`area_index`), circles over the grid (`circles`, with the k nearest kept
 //! in `nearest`), distances and discs (`geo`), and the full-text matches of
-//! common words (`match_cache`), as bitmaps (`bitmap`) counted over a
+//! common words (`match_cache`, read back from the file by `word_store`), as bitmaps (`bitmap`) counted over a
 //! search's shape (`region`) or in score order (`score_order`).
 
 pub mod area_index;
@@ -16,3 +16,4 @@ pub mod region;
 mod score_order;
 #[cfg(test)]
 pub mod test_points;
+pub mod word_store;
