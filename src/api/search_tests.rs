@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
-use crate::api::search_words::{all_matches, intersection};
+use crate::api::search_words::{Ranks, all_matches, intersection};
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
 use crate::search::match_cache::{MatchCache, Matches};
@@ -174,4 +174,33 @@ fn intersected_word_lists_are_fts5s_and() {
         non_empty >= 12,
         "only {non_empty} of the intersections found anything"
     );
+}
+
+/// Intersections of lists of every density against a set test: the short
+/// list's next rank far ahead in a long one, at its end, and beyond it.
+#[test]
+fn intersection_of_lists_far_apart_in_density() {
+    let list =
+        |step: u32, from: u32, to: u32| -> Ranks { (from..to).step_by(step as usize).collect() };
+    let cases = [
+        vec![list(1, 1, 5000), list(997, 3, 5000)],
+        vec![list(2, 0, 4000), list(3, 0, 9000), list(1000, 0, 20000)],
+        vec![list(7, 100, 200), list(1, 0, 150)],
+        vec![list(1, 0, 10), list(1, 10, 20)],
+        vec![list(5, 0, 1), list(1, 0, 100)],
+        vec![list(1, 0, 100), list(1, 0, 0)],
+    ];
+    for lists in cases {
+        let want: Vec<u32> = lists[0]
+            .iter()
+            .copied()
+            .filter(|r| lists.iter().all(|l| l.contains(r)))
+            .collect();
+        assert_eq!(
+            &intersection(lists.clone())[..],
+            &want[..],
+            "{:?}",
+            lists.iter().map(|l| l.len()).collect::<Vec<_>>()
+        );
+    }
 }

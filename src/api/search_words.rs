@@ -172,11 +172,11 @@ pub fn word_matches(
 }
 
 /// The kept matches of an FTS5 query and their number.
-fn kept(cache: &MatchCache, index: &AreaIndex, fts_query: &str) -> Option<(Matches, usize)> {
+fn kept(cache: &MatchCache, fts_query: &str) -> Option<(Matches, usize)> {
     let matches = cache.get(fts_query)?;
     let count = match &matches {
         Matches::List(ranks) => ranks.len(),
-        Matches::Bits(b) => count_all(&[&b.by_rank], 0, index.area_count() + 1),
+        Matches::Bits(b) => b.matches,
     };
     Some((matches, count))
 }
@@ -188,7 +188,7 @@ fn kept_or_stored(
     cache: &MatchCache,
     fts_query: &str,
 ) -> ApiResult<Option<(Matches, usize)>> {
-    if let Some(found) = kept(cache, index, fts_query) {
+    if let Some(found) = kept(cache, fts_query) {
         return Ok(Some(found));
     }
     let stored = word_store::read(conn, index, fts_query)?;
@@ -214,13 +214,27 @@ pub fn intersection(mut lists: Vec<Ranks>) -> Ranks {
     shortest
         .iter()
         .copied()
-        .filter(|rank| {
+        .filter(|&rank| {
             others.iter().zip(from.iter_mut()).all(|(list, at)| {
-                *at += list[*at..].partition_point(|r| r < rank);
-                list.get(*at) == Some(rank)
+                *at = gallop(list, *at, rank);
+                list.get(*at) == Some(&rank)
             })
         })
         .collect()
+}
+
+/// The first place from `at` in a sorted list holding `rank` or more. It
+/// looks 1, 2, 4... places ahead, then searches the last step: the next
+/// rank of a short list usually lies near in a long one, where a search of
+/// the whole rest took a third of a full-name search at a million areas.
+fn gallop(list: &[u32], at: usize, rank: u32) -> usize {
+    let (mut low, mut step) = (at, 1);
+    while low + step < list.len() && list[low + step] < rank {
+        low += step;
+        step *= 2;
+    }
+    let high = (low + step + 1).min(list.len());
+    low + list[low..high].partition_point(|&r| r < rank)
 }
 
 /// Every match, and how many: the kept matches (search/match_cache.rs), or
@@ -233,7 +247,7 @@ pub fn all_matches(
     fts_query: &str,
     keeping: impl Fn(usize) -> (bool, bool),
 ) -> ApiResult<(Matches, usize)> {
-    if let Some(found) = kept(cache, index, fts_query) {
+    if let Some(found) = kept(cache, fts_query) {
         return Ok(found);
     }
     let read = word_store::ranks_of(conn, fts_query)?;

@@ -73,6 +73,12 @@ pub struct AreaIndex {
     by_score: Vec<u32>,
     /// Each distinct score, best first, with how many areas score at least it.
     floors: Vec<(f64, u32)>,
+    /// For each position, its score's place in `floors` (saturating): how
+    /// many of a cell's areas score enough is a binary search here, in 2
+    /// bytes an area, where one over the entries missed the cache at each of
+    /// its steps (half the time of a heavy word in a 50 km circle at a
+    /// million areas). Scores have 2 decimals, so at most 1,001 places.
+    score_place: Vec<u16>,
 }
 
 /// Read off the covering index areas_by_position (data/load.rs).
@@ -173,6 +179,13 @@ impl AreaIndex {
         }
         let floors = floors_of(&entries);
         let by_score = score_order(&entries, &slot, &floors);
+        let score_place = entries
+            .iter()
+            .map(|e| {
+                let place = floors.partition_point(|f| f.0.total_cmp(&e.truth_score).is_gt());
+                u16::try_from(place).unwrap_or(u16::MAX)
+            })
+            .collect();
         AreaIndex {
             entries,
             cells,
@@ -181,6 +194,7 @@ impl AreaIndex {
             rank_at,
             by_score,
             floors,
+            score_place,
         }
     }
 
@@ -226,9 +240,25 @@ impl AreaIndex {
     /// The positions of a cell's areas scoring at least `min`: a prefix of
     /// the cell, as its areas are sorted best first.
     pub fn scoring_run(&self, cell: &Cell, min: f64) -> (usize, usize) {
-        let areas = self.areas_of(cell);
-        let n = areas.partition_point(|e| e.truth_score >= min);
-        (cell.start as usize, cell.start as usize + n)
+        let start = cell.start as usize;
+        (start, start + self.scoring_in_cell(cell, min))
+    }
+
+    /// How many of a cell's areas score at least `min`: they come first.
+    pub fn scoring_in_cell(&self, cell: &Cell, min: f64) -> usize {
+        // The areas scoring at least `min` are those of the first `places`
+        // distinct scores.
+        let places = self.floors.partition_point(|&(score, _)| score >= min);
+        match u16::try_from(places) {
+            Ok(places) if places < u16::MAX => {
+                let cell_places = &self.score_place[cell.start as usize..cell.end as usize];
+                cell_places.partition_point(|&p| p < places)
+            }
+            // Past what the places hold: the scores themselves.
+            _ => self
+                .areas_of(cell)
+                .partition_point(|e| e.truth_score >= min),
+        }
     }
 
     /// How many areas there are.

@@ -136,7 +136,7 @@ impl AreaIndex {
     pub fn in_box<'a>(&'a self, bbox: &'a BBox, min_score: f64) -> impl Iterator<Item = &'a Entry> {
         self.cells_in_box(bbox).flat_map(move |(cell, place)| {
             let areas = self.areas_of(cell);
-            let scoring = &areas[..areas.partition_point(|e| e.truth_score >= min_score)];
+            let scoring = &areas[..self.scoring_in_cell(cell, min_score)];
             scoring
                 .iter()
                 .filter(move |e| place == Place::Inside || bbox.contains(e.lat, e.lng))
@@ -168,7 +168,7 @@ impl AreaIndex {
         for (cell, place) in self.cells_in_box(bbox) {
             let areas = self.areas_of(cell);
             let run = Run {
-                areas: &areas[..areas.partition_point(|e| e.truth_score >= min_score)],
+                areas: &areas[..self.scoring_in_cell(cell, min_score)],
                 test: place != Place::Inside,
             };
             total += if run.test {

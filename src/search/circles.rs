@@ -249,8 +249,7 @@ impl<'a> Search<'a> {
     /// A cell wholly inside: its areas scoring enough (they are sorted best
     /// first), less the one left out if it is here.
     fn count_inside(&self, cell: &Cell) -> usize {
-        let areas = self.index.areas_of(cell);
-        let n = areas.partition_point(|e| e.truth_score >= self.min_score);
+        let n = self.index.scoring_in_cell(cell, self.min_score);
         let skipped = self.skip.is_some_and(|s| {
             s.truth_score >= self.min_score
                 && (row_of(s.lat), col_of(s.lng)) == (cell.row, cell.col)

@@ -242,3 +242,41 @@ fn the_best_of_a_viewport_equal_brute_force() {
     let (total, _) = index.best_in_box(whole_world.last().unwrap(), 0.0, 1);
     assert_eq!(total, points.len());
 }
+
+/// A cell's areas scoring at least a floor, against a count of them: floors
+/// at an area's score, between scores, above and below every score; and past
+/// the 65,535 distinct scores the compact places hold, where the count falls
+/// back to the scores themselves.
+#[test]
+fn scoring_in_cell_counts_exactly_past_every_distinct_score() {
+    for distinct in [5, 70_000] {
+        // One cell near Johannesburg, every score distinct from 0 up to 10.
+        let score = |i: usize| 10.0 * i as f64 / (distinct - 1) as f64;
+        let areas = (0..distinct)
+            .map(|i| (i as u32 + 1, -26.201, 28.001, score(i)))
+            .collect();
+        let index = AreaIndex::new(areas, (1..=distinct as u32).collect());
+        let cell = index.cells()[0];
+        assert_eq!(index.cells().len(), 1);
+        let at = |i: usize| score(i);
+        for min in [
+            0.0,
+            -1.0,
+            10.0,
+            10.5,
+            at(1),
+            at(distinct / 2),
+            at(distinct - 2),
+            at(3) + 1e-9,
+            at(distinct - 66_000.min(distinct - 1)),
+        ] {
+            let want = (0..distinct).filter(|&i| score(i) >= min).count();
+            assert_eq!(
+                index.scoring_in_cell(&cell, min),
+                want,
+                "{distinct} scores, floor {min}"
+            );
+            assert_eq!(index.scoring_run(&cell, min), (0, want));
+        }
+    }
+}

@@ -83,6 +83,7 @@ pub fn kept_form(index: &AreaIndex, ranks: Vec<u32>, as_bits: bool) -> Matches {
     ranks.iter().for_each(|&r| by_rank.set(r as usize));
     let by_position = index.bits_of_ranks(&ranks);
     Matches::Bits(Arc::new(WordBits {
+        matches: ranks.len(),
         by_rank,
         by_score: index.in_score_order(&by_position),
         by_position,
@@ -124,6 +125,7 @@ pub fn read(
     let matches = match (by_position, by_score) {
         (Some(position), Some(score)) => (|| {
             Some(Matches::Bits(Arc::new(WordBits {
+                matches: count,
                 by_rank: Bits::from_bytes(&by_rank, areas + 1)?,
                 by_position: Bits::from_bytes(&position, areas)?,
                 by_score: Bits::from_bytes(&score, areas)?,

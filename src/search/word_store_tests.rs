@@ -75,8 +75,9 @@ fn ranks(m: &Matches) -> Vec<u32> {
     }
 }
 
-/// Stored from this many matches: "20" (3 areas) is then a list, as a set
-/// is a bitmap only from one area in 16 (match_cache.rs).
+/// Stored from this many matches. A set is a bitmap only from this many
+/// and one area in `BITMAP_SHARE` up (match_cache.rs): the name sets of
+/// words found only elsewhere ("gauteng", "city") are lists.
 const HEAVY: usize = 2;
 
 /// Every prefix of every word of the data, anywhere and in the name: stored
