@@ -249,6 +249,10 @@ impl AreaIndex {
         // The areas scoring at least `min` are those of the first `places`
         // distinct scores.
         let places = self.floors.partition_point(|&(score, _)| score >= min);
+        if places == self.floors.len() {
+            // No floor, or one at or below every score: the whole cell.
+            return (cell.end - cell.start) as usize;
+        }
         match u16::try_from(places) {
             Ok(places) if places < u16::MAX => {
                 let cell_places = &self.score_place[cell.start as usize..cell.end as usize];
