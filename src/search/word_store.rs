@@ -121,26 +121,31 @@ pub fn read(
         return Ok(None);
     };
     let count = usize::try_from(count).unwrap_or(usize::MAX);
-    let areas = index.area_count();
     let matches = match (by_position, by_score) {
-        (Some(position), Some(score)) => (|| {
-            Some(Matches::Bits(Arc::new(WordBits {
-                matches: count,
-                by_rank: Bits::from_bytes(&by_rank, areas + 1)?,
-                by_position: Bits::from_bytes(&position, areas)?,
-                by_score: Bits::from_bytes(&score, areas)?,
-            })))
-        })(),
-        _ => (by_rank.len() == count * 4).then(|| {
-            let ranks = by_rank.chunks_exact(4);
-            Matches::List(
-                ranks
-                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    .collect(),
-            )
-        }),
+        (Some(position), Some(score)) => {
+            stored_bits(index.area_count(), count, [&by_rank, &position, &score])
+        }
+        _ => stored_list(count, &by_rank),
     };
     Ok(matches.map(|m| (m, count)))
+}
+
+/// Three stored bitmaps (by rank, by position, by score), if each is of its size.
+fn stored_bits(areas: usize, count: usize, [rank, position, score]: [&[u8]; 3]) -> Option<Matches> {
+    Some(Matches::Bits(Arc::new(WordBits {
+        matches: count,
+        by_rank: Bits::from_bytes(rank, areas + 1)?,
+        by_position: Bits::from_bytes(position, areas)?,
+        by_score: Bits::from_bytes(score, areas)?,
+    })))
+}
+
+/// A stored list of `count` ranks, 4 bytes each, if it holds that many.
+fn stored_list(count: usize, bytes: &[u8]) -> Option<Matches> {
+    (bytes.len() == count.checked_mul(4)?).then(|| {
+        let ranks = bytes.chunks_exact(4);
+        Matches::List(ranks.map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+    })
 }
 
 #[path = "word_store_write.rs"]
