@@ -144,7 +144,11 @@ fn stored_bits(areas: usize, count: usize, [rank, position, score]: [&[u8]; 3]) 
 fn stored_list(count: usize, bytes: &[u8]) -> Option<Matches> {
     (bytes.len() == count.checked_mul(4)?).then(|| {
         let ranks = bytes.chunks_exact(4);
-        Matches::List(ranks.map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+        Matches::List(
+            ranks
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+        )
     })
 }
 
