@@ -67,6 +67,21 @@ class Pages(unittest.TestCase):
         field.send_keys(key)
         self.find("#keyform button[type=submit]").click()
 
+    def open_docs(self):
+        self.open("/docs")
+        self.wait(lambda: self.find("#operations").get_attribute("data-operations"), message="operations drawn")
+
+    def try_operation(self, section_id, key):
+        """Sends an operation's try-it form of /docs with `key`; its form and status, once answered."""
+        self.use_key(key)
+        section = self.find(section_id)
+        section.find_element(By.TAG_NAME, "summary").click()
+        form = section.find_element(By.CSS_SELECTOR, "form[data-try]")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        status = form.find_element(By.CSS_SELECTOR, "[data-status]")
+        self.wait(lambda: status.get_attribute("data-status"), message="try-it answered")
+        return form, status
+
     def shot(self, name):
         os.makedirs(SCREENSHOTS, exist_ok=True)
         self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))

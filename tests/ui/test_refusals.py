@@ -6,8 +6,6 @@ test_pages.py check that normal use logs nothing."""
 import re
 import unittest
 
-from selenium.webdriver.common.by import By
-
 from pagetest import Pages, stop_server, use_server
 
 
@@ -32,15 +30,8 @@ class Refusals(Pages):
         self.shot("explore-401")
 
     def test_history_on_a_free_key_is_told_as_a_403(self):
-        self.open("/docs")
-        self.wait(lambda: self.find("#operations").get_attribute("data-operations"))
-        self.use_key(self.keys["free"])
-        section = self.find("#getAreaHistory")
-        section.find_element(By.TAG_NAME, "summary").click()
-        form = section.find_element(By.CSS_SELECTOR, "form[data-try]")
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        status = form.find_element(By.CSS_SELECTOR, "[data-status]")
-        self.wait(lambda: status.get_attribute("data-status"), message="try-it answered")
+        self.open_docs()
+        _, status = self.try_operation("#getAreaHistory", self.keys["free"])
         self.assertEqual(status.get_attribute("data-status"), "403")
         self.assertIn("Your plan does not include this (403 plan_upgrade_required)", status.text)
         self.shot("docs-try-it-403")
