@@ -17,6 +17,7 @@ use crate::search::bbox::BBox;
 use crate::search::geo::Disc;
 use crate::search::match_cache::MatchCache;
 use crate::search::region::Shape;
+use crate::search::shape_mask::ShapeMask;
 
 /// The positions of a page in a search's order: `start` up to `end`.
 #[derive(Clone, Copy)]
@@ -31,17 +32,24 @@ pub fn search(
     matches: &MatchCache,
     p: &SearchParams,
 ) -> ApiResult<AreaPage> {
-    search_with(conn, index, matches, p, search_text::COLLECT_AT_MOST)
+    search_with(
+        conn,
+        index,
+        matches,
+        p,
+        (search_text::COLLECT_AT_MOST, Masking::ByCost),
+    )
 }
 
 /// `search`, collecting a text tier's page from the bitmaps when it holds at
-/// most `collect_at_most` matches (tests try both ways on small data).
+/// most `collect_at_most` matches, and masking as `masking` says (tests try
+/// every way on small data).
 fn search_with(
     conn: &Connection,
     index: &AreaIndex,
     matches: &MatchCache,
     p: &SearchParams,
-    collect_at_most: usize,
+    (collect_at_most, masking): (usize, Masking),
 ) -> ApiResult<AreaPage> {
     let start = usize::try_from(p.offset).unwrap_or(usize::MAX);
     let window = Window {
@@ -54,6 +62,7 @@ fn search_with(
         disc: p.circle.map(Disc::new),
         bbox: p.bbox,
         collect_at_most,
+        masking,
     };
     let (total, page) = match (&filter.disc, p.words.is_empty()) {
         (_, false) => by_text(conn, matches, &filter, &p.words, window)?,
@@ -86,6 +95,21 @@ pub struct Filter<'a> {
     pub bbox: Option<BBox>,
     /// See `search_with`.
     pub collect_at_most: usize,
+    /// When to test word matches against the shape's mask (search/shape_mask.rs).
+    pub masking: Masking,
+}
+
+/// When a text search whose words are a list tests its matches against the
+/// shape's mask rather than each match's entry.
+#[derive(Clone, Copy)]
+pub enum Masking {
+    /// When the list holds at least as many matches as the shape spans grid
+    /// cells: the mask costs about one look at each cell, as a match's entry
+    /// costs a look.
+    ByCost,
+    /// Always, or never, when there is a circle or a viewport (tests).
+    Always,
+    Never,
 }
 
 impl Filter<'_> {
@@ -106,10 +130,21 @@ impl Filter<'_> {
     /// The area_no of the area with a search rank, if it is a match.
     pub fn admit(&self, rank: u32) -> Option<i64> {
         let e = self.index.by_rank(i64::from(rank))?;
-        let fits = e.truth_score >= self.min_score
-            && self.disc.is_none_or(|d| d.contains(&e.unit, e.lat, e.lng))
-            && self.bbox.is_none_or(|b| b.contains(e.lat, e.lng));
-        fits.then_some(e.area_no as i64)
+        self.shape().holds(e).then_some(i64::from(e.area_no))
+    }
+
+    /// The mask of the shape, when a list of `matches` is to be tested
+    /// against a circle or a viewport and `masking` says it pays.
+    pub fn mask_for(&self, matches: usize) -> Option<ShapeMask> {
+        if self.disc.is_none() && self.bbox.is_none() {
+            return None;
+        }
+        let pays = match self.masking {
+            Masking::ByCost => matches >= self.shape().cells_spanned(),
+            Masking::Always => true,
+            Masking::Never => false,
+        };
+        pays.then(|| self.index.mask(&self.shape()))
     }
 
     /// A page entry, with the distance from the centre when there is one.
@@ -135,7 +170,10 @@ fn by_text(
     let sets = word_matches(conn, filter.index, matches, words)?;
     let (total, page) = match sets.anywhere.word_bits() {
         Some(bits) if filter.narrows() => search_text::counted(filter, &sets, &bits, w),
-        _ => search_text::walked(filter, &sets, w),
+        _ => match sets.anywhere.list_len().and_then(|n| filter.mask_for(n)) {
+            Some(mask) => search_text::masked(filter, &mask, &sets, w),
+            None => search_text::walked(filter, &sets, w),
+        },
     };
     Ok((total, page.into_iter().map(|no| filter.entry(no)).collect()))
 }

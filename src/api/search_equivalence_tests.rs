@@ -6,8 +6,9 @@
 //! Each search runs with no word list kept, with every list kept (bitmaps
 //! included), and with the bitmap path walking the lists instead of
 //! collecting from the bitmaps, and with the words' matches read from the
-//! sets the file stores (lists and bitmaps), so every path meets the same
-//! brute force.
+//! sets the file stores (lists and bitmaps); lists are tested against the
+//! shape's mask always, never, and when it pays; so every path meets the
+//! same brute force.
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -254,14 +255,35 @@ fn every_search_equals_brute_force_over_every_area() {
     for i in 0..1600 {
         let p = random_search(&mut rng, &areas, i % 16);
         let (want, total) = brute_force(&areas, &p);
-        for (way, matches, collect_at_most) in [
-            ("no list kept", &none_kept, COLLECT),
-            ("lists kept, bitmaps collected", &all_kept, COLLECT),
-            ("lists kept, bitmap tiers walked", &all_kept, 0),
-            ("stored sets, then kept", &stored, COLLECT),
-            ("stored sets, bitmap tiers walked", &stored_walked, 0),
+        for (way, matches, tuning) in [
+            ("no list kept", &none_kept, (COLLECT, Masking::ByCost)),
+            (
+                "no list kept, masked",
+                &none_kept,
+                (COLLECT, Masking::Always),
+            ),
+            (
+                "lists kept, bitmaps collected",
+                &all_kept,
+                (COLLECT, Masking::Never),
+            ),
+            (
+                "lists kept, bitmap tiers walked",
+                &all_kept,
+                (0, Masking::ByCost),
+            ),
+            (
+                "stored sets, then kept",
+                &stored,
+                (COLLECT, Masking::Always),
+            ),
+            (
+                "stored sets, bitmap tiers walked",
+                &stored_walked,
+                (0, Masking::Never),
+            ),
         ] {
-            let got = search_with(&conn, &index, matches, &p, collect_at_most).unwrap();
+            let got = search_with(&conn, &index, matches, &p, tuning).unwrap();
             let ids: Vec<(String, Option<f64>)> = got
                 .data
                 .iter()

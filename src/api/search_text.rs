@@ -13,6 +13,7 @@ use crate::api::search::{Filter, Window};
 use crate::api::search_words::{RankSet, WordSets};
 use crate::search::bitmap::{Bits, in_all};
 use crate::search::match_cache::WordBits;
+use crate::search::shape_mask::ShapeMask;
 
 /// A tier with at most this many matches in the shape is collected from the
 /// bitmaps and sorted; past it, walking the list fills a page after some
@@ -66,6 +67,40 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
         total = sets.anywhere.count();
     }
     (total, page)
+}
+
+/// Tests every match against the shape's mask, a batch at a time, then
+/// pages the tiers from the matches held: for a list of thousands of matches
+/// and a circle or a viewport, where walking read each match's entry.
+pub fn masked(filter: &Filter, mask: &ShapeMask, sets: &WordSets, w: Window) -> (usize, Vec<i64>) {
+    let held = mask.held(filter.index, &filter.shape(), &sets.anywhere.ranks());
+    // A word's matches in the name are among its matches anywhere, so as
+    // many are the same: commonly so for a place's own name.
+    let in_name = if sets.in_name.equals_superset(&sets.anywhere) {
+        vec![true; held.len()]
+    } else {
+        sets.in_name.marks(&held)
+    };
+    let tier = |name: bool| {
+        held.iter()
+            .zip(&in_name)
+            .filter(move |&(_, &n)| n == name)
+            .map(|(&r, _)| r)
+    };
+    (
+        held.len(),
+        page_of(filter, tier(true).chain(tier(false)), w),
+    )
+}
+
+/// The area_no of the matches at positions `w` of `ranks`.
+fn page_of(filter: &Filter, ranks: impl Iterator<Item = u32>, w: Window) -> Vec<i64> {
+    ranks
+        .skip(w.start)
+        .take(w.end.saturating_sub(w.start))
+        .filter_map(|r| filter.index.by_rank(i64::from(r)))
+        .map(|e| i64::from(e.area_no))
+        .collect()
 }
 
 /// The bitmaps of every word of a set, in grid order and in score order.
@@ -144,19 +179,26 @@ pub fn counted(
             }
             name_total
         }
-        None => {
-            let mut n = 0;
-            sets.in_name.each_while(|r| {
-                if let Some(no) = filter.admit(r) {
-                    if (w.start..w.end).contains(&n) {
-                        page.push(no);
+        None => match sets.in_name.list_len().and_then(|n| filter.mask_for(n)) {
+            Some(mask) => {
+                let held = mask.held(filter.index, &filter.shape(), &sets.in_name.ranks());
+                page = page_of(filter, held.iter().copied(), w);
+                held.len()
+            }
+            None => {
+                let mut n = 0;
+                sets.in_name.each_while(|r| {
+                    if let Some(no) = filter.admit(r) {
+                        if (w.start..w.end).contains(&n) {
+                            page.push(no);
+                        }
+                        n += 1;
                     }
-                    n += 1;
-                }
-                true
-            });
-            n
-        }
+                    true
+                });
+                n
+            }
+        },
     };
     let in_name = |rank: u32, position: usize| match &name_bits {
         Some(bits) => in_all(&bits.by_position, position),

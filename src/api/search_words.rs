@@ -2,6 +2,7 @@
 //! search ranks, best first: anywhere (name, municipality, province) and in
 //! the name alone. The lists of common words are kept (search/match_cache.rs).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rusqlite::Connection;
@@ -93,6 +94,55 @@ impl RankSet {
                 count_all(&sets, 0, self.end)
             }
         }
+    }
+
+    /// Every rank, best first.
+    pub fn ranks(&self) -> Cow<'_, [u32]> {
+        match &self.list {
+            Some(list) if self.bits.is_empty() => Cow::Borrowed(list),
+            _ => {
+                let mut ranks = Vec::new();
+                self.each_while(|r| {
+                    ranks.push(r);
+                    true
+                });
+                Cow::Owned(ranks)
+            }
+        }
+    }
+
+    /// Whether each of `ranks` (best first) is in the set: one pass along
+    /// the list, where a search of it for each would cost its log.
+    pub fn marks(&self, ranks: &[u32]) -> Vec<bool> {
+        let mut at = 0;
+        ranks
+            .iter()
+            .map(|&r| {
+                self.in_bits(r)
+                    && self.list.as_ref().is_none_or(|list| {
+                        at = gallop(list, at, r);
+                        list.get(at) == Some(&r)
+                    })
+            })
+            .collect()
+    }
+
+    /// Whether the set is `other`, knowing it is a subset of it: both are
+    /// lists alone, of one length.
+    pub fn equals_superset(&self, other: &RankSet) -> bool {
+        let len = |s: &RankSet| {
+            s.list
+                .as_ref()
+                .filter(|_| s.bits.is_empty())
+                .map(|l| l.len())
+        };
+        len(self).is_some() && len(self) == len(other)
+    }
+
+    /// How many ranks the set's list holds, when it has one: the most
+    /// matches a walk of the set tests.
+    pub fn list_len(&self) -> Option<usize> {
+        self.list.as_ref().map(|l| l.len())
     }
 
     /// The bitmaps whose AND is the set, when every word has them.

@@ -58,6 +58,10 @@ pub struct AreaIndex {
     entries: Vec<Entry>,
     /// The non-empty cells in (row, col) order.
     cells: Vec<Cell>,
+    /// For each grid row from the south pole's, where its cells start in
+    /// `cells` (one more for the end): a circle's rows are found by index,
+    /// where a search of all the cells missed the cache at each step.
+    row_start: Vec<u32>,
     /// For each area_no, its place in `entries` (u32::MAX for a gap).
     slot: Vec<u32>,
     /// For each search rank from 1 (the full-text index's rowid), its place in
@@ -79,6 +83,24 @@ pub struct AreaIndex {
     /// its steps (half the time of a heavy word in a 50 km circle at a
     /// million areas). Scores have 2 decimals, so at most 1,001 places.
     score_place: Vec<u16>,
+}
+
+/// A minimum score, and which areas meet it by their score's place among
+/// the distinct scores (`AreaIndex::floor`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Floor {
+    pub min: f64,
+    places: Places,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Places {
+    /// No floor, or one at or below every score: every area.
+    Every,
+    /// The areas of the first this many places.
+    First(u16),
+    /// Past what 2 bytes hold: read the scores themselves.
+    Past,
 }
 
 /// Read off the covering index areas_by_position (data/load.rs).
@@ -158,6 +180,10 @@ impl AreaIndex {
                 }),
             }
         }
+        let rows = row_of(90.0) as usize + 1;
+        let row_start = (0..=rows)
+            .map(|r| cells.partition_point(|c| (c.row as usize) < r) as u32)
+            .collect();
         let top = entries
             .iter()
             .map(|e| e.area_no as usize)
@@ -189,6 +215,7 @@ impl AreaIndex {
         AreaIndex {
             entries,
             cells,
+            row_start,
             slot,
             by_rank,
             rank_at,
@@ -237,31 +264,51 @@ impl AreaIndex {
         &self.cells
     }
 
-    /// The positions of a cell's areas scoring at least `min`: a prefix of
-    /// the cell, as its areas are sorted best first.
-    pub fn scoring_run(&self, cell: &Cell, min: f64) -> (usize, usize) {
+    /// The positions of a cell's areas scoring at least the floor: a prefix
+    /// of the cell, as its areas are sorted best first.
+    pub fn scoring_run(&self, cell: &Cell, floor: &Floor) -> (usize, usize) {
         let start = cell.start as usize;
-        (start, start + self.scoring_in_cell(cell, min))
+        (start, start + self.scoring_in_cell(cell, floor))
     }
 
-    /// How many of a cell's areas score at least `min`: they come first.
-    pub fn scoring_in_cell(&self, cell: &Cell, min: f64) -> usize {
-        // The areas scoring at least `min` are those of the first `places`
-        // distinct scores.
-        let places = self.floors.partition_point(|&(score, _)| score >= min);
-        if places == self.floors.len() {
-            // No floor, or one at or below every score: the whole cell.
-            return (cell.end - cell.start) as usize;
-        }
-        match u16::try_from(places) {
-            Ok(places) if places < u16::MAX => {
+    /// How many of a cell's areas score at least the floor: they come first.
+    pub fn scoring_in_cell(&self, cell: &Cell, floor: &Floor) -> usize {
+        match floor.places {
+            Places::Every => (cell.end - cell.start) as usize,
+            Places::First(places) => {
                 let cell_places = &self.score_place[cell.start as usize..cell.end as usize];
                 cell_places.partition_point(|&p| p < places)
             }
-            // Past what the places hold: the scores themselves.
-            _ => self
+            Places::Past => self
                 .areas_of(cell)
-                .partition_point(|e| e.truth_score >= min),
+                .partition_point(|e| e.truth_score >= floor.min),
+        }
+    }
+
+    /// A score floor, placed among the distinct scores once for a search
+    /// rather than once for each cell it reads.
+    pub fn floor(&self, min: f64) -> Floor {
+        // The areas scoring at least `min` are those of the first `places`
+        // distinct scores.
+        let places = self.floors.partition_point(|&(score, _)| score >= min);
+        let places = if places == self.floors.len() {
+            Places::Every
+        } else {
+            match u16::try_from(places) {
+                Ok(places) if places < u16::MAX => Places::First(places),
+                _ => Places::Past,
+            }
+        };
+        Floor { min, places }
+    }
+
+    /// Whether the area at a position scores at least the floor: 2 bytes
+    /// read, where the area's entry is 40.
+    pub fn scores_at_least(&self, position: usize, floor: &Floor) -> bool {
+        match floor.places {
+            Places::Every => true,
+            Places::First(places) => self.score_place[position] < places,
+            Places::Past => self.entries[position].truth_score >= floor.min,
         }
     }
 
@@ -280,9 +327,16 @@ impl AreaIndex {
 
     /// The non-empty cells of one row from column `from` to `to`, inclusive.
     pub fn cells_in_row(&self, row: i32, from: i32, to: i32) -> &[Cell] {
-        let a = self.cells.partition_point(|c| (c.row, c.col) < (row, from));
-        let b = self.cells.partition_point(|c| (c.row, c.col) <= (row, to));
-        &self.cells[a..b.max(a)]
+        let Ok(r) = usize::try_from(row) else {
+            return &[];
+        };
+        let (Some(&start), Some(&end)) = (self.row_start.get(r), self.row_start.get(r + 1)) else {
+            return &[];
+        };
+        let cells = &self.cells[start as usize..end as usize];
+        let a = cells.partition_point(|c| c.col < from);
+        let b = cells.partition_point(|c| c.col <= to);
+        &cells[a..b.max(a)]
     }
 
     /// The areas of a cell from `cells_in_row`, best score first.

@@ -134,9 +134,10 @@ impl AreaIndex {
 
     /// Every area in the box scoring at least `min_score`.
     pub fn in_box<'a>(&'a self, bbox: &'a BBox, min_score: f64) -> impl Iterator<Item = &'a Entry> {
+        let floor = self.floor(min_score);
         self.cells_in_box(bbox).flat_map(move |(cell, place)| {
             let areas = self.areas_of(cell);
-            let scoring = &areas[..self.scoring_in_cell(cell, min_score)];
+            let scoring = &areas[..self.scoring_in_cell(cell, &floor)];
             scoring
                 .iter()
                 .filter(move |e| place == Place::Inside || bbox.contains(e.lat, e.lng))
@@ -165,10 +166,11 @@ impl AreaIndex {
     pub fn best_in_box(&self, bbox: &BBox, min_score: f64, k: usize) -> (usize, Vec<u32>) {
         let mut runs = Vec::new();
         let mut total = 0;
+        let floor = self.floor(min_score);
         for (cell, place) in self.cells_in_box(bbox) {
             let areas = self.areas_of(cell);
             let run = Run {
-                areas: &areas[..self.scoring_in_cell(cell, min_score)],
+                areas: &areas[..self.scoring_in_cell(cell, &floor)],
                 test: place != Place::Inside,
             };
             total += if run.test {

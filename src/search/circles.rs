@@ -13,9 +13,10 @@
 use std::f64::consts::FRAC_PI_2;
 
 use super::nearest::Kept;
-use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, Place, col_of, row_of};
+use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, Floor, Place, col_of, row_of};
 use crate::search::bbox::BBox;
-use crate::search::geo::{Disc, bounding_box, chord2, surely_greater, unit_vector};
+use crate::search::cell_geometry::{RowGeometry, col_geometry, row_geometry};
+use crate::search::geo::{Disc, bounding_box, chord2, surely_greater};
 
 /// An area inside a circle: its area_no and exact distance from the centre.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -102,6 +103,8 @@ struct Search<'a> {
     index: &'a AreaIndex,
     disc: &'a Disc,
     min_score: f64,
+    /// The same, placed among the distinct scores once.
+    floor: Floor,
     skip: Option<&'a Entry>,
     /// A viewport the areas must lie in too.
     bbox: Option<&'a BBox>,
@@ -110,12 +113,6 @@ struct Search<'a> {
     wraps: bool,
     /// The largest |latitude| in the box, in radians.
     widest: f64,
-    /// Per row of the box: cos and sin of its centre latitude, and the reach
-    /// of its cells (the chord from a cell's centre to its farthest corner).
-    row_geometry: Vec<(f64, f64, f64)>,
-    /// Per column of the box: cos and sin of its centre longitude (empty when
-    /// the box wraps and spans every column).
-    col_geometry: Vec<(f64, f64)>,
 }
 
 impl<'a> Search<'a> {
@@ -131,40 +128,17 @@ impl<'a> Search<'a> {
         let rows = (row_of(b.min_lat), row_of(b.max_lat));
         let cols = (col_of(b.min_lng), col_of(b.max_lng));
         let wraps = b.min_lng <= -180.0 || b.max_lng >= 180.0 || widest >= FRAC_PI_2;
-        // Trigonometry once per row and column, not per cell.
-        let row_geometry = (rows.0..=rows.1)
-            .map(|row| {
-                let lat0 = f64::from(row) * CELL_DEG - 90.0;
-                let centre = unit_vector(lat0 + CELL_DEG / 2.0, 0.0);
-                let half = CELL_DEG / 2.0;
-                let reach = chord2(&centre, &unit_vector(lat0, half))
-                    .max(chord2(&centre, &unit_vector(lat0 + CELL_DEG, half)))
-                    .sqrt();
-                (centre[0], centre[2], reach)
-            })
-            .collect();
-        let col_geometry = if wraps {
-            Vec::new()
-        } else {
-            (cols.0..=cols.1)
-                .map(|col| {
-                    let lng = (f64::from(col) * CELL_DEG - 180.0 + CELL_DEG / 2.0).to_radians();
-                    (lng.cos(), lng.sin())
-                })
-                .collect()
-        };
         Search {
             index,
             disc,
             min_score,
+            floor: index.floor(min_score),
             skip: skip.and_then(|no| index.get(no)),
             bbox,
             rows,
             cols,
             wraps,
             widest,
-            row_geometry,
-            col_geometry,
         }
     }
 
@@ -249,7 +223,7 @@ impl<'a> Search<'a> {
     /// A cell wholly inside: its areas scoring enough (they are sorted best
     /// first), less the one left out if it is here.
     fn count_inside(&self, cell: &Cell) -> usize {
-        let n = self.index.scoring_in_cell(cell, self.min_score);
+        let n = self.index.scoring_in_cell(cell, &self.floor);
         let skipped = self.skip.is_some_and(|s| {
             s.truth_score >= self.min_score
                 && (row_of(s.lat), col_of(s.lng)) == (cell.row, cell.col)
@@ -265,14 +239,12 @@ impl<'a> Search<'a> {
     }
 
     fn place_in_circle(&self, cell: &Cell) -> Place {
-        let (cos_lat, sin_lat, reach) = self.row_geometry[(cell.row - self.rows.0) as usize];
-        let (cos_lng, sin_lng) = match self.col_geometry.get((cell.col - self.cols.0) as usize) {
-            Some(&g) => g,
-            None => {
-                let lng = (f64::from(cell.col) * CELL_DEG - 180.0 + CELL_DEG / 2.0).to_radians();
-                (lng.cos(), lng.sin())
-            }
-        };
+        let RowGeometry {
+            cos_lat,
+            sin_lat,
+            reach,
+        } = row_geometry(cell.row);
+        let (cos_lng, sin_lng) = col_geometry(cell.col);
         let centre = [cos_lat * cos_lng, cos_lat * sin_lng, sin_lat];
         // The cell's areas are within `reach` of its centre (the farthest
         // point of a latitude/longitude cell from its centre is a corner).

@@ -43,18 +43,19 @@ impl AreaIndex {
                 each(run, place == Place::Inside);
             }
         };
+        let floor = self.floor(shape.min_score);
         match (shape.disc, shape.bbox) {
             (Some(disc), bbox) => self.cells_in_disc(disc, bbox, |cell, place| {
-                offer(self.scoring_run(cell, shape.min_score), place)
+                offer(self.scoring_run(cell, &floor), place)
             }),
             (None, Some(bbox)) => {
                 for (cell, place) in self.cells_in_box(bbox) {
-                    offer(self.scoring_run(cell, shape.min_score), place);
+                    offer(self.scoring_run(cell, &floor), place);
                 }
             }
             (None, None) => {
                 for cell in self.cells() {
-                    offer(self.scoring_run(cell, shape.min_score), Place::Inside);
+                    offer(self.scoring_run(cell, &floor), Place::Inside);
                 }
             }
         }

@@ -271,12 +271,19 @@ fn scoring_in_cell_counts_exactly_past_every_distinct_score() {
             at(distinct - 66_000.min(distinct - 1)),
         ] {
             let want = (0..distinct).filter(|&i| score(i) >= min).count();
+            let floor = index.floor(min);
             assert_eq!(
-                index.scoring_in_cell(&cell, min),
+                index.scoring_in_cell(&cell, &floor),
                 want,
                 "{distinct} scores, floor {min}"
             );
-            assert_eq!(index.scoring_run(&cell, min), (0, want));
+            assert_eq!(index.scoring_run(&cell, &floor), (0, want));
+            // Areas are best first: the last one in and the first one out.
+            for i in [0, want.saturating_sub(1), want, distinct - 1] {
+                let e = index.at(i.min(distinct - 1));
+                let at_least = index.scores_at_least(i.min(distinct - 1), &floor);
+                assert_eq!(at_least, e.truth_score >= min, "position {i}, floor {min}");
+            }
         }
     }
 }
