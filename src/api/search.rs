@@ -17,7 +17,6 @@ use crate::search::bbox::BBox;
 use crate::search::geo::Disc;
 use crate::search::match_cache::MatchCache;
 use crate::search::region::Shape;
-use crate::search::shape_mask::ShapeMask;
 
 /// The positions of a page in a search's order: `start` up to `end`.
 #[derive(Clone, Copy)]
@@ -133,18 +132,18 @@ impl Filter<'_> {
         self.shape().holds(e).then_some(i64::from(e.area_no))
     }
 
-    /// The mask of the shape, when a list of `matches` is to be tested
-    /// against a circle or a viewport and `masking` says it pays.
-    pub fn mask_for(&self, matches: usize) -> Option<ShapeMask> {
+    /// Whether a list of `matches` is tested against the shape's mask
+    /// (search/shape_mask.rs): with a circle or a viewport, when `masking`
+    /// says it pays.
+    pub fn masks(&self, matches: usize) -> bool {
         if self.disc.is_none() && self.bbox.is_none() {
-            return None;
+            return false;
         }
-        let pays = match self.masking {
+        match self.masking {
             Masking::ByCost => matches >= self.shape().cells_spanned(),
             Masking::Always => true,
             Masking::Never => false,
-        };
-        pays.then(|| self.index.mask(&self.shape()))
+        }
     }
 
     /// A page entry, with the distance from the centre when there is one.
@@ -170,10 +169,10 @@ fn by_text(
     let sets = word_matches(conn, filter.index, matches, words)?;
     let (total, page) = match sets.anywhere.word_bits() {
         Some(bits) if filter.narrows() => search_text::counted(filter, &sets, &bits, w),
-        _ => match sets.anywhere.list_len().and_then(|n| filter.mask_for(n)) {
-            Some(mask) => search_text::masked(filter, &mask, &sets, w),
-            None => search_text::walked(filter, &sets, w),
-        },
+        _ if sets.anywhere.list_len().is_some_and(|n| filter.masks(n)) => {
+            search_text::masked(filter, &sets, w)
+        }
+        _ => search_text::walked(filter, &sets, w),
     };
     Ok((total, page.into_iter().map(|no| filter.entry(no)).collect()))
 }

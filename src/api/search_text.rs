@@ -13,7 +13,6 @@ use crate::api::search::{Filter, Window};
 use crate::api::search_words::{RankSet, WordSets};
 use crate::search::bitmap::{Bits, in_all};
 use crate::search::match_cache::WordBits;
-use crate::search::shape_mask::ShapeMask;
 
 /// A tier with at most this many matches in the shape is collected from the
 /// bitmaps and sorted; past it, walking the list fills a page after some
@@ -69,11 +68,11 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
     (total, page)
 }
 
-/// Tests every match against the shape's mask, a batch at a time, then
+/// Tests every match against the shape's mask (search/shape_mask.rs), then
 /// pages the tiers from the matches held: for a list of thousands of matches
 /// and a circle or a viewport, where walking read each match's entry.
-pub fn masked(filter: &Filter, mask: &ShapeMask, sets: &WordSets, w: Window) -> (usize, Vec<i64>) {
-    let held = mask.held(filter.index, &filter.shape(), &sets.anywhere.ranks());
+pub fn masked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) {
+    let held = filter.index.held(&filter.shape(), &sets.anywhere.ranks());
     // A word's matches in the name are among its matches anywhere, so as
     // many are the same: commonly so for a place's own name.
     let in_name = if sets.in_name.equals_superset(&sets.anywhere) {
@@ -179,9 +178,9 @@ pub fn counted(
             }
             name_total
         }
-        None => match sets.in_name.list_len().and_then(|n| filter.mask_for(n)) {
-            Some(mask) => {
-                let held = mask.held(filter.index, &filter.shape(), &sets.in_name.ranks());
+        None => match sets.in_name.list_len().filter(|&n| filter.masks(n)) {
+            Some(_) => {
+                let held = filter.index.held(&filter.shape(), &sets.in_name.ranks());
                 page = page_of(filter, held.iter().copied(), w);
                 held.len()
             }

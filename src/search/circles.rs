@@ -62,15 +62,17 @@ impl AreaIndex {
     }
 
     /// Calls `each` on every non-empty cell the disc (inside `bbox` too, when
-    /// given) may touch, with where it lies; cells surely outside are skipped.
+    /// given) may touch in grid rows `rows` (inclusive), with where it lies;
+    /// cells surely outside are skipped.
     pub fn cells_in_disc(
         &self,
         disc: &Disc,
         bbox: Option<&BBox>,
+        rows: (i32, i32),
         mut each: impl FnMut(&Cell, Place),
     ) {
         let search = Search::new(self, disc, bbox, 0.0, None);
-        for row in search.rows.0..=search.rows.1 {
+        for row in search.rows.0.max(rows.0)..=search.rows.1.min(rows.1) {
             for cell in self.cells_in_row(row, search.cols.0, search.cols.1) {
                 match search.place(cell) {
                     Place::Outside => {}

@@ -12,7 +12,7 @@
 //! floor are a prefix, counted with one popcount of the word's bitmap in
 //! that order.
 
-use crate::search::area_index::{AreaIndex, Entry, Place};
+use crate::search::area_index::{AreaIndex, Cell, Entry, Place};
 use crate::search::bbox::BBox;
 use crate::search::bitmap::{Bits, count_all, each_in_all, in_all};
 use crate::search::geo::Disc;
@@ -37,24 +37,35 @@ impl Shape<'_> {
 impl AreaIndex {
     /// Calls `each` with the run of positions of every cell the shape
     /// touches, cut to the floor, and whether the cell lies wholly inside.
-    pub fn runs(&self, shape: &Shape, mut each: impl FnMut((usize, usize), bool)) {
+    pub fn runs(&self, shape: &Shape, each: impl FnMut((usize, usize), bool)) {
+        self.runs_in_rows(shape, (i32::MIN, i32::MAX), each);
+    }
+
+    /// `runs`, of the cells in grid rows `rows` (inclusive) alone.
+    pub fn runs_in_rows(
+        &self,
+        shape: &Shape,
+        rows: (i32, i32),
+        mut each: impl FnMut((usize, usize), bool),
+    ) {
         let mut offer = |run: (usize, usize), place: Place| {
             if place != Place::Outside && run.0 < run.1 {
                 each(run, place == Place::Inside);
             }
         };
         let floor = self.floor(shape.min_score);
+        let in_rows = |cell: &Cell| (rows.0..=rows.1).contains(&cell.row);
         match (shape.disc, shape.bbox) {
-            (Some(disc), bbox) => self.cells_in_disc(disc, bbox, |cell, place| {
+            (Some(disc), bbox) => self.cells_in_disc(disc, bbox, rows, |cell, place| {
                 offer(self.scoring_run(cell, &floor), place)
             }),
             (None, Some(bbox)) => {
-                for (cell, place) in self.cells_in_box(bbox) {
+                for (cell, place) in self.cells_in_box(bbox).filter(|(c, _)| in_rows(c)) {
                     offer(self.scoring_run(cell, &floor), place);
                 }
             }
             (None, None) => {
-                for cell in self.cells() {
+                for cell in self.cells().iter().filter(|c| in_rows(c)) {
                     offer(self.scoring_run(cell, &floor), Place::Inside);
                 }
             }

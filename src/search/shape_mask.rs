@@ -41,16 +41,53 @@ impl Drop for ShapeMask {
 }
 
 impl AreaIndex {
-    /// The mask of a shape: one look at each grid cell it touches. The cells
-    /// are not cut to the floor: that cut is a search in each cell, and at a
-    /// million areas, cache misses in each; the matches tested are fewer.
-    pub fn mask(&self, shape: &Shape) -> ShapeMask {
+    /// The ranks of `ranks` whose areas meet the shape, in their order,
+    /// tested against the shape's mask over the positions they span.
+    pub fn held(&self, shape: &Shape, ranks: &[u32]) -> Vec<u32> {
+        let positions: Vec<Option<usize>> = ranks
+            .iter()
+            .map(|&r| self.position_of_rank(i64::from(r)))
+            .collect();
+        let span = positions
+            .iter()
+            .flatten()
+            .fold(None, |span, &p| match span {
+                None => Some((p, p)),
+                Some((lo, hi)) => Some((p.min(lo), p.max(hi))),
+            });
+        let Some(span) = span else {
+            return Vec::new();
+        };
+        let mask = self.mask(shape, span);
+        ranks
+            .iter()
+            .zip(&positions)
+            .filter(|(_, p)| p.is_some_and(|p| mask.holds(self, shape, p)))
+            .map(|(&r, _)| r)
+            .collect()
+    }
+
+    /// The mask of a shape over positions `span.0` to `span.1` (inclusive):
+    /// one look at each grid cell it touches in the rows of the span. A
+    /// town's name matches areas of a few rows, and making the mask of every
+    /// row of a 50 km circle was a tenth of such a search at a million areas.
+    /// The cells are not cut to the floor: that cut is a search in each
+    /// cell, and at a million areas, cache misses in each; the matches
+    /// tested are fewer.
+    pub fn mask(&self, shape: &Shape, span: (usize, usize)) -> ShapeMask {
         let mut runs = Vec::new();
         let unfloored = Shape {
             min_score: f64::NEG_INFINITY,
             ..*shape
         };
-        self.runs(&unfloored, |run, whole| runs.push((run, whole)));
+        let row_at = |p: usize| row_of(self.at(p.min(self.area_count().saturating_sub(1))).lat);
+        let rows = (row_at(span.0), row_at(span.1));
+        let (from, to) = (span.0, span.1.saturating_add(1));
+        self.runs_in_rows(&unfloored, rows, |(a, b), whole| {
+            if a < to && from < b {
+                runs.push(((a.max(from), b.min(to)), whole));
+            }
+        });
         let base = runs.iter().map(|r| r.0.0).min().unwrap_or(0);
         let end = runs.iter().map(|r| r.0.1).max().unwrap_or(0);
         let len = end.saturating_sub(base).div_ceil(64);
@@ -72,20 +109,6 @@ impl AreaIndex {
 }
 
 impl ShapeMask {
-    /// The ranks of `ranks` whose areas meet the shape the mask was made of,
-    /// in their order.
-    pub fn held(&self, index: &AreaIndex, shape: &Shape, ranks: &[u32]) -> Vec<u32> {
-        ranks
-            .iter()
-            .copied()
-            .filter(|&r| {
-                index
-                    .position_of_rank(i64::from(r))
-                    .is_some_and(|p| self.holds(index, shape, p))
-            })
-            .collect()
-    }
-
     /// Whether the area at `position` meets the shape the mask was made of.
     pub fn holds(&self, index: &AreaIndex, shape: &Shape, position: usize) -> bool {
         let Some(i) = position.checked_sub(self.base) else {

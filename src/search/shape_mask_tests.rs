@@ -1,4 +1,5 @@
-//! A shape's mask against the shape itself, area by area: circles and boxes
+//! A shape's mask against the shape itself, area by area and over a part of
+//! the positions, and the ranks it holds against a filter: circles and boxes
 //! at the poles and astride the antimeridian, floors exactly at an area's
 //! score and above every score, a shape holding nothing and one holding
 //! every area; and the cells a shape spans, which decide whether a mask pays.
@@ -6,7 +7,7 @@
 use super::*;
 use crate::search::bbox::BBox;
 use crate::search::geo::{Circle, Disc};
-use crate::search::test_points::{cloud, index_of};
+use crate::search::test_points::cloud;
 
 const CENTRES: [(f64, f64); 5] = [
     (89.95, 40.0),
@@ -34,7 +35,15 @@ fn boxes() -> [BBox; 4] {
 #[test]
 fn a_mask_holds_exactly_the_areas_its_shape_holds() {
     let points = cloud(&CENTRES, 600, 23);
-    let index = index_of(&points);
+    // Search ranks in the reverse of area_no.
+    let index = AreaIndex::new(
+        points
+            .iter()
+            .enumerate()
+            .map(|(i, &(lat, lng, score))| (i as u32 + 1, lat, lng, score))
+            .collect(),
+        (1..=points.len() as u32).rev().collect(),
+    );
     let mut discs: Vec<Option<Disc>> = vec![None];
     for &(lat, lng) in &CENTRES {
         for radius_km in [0.5, 20.0, 150.0] {
@@ -53,7 +62,7 @@ fn a_mask_holds_exactly_the_areas_its_shape_holds() {
     })));
     let bboxes: Vec<Option<BBox>> = [None].into_iter().chain(boxes().map(Some)).collect();
     let floors = [0.0, points[9].2, points[300].2, 9.99, 10.0, 10.5];
-    let (mut held, mut every, mut none) = (0, 0, 0);
+    let (mut held, mut every, mut none, mut ranks_held) = (0, 0, 0, 0);
     for disc in &discs {
         for bbox in &bboxes {
             if disc.is_none() && bbox.is_none() {
@@ -65,13 +74,31 @@ fn a_mask_holds_exactly_the_areas_its_shape_holds() {
                     disc: disc.as_ref(),
                     bbox: bbox.as_ref(),
                 };
-                let mask = index.mask(&shape);
+                let mask = index.mask(&shape, (0, index.area_count() - 1));
                 let mut n = 0;
                 for i in 0..index.area_count() {
                     let want = shape.holds(index.at(i));
                     assert_eq!(mask.holds(&index, &shape, i), want, "{i} in {shape:?}");
                     n += usize::from(want);
                 }
+                // Over a part of the positions: those in it as above, none
+                // past it.
+                let part = (index.area_count() / 3, index.area_count() / 2);
+                let mask = index.mask(&shape, part);
+                for i in 0..index.area_count() {
+                    let want = (part.0..=part.1).contains(&i) && shape.holds(index.at(i));
+                    assert_eq!(mask.holds(&index, &shape, i), want, "{i} in {part:?}");
+                }
+                // Ranks every seventh area's, in rank order: those held are
+                // those the shape holds.
+                let ranks: Vec<u32> = (1..=index.area_count() as u32).step_by(7).collect();
+                let want: Vec<u32> = ranks
+                    .iter()
+                    .copied()
+                    .filter(|&r| index.by_rank(i64::from(r)).is_some_and(|e| shape.holds(e)))
+                    .collect();
+                assert_eq!(index.held(&shape, &ranks), want, "{shape:?}");
+                ranks_held += usize::from(!want.is_empty());
                 held += usize::from(n > 0);
                 every += usize::from(n == index.area_count());
                 none += usize::from(n == 0);
@@ -80,6 +107,7 @@ fn a_mask_holds_exactly_the_areas_its_shape_holds() {
     }
     assert!(held > 100, "only {held} shapes held an area");
     assert!(every > 0 && none > 0, "every {every}, none {none}");
+    assert!(ranks_held > 100, "only {ranks_held} shapes held a rank");
 }
 
 #[test]
