@@ -357,7 +357,7 @@ fn entry(area_no: u32, lat: f64, lng: f64, truth_score: f64) -> Entry {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::search::test_points::ranked_index;
 
     /// Lookups by area_no and by search rank, and counting by score; circle
     /// searches over the grid are tested in circles.rs.
@@ -372,14 +372,7 @@ mod tests {
                 )
             })
             .collect();
-        let idx = AreaIndex::new(
-            points
-                .iter()
-                .enumerate()
-                .map(|(i, &(lat, lng, s))| (i as u32 + 1, lat, lng, s))
-                .collect(),
-            vec![3, 1, 2],
-        );
+        let idx = ranked_index(&points, vec![3, 1, 2]);
         assert_eq!(
             idx.get(7).map(|e| (e.lat, e.lng)),
             Some((points[6].0, points[6].1))

@@ -4,8 +4,7 @@
 //! nothing and one that holds every area; and the best of a viewport.
 
 use super::*;
-use crate::search::geo::Circle;
-use crate::search::test_points::{Lcg, cloud, index_of};
+use crate::search::test_points::{Lcg, cloud, discs_around, index_of};
 
 const CENTRES: [(f64, f64); 6] = [
     (89.9, 40.0),
@@ -89,16 +88,7 @@ fn counts_in_shapes_equal_brute_force_at_poles_and_antimeridian() {
     let mut checked = 0;
     for share in [0.0, 0.3, 1.0] {
         let (bits, by_no) = random_bits(&index, &mut rng, share);
-        let mut discs: Vec<Option<Disc>> = vec![None];
-        for &(lat, lng) in &CENTRES {
-            for radius_km in [1.0, 30.0, 120.0] {
-                discs.push(Some(Disc::new(Circle {
-                    lat,
-                    lng,
-                    radius_km,
-                })));
-            }
-        }
+        let discs = discs_around(&CENTRES, &[1.0, 30.0, 120.0]);
         let mut bboxes: Vec<Option<BBox>> = boxes().into_iter().map(Some).collect();
         bboxes.push(None);
         for disc in &discs {

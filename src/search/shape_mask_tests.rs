@@ -7,7 +7,7 @@
 use super::*;
 use crate::search::bbox::BBox;
 use crate::search::geo::{Circle, Disc};
-use crate::search::test_points::cloud;
+use crate::search::test_points::{cloud, discs_around, ranked_index};
 
 const CENTRES: [(f64, f64); 5] = [
     (89.95, 40.0),
@@ -36,24 +36,8 @@ fn boxes() -> [BBox; 4] {
 fn a_mask_holds_exactly_the_areas_its_shape_holds() {
     let points = cloud(&CENTRES, 600, 23);
     // Search ranks in the reverse of area_no.
-    let index = AreaIndex::new(
-        points
-            .iter()
-            .enumerate()
-            .map(|(i, &(lat, lng, score))| (i as u32 + 1, lat, lng, score))
-            .collect(),
-        (1..=points.len() as u32).rev().collect(),
-    );
-    let mut discs: Vec<Option<Disc>> = vec![None];
-    for &(lat, lng) in &CENTRES {
-        for radius_km in [0.5, 20.0, 150.0] {
-            discs.push(Some(Disc::new(Circle {
-                lat,
-                lng,
-                radius_km,
-            })));
-        }
-    }
+    let index = ranked_index(&points, (1..=points.len() as u32).rev().collect());
+    let mut discs = discs_around(&CENTRES, &[0.5, 20.0, 150.0]);
     // Every area, in a circle about the whole earth.
     discs.push(Some(Disc::new(Circle {
         lat: 0.0,

@@ -3,6 +3,7 @@
 //! scores of two decimals. Deterministic, so a failure repeats.
 
 use crate::search::area_index::AreaIndex;
+use crate::search::geo::{Circle, Disc};
 
 /// A small linear congruential generator.
 pub struct Lcg(pub u64);
@@ -41,12 +42,31 @@ pub fn cloud(centres: &[(f64, f64)], per_centre: usize, seed: u64) -> Vec<(f64, 
 
 /// The index of a cloud, without search ranks.
 pub fn index_of(points: &[(f64, f64, f64)]) -> AreaIndex {
+    ranked_index(points, Vec::new())
+}
+
+/// The index of a cloud, with the area_no of each search rank from 1.
+pub fn ranked_index(points: &[(f64, f64, f64)], by_rank: Vec<u32>) -> AreaIndex {
     AreaIndex::new(
         points
             .iter()
             .enumerate()
             .map(|(i, &(la, ln, s))| (i as u32 + 1, la, ln, s))
             .collect(),
-        Vec::new(),
+        by_rank,
     )
+}
+
+/// No circle, then a circle of each radius around each centre.
+pub fn discs_around(centres: &[(f64, f64)], radii: &[f64]) -> Vec<Option<Disc>> {
+    let circles = centres.iter().flat_map(|&(lat, lng)| {
+        radii.iter().map(move |&radius_km| {
+            Some(Disc::new(Circle {
+                lat,
+                lng,
+                radius_km,
+            }))
+        })
+    });
+    std::iter::once(None).chain(circles).collect()
 }
