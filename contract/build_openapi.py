@@ -1379,7 +1379,14 @@ Conventions, for every operation:
   (404 area_not_found). Error answers are never cached. No operation takes a
   request body: a request that carries one (any `Transfer-Encoding`, or a
   `Content-Length` above 0) is answered 400 body_not_allowed with
-  `Connection: close`, and nothing it sent after is read.
+  `Connection: close`, and nothing it sent after is read. A request the
+  HTTP layer cannot take is answered before any other check, with
+  `Connection: close`: 400 bad_request (a malformed request line or head, a
+  folded header, a header name or request target with a byte outside ASCII,
+  two Authorization headers), 505 http_version_not_supported (a version
+  other than HTTP/1.0 and HTTP/1.1) and 417 expectation_failed (an `Expect`
+  other than `100-continue`). A connection past the server's connection caps
+  is answered 503 service_unavailable with `Retry-After: 1`.
 * **Parameters**: query strings are form-decoded (`+` is a space, percent-escapes
   are decoded in names and values; invalid UTF-8 is 400). A parameter that is
   unknown to the operation, or given twice, is 400. Integers are plain decimal
@@ -1421,8 +1428,7 @@ Conventions, for every operation:
   414 uri_too_long, headers over 16 KiB are 431 headers_too_large, more than 20
   requests in flight from one address are 429 rate_limited, and when no replica
   answers the result is 502 bad_gateway or 504 gateway_timeout. It also answers
-  400 bad_request to a request target holding bytes outside printable ASCII
-  (percent-encode them) and 404 not_found to /metrics.
+  404 not_found to /metrics.
 * Patterns are ECMA-262 regular expressions that Python's `re` reads the same
   way; `q`'s is the explicit class of every code point with the Unicode
   Alphabetic or Numeric property.

@@ -41,6 +41,14 @@ pub enum ApiError {
     /// A streamed answer (the export) asked for over HTTP/1.0, which has no
     /// chunks to send a body of unknown length in.
     UpgradeRequired,
+    /// A request line or head that is not HTTP/1.x syntax, a header folded
+    /// over lines, a header name or target with a byte outside ASCII, or
+    /// two Authorization headers. The connection is closed.
+    BadRequest,
+    /// A request line of an HTTP version other than 1.0 and 1.1.
+    HttpVersionNotSupported,
+    /// An `Expect` header other than `100-continue`.
+    ExpectationFailed,
     /// Anything unexpected. The detail is logged, never sent.
     Internal,
     /// The database cannot answer right now (missing, locked, corrupt, pool exhausted).
@@ -72,7 +80,11 @@ impl ApiError {
         match self {
             ApiError::MissingApiKey | ApiError::InvalidApiKey => 401,
             ApiError::PlanUpgradeRequired { .. } => 403,
-            ApiError::InvalidParameter { .. } | ApiError::BodyNotAllowed => 400,
+            ApiError::InvalidParameter { .. } | ApiError::BodyNotAllowed | ApiError::BadRequest => {
+                400
+            }
+            ApiError::ExpectationFailed => 417,
+            ApiError::HttpVersionNotSupported => 505,
             ApiError::AreaNotFound { .. } | ApiError::NotFound { .. } => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UriTooLong => 414,
@@ -98,6 +110,9 @@ impl ApiError {
             ApiError::HeadersTooLarge => "headers_too_large",
             ApiError::BodyNotAllowed => "body_not_allowed",
             ApiError::UpgradeRequired => "upgrade_required",
+            ApiError::BadRequest => "bad_request",
+            ApiError::HttpVersionNotSupported => "http_version_not_supported",
+            ApiError::ExpectationFailed => "expectation_failed",
             ApiError::Internal => "internal_error",
             ApiError::ServiceUnavailable | ApiError::ExportsBusy { .. } => "service_unavailable",
         }
@@ -144,6 +159,13 @@ impl ApiError {
                 "this API takes no request body: send no Transfer-Encoding and no Content-Length \
                  other than 0"
                     .into()
+            }
+            ApiError::BadRequest => "the request is not well-formed HTTP/1.1".into(),
+            ApiError::HttpVersionNotSupported => {
+                "this server speaks HTTP/1.1 (and HTTP/1.0) only".into()
+            }
+            ApiError::ExpectationFailed => {
+                "the only Expect this server takes is 100-continue, and it needs no body".into()
             }
             ApiError::Internal => "something went wrong on our side; please retry".into(),
             ApiError::ServiceUnavailable => {

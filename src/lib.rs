@@ -2,7 +2,7 @@
 //!
 //! The folders are the subsystems; each depends only on those listed after it:
 //! - `cli`: the commands, their flags and help;
-//! - `transport`: tiny_http, the listener, the worker pool, signals and shutdown;
+//! - `transport`: the HTTP/1.1 layer (on httparse), the listener, the worker pool, signals and shutdown;
 //! - `app`: one request from start to finish, the app's own HTTP types, metrics;
 //! - `api`: routes, query parameters and the endpoint handlers;
 //! - `access`: API keys, plans and rate limits;

@@ -19,11 +19,11 @@ fn main() {
 /// choice, or this function's after the exec), the same binary is executed
 /// again, same process id and arguments, with the tcache off.
 ///
-/// Why: with the tcache on, each of the ~75 threads (a tiny_http thread per
-/// connection, the workers) keeps up to 7 freed chunks of every small size,
+/// Why: with the tcache on, each of the threads (the workers, the
+/// exports' and the others) keeps up to 7 freed chunks of every small size,
 /// which malloc counts as in use; memory freed around them cannot coalesce or
 /// go back to the system. The server frees a lot on threads other than the
-/// ones that allocated (workers free the requests connection threads parse; a
+/// ones that allocated (a
 /// reload frees the old pool's caches on whichever thread lets go last), so
 /// those cached chunks pin fragments all over the arenas. In a soak with a
 /// reload every 10 s, malloc's in-use bytes grew 6.0 -> 9.0 MB in 12 reloads

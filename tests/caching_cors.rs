@@ -274,8 +274,8 @@ fn request_ids_are_echoed_when_safe_and_made_otherwise() {
     assert_eq!(distinct.len(), made.len(), "new ids are unique: {made:?}");
 }
 
+/// A header value with a byte outside ASCII counts as that header absent.
 #[test]
-#[ignore = "server bug: tiny_http drops the connection, unanswered, on any header value with a non-ASCII byte"]
 fn a_non_ascii_request_id_gets_a_new_one() {
     let reply = app().get_with("/v1/areas/soweto", &[("X-Request-Id", "é")]);
     assert_eq!(reply.status, 200);

@@ -19,6 +19,7 @@ mod wall_clock {
     mod key_changes;
     mod keys_shared;
     mod lifecycle;
+    mod own_layer;
     mod rate_limits;
     mod reload;
     mod slow_clients;

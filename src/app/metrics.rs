@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in seconds.
@@ -29,6 +30,25 @@ struct Counters {
 #[derive(Default)]
 pub struct Metrics {
     inner: Mutex<Counters>,
+    /// What the HTTP layer counts (src/transport/), without a lock.
+    pub layer: LayerCounts,
+}
+
+/// Connections and what the HTTP layer refused or dropped.
+#[derive(Default)]
+pub struct LayerCounts {
+    /// Connections open now.
+    pub open: AtomicU64,
+    /// Connections refused past `--max-connections` with none idle to close.
+    pub refused_total: AtomicU64,
+    /// Connections refused past `--max-connections-per-address`.
+    pub refused_per_address: AtomicU64,
+    /// Idle connections closed to make room for a new one.
+    pub evicted: AtomicU64,
+    /// Errors from accept() (out of descriptors or memory), each retried.
+    pub accept_errors: AtomicU64,
+    /// Access-log lines dropped because the writer fell behind.
+    pub log_dropped: AtomicU64,
 }
 
 impl Metrics {
@@ -98,7 +118,53 @@ impl Metrics {
         let (busy, idle) = pool.unwrap_or((0, 0));
         let _ = writeln!(out, "area_db_connections{{state=\"busy\"}} {busy}");
         let _ = writeln!(out, "area_db_connections{{state=\"idle\"}} {idle}");
+        self.layer.render(&mut out);
         out
+    }
+}
+
+impl LayerCounts {
+    fn render(&self, out: &mut String) {
+        let l = |n: &AtomicU64| n.load(Ordering::Relaxed);
+        let rows: [(&str, &str, &str, String); 4] = [
+            (
+                "area_connections_open",
+                "gauge",
+                "Client connections open now.",
+                format!("{}", l(&self.open)),
+            ),
+            (
+                "area_connections_refused_total",
+                "counter",
+                "Connections refused or closed by a cap, by cap.",
+                format!(
+                    "{{cap=\"total\"}} {}\narea_connections_refused_total{{cap=\"per_address\"}} {}\narea_connections_refused_total{{cap=\"evicted_idle\"}} {}",
+                    l(&self.refused_total),
+                    l(&self.refused_per_address),
+                    l(&self.evicted)
+                ),
+            ),
+            (
+                "area_accept_errors_total",
+                "counter",
+                "Errors from accept(), each retried.",
+                format!("{}", l(&self.accept_errors)),
+            ),
+            (
+                "area_access_log_dropped_total",
+                "counter",
+                "Access-log lines dropped while the writer fell behind.",
+                format!("{}", l(&self.log_dropped)),
+            ),
+        ];
+        for (name, kind, help, value) in rows {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+            if value.starts_with('{') {
+                let _ = writeln!(out, "{name}{value}");
+            } else {
+                let _ = writeln!(out, "{name} {value}");
+            }
+        }
     }
 }
 
@@ -128,5 +194,14 @@ mod tests {
         assert!(text.contains("area_request_duration_seconds_count{route=\"get_area\"} 3\n"));
         assert!(text.contains("area_rate_limited_total 1\n"));
         assert!(text.contains("area_db_connections{state=\"idle\"} 7\n"));
+        m.layer.open.store(3, Ordering::Relaxed);
+        m.layer.refused_per_address.store(2, Ordering::Relaxed);
+        let text = m.render(None);
+        assert!(text.contains("area_connections_open 3\n"), "{text}");
+        assert!(
+            text.contains("area_connections_refused_total{cap=\"per_address\"} 2\n"),
+            "{text}"
+        );
+        assert!(text.contains("area_access_log_dropped_total 0\n"), "{text}");
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::flags::Flags;
 use crate::access::key_file;
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, SERVE_USAGE, USAGE};
-use crate::transport::ServeConfig;
+use crate::transport::{ConnLimits, ServeConfig};
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
 
 pub const DEFAULT_DB: &str = "data/areas.db";
@@ -18,6 +18,11 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_CLIENT_TIMEOUT_SECS: u64 = 10;
 /// `--client-timeout`, in seconds.
 pub const CLIENT_TIMEOUT_SECS: RangeInclusive<u64> = 1..=3600;
+/// `--max-connections`: at least one, at most a million (the descriptor
+/// limit caps it further; see transport/limits.rs).
+pub const MAX_CONNECTIONS: RangeInclusive<usize> = 1..=1_000_000;
+/// `--max-connections-per-address`; 0 turns the cap off.
+pub const MAX_CONNECTIONS_PER_ADDRESS: RangeInclusive<usize> = 0..=1_000_000;
 /// `--workers`; the default is twice the cores.
 pub const WORKERS: RangeInclusive<usize> = 1..=256;
 /// `init --synthetic N`.
@@ -218,6 +223,8 @@ impl Context<'_> {
             "--workers",
             "--client-timeout",
             "--metrics-addr",
+            "--max-connections",
+            "--max-connections-per-address",
         ];
         let f = match self.flags(args, SERVE_USAGE, &valued, &[], 0)? {
             Ok(f) => f,
@@ -237,8 +244,33 @@ impl Context<'_> {
             "a number of seconds",
             SERVE_USAGE,
         )?;
+        let max_connections = number(
+            self.setting(&f, "--max-connections", "AREA_MAX_CONNECTIONS"),
+            "--max-connections",
+            MAX_CONNECTIONS,
+            "a number",
+            SERVE_USAGE,
+        )?;
+        let per_address = number(
+            self.setting(
+                &f,
+                "--max-connections-per-address",
+                "AREA_MAX_CONNECTIONS_PER_ADDRESS",
+            ),
+            "--max-connections-per-address",
+            MAX_CONNECTIONS_PER_ADDRESS,
+            "a number (0 for no cap)",
+            SERVE_USAGE,
+        )?;
+        let defaults = ConnLimits::default();
+        let limits = ConnLimits {
+            max_connections: max_connections.unwrap_or(defaults.max_connections),
+            per_address: per_address.unwrap_or(defaults.per_address),
+            ..defaults
+        };
         let Files { db, keys } = self.files(&f);
         Ok(Command::Serve(ServeConfig {
+            limits,
             db,
             keys,
             addr: self

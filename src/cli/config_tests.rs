@@ -41,6 +41,7 @@ fn flags_beat_environment_beats_defaults() {
             workers: 3,
             client_timeout: Duration::from_secs(10),
             metrics_addr: None,
+            limits: crate::transport::ConnLimits::default(),
         }
     );
     let Command::Serve(c) = parse(&args("serve --workers=5"), &no_env).unwrap() else {

@@ -22,7 +22,8 @@ commands:
 every command takes --db PATH (the dataset) and --keys PATH (the keys file, by default
 keys.db in the dataset's folder; the usage file is keys-usage.db beside it)
 
-environment: AREA_DB, AREA_KEYS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR
+environment: AREA_DB, AREA_KEYS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR,
+  AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS
 (a flag beats its variable)
 run 'area-scoring <command> --help' for more";
 
@@ -53,6 +54,7 @@ API keys are in the keys file, untouched (--keys is accepted and not needed).
 
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]
                           [--client-timeout SECS] [--metrics-addr HOST:PORT]
+                          [--max-connections N] [--max-connections-per-address N]
 
   --db PATH                database file (default data/areas.db, or AREA_DB)
   --keys PATH              keys file, shared by replicas (default keys.db beside the database, or AREA_KEYS)
@@ -61,6 +63,13 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
   --client-timeout SECS    drop a client that sends or reads nothing for this long, 1 to 3600
                            (default 10, or AREA_CLIENT_TIMEOUT)
   --metrics-addr HOST:PORT serve /metrics there instead of on --addr (or AREA_METRICS_ADDR)
+  --max-connections N      client connections open at most; past it the longest idle closes
+                           (default 10000, never above the descriptor limit less 64,
+                           or AREA_MAX_CONNECTIONS)
+  --max-connections-per-address N
+                           connections per client address (IPv6: per /64), loopback not counted;
+                           0 for no cap, e.g. behind a front on another host
+                           (default 64, or AREA_MAX_CONNECTIONS_PER_ADDRESS)
 
 Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads the
 database file (replacing the file by a rename is also noticed within a second).

@@ -121,9 +121,6 @@ fn init(db: &Path, force: bool, synthetic: Option<Synthetic>) -> Result<(), Stri
 fn serve(config: &ServeConfig) -> Result<(), String> {
     simple_logger::SimpleLogger::new()
         .with_level(log::LevelFilter::Info)
-        // tiny_http logs every accept() woken by the socket timeout as an
-        // error; the server logs what matters about connections itself.
-        .with_module_level("tiny_http", log::LevelFilter::Off)
         .env()
         .init()
         .map_err(|e| e.to_string())?;

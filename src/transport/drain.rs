@@ -1,134 +1,97 @@
-//! Stopping: the workers' loop, which turns into draining once the server
-//! stops, and `Running::shutdown`, which stops accepting, lets the workers
-//! drain and waits for them to the deadline (see the note of mod.rs).
+//! Stopping: stop accepting, give every open connection a turn so that what
+//! it has received is answered (the last answer says `Connection: close`),
+//! close the idle ones once quiet, and wait for all of it, and for exports
+//! still streaming, to `SHUTDOWN_DEADLINE` at most (see the note of mod.rs).
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use tiny_http::Server;
+use polling::Event;
 
-use super::serve::{serve, serve_metrics};
-use super::{DRAIN_DEADLINE, QUIET, Running, SHUTDOWN_DEADLINE, Shared};
+use super::Running;
+use super::layer::{Layer, SHUTDOWN_DEADLINE};
+use super::pool::{self, lock};
 use crate::access::usage;
-use crate::app::App;
 
 /// When the last usage flush gives up, from the signal: the process exits
 /// within 5 s of it (README, "Data: init, import, reload").
 const USAGE_DEADLINE: Duration = Duration::from_millis(4800);
 
 impl Running {
-    /// Stops accepting connections, answers the requests already received
-    /// (for a few seconds at most), and waits for the workers, until
-    /// `SHUTDOWN_DEADLINE` at most: a worker still busy then is left behind.
-    pub fn shutdown(self) {
+    /// Stops accepting connections, answers the requests already received,
+    /// and waits until every connection has closed, to the deadline at most.
+    pub fn shutdown(mut self) {
         let signalled = Instant::now();
-        let app = self.app.clone();
-        self.stop();
+        self.layer.stop();
+        self.stop_watchers.store(true, Ordering::SeqCst);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
         // Last, so that every request answered is counted (README, "Usage"),
         // waiting for the usage file as long as the exit deadline allows.
         let patience = USAGE_DEADLINE
             .saturating_sub(signalled.elapsed())
             .max(usage::BUSY_TIMEOUT);
-        if let Err(why) = app.usage.flush(patience) {
+        if let Err(why) = self.app.usage.flush(patience) {
             log::error!("{why}; they are lost, as the server is stopping");
         }
     }
+}
 
-    fn stop(self) {
+impl Layer {
+    /// Stops accepting, answers what was received, closes every connection.
+    pub fn stop(&mut self) {
         let deadline = Instant::now() + SHUTDOWN_DEADLINE;
-        self.shared.stopping.store(true, Ordering::SeqCst);
-        // The self-connections end first (within about 20 ms: they wait in 10 ms
-        // slices and check `stopping`): one made after the
-        // listener stops would be refused and logged as a failure.
-        for keeper in self.keepers {
-            let _ = keeper.join();
+        let shared = self.shared.clone();
+        *shared.stopped_at.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+        shared.stopping.store(true, Ordering::SeqCst);
+        for listener in &shared.listeners {
+            let _ = shared.poller.delete(listener);
         }
-        // From here on new connections are refused. A connection tiny_http
-        // accepted just before and left queued without a thread (see
-        // keep_accepting) now waits for one of its busy connection threads.
         let mut all_stopped = true;
         for switch in &self.switches {
             if let Err(e) = switch.stop_accepting() {
-                log::warn!("cannot stop accepting ({e}); still accepting while draining");
+                log::warn!("cannot stop accepting ({e}); new connections wait unanswered");
                 all_stopped = false;
             }
         }
         if all_stopped {
             log::info!("stopped accepting new connections");
         }
-        // One unblock per worker is not enough: a draining worker's recv_timeout
-        // can take an unblock meant for another. Keep waking them until all are done.
-        // Threads writing to a slow client are waited for too, to the deadline.
-        while self.threads.iter().any(|t| !t.is_finished())
-            || self.shared.slow.load(Ordering::SeqCst) > 0
-        {
+        // A turn for every connection now: one with requests waiting in the
+        // kernel is answered; an idle one is closed once quiet (the sweep).
+        for (key, cell) in shared.table.snapshot() {
+            if let Ok(c) = cell.try_lock()
+                && !c.closed
+            {
+                let _ = shared.poller.modify(&c.stream, Event::all(key));
+            }
+        }
+        let _ = shared.poller.notify();
+        while shared.table.len() > 0 || shared.streams.load(Ordering::SeqCst) > 0 {
             if Instant::now() >= deadline {
-                // Joining would wait out the write timeout; the threads end
-                // with the process. Their clients see the connection close.
                 log::warn!(
-                    "abandoned {} request(s) still being answered at the shutdown deadline \
+                    "abandoned {} connection(s) and {} export(s) at the shutdown deadline \
                      (clients not reading their answers)",
-                    self.shared.busy.load(Ordering::SeqCst)
-                        + self.shared.slow.load(Ordering::SeqCst)
+                    shared.table.len(),
+                    shared.streams.load(Ordering::SeqCst)
                 );
-                return;
+                break;
             }
-            self.server.unblock();
-            if let Some(ms) = &self.metrics_server {
-                ms.unblock();
-            }
-            thread::sleep(Duration::from_millis(20));
+            thread::sleep(Duration::from_millis(10));
         }
-        for t in self.threads {
-            let _ = t.join();
+        shared.done.store(true, Ordering::SeqCst);
+        for w in self.workers.drain(..) {
+            let _ = w.join();
         }
-    }
-}
-
-pub(super) fn work(server: &Server, app: &Arc<App>, shared: &Arc<Shared>) {
-    loop {
-        if shared.stopping.load(Ordering::SeqCst) {
-            return drain(server, app, shared);
+        // Whatever is left (past the deadline) closes here, not at exit.
+        for (key, cell) in shared.table.snapshot() {
+            pool::close(&shared, key, &mut lock(&cell));
         }
-        match server.recv() {
-            Ok(request) => serve(app, shared, request),
-            // tiny_http hands over the error that ended its accept thread:
-            // from here on no new connection is taken (see keep_accepting).
-            Err(e) if !shared.stopping.load(Ordering::SeqCst) => {
-                log::error!("the listener stopped accepting connections: {e}")
-            }
-            Err(_) => {}
-        }
-    }
-}
-
-/// Answers requests until none has come for `QUIET`, or the deadline passes.
-fn drain(server: &Server, app: &Arc<App>, shared: &Arc<Shared>) {
-    let deadline = Instant::now() + DRAIN_DEADLINE;
-    let mut last = Instant::now();
-    loop {
-        let until = (last + QUIET).min(deadline);
-        let now = Instant::now();
-        if now >= until {
-            return;
-        }
-        // Ok(None) means the wait ran out or shutdown's unblock() cut it short;
-        // Err is the error that ended the accept thread when the listener
-        // stopped. Neither says that no request is still on its way.
-        if let Ok(Some(request)) = server.recv_timeout(until - now) {
-            serve(app, shared, request);
-            last = Instant::now();
-        }
-    }
-}
-
-/// The metrics listener's one thread, until the server stops.
-pub(super) fn work_metrics(server: &Server, app: &App, shared: &Shared) {
-    while !shared.stopping.load(Ordering::SeqCst) {
-        if let Ok(request) = server.recv() {
-            serve_metrics(app, shared, request);
+        shared.log.close();
+        if let Some(writer) = self.log_writer.take() {
+            let _ = writer.join();
         }
     }
 }

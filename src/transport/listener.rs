@@ -1,29 +1,17 @@
-//! The listening socket, and the defects of tiny_http 0.12 worked around here
-//! (docs/http-layer.md has them all).
-//!
-//! tiny_http sets no timeouts, so the socket is made here with read and write
-//! timeouts that accepted connections inherit (Linux), and TCP_NODELAY. Two of
-//! tiny_http's own behaviours then need help: its accept thread ends at the
-//! first accept() error (which the timeout causes on an idle listener), and its
-//! connection pool can leave connections of a burst without a thread (both
-//! handled in keeper.rs, `keep_accepting`).
-//!
-//! tiny_http also has no way to stop accepting while requests already received
-//! are answered: `AcceptSwitch` keeps a second handle on the listening socket
-//! and shuts it down underneath tiny_http when the server stops.
+//! The listening socket, and the switch that stops it accepting while the
+//! connections already accepted are answered.
 
 use std::net::{Shutdown, SocketAddr, TcpListener, ToSocketAddrs};
-use std::time::Duration;
 
 use socket2::{Domain, Protocol, Socket, Type};
 
-use super::write::WRITE_SLICE;
+/// Connections the kernel queues, handshake done, before they are accepted.
+pub const BACKLOG: i32 = 1024;
 
-/// A listening socket whose accepted connections time out on reads after
-/// `timeout`, and on writes after `WRITE_SLICE` (or `timeout`, if shorter):
-/// a write that runs out is carried on by serve.rs, up to `timeout` without
-/// progress, on a thread that is not a worker.
-pub fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
+/// A non-blocking listening socket on `addr`. SO_REUSEADDR lets a restart
+/// bind while old connections linger in TIME_WAIT; without SO_REUSEPORT a
+/// second server on the same port fails to start rather than sharing it.
+pub fn listen(addr: &str) -> Result<TcpListener, String> {
     let fail = |e: std::io::Error| format!("cannot listen on {addr}: {e}");
     let resolved: SocketAddr = addr
         .to_socket_addrs()
@@ -37,38 +25,28 @@ pub fn listen(addr: &str, timeout: Duration) -> Result<TcpListener, String> {
     )
     .map_err(fail)?;
     socket.set_reuse_address(true).map_err(fail)?;
-    socket.set_read_timeout(Some(timeout)).map_err(fail)?;
-    socket
-        .set_write_timeout(Some(WRITE_SLICE.min(timeout)))
-        .map_err(fail)?;
-    // tiny_http writes an answer through a 1 KiB buffer, so a larger answer
-    // leaves in several segments; with Nagle's algorithm on, the last one waits
-    // for the client's delayed ACK (40 ms on Linux) on a kept-alive connection.
-    // Accepted connections inherit TCP_NODELAY from the listener on Linux.
-    socket.set_tcp_nodelay(true).map_err(fail)?;
     socket.bind(&resolved.into()).map_err(fail)?;
-    socket.listen(1024).map_err(fail)?;
+    socket.listen(BACKLOG).map_err(fail)?;
+    socket.set_nonblocking(true).map_err(fail)?;
     Ok(socket.into())
 }
 
-/// A second handle (a dup) on a listening socket that tiny_http owns, to make
-/// it stop accepting connections without touching those already accepted.
+/// A second handle (a dup) on a listening socket, to make it stop accepting
+/// connections without touching those already accepted.
 ///
 /// On Linux, shutdown(SHUT_RD) on a listening TCP socket takes it out of the
 /// LISTEN state (inet_shutdown -> tcp_disconnect -> inet_csk_listen_stop):
-/// - an accept() blocked in tiny_http's accept thread returns EINVAL at once;
-///   that thread ends at its first accept error, after queueing the error for
-///   `recv()`, so it never takes another connection;
+/// - an accept() blocked on it returns EINVAL at once;
 /// - a new connection attempt is answered with a reset: the client gets
 ///   ECONNREFUSED at once (nothing is queued, nothing waits);
-/// - connections already accepted are untouched: tiny_http's connection
-///   threads go on reading the requests on them, and the workers answer them;
+/// - connections already accepted are untouched: the workers go on reading
+///   the requests on them and answering them;
 /// - connections in the kernel's accept queue (handshake done, not yet
 ///   accepted) are reset: their clients get ECONNRESET with no answer, and
 ///   what they sent was never read, so a retry is safe (the nginx front
-///   retries them on another replica: `proxy_next_upstream error`). tiny_http
-///   accepts each connection as it arrives, so that queue holds any only
-///   during a burst of new connections.
+///   retries them on another replica: `proxy_next_upstream error`). The
+///   workers accept each connection as it arrives, so that queue holds any
+///   only during a burst of new connections.
 ///
 /// The tests below check each of these on Linux (written against 6.18), and
 /// tests/wall_clock/drain.rs and lifecycle.rs the whole against the binary. Elsewhere shutdown() on a
@@ -94,10 +72,11 @@ mod tests {
     use std::io::{ErrorKind, Read, Write};
     use std::net::TcpStream;
     use std::thread;
-    use std::time::Instant;
+    use std::time::{Duration, Instant};
 
     fn listener() -> (TcpListener, AcceptSwitch, SocketAddr) {
-        let listener = listen("127.0.0.1:0", Duration::from_secs(10)).unwrap();
+        let listener = listen("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(false).unwrap();
         let switch = AcceptSwitch::new(&listener).unwrap();
         let addr = listener.local_addr().unwrap();
         (listener, switch, addr)

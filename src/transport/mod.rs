@@ -1,62 +1,56 @@
-//! The worker pool, signals and shutdown. This folder is the only code that
-//! knows about tiny_http 0.12, and docs/http-layer.md is the ledger of its
-//! defects the server meets: what guards each one here or at the nginx front,
-//! and the test that pins it. listener.rs makes the socket and stops it,
-//! keeper.rs keeps tiny_http accepting, serve.rs, conns.rs and write.rs take a
-//! request to its answer on the wire, wire.rs converts types, drain.rs stops.
+//! The HTTP/1.1 layer the project owns: httparse reads each request head,
+//! and everything around it is here (docs/http-layer.md is its contract).
+//! listener.rs makes the listening socket and stops it; pool.rs runs the
+//! workers over one readiness set (epoll, through `polling`); conn.rs is one
+//! connection's turn, head.rs the parsing, respond.rs the meeting with the
+//! app, answer.rs the bytes of an answer, stream.rs the export's thread,
+//! access_log.rs the log's, limits.rs the bounds and caps, drain.rs stopping.
 //!
-//! tiny_http accepts connections and parses requests on its own threads and
-//! queues them; a fixed number of workers take requests off that queue, answer
-//! them through the app, and write the answers back. A streamed answer (the
-//! export), and one whose client stopped reading, moves to a thread of its
-//! own, which then answers that connection's later requests too (serve.rs).
+//! The threads are the workers, main (signals), the dataset and keys
+//! watchers, usage, the access-log writer, and one per export while it
+//! streams. An idle connection holds a descriptor and a small buffer, no thread.
 //!
 //! On SIGTERM or SIGINT the listening sockets stop accepting at once (new
-//! connections are refused; see `AcceptSwitch`), and the workers answer every
-//! request queued or still arriving on connections already accepted, until
-//! none has come for `QUIET`, for `DRAIN_DEADLINE` at most; then the process
-//! exits 0. Answers written while draining say `Connection: close`. An answer
-//! still being written at `SHUTDOWN_DEADLINE` (to a client that does not read)
-//! is abandoned, so that the process exits within 5 s of the signal.
+//! connections are refused; see `AcceptSwitch`); every complete request
+//! already received is answered, the last on its connection with
+//! `Connection: close`; idle connections close once nothing has come for
+//! `QUIET`; the process exits within 5 s of the signal.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
-
-use tiny_http::Server;
 
 use crate::access::key_store::KeyStore;
 use crate::access::usage::{self, Usage};
 use crate::access::{key_file, migrate};
 use crate::app::App;
 use crate::app::exports::MAX_EXPORTS;
-use crate::app::http::RequestIds;
+use crate::app::http::{Request, Response};
 use crate::data::dataset::Store;
 use crate::data::db::PoolSize;
-use keeper::keep_accepting;
-use listener::{AcceptSwitch, listen};
+pub use layer::{Layer, LayerConfig};
+pub use limits::ConnLimits;
+use listener::listen;
 
-mod conns;
+mod access_log;
+mod answer;
+mod conn;
 mod drain;
-pub mod keeper;
+pub mod head;
+mod layer;
+pub mod limits;
 pub mod listener;
-mod serve;
-mod wire;
-mod write;
+mod pool;
+mod respond;
+mod stream;
 
-/// Connections kept: one a worker, one a streaming export (its worker holds
-/// one too while it starts the stream). More are opened when threads that
-/// write to clients who stopped reading go on to those clients' next
-/// requests (serve.rs `keep_writing`): rare, and only without the front.
+/// Database connections kept: one a worker, one a streaming export.
 fn pool_size(workers: usize) -> PoolSize {
     let kept = (workers + MAX_EXPORTS) as u32;
-    PoolSize {
-        kept,
-        most: kept + serve::MAX_SLOW_WRITERS as u32,
-    }
+    PoolSize { kept, most: kept }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -66,56 +60,46 @@ pub struct ServeConfig {
     pub keys: PathBuf,
     pub addr: String,
     pub workers: usize,
-    /// Read and write timeout for each client connection.
+    /// Idle time, and time without write progress, after which a client's
+    /// connection closes.
     pub client_timeout: Duration,
     /// Serve /metrics on this address instead of the main one.
     pub metrics_addr: Option<String>,
+    /// `--max-connections` and `--max-connections-per-address`.
+    pub limits: ConnLimits,
 }
 
-/// How long a stopping server keeps answering requests already received.
-const DRAIN_DEADLINE: Duration = Duration::from_secs(4);
-/// How long shutdown waits for the workers at most. A worker still busy then
-/// is writing to a client that stopped reading, and would wait out the write
-/// timeout (`--client-timeout`, 10 s by default); the process exits without
-/// it, within 5 s of the signal (README, "Deployment"), with room for the exit.
-const SHUTDOWN_DEADLINE: Duration = Duration::from_millis(4500);
-/// A stopping worker is done once no request has come for this long. Requests
-/// clients sent before the signal on connections already accepted can reach
-/// the queue a little later (a tiny_http connection thread still reading and
-/// parsing one, or one that waited behind an answer on its connection); tiny_http
-/// says nothing about such requests, so the workers wait for a lull instead.
-const QUIET: Duration = Duration::from_millis(200);
 /// How often the database file is checked for replacement or removal.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// How often the keys file is looked at: a change takes effect within a
 /// second on every server sharing it (README, "Keys").
 const KEYS_WATCH_EVERY: Duration = Duration::from_millis(250);
 
-/// What the worker threads share with each other and with shutdown.
-struct Shared {
-    stopping: AtomicBool,
-    conns: conns::Connections,
-    /// Requests being answered now: the ones shutdown abandons at its deadline.
-    busy: AtomicUsize,
-    /// Threads writing to a client that stopped reading (serve.rs, `hand_off`).
-    slow: AtomicUsize,
-    client_timeout: Duration,
-    /// Ids for the answers given here, without the app (a refused body).
-    request_ids: RequestIds,
-}
-
 pub struct Running {
     addr: SocketAddr,
     metrics_addr: Option<SocketAddr>,
-    server: Arc<Server>,
     app: Arc<App>,
-    shared: Arc<Shared>,
+    layer: Layer,
     threads: Vec<JoinHandle<()>>,
-    /// The `keep_accepting` threads, stopped before the listeners are.
-    keepers: Vec<JoinHandle<()>>,
-    /// The main listener's, then the metrics listener's.
-    switches: Vec<AcceptSwitch>,
-    metrics_server: Option<Arc<Server>>,
+    /// Ends the watchers and the usage thread.
+    stop_watchers: Arc<AtomicBool>,
+}
+
+/// What answers the requests the layer reads: the app, or a fixed answer
+/// (the layer's floor, examples/layer_floor.rs).
+pub trait Service: Send + Sync + 'static {
+    /// Answers a request; `metrics_only` when it came on the metrics listener.
+    fn answer(&self, req: &Request, metrics_only: bool) -> Response;
+}
+
+impl Service for App {
+    fn answer(&self, req: &Request, metrics_only: bool) -> Response {
+        if metrics_only {
+            self.handle_metrics_only(req)
+        } else {
+            self.handle(req)
+        }
+    }
 }
 
 /// Opens the database and the keys, binds the address(es) and starts the workers.
@@ -124,12 +108,9 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let moved = migrate::out_of_dataset(&config.db, &config.keys)?;
     let (_, said_of_keys) = key_file::open(&config.keys)?;
     let keys = KeyStore::open(&config.keys)?;
-    // Each streaming export holds a connection of its own besides the workers'.
     let store = Store::open(&config.db, pool_size(config.workers))?;
-    let listener = listen(&config.addr, config.client_timeout)?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let mut switches = vec![AcceptSwitch::new(&listener).map_err(|e| e.to_string())?];
-    let server = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
+    let mut listeners = vec![listen(&config.addr)?];
+    let addr = listeners[0].local_addr().map_err(|e| e.to_string())?;
     log::info!("listening on http://{addr}");
     // After the address, which the first line names (README, "Configuration").
     for notice in said_of_keys {
@@ -146,70 +127,48 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         keys.table().live_keys(),
         config.keys.display()
     );
-    let usage = Usage::new(&config.keys);
-    let app = Arc::new(App::new(store, keys, usage, config.metrics_addr.is_none()));
-    let shared = Arc::new(Shared {
-        stopping: AtomicBool::new(false),
-        conns: conns::Connections::default(),
-        busy: AtomicUsize::new(0),
-        slow: AtomicUsize::new(0),
-        client_timeout: config.client_timeout,
-        request_ids: RequestIds::new(),
-    });
-    let (mut threads, mut keepers) = (Vec::new(), Vec::new());
-    for i in 0..config.workers {
-        let (server, app, shared) = (server.clone(), app.clone(), shared.clone());
-        threads.push(spawn(&format!("worker-{i}"), move || {
-            drain::work(&server, &app, &shared)
-        })?);
-    }
-    // Apart, so that opening a new dataset (a second at 100,000 areas) never
-    // holds back a revocation.
-    let (app2, shared2) = (app.clone(), shared.clone());
-    threads.push(spawn("db-watch", move || {
-        every(WATCH_EVERY, &shared2.stopping, || app2.store.poll())
-    })?);
-    let (app7, shared7) = (app.clone(), shared.clone());
-    threads.push(spawn("keys-watch", move || {
-        every(KEYS_WATCH_EVERY, &shared7.stopping, || app7.keys.poll())
-    })?);
-    let (app6, shared6) = (app.clone(), shared.clone());
-    threads.push(spawn("usage", move || {
-        count_usage(&app6, &shared6.stopping)
-    })?);
-    let (timeout, shared4) = (config.client_timeout, shared.clone());
-    keepers.push(spawn("keep-accepting", move || {
-        keep_accepting(addr, timeout, &shared4.stopping)
-    })?);
-    let (metrics_server, metrics_addr) = match &config.metrics_addr {
-        None => (None, None),
+    let metrics_addr = match &config.metrics_addr {
+        None => None,
         Some(a) => {
-            let listener = listen(a, config.client_timeout)?;
-            let bound = listener.local_addr().map_err(|e| e.to_string())?;
-            switches.push(AcceptSwitch::new(&listener).map_err(|e| e.to_string())?);
-            let ms = Arc::new(Server::from_listener(listener, None).map_err(|e| e.to_string())?);
+            listeners.push(listen(a)?);
+            let bound = listeners[1].local_addr().map_err(|e| e.to_string())?;
             log::info!("metrics on http://{bound}/metrics");
-            let (timeout, shared5) = (config.client_timeout, shared.clone());
-            keepers.push(spawn("keep-accepting-metrics", move || {
-                keep_accepting(bound, timeout, &shared5.stopping)
-            })?);
-            let (ms2, app3, shared3) = (ms.clone(), app.clone(), shared.clone());
-            threads.push(spawn("metrics", move || {
-                drain::work_metrics(&ms2, &app3, &shared3)
-            })?);
-            (Some(ms), Some(bound))
+            Some(bound)
         }
     };
+    let usage = Usage::new(&config.keys);
+    let app = Arc::new(App::new(store, keys, usage, config.metrics_addr.is_none()));
+    let layer = Layer::start(
+        listeners,
+        LayerConfig {
+            workers: config.workers,
+            client_timeout: config.client_timeout,
+            limits: config.limits.clone(),
+        },
+        app.clone(),
+        app.metrics.clone(),
+    )?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut threads = Vec::new();
+    // Apart, so that opening a new dataset (a second at 100,000 areas) never
+    // holds back a revocation.
+    let (app2, stop2) = (app.clone(), stop.clone());
+    threads.push(spawn("db-watch", move || {
+        every(WATCH_EVERY, &stop2, || app2.store.poll())
+    })?);
+    let (app7, stop7) = (app.clone(), stop.clone());
+    threads.push(spawn("keys-watch", move || {
+        every(KEYS_WATCH_EVERY, &stop7, || app7.keys.poll())
+    })?);
+    let (app6, stop6) = (app.clone(), stop.clone());
+    threads.push(spawn("usage", move || count_usage(&app6, &stop6))?);
     Ok(Running {
+        stop_watchers: stop,
         addr,
         metrics_addr,
-        server,
         app,
-        shared,
+        layer,
         threads,
-        keepers,
-        switches,
-        metrics_server,
     })
 }
 

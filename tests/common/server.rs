@@ -31,6 +31,7 @@ pub fn start_with(
         workers,
         client_timeout,
         metrics_addr,
+        limits: Default::default(),
     })
     .expect("the server starts")
 }

@@ -90,6 +90,9 @@ fn every_error() -> Vec<ApiError> {
         },
         ApiError::BodyNotAllowed,
         ApiError::UpgradeRequired,
+        ApiError::BadRequest,
+        ApiError::HttpVersionNotSupported,
+        ApiError::ExpectationFailed,
     ];
     for e in &all {
         match e {
@@ -107,7 +110,10 @@ fn every_error() -> Vec<ApiError> {
             | ApiError::ServiceUnavailable
             | ApiError::ExportsBusy { .. }
             | ApiError::BodyNotAllowed
-            | ApiError::UpgradeRequired => {}
+            | ApiError::UpgradeRequired
+            | ApiError::BadRequest
+            | ApiError::HttpVersionNotSupported
+            | ApiError::ExpectationFailed => {}
         }
     }
     all
@@ -137,8 +143,10 @@ fn documented_error_codes_and_statuses_are_the_servers() {
         .map(|e| (e.code().to_string(), u64::from(e.status())))
         .collect();
     // No operation can answer 405 (each documents only the methods it takes)
-    // or 400 body_not_allowed (none takes a body), so the document names them
-    // in its conventions instead of a schema.
+    // or 400 body_not_allowed (none takes a body), nor any of the HTTP layer's
+    // refusals of a request no operation is chosen for (malformed, another
+    // version, an Expect), so the document names them in its conventions
+    // instead of a schema.
     let conventions = [
         (
             ("method_not_allowed".to_string(), 405),
@@ -147,6 +155,15 @@ fn documented_error_codes_and_statuses_are_the_servers() {
         (
             ("body_not_allowed".to_string(), 400),
             "400 body_not_allowed",
+        ),
+        (("bad_request".to_string(), 400), "400 bad_request"),
+        (
+            ("http_version_not_supported".to_string(), 505),
+            "505 http_version_not_supported",
+        ),
+        (
+            ("expectation_failed".to_string(), 417),
+            "417 expectation_failed",
         ),
     ];
     let description = doc()["info"]["description"].as_str().unwrap();

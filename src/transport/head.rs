@@ -1,0 +1,163 @@
+//! A request head from the bytes a connection has received: httparse reads
+//! the syntax, and this decides what the API makes of it (README, "Errors";
+//! docs/http-layer.md). Pure: no socket, so the property tests feed it anything.
+
+use crate::error::ApiError;
+
+use super::limits::{MAX_HEAD_BYTES, MAX_HEADER_LINES};
+
+/// The parts of a request head the layer and the app read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Head {
+    pub method: String,
+    /// The target as a path and query (an absolute-form target loses its
+    /// scheme and authority).
+    pub target: String,
+    /// 0 for HTTP/1.0, 1 for HTTP/1.1.
+    pub minor: u8,
+    /// None for a header absent, or one whose value is not ASCII.
+    pub authorization: Option<String>,
+    pub request_id: Option<String>,
+    pub if_none_match: Option<String>,
+    pub accept: Option<String>,
+    pub real_ip: Option<String>,
+    /// Whether the connection stays open after the answer.
+    pub keep_alive: bool,
+    /// Bytes of the header lines, counted as README "Errors" says.
+    pub header_bytes: usize,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Parsed {
+    /// More bytes are needed.
+    Partial,
+    /// A head, and how many bytes of the buffer it took.
+    Complete(Box<Head>, usize),
+    /// Answered with this error, then the connection closes.
+    Refused(ApiError),
+}
+
+/// Reads the head at the start of `buf`.
+pub fn parse(buf: &[u8]) -> Parsed {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADER_LINES];
+    let mut req = httparse::Request::new(&mut headers);
+    match req.parse(buf) {
+        Ok(httparse::Status::Complete(len)) => match check(&req) {
+            Ok(head) => Parsed::Complete(Box::new(head), len),
+            Err(e) => Parsed::Refused(e),
+        },
+        Ok(httparse::Status::Partial) if buf.len() >= MAX_HEAD_BYTES => {
+            Parsed::Refused(too_long(buf))
+        }
+        Ok(httparse::Status::Partial) => Parsed::Partial,
+        Err(httparse::Error::TooManyHeaders) => Parsed::Refused(ApiError::HeadersTooLarge),
+        Err(httparse::Error::Version) => Parsed::Refused(version_error(buf)),
+        Err(_) => Parsed::Refused(ApiError::BadRequest),
+    }
+}
+
+/// A head that fills the buffer without ending: its request line, or its
+/// header lines, are over the limit.
+fn too_long(buf: &[u8]) -> ApiError {
+    if buf.windows(2).any(|w| w == b"\r\n") || buf.contains(&b'\n') {
+        ApiError::HeadersTooLarge
+    } else {
+        ApiError::UriTooLong
+    }
+}
+
+/// httparse calls any version it does not take an error, `HTTP/2.0` and
+/// garbage alike: a well-formed `HTTP/d.d` is a version we do not speak.
+fn version_error(buf: &[u8]) -> ApiError {
+    let line = buf.split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let version = line.rsplit(|&b| b == b' ').next().unwrap_or_default();
+    match version {
+        [b'H', b'T', b'T', b'P', b'/', major, b'.', minor]
+            if major.is_ascii_digit() && minor.is_ascii_digit() =>
+        {
+            ApiError::HttpVersionNotSupported
+        }
+        _ => ApiError::BadRequest,
+    }
+}
+
+fn check(req: &httparse::Request) -> Result<Head, ApiError> {
+    let method = req.method.ok_or(ApiError::BadRequest)?;
+    let target = req.path.ok_or(ApiError::BadRequest)?;
+    if !target.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(ApiError::BadRequest);
+    }
+    let minor = req.version.ok_or(ApiError::BadRequest)?;
+    let mut head = Head {
+        method: method.to_string(),
+        target: origin_form(target).to_string(),
+        minor,
+        ..Head::default()
+    };
+    let (mut lengths, mut chunked, mut close, mut keep) = (Vec::new(), false, false, false);
+    let mut authorizations = 0;
+    for h in req.headers.iter() {
+        if !h.name.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(ApiError::BadRequest);
+        }
+        head.header_bytes += h.name.len() + h.value.len() + 4;
+        // A value with a byte outside ASCII counts as absent.
+        let value = std::str::from_utf8(h.value)
+            .ok()
+            .filter(|v| v.is_ascii())
+            .map(|v| v.trim().to_string());
+        let name = h.name.to_ascii_lowercase();
+        match name.as_str() {
+            "authorization" => {
+                authorizations += 1;
+                head.authorization = value;
+            }
+            "x-request-id" => head.request_id = value,
+            "if-none-match" => head.if_none_match = value,
+            "accept" => head.accept = value,
+            "x-real-ip" => head.real_ip = value,
+            "content-length" => lengths.push(value.unwrap_or_default()),
+            "transfer-encoding" => chunked = true,
+            "expect" => {
+                if !value.is_some_and(|v| v.eq_ignore_ascii_case("100-continue")) {
+                    return Err(ApiError::ExpectationFailed);
+                }
+            }
+            "connection" => {
+                for token in value.unwrap_or_default().split(',') {
+                    let token = token.trim();
+                    close |= token.eq_ignore_ascii_case("close");
+                    keep |= token.eq_ignore_ascii_case("keep-alive");
+                }
+            }
+            _ => {}
+        }
+    }
+    if authorizations > 1 {
+        return Err(ApiError::BadRequest);
+    }
+    let no_body = lengths.is_empty() || (lengths.len() == 1 && lengths[0].parse() == Ok(0u64));
+    if chunked || !no_body {
+        return Err(ApiError::BodyNotAllowed);
+    }
+    head.keep_alive = !close && (minor == 1 || keep);
+    Ok(head)
+}
+
+/// `http://host/path?q` is taken as `/path?q` (RFC 9112, section 3.2.2).
+fn origin_form(target: &str) -> &str {
+    let lower = target.get(..8).unwrap_or(target).to_ascii_lowercase();
+    let rest = if lower.starts_with("http://") {
+        &target[7..]
+    } else if lower.starts_with("https://") {
+        &target[8..]
+    } else {
+        return target;
+    };
+    rest.find(['/', '?']).map_or("/", |i| &rest[i..])
+}
+
+#[cfg(test)]
+#[path = "head_tests.rs"]
+mod tests;
