@@ -157,7 +157,7 @@ run_size() {
   : >"$log"
   # first200.py starts the server itself, so that its own start-up is not timed.
   python3 bench/first200.py "$log" "$key" "$WORK/start-$size" -- \
-    "$BIN" serve --db "$db" --addr 127.0.0.1:0 "${SERVE_ARGS[@]}" &
+    "$BIN" serve --db "$db" --addr 127.0.0.1:0 --max-connections-per-address 0 "${SERVE_ARGS[@]}" &
   launcher=$!
   STARTED+=("$launcher")
   local tries=0

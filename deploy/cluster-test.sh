@@ -112,7 +112,7 @@ free_port() {
 start_replica() {
     local name=$1 addr=$2 log="$WORK/$1.log"
     # Both replicas share one keys file, as docs/deployment.md sets them up.
-    "$BIN" serve --db "$WORK/$name/areas.db" --keys "$WORK/seed/keys.db" --addr "$addr" "${SERVE_ARGS[@]}" >>"$log" 2>&1 &
+    "$BIN" serve --db "$WORK/$name/areas.db" --keys "$WORK/seed/keys.db" --addr "$addr" --max-connections-per-address 0 "${SERVE_ARGS[@]}" >>"$log" 2>&1 &
     REPLICA_PID=$!
     PIDS+=("$REPLICA_PID")
     REPLICA_ADDR=""
