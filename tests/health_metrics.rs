@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::client::{Reply, send};
+use common::rate::until_429;
 use common::server::TestServer;
 use common::wait::until;
 use common::{JSON, assert_503, seed_area_count};
@@ -207,10 +208,11 @@ fn a_429_counts_as_a_rate_limit_refusal() {
     // The free plan's bucket holds 60 and refills one a second, so how many
     // pass before the first 429 depends on the machine's speed: ask until it
     // comes (bounded), and count what was answered.
-    let mut statuses = Vec::new();
-    while statuses.last() != Some(&429) && statuses.len() < 1_000 {
-        statuses.push(server.as_key(&key, "GET", "/v1/areas/soweto", &[]).status);
-    }
+    let (replies, _) = until_429(
+        || server.as_key(&key, "GET", "/v1/areas/soweto", &[]),
+        1_000,
+    );
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
     let answered = statuses.len() - 1;
     assert_eq!(statuses.last(), Some(&429), "no 429 in 1,000 requests");
     assert!(
