@@ -63,23 +63,7 @@ pub struct TestApp {
 /// The server every test in this binary talks to, started on first use.
 pub fn spawn_app() -> &'static TestApp {
     static APP: OnceLock<TestApp> = OnceLock::new();
-    APP.get_or_init(|| {
-        let db = fresh_db("app");
-        let keys = Plan::ALL
-            .iter()
-            .map(|&plan| (plan, new_key(&db, plan).1))
-            .collect();
-        // Tests send a few thousand requests a minute: lift every plan's rate
-        // limit (none of these tests is about rate limits).
-        db::unlimited_plans(&db);
-        TestApp {
-            addr: serve(&db),
-            db,
-            keys,
-            listed: OnceLock::new(),
-            details: OnceLock::new(),
-        }
-    })
+    APP.get_or_init(|| TestApp::over(fresh_db("app")))
 }
 
 /// Starts a server over `db` on a free port with four workers and returns the
@@ -101,6 +85,24 @@ pub fn serve(db: &Path) -> SocketAddr {
 }
 
 impl TestApp {
+    /// A server over `db` with one key per plan, every plan's limit lifted.
+    pub fn over(db: PathBuf) -> TestApp {
+        let keys = Plan::ALL
+            .iter()
+            .map(|&plan| (plan, new_key(&db, plan).1))
+            .collect();
+        // Tests send a few thousand requests a minute: lift every plan's rate
+        // limit (none of these tests is about rate limits).
+        db::unlimited_plans(&db);
+        TestApp {
+            addr: serve(&db),
+            db,
+            keys,
+            listed: OnceLock::new(),
+            details: OnceLock::new(),
+        }
+    }
+
     pub fn key(&self, plan: Plan) -> &str {
         &self
             .keys
