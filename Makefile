@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build install test test-ui bench bench-build contract cluster-test clean
+.PHONY: run build install test test-ui bench bench-layer bench-build contract cluster-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -35,6 +35,10 @@ test-ui: build
 ## bench: load-test every endpoint at 100,000 areas against nginx serving the same bytes
 bench: build
 	bash bench/run.sh
+
+## bench-layer: the HTTP layer against nginx and the axum peer (../shared/anchors), and held connections
+bench-layer: build
+	bash bench/layer.sh
 
 ## bench-build: peak memory and time of import (400,000 rows) and, with BUILD=million, of a million-area import and init
 bench-build: build

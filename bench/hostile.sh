@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Hostile clients against the release binary (not in make test):
-# what tiny_http 0.12 cannot bound in-process, measured. Each scenario starts
+# what the HTTP layer bounds in-process, measured. Each scenario starts
 # a fresh server and samples its VmRSS, VmHWM, thread count and open fds from
 # /proc/PID/status every second:
 #   1. one client sending a header line that never ends (no CRLF), for
 #      LONG_SECS seconds and at most LONG_MAX_MB megabytes;
 #   2. IDLE_CONNS (5,000) idle connections held past the read timeout;
 #   3. IDLE_CONNS connections each dribbling one byte every 2 s, which the
-#      read timeout cannot drop (only the nginx front can).
+#      head timeout drops 10 s after their first byte.
 # Loopback only; every loop is bounded in count and time.
 #
 #   bash bench/hostile.sh

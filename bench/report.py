@@ -127,7 +127,7 @@ def main(meta_path, tsv_path, n, small):
           f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% |")
     r = rows.get(("floor", "get_area"))
     if r and r["requests"]:
-        w(f"| tiny_http alone (examples/tiny_http_floor.rs), same bytes as Get Area | {r['rps']:.0f} "
+        w(f"| the layer alone (examples/layer_floor.rs), same bytes as Get Area | {r['rps']:.0f} "
           f"| {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} | - | {r['cpu_us']} | {r['other']}% |")
     for case in ("get_area", "list_first"):
         r = rows.get(("nginx", case))
@@ -154,10 +154,10 @@ def main(meta_path, tsv_path, n, small):
           f"| {floor['rps'] / g['rps']:.2f} |")
     alone = rows.get(("floor", "get_area"))
     if alone and g and g["rps"] > 0:
-        w(f"| tiny_http alone, no application code, same bytes as Get Area | {alone['rps']:.0f} | {g['rps']:.0f} "
+        w(f"| the HTTP layer alone, no application code, same bytes as Get Area | {alone['rps']:.0f} | {g['rps']:.0f} "
           f"| {alone['rps'] / g['rps']:.2f} |")
     if floor or alone:
-        w("\ntiny_http alone has no application code at all: it bounds what any endpoint can reach "
+        w("\nThe HTTP layer alone has no application code at all: it bounds what any endpoint can reach "
           "with this design, and no endpoint's ratio can exceed its.")
 
     w(f"\n## p50 growth from {small} to {n} areas\n")

@@ -18,8 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${BIN:-${CARGO_TARGET_DIR:-target}/release/area-scoring}
-# tiny_http alone on the project's listener (examples/tiny_http_floor.rs).
-FLOOR_BIN=${CARGO_TARGET_DIR:-target}/release/examples/tiny_http_floor
+# The HTTP layer alone, with no app (examples/layer_floor.rs).
+FLOOR_BIN=${CARGO_TARGET_DIR:-target}/release/examples/layer_floor
 N=${BENCH_N:-100000}
 if [ "$N" -ge 1000000 ]; then SMALL_N=${BENCH_SMALL_N:-100000}; else SMALL_N=${BENCH_SMALL_N:-1000}; fi
 DAYS=${BENCH_DAYS:-400}
@@ -257,12 +257,12 @@ EOF
   wait "$pid" 2>/dev/null || true
 }
 
-# The design's floor: tiny_http with no application code, serving the same
-# Get Area bytes, measured the same way. Needs run_nginx's files.
+# The layer's floor: src/transport/ with no application code, serving the
+# same Get Area bytes, measured the same way. Needs run_nginx's files.
 run_floor() {
   local key=$1 pid addr
   [ -s "$WORK/www/area.json" ] || { say "skipping the floor: no Get Area body"; return; }
-  cargo build --release --quiet --example tiny_http_floor
+  cargo build --release --quiet --example layer_floor
   "$FLOOR_BIN" "$WORK/www/area.json" >"$WORK/floor.out" &
   pid=$!
   STARTED+=("$pid")

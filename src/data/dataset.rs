@@ -34,18 +34,33 @@ pub struct Dataset {
     file: FileId,
 }
 
-/// Which file a path names: a rename over it gives a new inode.
+/// Which file a path names (a rename over it gives a new inode), and its
+/// size and modification time, which change when it is written in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct FileId {
     dev: u64,
     ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+}
+
+impl FileId {
+    fn of(m: &std::fs::Metadata) -> FileId {
+        FileId {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+        }
+    }
+
+    fn same_file(&self, other: &FileId) -> bool {
+        (self.dev, self.ino) == (other.dev, other.ino)
+    }
 }
 
 fn file_id(path: &Path) -> Option<FileId> {
-    std::fs::metadata(path).ok().map(|m| FileId {
-        dev: m.dev(),
-        ino: m.ino(),
-    })
+    std::fs::metadata(path).ok().map(|m| FileId::of(&m))
 }
 
 /// The first area of an ordering (the updated_at-descending one), read off
@@ -79,10 +94,7 @@ impl Dataset {
                     .unwrap_or(format!("{}: {e}", path.display())));
             }
         };
-        let file = FileId {
-            dev: meta.dev(),
-            ino: meta.ino(),
-        };
+        let file = FileId::of(&meta);
         let version = version_of(&meta);
         let pool = db::open_pool(path, pool_size)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
@@ -189,8 +201,10 @@ impl Store {
     }
 
     /// Called every second or so: reloads when the path names a new file,
-    /// stops serving when the file is gone, and returns the memory of
-    /// replaced datasets to the system once they are freed.
+    /// stops serving when the file is gone or was changed in place (the
+    /// connections read it as immutable; see db.rs `open_pool`) until it is
+    /// replaced or reloads valid, and returns the memory of replaced datasets
+    /// to the system once they are freed.
     pub fn poll(&self) {
         self.give_back_replaced();
         let on_disk = file_id(&self.path);
@@ -212,6 +226,14 @@ impl Store {
                 if serving != Some(id)
                     && *self.refused.read().unwrap_or_else(|p| p.into_inner()) != Some(id) =>
             {
+                if serving.is_some_and(|s| s.same_file(&id)) {
+                    log::error!(
+                        "{} was changed in place; answering 503 until it is replaced \
+                         (by a rename) or reloads valid",
+                        self.path.display()
+                    );
+                    self.swap(None);
+                }
                 self.reload();
             }
             _ => {}

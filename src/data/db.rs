@@ -50,24 +50,39 @@ impl PoolSize {
 }
 
 /// Opens a pool of read-only connections after checking the file.
+///
+/// A file of the current schema is never written while it is served (import
+/// and rollback replace it by a rename; README, "Data: init, import, reload"),
+/// so its connections open it with SQLite's `immutable=1`: a read takes no
+/// file lock and looks for no journal (a lock cycle per request otherwise).
+/// An older file may still be migrated in place by `serve`, so it is read the
+/// ordinary way. No memory map either way: a file truncated in place would
+/// crash the process with SIGBUS; with reads it is an error, answered 503
+/// (data/dataset.rs notices the change and stops serving the file).
 pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     check(path)?;
-    let manager = SqliteConnectionManager::file(path)
-        .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .with_init(|conn| {
-            conn.busy_timeout(BUSY_TIMEOUT)?;
-            conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-            // Keep each cached statement's query plan. Without this, SQLite
-            // re-prepares statements whose plan may depend on bound values
-            // (the STAT4 tables ANALYZE writes, LIMIT ?): 39% of Get Area's
-            // instructions under callgrind. The data never changes while it
-            // is served, so a plan chosen once stays right.
-            conn.set_db_config(
-                rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
-                true,
-            )?;
-            Ok(())
-        });
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let manager = if schema_version(path)? == SCHEMA_VERSION {
+        SqliteConnectionManager::file(immutable_uri(path)?)
+            .with_flags(flags | OpenFlags::SQLITE_OPEN_URI)
+    } else {
+        SqliteConnectionManager::file(path).with_flags(flags)
+    };
+    let manager = manager.with_init(|conn| {
+        conn.pragma_update(None, "mmap_size", 0)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        // Keep each cached statement's query plan. Without this, SQLite
+        // re-prepares statements whose plan may depend on bound values
+        // (the STAT4 tables ANALYZE writes, LIMIT ?): 39% of Get Area's
+        // instructions under callgrind. The data never changes while it
+        // is served, so a plan chosen once stays right.
+        conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+            true,
+        )?;
+        Ok(())
+    });
     r2d2::Pool::builder()
         .max_size(size.most.max(size.kept))
         .min_idle(Some(size.kept))
@@ -115,6 +130,32 @@ pub fn open_writable(path: &Path) -> Result<Connection, String> {
 /// with a message that says what to do.
 pub fn check(path: &Path) -> Result<(), String> {
     check_versions(path, READABLE_VERSIONS)
+}
+
+/// The schema version (user_version) of a file `check` accepted.
+fn schema_version(path: &Path) -> Result<i64, String> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    read_versions(&conn)
+        .map(|(_, v)| v)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// `file:` URI of `path` with `immutable=1` (RFC 3986 escapes, so that a `?`
+/// or `#` in the path stays part of it).
+fn immutable_uri(path: &Path) -> Result<String, String> {
+    use std::os::unix::ffi::OsStrExt;
+    let absolute = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut uri = String::from("file:");
+    for &b in absolute.as_os_str().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    Ok(uri)
 }
 
 /// Like `check`, accepting any schema version in `versions`.
