@@ -167,7 +167,11 @@ impl Store {
             }
             Err(why) => {
                 log::error!("reload refused, still serving the previous data: {why}");
-                *self.refused.write().unwrap_or_else(|p| p.into_inner()) = file_id(&self.path);
+                // Out of descriptors, the file was never judged: the next
+                // poll tries it again.
+                if descriptors_to_spare() {
+                    *self.refused.write().unwrap_or_else(|p| p.into_inner()) = file_id(&self.path);
+                }
                 false
             }
         }
@@ -239,6 +243,12 @@ impl Store {
             _ => {}
         }
     }
+}
+
+/// Whether the process can open one more file (a failed open for want of
+/// descriptors says nothing about the database).
+fn descriptors_to_spare() -> bool {
+    std::fs::File::open("/dev/null").is_ok()
 }
 
 /// Returns the free pages of every malloc arena to the system (glibc's
