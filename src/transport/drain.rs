@@ -4,7 +4,7 @@
 //! still streaming, to `SHUTDOWN_DEADLINE` at most (see the note of mod.rs).
 
 use std::sync::atomic::Ordering;
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use polling::Event;
@@ -13,6 +13,25 @@ use super::Running;
 use super::layer::{Layer, SHUTDOWN_DEADLINE};
 use super::pool::{self, lock};
 use crate::access::usage;
+
+/// How long stopping waits for a thread to end once its work is done.
+const AFTER_DEADLINE: Duration = Duration::from_millis(200);
+
+/// Joins the threads that end before `until`; false if any did not.
+fn join_within(threads: impl IntoIterator<Item = JoinHandle<()>>, until: Instant) -> bool {
+    let mut all = true;
+    for t in threads {
+        while !t.is_finished() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(5));
+        }
+        if t.is_finished() {
+            let _ = t.join();
+        } else {
+            all = false;
+        }
+    }
+    all
+}
 
 /// When the last usage flush gives up, from the signal: the process exits
 /// within 5 s of it (README, "Data: init, import, reload").
@@ -25,9 +44,8 @@ impl Running {
         let signalled = Instant::now();
         self.layer.stop();
         self.stop_watchers.store(true, Ordering::SeqCst);
-        for t in self.threads.drain(..) {
-            let _ = t.join();
-        }
+        // A watcher in the middle of opening a new dataset is not waited for.
+        join_within(self.threads.drain(..), Instant::now() + AFTER_DEADLINE);
         // Last, so that every request answered is counted (README, "Usage"),
         // waiting for the usage file as long as the exit deadline allows.
         let patience = USAGE_DEADLINE
@@ -82,16 +100,17 @@ impl Layer {
             thread::sleep(Duration::from_millis(10));
         }
         shared.done.store(true, Ordering::SeqCst);
-        for w in self.workers.drain(..) {
-            let _ = w.join();
-        }
+        let _ = shared.poller.notify();
+        // Each worker ends within a wait (100 ms); one that does not is left
+        // to end with the process, so that the exit deadline holds under load.
+        let joined = join_within(self.workers.drain(..), Instant::now() + AFTER_DEADLINE);
         // Whatever is left (past the deadline) closes here, not at exit.
-        for (key, cell) in shared.table.snapshot() {
-            pool::close(&shared, key, &mut lock(&cell));
+        if joined {
+            for (key, cell) in shared.table.snapshot() {
+                pool::close(&shared, key, &mut lock(&cell));
+            }
         }
         shared.log.close();
-        if let Some(writer) = self.log_writer.take() {
-            let _ = writer.join();
-        }
+        join_within(self.log_writer.take(), Instant::now() + AFTER_DEADLINE);
     }
 }

@@ -19,7 +19,7 @@ use crate::app::metrics::Metrics;
 
 /// How long shutdown waits for connections and exports at most: the process
 /// exits within 5 s of the signal (README, "Deployment"), with room for the exit.
-pub(super) const SHUTDOWN_DEADLINE: Duration = Duration::from_millis(4500);
+pub(super) const SHUTDOWN_DEADLINE: Duration = Duration::from_millis(4200);
 /// While stopping, an idle connection closes once nothing has come on it
 /// for this long: a request sent just before the signal may still be on its way.
 pub(super) const QUIET: Duration = Duration::from_millis(200);

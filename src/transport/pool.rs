@@ -77,6 +77,9 @@ pub fn work(shared: &Arc<Shared>) {
         events.clear();
         let key = {
             let _turn = shared.wait_turn.lock().unwrap_or_else(|p| p.into_inner());
+            if shared.done.load(Ordering::SeqCst) {
+                return;
+            }
             if shared.poller.wait(&mut events, Some(TICK)).is_err() {
                 None
             } else {
