@@ -84,6 +84,7 @@ def main(meta_path, tsv_path, n, small):
     w("# Benchmark results\n")
     w("Written by `make bench` (bench/run.sh); do not edit by hand. Findings and profiles: bench/PROFILE.md.\n")
     w("Hardening figures (hostile clients, 10-minute soak with reloads): bench/RESULTS-hardening.md.\n")
+    w("The HTTP layer against nginx and the axum peer, held connections, soak: bench/RESULTS-layer.md.\n")
     w("## Machine\n")
     for key in ("cores", "cpu", "memory", "kernel", "date", "commit", "wrk", "nginx"):
         w(f"- {key}: {meta.get(key, '?')}")

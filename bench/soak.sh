@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Soak (not in make test): wrk at 64 connections over mixed endpoints
-# for SOAK_SECS (default 600), with an atomic-rename reload of the database
-# every minute (SIGHUP on every other one, the file watcher alone on the rest).
+# for SOAK_SECS (default 1800: 30 minutes), with an atomic-rename reload of the
+# database every minute (SIGHUP on every other one, the file watcher alone on
+# the rest), and beside it, in a loop, the hostile shapes the HTTP layer
+# refuses (docs/http-layer.md): HTTP/2.0 and 3.0 lines, a chunked GET, a
+# malformed head, a non-ASCII header, Content-Length 99999999999, an endless
+# request line, 50 slowloris clients and 4 pipelining clients that never read.
 # Reports status counts (non-2xx must be 0 with an enterprise key), socket
 # errors, and the server's RSS and thread count sampled every 10 s, so that
 # growth after the first minute shows. Loopback only; every loop is bounded.
 #
-#   bash bench/soak.sh            # 10 minutes
-#   SOAK_SECS=60 bash bench/soak.sh
+#   bash bench/soak.sh            # 30 minutes
+#   SOAK_SECS=120 bash bench/soak.sh
 #   SOAK_SECS=180 RELOAD_SECS=3 bash bench/soak.sh   # ~60 reloads: does RSS grow per reload?
 set -euo pipefail
 
-SOAK_SECS=${SOAK_SECS:-600}
+SOAK_SECS=${SOAK_SECS:-1800}
 # Seconds between reloads: 60 for the soak; a few seconds to look for a leak per reload.
 RELOAD_SECS=${RELOAD_SECS:-60}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -26,10 +30,11 @@ WORK=$(mktemp -d)
 SERVER=""
 RELOADER=""
 SAMPLER=""
+HOSTILE=""
 
 cleanup() {
   # Only the processes this script started, by their ids.
-  for pid in $RELOADER $SAMPLER; do kill "$pid" 2>/dev/null || true; done
+  for pid in $RELOADER $SAMPLER $HOSTILE; do kill "$pid" 2>/dev/null || true; done
   if [ -n "$SERVER" ]; then kill -TERM "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
   rm -rf "$WORK"
 }
@@ -44,7 +49,7 @@ DB=$WORK/areas.db
 KEY=$("$BIN" keys create --db "$DB" --plan enterprise --label soak)
 # Enterprise is unlimited (NULL) by default: any 429 would be a fault here.
 
-"$BIN" serve --db "$DB" --addr 127.0.0.1:0 2>"$OUT/server.log" &
+"$BIN" serve --db "$DB" --addr 127.0.0.1:0 --max-connections-per-address 0 2>"$OUT/server.log" &
 SERVER=$!
 ADDR=""
 for _ in $(seq 100); do
@@ -134,12 +139,71 @@ reload() {
 reload &
 RELOADER=$!
 
+# The hostile shapes, round after round, until wrk's end; each round bounded.
+python3 - "$ADDR" "$SOAK_SECS" >"$OUT/hostile.log" 2>&1 <<'PY' &
+import socket, sys, time
+host, port = sys.argv[1].rsplit(":", 1)
+end = time.monotonic() + int(sys.argv[2])
+def conn():
+    s = socket.create_connection((host, int(port)), timeout=5)
+    return s
+def exchange(raw):
+    s = conn()
+    try:
+        s.sendall(raw)
+        out = b""
+        while True:
+            b = s.recv(65536)
+            if not b:
+                return out
+            out += b
+    except OSError:
+        return b""
+    finally:
+        s.close()
+shapes = [
+    b"GET /healthz HTTP/2.0\r\n\r\n", b"GET /healthz HTTP/3.0\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nNoColon\r\n\r\n", b"GET /healthz HTTP/1.1\r\nExpect: x\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nX-Request-Id: caf\xc3\xa9\r\nConnection: close\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n",
+    b"GET /" + b"a" * 262144,
+]
+rounds = 0
+while time.monotonic() < end:
+    for raw in shapes:
+        exchange(raw)
+    slow = [conn() for _ in range(50)]
+    for s in slow:
+        s.sendall(b"GET /v1/areas HTTP/1.1\r\nX-Slow: ")
+    readers = []
+    for _ in range(4):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect((host, int(port)))
+        s.setblocking(False)
+        try:
+            s.send(b"GET /v1/openapi.json HTTP/1.1\r\n\r\n" * 20)
+        except BlockingIOError:
+            pass
+        readers.append(s)
+    time.sleep(3)
+    for s in slow + readers:
+        s.close()
+    rounds += 1
+print(f"hostile rounds: {rounds}")
+PY
+HOSTILE=$!
+
 wrk -t2 -c"$CONNECTIONS" -d"${SOAK_SECS}s" --timeout 5s --latency -s "$WORK/mixed.lua" "http://$ADDR" | tee "$OUT/wrk.txt"
 wait "$RELOADER" 2>/dev/null || true
 RELOADER=""
+wait "$HOSTILE" 2>/dev/null || true
+HOSTILE=""
 kill "$SAMPLER" 2>/dev/null || true
 wait "$SAMPLER" 2>/dev/null || true
 SAMPLER=""
+cat "$OUT/hostile.log"
 
 echo "--- samples (secs,rss_kb,hwm_kb,threads,fds)"
 cat "$OUT/samples.csv"
@@ -170,4 +234,7 @@ print(f"RSS after the first minute: {min(mb):.2f}-{max(mb):.2f} MB over {len(mb)
       f"last third median {statistics.median(last):.2f} MB (highest {max(last):.2f})")
 print("threads after the first minute:", sorted({int(r["threads"]) for r in rows}),
       "open files:", sorted({int(r["fds"]) for r in rows}))
+for field, unit in (("threads", ""), ("fds", ""), ("rss_kb", " kB")):
+    v = [int(r[field]) for r in rows]
+    print(f"{field}: first {v[0]}{unit}, last {v[-1]}{unit}, max {max(v)}{unit}")
 PY
