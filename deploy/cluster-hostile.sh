@@ -1,6 +1,6 @@
 # deploy/cluster-hostile.sh: sourced by deploy/cluster-test.sh (section 6b);
 # uses its FRONT_PORT, KEY, PROBE, R1_PID, R2_PID, `check` and `fewest`.
-# tiny_http's framing defects and pipelining clients that never read, sent
+# Malformed framing and pipelining clients that never read, sent
 # through the front (docs/http-layer.md): the front answers each in the API's
 # JSON error shape or refuses it, and the replicas' threads and descriptors
 # stay flat.

@@ -17,7 +17,7 @@ verdict=1
 [[ "$code" == 431 && "$json" == json=ok ]] && verdict=0
 check "17 KiB of headers" "$verdict" "status=$code $json, 17 headers of 1 KiB"
 
-# Bytes outside ASCII, which tiny_http answers by closing the connection: the
+# Bytes outside ASCII, which a replica would refuse or drop as a header: the
 # front refuses them in the target and passes on only checked headers, so no
 # replica is ever asked (and none is marked failed for it).
 closed_before=$(grep -c "upstream prematurely closed" "$WORK/nginx-error.log" || true)

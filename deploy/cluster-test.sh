@@ -11,13 +11,13 @@
 #      every request is answered 2xx (wrk: non-2xx = 0, socket errors = 0);
 #   3. a 9 KiB URL gets 414 and 17 KiB of headers get 431, as API JSON errors;
 #      /metrics is not served through the front; bytes outside ASCII (which
-#      tiny_http answers by closing the connection) never reach a replica;
+#      a replica would refuse) never reach a replica;
 #   4. an endless header line is cut off by nginx, and the replicas' memory
 #      (VmRSS) and threads do not move; nor do they for 500 idle connections;
 #   5. too many requests in flight from one address are refused (429 JSON);
 #   6. a silent client, and one that trickles a header, are dropped after the
 #      10 s header timeout;
-#   6b. tiny_http's framing defects (docs/http-layer.md): HTTP/2.0 and 3.0
+#   6b. malformed framing (docs/http-layer.md): HTTP/2.0 and 3.0
 #      request lines, a chunked GET carrying a second request, a raw non-ASCII
 #      header byte, malformed request lines, and 4 clients pipelining 20
 #      requests each without reading are answered in the API's error shape or
@@ -262,7 +262,7 @@ R2_RESTARTED_LINES=$(wc -l <"$WORK/nginx-access.log")
 # shellcheck source=deploy/cluster-limits.sh
 source "$ROOT/deploy/cluster-limits.sh"
 
-# --- 6b. tiny_http's framing defects, through the front ---------------------------
+# --- 6b. malformed framing, through the front ------------------------------------
 # shellcheck source=deploy/cluster-hostile.sh
 source "$ROOT/deploy/cluster-hostile.sh"
 

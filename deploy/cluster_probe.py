@@ -11,7 +11,7 @@ the figures. Every loop here is bounded in bytes, connections and seconds.
     silent PORT          one connection that sends nothing: how long until nginx drops it
     trickle PORT         one header sent a byte every 0.2 s: how long until nginx drops it
     nonascii PORT KEY    raw UTF-8 bytes in the target and in headers: the status of each
-    hostile PORT KEY     tiny_http's framing defects (docs/http-layer.md): each case's answer
+    hostile PORT KEY     malformed framing (docs/http-layer.md): each case's answer
     pipeline PORT        4 clients pipeline 20 requests each and never read; a normal GET meanwhile
     json FILE CODE STATUS  check that FILE is the API's error body with this code and status
 """
@@ -203,7 +203,7 @@ def trickle(port):
 
 
 def nonascii(port, key):
-    """Bytes outside ASCII where tiny_http would drop the connection unanswered."""
+    """Bytes outside ASCII, which the front refuses or drops before any replica."""
     auth = b"Authorization: Bearer " + key.encode() + b"\r\n"
     cases = [
         ("target", b"GET /v1/areas/search?q=caf\xc3\xa9 HTTP/1.1\r\nHost: front\r\n" + auth),

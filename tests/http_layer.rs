@@ -1,7 +1,7 @@
-//! tiny_http's framing defects the server guards itself (docs/http-layer.md):
-//! a request with a body is refused in the API's error shape and closes its
-//! connection, so a request carried in a body never runs; and a Content-Length
-//! of terabytes, which tiny_http would try to allocate, leaves the server up.
+//! Framing the HTTP layer refuses (docs/http-layer.md): a request with a body
+//! is refused in the API's error shape and closes its connection, so a
+//! request carried in a body never runs; and a Content-Length of terabytes
+//! allocates nothing and leaves the server up.
 //! A streamed answer goes in chunks over HTTP/1.1 only.
 
 mod common;
@@ -17,7 +17,7 @@ use common::*;
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Sends `raw`, ends the sending side, and reads until the server closes.
-/// tiny_http closes a connection once it reads the end of the client's data,
+/// The server closes a connection once it reads the end of the client's data,
 /// so everything the server answered is read, with no wait on a timer.
 fn send_then_close(addr: SocketAddr, raw: &[u8]) -> Vec<u8> {
     let mut stream = TcpStream::connect(addr).unwrap();
@@ -49,7 +49,7 @@ fn a_chunked_get_is_refused_and_the_request_in_its_body_never_runs() {
     for head in [
         "GET /healthz HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n",
         "HEAD /healthz HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
-        // A length tiny_http cannot parse counts as none there: same effect.
+        // A length that cannot be parsed is a body of unknown end: refused too.
         "GET /healthz HTTP/1.1\r\nHost: t\r\nContent-Length: 1x\r\n\r\n",
     ] {
         let raw = send_then_close(server.addr(), format!("{head}{smuggled}").as_bytes());
@@ -66,7 +66,7 @@ fn a_chunked_get_is_refused_and_the_request_in_its_body_never_runs() {
         );
         assert!(text.contains("Connection: close\r\n"), "{text}");
     }
-    // A GET with a body tiny_http did read: refused in the error shape.
+    // A GET with a short body: refused in the error shape.
     let reply = exchange(
         server.addr(),
         b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello",
@@ -95,10 +95,8 @@ fn a_content_length_of_terabytes_leaves_the_server_up() {
     }
 }
 
-/// tiny_http would read a body of unknown length whole into memory before
-/// sending it to an HTTP/1.0 client, which has no chunks, and could not end
-/// it by closing: an export over HTTP/1.0 is refused with 426 and the
-/// protocol to use. HTTP/1.1 gets the chunks, and Connection: close.
+/// HTTP/1.0 has no chunks for a body of unknown length: an export over
+/// HTTP/1.0 is refused with 426 and the protocol to use. HTTP/1.1 gets the chunks, and Connection: close.
 #[test]
 fn an_export_is_refused_over_http_1_0_and_chunked_and_closed_over_http_1_1() {
     let app = spawn_app();

@@ -1,7 +1,7 @@
 //! The app's own view of HTTP: a typed `Request` in, a `Response` out.
 //!
-//! `transport/wire.rs` converts tiny_http's types to and from these, so nothing else
-//! in the crate depends on the listener. Bodies are JSON but for the
+//! `transport/respond.rs` fills a `Request` from a parsed head and turns the
+//! `Response` into bytes, so nothing else in the crate depends on the HTTP layer. Bodies are JSON but for the
 //! representations a client asks for (CSV and GeoJSON of List and Search,
 //! app/listing.rs; the export's, app/exports.rs, which streams) and the
 //! Prometheus text of /metrics.

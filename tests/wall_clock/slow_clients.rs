@@ -202,14 +202,12 @@ fn slowest_answer_of_a_burst() -> Duration {
     slowest
 }
 
-/// tiny_http 0.12 leaves most connections of a burst queued with no thread;
-/// left queued, the last of 64 on a new server waits up to 6 s
-/// (src/transport/keeper.rs says how the server frees them).
+/// Every connection of a burst on a new server is accepted and answered at
+/// once: connections wait on the readiness set, never for a thread of their own.
 #[test]
 fn every_connection_of_a_burst_on_a_new_server_is_answered_within_a_second() {
     let _serial = serial();
-    // How many connections tiny_http leaves waiting varies with timing (none
-    // on about one new server in three), so three servers.
+    // Three new servers, so that a burst meets each at its start.
     for round in 1..=3 {
         let slowest = slowest_answer_of_a_burst();
         eprintln!("round {round}: the last of {BURST} answered after {slowest:?}");
