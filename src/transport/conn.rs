@@ -36,6 +36,8 @@ pub struct Conn {
     progress_at: Instant,
     /// Removed from the set; a worker that finds it so does nothing.
     pub closed: bool,
+    /// Waiting for the turn it yielded (see `Next::Yield`).
+    yielded: bool,
 }
 
 /// What the connection waits for after a turn.
@@ -72,6 +74,7 @@ impl Conn {
             head_at: now,
             progress_at: now,
             closed: false,
+            yielded: false,
         }
     }
 
@@ -93,18 +96,29 @@ impl Conn {
             (at, super::limits::LINGER_FOR)
         } else if self.sent < self.out.len() {
             (self.progress_at, shared.client_timeout)
+        } else if let Some(stop_at) = shared.stopped_at() {
+            // Stopping: a connection with requests to answer (a turn to come,
+            // or bytes not yet read) is left to the workers; what has not
+            // come whole is not waited for long.
+            if self.yielded || self.unread() {
+                return false;
+            }
+            (stop_at.max(self.idle_at).max(self.head_at), QUIET)
         } else if !self.buf.is_empty() {
             // A client timeout shorter than the head's bounds that too.
             (
                 self.head_at,
                 super::limits::HEAD_TIMEOUT.min(shared.client_timeout),
             )
-        } else if let Some(stop_at) = shared.stopped_at() {
-            (stop_at.max(self.idle_at), QUIET)
         } else {
             (self.idle_at, shared.client_timeout)
         };
         now.duration_since(from) >= limit
+    }
+
+    /// Whether the client has sent bytes not yet read.
+    fn unread(&self) -> bool {
+        matches!(self.stream.peek(&mut [0u8; 1]), Ok(n) if n > 0)
     }
 
     /// Queues an answer written by the layer itself before the connection
@@ -124,6 +138,7 @@ enum Flow {
 
 /// One turn on `c`.
 pub fn turn(c: &mut Conn, shared: &Shared) -> Next {
+    c.yielded = false;
     if c.lingering.is_some() {
         return linger(c);
     }
@@ -175,6 +190,7 @@ pub fn turn(c: &mut Conn, shared: &Shared) -> Next {
         }
         answered += 1;
         if answered >= REQUESTS_PER_TURN {
+            c.yielded = true;
             return Next::Yield;
         }
     }
