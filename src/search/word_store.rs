@@ -15,8 +15,10 @@
 //! name. A prefix matching the same areas as the prefix one letter shorter
 //! shares its stored set ("municipa" to "municipality"). A dataset without
 //! stored sets, or whose bitmaps follow another `LAYOUT`, has its words
-//! read from FTS5.
+//! read from FTS5, and the server warns of it each time it opens the file
+//! (`has_stored_sets_or_warn`).
 
+use std::path::Path;
 use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension};
@@ -95,12 +97,66 @@ const STORED: &str = "SELECT s.matches, s.by_rank, s.by_position, s.by_score
 
 const LAYOUT_OF_FILE: &str = "SELECT layout, areas FROM word_store";
 
-/// Whether a file's stored sets can be read by this build for this index.
-pub fn has_stored_sets(conn: &Connection, index: &AreaIndex) -> bool {
+/// What a file's stored sets are to this build and its index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoredWords {
+    Usable,
+    /// A file written before the sets were stored.
+    Missing,
+    /// Sets of another `LAYOUT`, or for another number of areas.
+    Other {
+        layout: i64,
+        areas: i64,
+    },
+}
+
+pub fn stored_words(conn: &Connection, index: &AreaIndex) -> StoredWords {
     let found: Option<(i64, i64)> = conn
         .query_row(LAYOUT_OF_FILE, [], |r| Ok((r.get(0)?, r.get(1)?)))
         .ok();
-    found == Some((LAYOUT, index.area_count() as i64))
+    match found {
+        None => StoredWords::Missing,
+        Some((LAYOUT, areas)) if areas == index.area_count() as i64 => StoredWords::Usable,
+        Some((layout, areas)) => StoredWords::Other { layout, areas },
+    }
+}
+
+/// Whether a file's stored sets can be read by this build for this index.
+pub fn has_stored_sets(conn: &Connection, index: &AreaIndex) -> bool {
+    stored_words(conn, index) == StoredWords::Usable
+}
+
+/// `has_stored_sets`, for each opening of the dataset at `path` (at start
+/// and on every reload): a file whose sets cannot be read still answers
+/// correctly, from FTS5, but slowly at a million areas, so the operator is
+/// told how to write them.
+pub fn has_stored_sets_or_warn(conn: &Connection, index: &AreaIndex, path: &Path) -> bool {
+    let found = stored_words(conn, index);
+    if let Some(warning) = unusable_words_warning(found, index.area_count(), path) {
+        log::warn!("{warning}");
+    }
+    found == StoredWords::Usable
+}
+
+/// What the log says of a file whose stored sets cannot be read, and the remedy.
+pub fn unusable_words_warning(found: StoredWords, areas: usize, path: &Path) -> Option<String> {
+    let what = match found {
+        StoredWords::Usable => return None,
+        StoredWords::Missing => "holds no stored search words".to_string(),
+        StoredWords::Other { layout, .. } if layout != LAYOUT => format!(
+            "holds search words stored in layout {layout}, and this build reads layout {LAYOUT}"
+        ),
+        StoredWords::Other { areas: stored, .. } => {
+            format!("holds search words stored for {stored} areas, and it holds {areas}")
+        }
+    };
+    let db = path.display();
+    Some(format!(
+        "{db} {what}: search reads its words from the full-text index instead, with the same \
+         answers but slowly at many areas. To store them, import its source file again \
+         (area-scoring import --db {db} FILE), or for the seed data run \
+         area-scoring init --force --db {db}"
+    ))
 }
 
 /// The stored matches of an FTS5 query and their number, if it has them.
