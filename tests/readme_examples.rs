@@ -7,9 +7,39 @@
 
 mod common;
 
-use common::client::Reply;
-use common::{Plan, TestApp, spawn_app};
+use std::net::SocketAddr;
+use std::sync::OnceLock;
+
+use area_scoring::{data::load, data::seed, dates};
+use common::client::{self, Reply};
+use common::{Plan, db, new_key, scratch_dir};
 use serde_json::Value;
+
+/// The day of `init` the README's outputs were made on (README, "dates
+/// follow the day of init"). Scores of the past are counted back from it, so
+/// a database made on another day shows other numbers in a history.
+const README_DAY: &str = "2026-11-23";
+
+/// The seed as `init` made it on `README_DAY`, served with a growth key and
+/// no rate limit: (address, key).
+fn readme_app() -> &'static (SocketAddr, String) {
+    static APP: OnceLock<(SocketAddr, String)> = OnceLock::new();
+    APP.get_or_init(|| {
+        let path = scratch_dir("readme").join("areas.db");
+        let last_day = dates::parse_date(README_DAY).expect("a date");
+        let mut places = seed::read_places(seed::SEED_CSV).expect("seed");
+        places.sort_by(|a, b| a.id.cmp(&b.id));
+        load::create_database(&path, false, |w| {
+            places
+                .iter()
+                .try_for_each(|p| w.add_with_synthetic_scores(p, load::SEED_HISTORY_DAYS, last_day))
+        })
+        .expect("the seed database");
+        let (_, key) = new_key(&path, Plan::Growth);
+        db::unlimited_plans(&path);
+        (common::serve(&path), key)
+    })
+}
 
 /// One curl example and the output block under it, if any.
 struct Example {
@@ -126,14 +156,14 @@ fn parse(command: &str) -> Request {
 }
 
 /// Sends what a curl command asks for; its parsed form and the reply.
-fn ask(app: &TestApp, command: &str) -> (Request, Reply) {
+fn ask(addr: SocketAddr, command: &str) -> (Request, Reply) {
     let request = parse(command);
     let headers: Vec<(&str, &[u8])> = request
         .headers
         .iter()
         .map(|(n, v)| (n.as_str(), v.as_bytes()))
         .collect();
-    let reply = app.send("GET", request.target.as_bytes(), &headers);
+    let reply = client::send(addr, "GET", request.target.as_bytes(), &headers);
     (request, reply)
 }
 
@@ -211,13 +241,12 @@ fn the_readme_shows_examples_of_every_feature() {
 
 #[test]
 fn every_curl_example_answers_what_the_readme_shows() {
-    let app = spawn_app();
-    let key = app.key(Plan::Growth).to_string();
+    let (addr, key) = readme_app();
     let examples = examples();
     assert!(examples.len() >= 8, "the README's examples were found");
     for example in examples {
         let at = format!("README.md line {}: {}", example.line, example.command);
-        let (request, reply) = ask(app, &example.command.replace("$KEY", &key));
+        let (request, reply) = ask(*addr, &example.command.replace("$KEY", key));
         assert_eq!(reply.status, 200, "{at}: {}", reply.text());
         let Some((kind, shown)) = example.output else {
             assert!(
@@ -252,8 +281,7 @@ fn every_curl_example_answers_what_the_readme_shows() {
 
 #[test]
 fn every_curl_sample_of_the_openapi_document_answers_200() {
-    let app = spawn_app();
-    let key = app.key(Plan::Growth).to_string();
+    let (addr, key) = readme_app();
     let doc: Value = serde_json::from_str(include_str!("../docs/openapi.json")).expect("JSON");
     let mut samples = 0;
     for (path, item) in doc["paths"].as_object().expect("paths") {
@@ -264,7 +292,7 @@ fn every_curl_sample_of_the_openapi_document_answers_200() {
         );
         for sample in listed.into_iter().flatten() {
             let command = sample["source"].as_str().expect("source");
-            let (_, reply) = ask(app, &command.replace("$KEY", &key));
+            let (_, reply) = ask(*addr, &command.replace("$KEY", key));
             assert_eq!(reply.status, 200, "{path}: {command}: {}", reply.text());
             samples += 1;
         }
