@@ -80,6 +80,14 @@ fn a_file_not_of_this_schema_is_refused_and_the_old_data_keeps_serving() {
     assert_eq!(get(server.addr, "/healthz", None).status, 200);
 }
 
+/// Waits for the line that ends the server's start, after its warnings.
+fn started(server: &Served) {
+    within(Duration::from_secs(10), || {
+        server.logged("live API keys").then_some(())
+    })
+    .expect("the server logs its keys at start");
+}
+
 /// The log lines that warn of a dataset's stored search words.
 fn words_warnings(server: &Served) -> Vec<String> {
     let log = server.log.lock().unwrap();
@@ -94,8 +102,8 @@ fn a_dataset_without_usable_stored_words_is_warned_of_at_start_and_on_every_relo
     let db = fresh_db("words-warning");
     let (_, key) = new_key(&db, Plan::Growth);
     {
-        // The server logs what it found before the line naming its address.
         let server = Served::spawn(&db, &[]);
+        started(&server);
         assert_eq!(
             words_warnings(&server),
             Vec::<String>::new(),
@@ -104,8 +112,14 @@ fn a_dataset_without_usable_stored_words_is_warned_of_at_start_and_on_every_relo
     }
     sql(&db, "DELETE FROM word_store");
     let server = Served::spawn(&db, &[]);
+    started(&server);
     let said = words_warnings(&server);
     assert_eq!(said.len(), 1, "{said:?}");
+    let first = server.log.lock().unwrap()[0].clone();
+    assert!(
+        first.contains("listening on"),
+        "the address still comes first: {first}"
+    );
     let path = db.display().to_string();
     for remedy in [
         "holds no stored search words".to_string(),

@@ -16,9 +16,8 @@
 //! shares its stored set ("municipa" to "municipality"). A dataset without
 //! stored sets, or whose bitmaps follow another `LAYOUT`, has its words
 //! read from FTS5, and the server warns of it each time it opens the file
-//! (`has_stored_sets_or_warn`).
+//! (word_store_warning.rs).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use rusqlite::{Connection, OptionalExtension};
@@ -126,39 +125,6 @@ pub fn has_stored_sets(conn: &Connection, index: &AreaIndex) -> bool {
     stored_words(conn, index) == StoredWords::Usable
 }
 
-/// `has_stored_sets`, for each opening of the dataset at `path` (at start
-/// and on every reload): a file whose sets cannot be read still answers
-/// correctly, from FTS5, but slowly at a million areas, so the operator is
-/// told how to write them.
-pub fn has_stored_sets_or_warn(conn: &Connection, index: &AreaIndex, path: &Path) -> bool {
-    let found = stored_words(conn, index);
-    if let Some(warning) = unusable_words_warning(found, index.area_count(), path) {
-        log::warn!("{warning}");
-    }
-    found == StoredWords::Usable
-}
-
-/// What the log says of a file whose stored sets cannot be read, and the remedy.
-pub fn unusable_words_warning(found: StoredWords, areas: usize, path: &Path) -> Option<String> {
-    let what = match found {
-        StoredWords::Usable => return None,
-        StoredWords::Missing => "holds no stored search words".to_string(),
-        StoredWords::Other { layout, .. } if layout != LAYOUT => format!(
-            "holds search words stored in layout {layout}, and this build reads layout {LAYOUT}"
-        ),
-        StoredWords::Other { areas: stored, .. } => {
-            format!("holds search words stored for {stored} areas, and it holds {areas}")
-        }
-    };
-    let db = path.display();
-    Some(format!(
-        "{db} {what}: search reads its words from the full-text index instead, with the same \
-         answers but slowly at many areas. To store them, import its source file again \
-         (area-scoring import --db {db} FILE), or for the seed data run \
-         area-scoring init --force --db {db}"
-    ))
-}
-
 /// The stored matches of an FTS5 query and their number, if it has them.
 /// A set whose blobs do not fit the index is taken as not stored.
 pub fn read(
@@ -211,6 +177,10 @@ fn stored_list(count: usize, bytes: &[u8]) -> Option<Matches> {
 #[path = "word_store_write.rs"]
 mod write;
 pub use write::write;
+
+#[path = "word_store_warning.rs"]
+mod warning;
+pub use warning::{has_stored_sets_or_warn, say_held_warnings};
 
 /// Writes a file's stored sets again, heavy from `heavy` matches (tests:
 /// small data then stores lists as well as bitmaps).
