@@ -4,6 +4,10 @@
 //! a file back with its own (docs/import.md, "Rollback").
 
 mod common;
+// The import helpers this file does not use.
+#[allow(dead_code)]
+#[path = "import/support.rs"]
+mod support;
 
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
@@ -15,26 +19,13 @@ use std::time::Duration;
 
 use common::bin::{BIN, command, run, text};
 use common::scratch_dir;
+use support::one_area;
 
 /// The user and group `nobody` and `nogroup` on Debian.
 const NOBODY: u32 = 65534;
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// A one-area CSV file in `dir`, named after its area.
-fn one_area(dir: &Path, id: &str) -> PathBuf {
-    let file = dir.join(format!("{id}.csv"));
-    fs::write(
-        &file,
-        format!(
-            "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources\n\
-             {id},{id},gauteng,City of Johannesburg,-26.2,28.04,6.5,1,saps\n"
-        ),
-    )
-    .unwrap();
-    file
 }
 
 /// A dataset of one area, made by `import`, in a folder of its own.
