@@ -16,7 +16,9 @@ export const COLOURS = ["#440154", "#443983", "#31688e", "#21918c", "#35b779", "
 const KM_PER_DEGREE = 111.32;
 /** How near (px) a click must be to a dot to pick it. */
 const PICK_PX = 12;
+/** The sea once the land is in; before it, the plain ground the dots had alone. */
 const SEA = "#d6e4ef";
+const GROUND = "#eef3f7";
 
 export function step(score) {
   let i = 0;
@@ -178,7 +180,7 @@ export class AreaMap {
     if (this.canvas.height !== Math.round(height * ratio)) this.canvas.height = Math.round(height * ratio);
     const ctx = this.ctx;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.fillStyle = SEA;
+    ctx.fillStyle = this.land.rings ? SEA : GROUND;
     ctx.fillRect(0, 0, width, height);
     const n = this.lat.length;
     const r = n > 5000 ? 1.5 : n > 500 ? 2.5 : 4;
