@@ -14,7 +14,11 @@ page itself measured it (performance.now(), shown under the map).
 With --without-land, runs with the land and runs with the land's file
 blocked (the map then draws the dots alone) alternate in the same browser,
 RUNS of each, the order swapped every pair so that neither always goes
-first; it prints both medians and their ratio."""
+first; it prints both medians, their ratio, and the median of the pairs'
+differences (less swayed by a busy machine's slow minutes, which both runs
+of a pair share). It then times the land's own work in the page: fetching
+and decoding web/land.json, and filling and stroking it on a canvas of the
+map's size (the mean of DRAWS draws)."""
 
 import statistics
 import sys
@@ -25,6 +29,26 @@ from selenium.webdriver.support.ui import WebDriverWait
 from harness import Server, browser
 
 LAND_FILE = "*/web/land.json"
+DRAWS = 200
+
+LAND_COST = """
+const [draws, done] = [arguments[0], arguments[arguments.length - 1]];
+import("/web/land.js").then(async ({ Land }) => {
+  const started = performance.now();
+  const land = new Land(() => {});
+  await land.load();
+  const loaded = performance.now();
+  const canvas = document.getElementById("map");
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.canvas.width = canvas.width; ctx.canvas.height = canvas.height;
+  // South Africa's middle at the first view's scale, as the map projects it.
+  const k = 40, cos = Math.cos(-29 * Math.PI / 180);
+  const projection = { kx: k * cos, cx: canvas.width / 2 - 25 * k * cos, ky: -k, cy: canvas.height / 2 - 29 * k };
+  for (let i = 0; i < draws; i++) { land.fill(ctx, projection); land.stroke(ctx, projection); }
+  ctx.getImageData(0, 0, 1, 1); // waits for the drawing to be done
+  done({ load: loaded - started, draw: (performance.now() - loaded) / draws });
+});
+"""
 
 
 def run_once(driver, server, key, land):
@@ -69,6 +93,13 @@ def main():
             without = statistics.median(times[False])
             print(f"median of {runs} without land: {without:.0f} ms")
             print(f"with / without: {with_land / without:.3f}")
+            pairs = [a - b for a, b in zip(times[True], times[False])]
+            print(f"median of the {runs} pairs' differences (with - without): "
+                  f"{statistics.median(pairs):+.0f} ms")
+            driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+            cost = driver.execute_async_script(LAND_COST, DRAWS)
+            print(f"the land alone: fetched and decoded in {cost['load']:.1f} ms, "
+                  f"drawn in {cost['draw']:.2f} ms (mean of {DRAWS} draws)")
     finally:
         driver.quit()
         server.stop()
