@@ -6,7 +6,7 @@
 # 100,000 as the smaller size that growth is measured from.
 #
 # Owns: tool installs (wrk, nginx-light via apt-get), the cached benchmark
-# databases under bench/data (gitignored, keyed by size and generator source),
+# databases under bench/data (gitignored, keyed by size and stored layout),
 # the server and nginx it starts (stopped by the EXIT trap), and the raw
 # results. Only 127.0.0.1 is ever a target; every wrk run is bounded in time.
 #
@@ -62,13 +62,24 @@ install_tools() {
 }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-# The database for N areas, built once and reused while the generator's
-# sources are unchanged (their hash is part of the file name). How long the
-# build took and its peak RSS are kept beside it (<db>.build), for the report.
+# The database for N areas, built once and reused while what it stores is
+# the same: the schema, the seed places, and the versions of the schema and
+# of the stored search words' layout (`LAYOUT`, src/search/word_store.rs),
+# all part of the file name. A change to how the words are stored raises
+# LAYOUT and so rebuilds it; a refactor of the code that writes it does not.
+# How long the build took and its peak RSS are kept beside it (<db>.build),
+# for the report.
+const_of() { # const_of FILE NAME -> the integer value of `pub const NAME: i64`
+  local v
+  v=$(sed -n "s/^pub const $2: i64 = \([0-9]*\);.*/\1/p" "$1")
+  [ -n "$v" ] || { say "no 'pub const $2: i64' in $1"; return 1; }
+  echo "$v"
+}
 database() {
-  local n=$1 hash db
-  hash=$(cat schema.sql seed/za-areas.csv src/data/seed.rs src/data/synthetic.rs src/data/load.rs \
-    src/data/area_writer.rs src/data/stored.rs |
+  local n=$1 hash db layout schema
+  layout=$(const_of src/search/word_store.rs LAYOUT) || return 1
+  schema=$(const_of src/data/db.rs SCHEMA_VERSION) || return 1
+  hash=$({ cat schema.sql seed/za-areas.csv; echo "schema $schema layout $layout"; } |
     sha256sum | cut -c1-12)
   db="$DATA/areas-${n}x${DAYS}-${hash}.db"
   mkdir -p "$DATA"

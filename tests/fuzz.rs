@@ -159,8 +159,8 @@ proptest! {
     fn the_router_never_panics(path in any::<String>(), bytes in prop::collection::vec(any::<u8>(), 0..80)) {
         for p in [path.clone(), format!("/v1/areas/{path}"), String::from_utf8_lossy(&bytes).into_owned()] {
             if let Some(route) = router::resolve(&p) {
-                // The browser pages: /, /docs, /explore, /favicon.ico, /web/FILE.
-                let page = matches!(route, Route::Page(_));
+                // The browser pages: /, /docs, /explore, /favicon.ico, /web/FILE, and /docs/ and /explore/ (308 to the page).
+                let page = matches!(route, Route::Page(_) | Route::PageWithSlash(_));
                 prop_assert!(page || p.starts_with("/v1/") || p == "/healthz" || p == "/metrics", "{p:?}");
                 if let Route::Page(name) = &route {
                     // Only a name: pages.rs serves files of its own table by it.

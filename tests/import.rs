@@ -3,6 +3,8 @@
 //! real server answering from it over HTTP, before and after a re-import.
 
 mod common;
+// The import helpers this file does not use.
+#[allow(dead_code)]
 #[path = "import/support.rs"]
 mod support;
 

@@ -406,3 +406,33 @@ fn a_keys_file_readable_by_others_is_made_private() {
     );
     assert_eq!(mode(&touched), 0o600);
 }
+
+/// The answer to a Get Area with `key`, from the running server.
+fn get_area(server: &Served, key: &str) -> u16 {
+    server.get("/v1/areas/aberdeen", key).status
+}
+
+#[test]
+fn a_key_works_on_its_first_request_without_waiting() {
+    let db = common::fresh_db("first-request");
+    let server = Served::spawn(&db, &[]);
+    for round in 0..10 {
+        let key = common::bin::create_key(&db, "growth", "first request");
+        let status = get_area(&server, &key);
+        assert_eq!(status, 200, "round {round}: the new key's first request");
+    }
+}
+
+#[test]
+fn a_new_keys_first_request_is_not_judged_as_one_without_a_key() {
+    let db = common::fresh_db("first-request-budget");
+    let server = Served::spawn(&db, &[]);
+    let guessed = "ask_000000000000000000000000000000000000000000000000";
+    // The address's budget for requests without a valid key, spent.
+    let spent = (0..1000).find(|_| get_area(&server, guessed) == 429);
+    assert!(spent.is_some(), "guessing keys meets 429 within 1000 tries");
+    let key = common::bin::create_key(&db, "growth", "first request");
+    assert_eq!(get_area(&server, &key), 200, "the new key's first request");
+    assert_eq!(get_area(&server, &key), 200, "and its second");
+    assert_eq!(get_area(&server, guessed), 429, "guessing is still refused");
+}

@@ -4,7 +4,7 @@
 //! visit turns into 304, Cache-Control, and a Content-Security-Policy that
 //! allows nothing but the server itself. `/` is HTML for a browser and a
 //! JSON index of the same links for any other client. Every file a page
-//! loads is served.
+//! loads is served. `/docs/` and `/explore/` lead to their page with a 308.
 
 mod common;
 
@@ -152,6 +152,42 @@ fn pages_never_answer_401() {
 }
 
 #[test]
+fn a_page_typed_with_a_trailing_slash_is_a_permanent_redirect_to_it() {
+    let app = spawn_app();
+    let bad = "Bearer not-a-key";
+    for (target, page) in [
+        ("/docs/", "/docs"),
+        ("/explore/", "/explore"),
+        ("/explore/?q=x", "/explore"),
+        ("/%64ocs/", "/docs"),
+    ] {
+        for auth in [None, Some(bad)] {
+            let mut headers = vec![("Accept", BROWSER_ACCEPT)];
+            headers.extend(auth.map(|a| ("Authorization", a)));
+            let reply = get(target, &headers);
+            assert_eq!(reply.status, 308, "{target} {auth:?}");
+            assert_eq!(reply.header("Location"), Some(page), "{target}");
+            assert_eq!(reply.header("Content-Type"), Some(JSON), "{target}");
+            assert_eq!(reply.json()["location"], page, "{target}");
+            assert!(reply.header("X-Request-Id").is_some(), "{target}");
+            assert_eq!(reply.header("Access-Control-Allow-Origin"), Some("*"));
+        }
+        // Where it leads is the page itself.
+        assert_eq!(browse(page).status, 200, "{page}");
+    }
+    let head = app.send("HEAD", b"/docs/", &[]);
+    assert_eq!(head.status, 308);
+    assert_eq!(head.header("Location"), Some("/docs"));
+    assert!(head.body.is_empty());
+    app.send("POST", b"/explore/", &[])
+        .assert_error(405, "method_not_allowed");
+    // Only those two: any other path with a slash stays unknown.
+    for other in ["/docs//", "/web/", "/healthz/"] {
+        get(other, &[]).assert_error(401, "missing_api_key");
+    }
+}
+
+#[test]
 fn every_file_a_page_loads_is_served_with_its_type() {
     let mut seen = std::collections::BTreeSet::new();
     let mut todo: Vec<String> = PAGES.iter().map(|p| p.to_string()).collect();
@@ -171,6 +207,29 @@ fn every_file_a_page_loads_is_served_with_its_type() {
         todo.extend(local_references(&reply.text()));
     }
     assert!(seen.contains("/web/explore.js") && seen.contains("/web/map.js"));
+}
+
+#[test]
+fn the_map_s_land_is_served_from_here_with_its_source_and_licence() {
+    let reply = browse("/web/land.json");
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("Content-Type"), Some(JSON));
+    let land = reply.json();
+    let source = land["source"].as_str().expect("a source");
+    assert!(source.contains("Natural Earth"), "{source}");
+    let licence = land["licence"].as_str().expect("a licence");
+    assert!(licence.contains("public domain") && licence.contains("ISC"));
+    for layer in ["land", "borders"] {
+        let rings = land[layer].as_array().expect(layer);
+        assert!(!rings.is_empty(), "{layer}");
+        for ring in rings {
+            let numbers = ring.as_array().expect("numbers");
+            assert!(numbers.len() >= 4 && numbers.len() % 2 == 0, "{layer}");
+            assert!(numbers.iter().all(|n| n.is_i64()), "{layer}: whole units");
+        }
+    }
+    // The map's script asks for it by this path.
+    assert!(browse("/web/land.js").text().contains("\"/web/land.json\""));
 }
 
 #[test]

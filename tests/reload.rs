@@ -85,3 +85,86 @@ fn a_file_not_of_this_schema_is_refused_and_the_old_data_keeps_serving() {
     }
     assert_eq!(get(server.addr, "/healthz", None).status, 200);
 }
+
+/// Waits for the line that ends the server's start, after its warnings.
+fn started(server: &Served) {
+    within(Duration::from_secs(10), || {
+        server.logged("live API keys").then_some(())
+    })
+    .expect("the server logs its keys at start");
+}
+
+/// The log lines that warn of a dataset's stored search words.
+fn words_warnings(server: &Served) -> Vec<String> {
+    let log = server.log.lock().unwrap();
+    log.iter()
+        .filter(|l| l.contains("WARN") && l.contains("search words"))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_dataset_without_usable_stored_words_is_warned_of_at_start_and_on_every_reload() {
+    let db = fresh_db("words-warning");
+    let (_, key) = new_key(&db, Plan::Growth);
+    {
+        let server = Served::spawn(&db, &[]);
+        started(&server);
+        assert_eq!(
+            words_warnings(&server),
+            Vec::<String>::new(),
+            "as init wrote it"
+        );
+    }
+    sql(&db, "DELETE FROM word_store");
+    let server = Served::spawn(&db, &[]);
+    started(&server);
+    let said = words_warnings(&server);
+    assert_eq!(said.len(), 1, "{said:?}");
+    let first = server.log.lock().unwrap()[0].clone();
+    assert!(
+        first.contains("listening on"),
+        "the address still comes first: {first}"
+    );
+    let path = db.display().to_string();
+    for remedy in [
+        "holds no stored search words".to_string(),
+        format!("area-scoring import --db {path} FILE"),
+        format!("area-scoring init --force --db {path}"),
+    ] {
+        assert!(said[0].contains(&remedy), "{remedy:?} in {said:?}");
+    }
+    // A new file with the words of another layout: said again on its reload.
+    let staged = db.with_file_name("staged.db");
+    fs::copy(&db, &staged).unwrap();
+    sql(
+        &staged,
+        "INSERT INTO word_store (layout, areas) SELECT 999999, count(*) FROM areas",
+    );
+    fs::rename(&staged, &db).unwrap();
+    let both = within(Duration::from_secs(5), || {
+        Some(words_warnings(&server)).filter(|w| w.len() == 2)
+    })
+    .expect("the reloaded file is warned of too");
+    assert!(both[1].contains("layout 999999"), "{both:?}");
+    assert_eq!(get_area_status(&server, &key), 200, "and it serves");
+    // Put back by a rollback-like rename of a file as init writes it: no warning.
+    let fixed = db.with_file_name("fixed.db");
+    fs::copy(fresh_db("words-warning-fixed"), &fixed).unwrap();
+    fs::rename(&fixed, &db).unwrap();
+    let reloads = format!("reloaded {path}:");
+    within(Duration::from_secs(5), || {
+        let log = server.log.lock().unwrap();
+        (log.iter().filter(|l| l.contains(&reloads)).count() == 2).then_some(())
+    })
+    .expect("the third file is reloaded");
+    assert_eq!(
+        words_warnings(&server).len(),
+        2,
+        "a file as init writes it says nothing"
+    );
+}
+
+fn get_area_status(server: &Served, key: &str) -> u16 {
+    server.get("/v1/areas/aberdeen", key).status
+}

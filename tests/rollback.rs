@@ -40,20 +40,6 @@ fn ids(db: &Path) -> Vec<String> {
         .collect()
 }
 
-/// A one-area CSV file in `dir`, named after its area.
-fn one_area(dir: &Path, id: &str) -> PathBuf {
-    let file = dir.join(format!("{id}.csv"));
-    fs::write(
-        &file,
-        format!(
-            "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources\n\
-             {id},{id},gauteng,City of Johannesburg,-26.2,28.04,6.5,1,saps\n"
-        ),
-    )
-    .unwrap();
-    file
-}
-
 #[test]
 fn import_keeps_the_replaced_file_with_its_mode_and_rollback_swaps_them() {
     let dir = scratch_dir("rollback-swap");

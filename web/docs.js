@@ -1,9 +1,11 @@
 // /docs: the API reference, built here from the served /v1/openapi.json, so
 // it always says what the server it comes from does. Each operation shows its
 // parameters with bounds and defaults, its response fields, its error codes,
-// an example, and a form that sends it with the reader's key.
+// an example, and a form that sends it with the reader's key. Descriptions
+// are the document's Markdown, rendered by markdown.js.
 
 import { call, el, keyForm, saveKey, savedKey } from "/web/api.js";
+import { markdown } from "/web/markdown.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 /** How much of an answer's body the try-it form shows. */
@@ -66,6 +68,11 @@ function sample(schema, depth = 0) {
   return null;
 }
 
+/** A description's Markdown as nodes, in a block of its own (class "md"). */
+function described(text) {
+  return el("div", { class: "md" }, markdown(text || ""));
+}
+
 function table(head, rows) {
   return el("div", { class: "table-wrap" },
     el("table", {},
@@ -83,7 +90,7 @@ function parameterTable(params) {
     el("code", { text: p.name + (p.required ? " (required)" : "") }),
     p.in, typeOf(p.schema), bounds(p.schema),
     p.schema && deref(p.schema).default !== undefined ? String(deref(p.schema).default) : "",
-    p.description || "",
+    described(p.description),
   ]));
 }
 
@@ -92,17 +99,17 @@ function responseFields(op) {
   const ok = deref((op.responses || {})["200"]);
   const content = ok.content || {};
   const media = content["application/json"] || Object.values(content)[0];
-  if (!media || !media.schema) return el("p", { text: ok.description || "No body." });
+  if (!media || !media.schema) return ok.description ? described(ok.description) : el("p", { text: "No body." });
   const schema = deref(media.schema);
   const rows = [];
   for (const [name, sub] of Object.entries(schema.properties || {})) {
-    rows.push([el("code", { text: name }), typeOf(sub), deref(sub).description || ""]);
+    rows.push([el("code", { text: name }), typeOf(sub), described(deref(sub).description)]);
     const item = deref(sub).items && deref(deref(sub).items);
     for (const [inner, innerSub] of Object.entries((item && item.properties) || {})) {
-      rows.push([el("code", { text: name + "[]." + inner }), typeOf(innerSub), deref(innerSub).description || ""]);
+      rows.push([el("code", { text: name + "[]." + inner }), typeOf(innerSub), described(deref(innerSub).description)]);
     }
   }
-  if (!rows.length) return el("p", { text: (ok.description || "") + " (" + typeOf(schema) + ")" });
+  if (!rows.length) return el("div", {}, described(ok.description), el("p", { text: "(" + typeOf(schema) + ")" }));
   return table(["field", "type", "description"], rows);
 }
 
@@ -115,7 +122,7 @@ function errorCodes(op) {
     const schema = deref(((r.content || {})["application/json"] || {}).schema);
     const code = deref(deref(((schema.properties || {}).error) || {}).properties?.code);
     const codes = code.enum || (code.const ? [code.const] : []);
-    rows.push([status, el("code", { text: codes.join(", ") }), r.description || ""]);
+    rows.push([status, el("code", { text: codes.join(", ") }), described(r.description)]);
   }
   return rows.length ? table(["status", "error.code", "when"], rows) : el("p", { text: "No error answers." });
 }
@@ -209,7 +216,7 @@ function operation(method, path, pathItem, op) {
     el("summary", {}, el("span", { class: "method", text: method.toUpperCase() }),
       el("code", { text: path }), " ", op.summary || ""),
     el("div", {},
-      el("p", { text: op.description || "" }),
+      described(op.description),
       el("h4", { text: "Parameters" }), parameterTable(params),
       el("h4", { text: "Response fields (200)" }), responseFields(op),
       el("h4", { text: "Errors" }), errorCodes(op),
@@ -228,7 +235,7 @@ async function main() {
   }
   spec = answer.body;
   message.textContent = `${spec.info.title} ${spec.info.version}`;
-  document.getElementById("intro").append(el("pre", { text: spec.info.description || "" }));
+  document.getElementById("intro").append(described(spec.info.description));
   const toc = document.getElementById("toc");
   const ops = document.getElementById("operations");
   let count = 0;

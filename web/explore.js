@@ -113,6 +113,7 @@ async function loadFullMap(started, run) {
   if (!answer.ok) { say(answer.message, true); return; }
   map.setMarks(answer.body.data);
   map.fit();
+  await map.loadLand(); // the time shown is that of the dots over the land
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const ms = Math.round(performance.now() - started);
   $("map").dataset.loadMs = String(ms);
@@ -128,6 +129,7 @@ async function start(key) {
   map.setMarks([]);
   $("results").replaceChildren();
   if (!key) { say("Enter an API key to start. It stays in this tab only."); return; }
+  map.loadLand(); // fetched beside the key's check and the export
   const me = await call("/v1/key");
   if (run !== state.run) return;
   if (!me.ok) { say(me.message, true); return; }

@@ -2,7 +2,13 @@
 // no library, no request of its own) in an equirectangular projection whose
 // longitudes are narrowed by the cosine of the view's latitude, so shapes
 // near South Africa keep their proportions. Dots are coloured by truth_score
-// in viridis's steps, which colour-blind readers can tell apart.
+// in viridis's steps, which colour-blind readers can tell apart. Under them
+// lie the land and the borders between countries of southern Africa, from
+// web/land.json (Natural Earth, made by tools/build_land.py; its source and
+// licence are inside it), fetched from this server once a key is entered.
+
+import { drawGrid } from "/web/grid.js";
+import { Land } from "/web/land.js";
 
 /** Upper bounds of the colour steps; a score at or above the last is the top step. */
 export const STEPS = [3, 4, 5, 6, 7, 8];
@@ -10,6 +16,9 @@ export const COLOURS = ["#440154", "#443983", "#31688e", "#21918c", "#35b779", "
 const KM_PER_DEGREE = 111.32;
 /** How near (px) a click must be to a dot to pick it. */
 const PICK_PX = 12;
+/** The sea once the land is in; before it, the plain ground the dots had alone. */
+const SEA = "#d6e4ef";
+const GROUND = "#eef3f7";
 
 export function step(score) {
   let i = 0;
@@ -42,6 +51,7 @@ export class AreaMap {
     this.circle = null;
     this.selected = -1;
     this.pending = false;
+    this.land = new Land(() => this.redraw());
     this.listen();
     new ResizeObserver(() => this.redraw()).observe(canvas);
   }
@@ -93,6 +103,11 @@ export class AreaMap {
     const spanY = Math.max(n - s, 0.05);
     this.k = 0.9 * Math.min(width / spanX, height / spanY);
     this.redraw();
+  }
+
+  /** Fetches the land and borders (web/land.js) and draws them once they are in. */
+  loadLand() {
+    return this.land.load();
   }
 
   size() {
@@ -165,14 +180,17 @@ export class AreaMap {
     if (this.canvas.height !== Math.round(height * ratio)) this.canvas.height = Math.round(height * ratio);
     const ctx = this.ctx;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.fillStyle = "#eef3f7";
+    ctx.fillStyle = this.land.rings ? SEA : GROUND;
     ctx.fillRect(0, 0, width, height);
-    this.graticule(width, height);
     const n = this.lat.length;
     const r = n > 5000 ? 1.5 : n > 500 ? 2.5 : 4;
     const cos = Math.cos(this.center.lat * Math.PI / 180);
     const kx = this.k * cos, cx = width / 2 - this.center.lng * kx;
     const ky = -this.k, cy = height / 2 + this.center.lat * this.k;
+    const projection = { kx, cx, ky, cy };
+    if (this.land.fill(ctx, projection)) this.canvas.dataset.land = String(this.land.rings.length);
+    drawGrid(ctx, this, width, height);
+    this.land.stroke(ctx, projection);
     let drawn = 0;
     for (let s = 0; s < COLOURS.length; s++) {
       ctx.fillStyle = COLOURS[s];
@@ -187,30 +205,8 @@ export class AreaMap {
       ctx.fill();
     }
     this.canvas.dataset.drawn = String(drawn);
+    this.canvas.dataset.view = JSON.stringify({ lat: this.center.lat, lng: this.center.lng, k: this.k });
     this.overlays();
-  }
-
-  graticule(width, height) {
-    const ctx = this.ctx;
-    const nw = this.unproject(0, 0), se = this.unproject(width, height);
-    const span = Math.max(se.lng - nw.lng, nw.lat - se.lat);
-    const every = [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30].find((g) => span / g <= 12) || 30;
-    ctx.strokeStyle = "#d5dde5";
-    ctx.fillStyle = "#6e7781";
-    ctx.font = "10px sans-serif";
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let lng = Math.ceil(nw.lng / every) * every; lng <= se.lng; lng += every) {
-      const [x] = this.project(0, lng);
-      ctx.moveTo(x, 0); ctx.lineTo(x, height);
-      ctx.fillText(lng.toFixed(every < 1 ? 2 : 0) + "°E", x + 2, height - 3);
-    }
-    for (let lat = Math.ceil(se.lat / every) * every; lat <= nw.lat; lat += every) {
-      const [, y] = this.project(lat, 0);
-      ctx.moveTo(0, y); ctx.lineTo(width, y);
-      ctx.fillText(Math.abs(lat).toFixed(every < 1 ? 2 : 0) + "°S", 2, y - 2);
-    }
-    ctx.stroke();
   }
 
   overlays() {

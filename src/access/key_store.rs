@@ -7,6 +7,11 @@
 //! key created, revoked or moved to another plan by any command therefore
 //! takes effect within a second on every server sharing the file (README,
 //! "Keys"). A file that cannot be read keeps the last table serving.
+//!
+//! A key not in the table is not refused on the table's word alone: the
+//! file's stamp is taken again (a stat and 28 header bytes), and when it
+//! moved the file is read before the answer, so a key works from its first
+//! request (`authenticate`, the rule for any store of keys).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -100,11 +105,19 @@ fn stamp(path: &Path) -> Option<Stamp> {
     })
 }
 
+/// The file states last read and last refused.
+#[derive(Default)]
+struct Seen {
+    /// None after a refusal, so that a bad file is reported once and polls
+    /// keep trying it.
+    read: Option<Stamp>,
+    refused: Option<Stamp>,
+}
+
 pub struct KeyStore {
     path: PathBuf,
     table: RwLock<Arc<KeyTable>>,
-    /// The file state last read, or last refused (so a bad file is reported once).
-    seen: Mutex<Option<Stamp>>,
+    seen: Mutex<Seen>,
 }
 
 impl KeyStore {
@@ -115,7 +128,10 @@ impl KeyStore {
         Ok(KeyStore {
             path: path.to_path_buf(),
             table: RwLock::new(Arc::new(table)),
-            seen: Mutex::new(seen),
+            seen: Mutex::new(Seen {
+                read: seen,
+                refused: None,
+            }),
         })
     }
 
@@ -126,21 +142,22 @@ impl KeyStore {
     /// The caller behind the Authorization header's key, and its plan's
     /// requests a minute; 401 when the key is missing, unknown or revoked.
     pub fn authenticate(&self, header: Option<&str>) -> Result<(Caller, Option<u32>), ApiError> {
-        let key = keys::bearer_key(header)?;
-        let table = self.table();
-        let caller = table
-            .callers
-            .get(&keys::hash(key))
-            .ok_or(ApiError::InvalidApiKey)?;
-        Ok((caller.clone(), table.limit(caller.plan)))
+        authenticate(self, header)
     }
 
     /// Reads the file again if it changed since it was last read.
     pub fn poll(&self) {
+        self.read_if_moved(false);
+    }
+
+    /// Reads the file again if its stamp moved; says whether a new table
+    /// is in. On a request, a file already refused as it is now is not read
+    /// again: guessed keys then cost a stat each, never a read of the file.
+    fn read_if_moved(&self, on_request: bool) -> bool {
         let now = stamp(&self.path);
         let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        if now == *seen {
-            return;
+        if now == seen.read || (on_request && now.is_some() && now == seen.refused) {
+            return false;
         }
         match KeyTable::read(&self.path) {
             Ok(table) => {
@@ -152,15 +169,124 @@ impl KeyStore {
                 *self.table.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(table);
                 // The stamp from before the read: a commit during the read
                 // moves it again, and the next poll reads once more.
-                *seen = now;
+                *seen = Seen {
+                    read: now,
+                    refused: None,
+                };
+                true
             }
             Err(why) => {
                 // A missing file keeps the keys last read: revoking needs the file.
-                if seen.is_some() {
+                if seen.read.is_some() {
                     log::error!("keys not reloaded, the keys last read stay in force: {why}");
                 }
-                *seen = None;
+                *seen = Seen {
+                    read: None,
+                    refused: now,
+                };
+                false
             }
         }
+    }
+}
+
+/// What authenticating needs of a store of keys, wherever it keeps them.
+pub trait KeySource {
+    /// The caller of a key's hash, and its plan's requests a minute, from
+    /// what is held in memory.
+    fn lookup(&self, hash: &[u8; 32]) -> Option<(Caller, Option<u32>)>;
+    /// Reads the keys again if their store changed since they were read;
+    /// says whether new keys are in.
+    fn reload_if_moved(&self) -> bool;
+}
+
+impl KeySource for KeyStore {
+    fn lookup(&self, hash: &[u8; 32]) -> Option<(Caller, Option<u32>)> {
+        let table = self.table();
+        let caller = table.callers.get(hash)?;
+        Some((caller.clone(), table.limit(caller.plan)))
+    }
+
+    fn reload_if_moved(&self) -> bool {
+        self.read_if_moved(true)
+    }
+}
+
+/// The one rule for every store of keys: a key not in memory is looked up
+/// again once the store has been read anew, if it changed, before it is
+/// refused. A key just created thus works on its first request, and that
+/// request is never counted as one without a valid key. A revoked key stays
+/// in memory until the next poll, within the second the README promises.
+pub fn authenticate(
+    source: &impl KeySource,
+    header: Option<&str>,
+) -> Result<(Caller, Option<u32>), ApiError> {
+    let hash = keys::hash(keys::bearer_key(header)?);
+    source
+        .lookup(&hash)
+        .or_else(|| source.reload_if_moved().then(|| source.lookup(&hash))?)
+        .ok_or(ApiError::InvalidApiKey)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::key_file;
+
+    fn keys_file(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("key-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("keys.db");
+        key_file::open(&path).unwrap();
+        path
+    }
+
+    fn create(path: &Path) -> (String, String) {
+        key_file::change(path, |c| keys::create(c, Plan::Growth, "t")).unwrap()
+    }
+
+    fn bearer(key: &str) -> String {
+        format!("Bearer {key}")
+    }
+
+    #[test]
+    fn a_key_made_after_the_last_read_is_found_on_its_first_use() {
+        let path = keys_file("new");
+        let store = KeyStore::open(&path).unwrap();
+        let (id, key) = create(&path);
+        let (caller, _) = store.authenticate(Some(&bearer(&key))).unwrap();
+        assert_eq!(caller.key_id, id);
+        let unknown = bearer("ask_000000000000000000000000000000000000000000000000");
+        assert_eq!(
+            store.authenticate(Some(&unknown)),
+            Err(ApiError::InvalidApiKey)
+        );
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_revoked_key_goes_at_the_next_poll() {
+        let path = keys_file("revoked");
+        let (id, key) = create(&path);
+        let store = KeyStore::open(&path).unwrap();
+        key_file::change(&path, |c| keys::revoke(c, &id)).unwrap();
+        assert!(store.authenticate(Some(&bearer(&key))).is_ok(), "in memory");
+        store.poll();
+        assert_eq!(
+            store.authenticate(Some(&bearer(&key))),
+            Err(ApiError::InvalidApiKey)
+        );
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_refused_file_is_remembered_as_it_is_so_unknown_keys_do_not_read_it_again() {
+        let path = keys_file("refused");
+        let store = KeyStore::open(&path).unwrap();
+        std::fs::write(&path, b"not a keys file").unwrap();
+        assert!(!store.reload_if_moved(), "refused");
+        let refused = store.seen.lock().unwrap().refused;
+        assert!(refused.is_some() && refused == stamp(&path));
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 }

@@ -23,6 +23,9 @@ pub enum Route {
     /// `/web/NAME`, and the icon browsers ask for at `/favicon.ico`), without
     /// a key; app/pages.rs serves it. Holds the path, percent-decoded.
     Page(String),
+    /// `/docs/` or `/explore/`, as people type them: a permanent redirect
+    /// (308) to the page, which it holds, without a key.
+    PageWithSlash(&'static str),
 }
 
 impl Route {
@@ -30,7 +33,11 @@ impl Route {
     pub fn is_public(&self) -> bool {
         matches!(
             self,
-            Route::OpenApi | Route::Health | Route::Metrics | Route::Page(_)
+            Route::OpenApi
+                | Route::Health
+                | Route::Metrics
+                | Route::Page(_)
+                | Route::PageWithSlash(_)
         )
     }
 
@@ -47,7 +54,7 @@ impl Route {
             Route::OpenApi => "openapi",
             Route::Health => "healthz",
             Route::Metrics => "metrics",
-            Route::Page(_) => "page",
+            Route::Page(_) | Route::PageWithSlash(_) => "page",
         }
     }
 }
@@ -86,6 +93,8 @@ pub fn resolve(path: &str) -> Option<Route> {
     match segments.as_slice() {
         [""] | ["docs"] | ["explore"] | ["favicon.ico"] => Some(Route::Page(page(&segments))),
         ["web", name] if !name.is_empty() => Some(Route::Page(page(&segments))),
+        ["docs", ""] => Some(Route::PageWithSlash("/docs")),
+        ["explore", ""] => Some(Route::PageWithSlash("/explore")),
         ["healthz"] => Some(Route::Health),
         ["metrics"] => Some(Route::Metrics),
         ["v1", "openapi.json"] => Some(Route::OpenApi),
@@ -160,6 +169,19 @@ mod tests {
     }
 
     #[test]
+    fn a_page_with_a_trailing_slash_leads_to_the_page() {
+        for (path, page) in [
+            ("/docs/", "/docs"),
+            ("/explore/", "/explore"),
+            ("/%64ocs/", "/docs"),
+        ] {
+            let route = resolve(path);
+            assert_eq!(route, Some(Route::PageWithSlash(page)), "{path}");
+            assert!(route.is_some_and(|r| r.is_public()), "{path}");
+        }
+    }
+
+    #[test]
     fn decodes_the_id_segment() {
         assert_eq!(
             resolve("/v1/areas/betty%27s-bay"),
@@ -176,7 +198,8 @@ mod tests {
         for path in [
             "",
             "/v1",
-            "/docs/",
+            "/docs//",
+            "/explore/x",
             "/web/",
             "/web/a/b",
             "/v1/",

@@ -68,7 +68,12 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let area_no = api::areas::require_area(conn, id)?;
             Response::ok(&api::history::get(conn, id, area_no, &p)?)
         }
-        Route::OpenApi | Route::Health | Route::Metrics | Route::Key | Route::Page(_) => {
+        Route::OpenApi
+        | Route::Health
+        | Route::Metrics
+        | Route::Key
+        | Route::Page(_)
+        | Route::PageWithSlash(_) => {
             unreachable!("these routes answer before a dataset is needed")
         }
     })

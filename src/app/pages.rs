@@ -28,7 +28,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 
 /// Served paths, their Content-Type and their bytes.
-const FILES: [(&str, &str, &[u8]); 13] = [
+const FILES: [(&str, &str, &[u8]); 17] = [
     ("/", HTML, include_bytes!("../../web/index.html")),
     ("/docs", HTML, include_bytes!("../../web/docs.html")),
     ("/explore", HTML, include_bytes!("../../web/explore.html")),
@@ -39,11 +39,24 @@ const FILES: [(&str, &str, &[u8]); 13] = [
     ("/web/api.js", JS, include_bytes!("../../web/api.js")),
     ("/web/docs.js", JS, include_bytes!("../../web/docs.js")),
     (
+        "/web/markdown.js",
+        JS,
+        include_bytes!("../../web/markdown.js"),
+    ),
+    (
         "/web/explore.js",
         JS,
         include_bytes!("../../web/explore.js"),
     ),
     ("/web/map.js", JS, include_bytes!("../../web/map.js")),
+    ("/web/grid.js", JS, include_bytes!("../../web/grid.js")),
+    ("/web/land.js", JS, include_bytes!("../../web/land.js")),
+    // Natural Earth's land and borders, made by tools/build_land.py.
+    (
+        "/web/land.json",
+        http::JSON,
+        include_bytes!("../../web/land.json"),
+    ),
     ("/web/panel.js", JS, include_bytes!("../../web/panel.js")),
     ("/web/chart.js", JS, include_bytes!("../../web/chart.js")),
     (
@@ -121,6 +134,18 @@ pub fn answer(req: &Request, path: &str) -> Result<Response, ApiError> {
         response.headers.retain(|(n, _)| *n != "Content-Type");
     }
     Ok(response)
+}
+
+/// `/docs/` or `/explore/`: a permanent redirect (308) to the page, whose
+/// path is the whole Location (a page takes no query string). The body says
+/// the same in JSON, for a client that does not follow redirects.
+pub fn moved(page: &'static str) -> Response {
+    let mut response = Response::json(308, format!("{{\"location\":\"{page}\"}}\n").into_bytes());
+    response.headers.extend([
+        ("Location", page.into()),
+        ("Cache-Control", CACHE_CONTROL.into()),
+    ]);
+    response
 }
 
 /// Whether Accept names text/html with a q above 0, as a browser's does when

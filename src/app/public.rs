@@ -29,6 +29,9 @@ impl App {
         if let Route::Page(path) = route {
             return pages::answer(req, path);
         }
+        if let Route::PageWithSlash(page) = route {
+            return Ok(pages::moved(page));
+        }
         params::none(Query::parse(req.query())?)?;
         match route {
             Route::OpenApi => Ok(http::apply_caching(

@@ -99,7 +99,7 @@ impl Dataset {
         let pool = db::open_pool(path, pool_size)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
         let index = AreaIndex::load(&conn).map_err(|e| e.to_string())?;
-        let stored = word_store::has_stored_sets(&conn, &index);
+        let stored = word_store::has_stored_sets_or_warn(&conn, &index, path);
         // Counted from the index, which holds every area: a count(*) would
         // scan another index (192 ms from a cold disk cache at 100,000 areas).
         let area_count = index.area_count() as i64;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, Transaction};
 
 pub use crate::data::area_writer::{AreaWriter, NewArea};
-use crate::data::file_swap::WriteLock;
+use crate::data::file_swap::{self, WriteLock};
 use crate::data::previous;
 use crate::data::seed;
 use crate::data::stored::ORDERINGS;
@@ -43,10 +43,12 @@ pub fn create_database(
     remove_stale_temps(path);
     let temp = temp_path(path);
     let _ = fs::remove_file(&temp);
-    let result = build(&temp, fill).and_then(|(count, conn)| {
-        put_in_place(conn, &temp, path)?;
-        Ok(count)
-    });
+    let result = file_swap::create_like(&temp, path)
+        .and_then(|()| build(&temp, fill))
+        .and_then(|(count, conn)| {
+            put_in_place(conn, &temp, path)?;
+            Ok(count)
+        });
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
@@ -61,6 +63,7 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     // Written with synchronous = OFF: on disk before its name is, so that a
     // power cut after the rename cannot leave a torn file.
     let synced = |p: &Path| File::open(p).and_then(|f| f.sync_all());
+    file_swap::finish_like(temp, path)?;
     synced(temp).map_err(|e| format!("cannot write {} to disk: {e}", temp.display()))?;
     previous::keep_previous(path)?;
     fs::rename(temp, path).map_err(|e| format!("cannot move the new database into place: {e}"))?;
@@ -180,7 +183,8 @@ fn build(
     let sql = |e: rusqlite::Error| e.to_string();
     let mut conn =
         Connection::open(temp).map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
-    // The file is private until renamed, so a crash only loses the temporary file.
+    // Under a name of its own until renamed, so a crash only loses the
+    // temporary file; with the replaced file's mode and owner (file_swap.rs).
     conn.execute_batch(BUILD_PRAGMAS).map_err(sql)?;
     conn.execute_batch(SCHEMA)
         .map_err(|e| format!("schema.sql: {e}"))?;

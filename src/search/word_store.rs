@@ -15,7 +15,8 @@
 //! name. A prefix matching the same areas as the prefix one letter shorter
 //! shares its stored set ("municipa" to "municipality"). A dataset without
 //! stored sets, or whose bitmaps follow another `LAYOUT`, has its words
-//! read from FTS5.
+//! read from FTS5, and the server warns of it each time it opens the file
+//! (word_store_warning.rs).
 
 use std::sync::Arc;
 
@@ -95,12 +96,33 @@ const STORED: &str = "SELECT s.matches, s.by_rank, s.by_position, s.by_score
 
 const LAYOUT_OF_FILE: &str = "SELECT layout, areas FROM word_store";
 
-/// Whether a file's stored sets can be read by this build for this index.
-pub fn has_stored_sets(conn: &Connection, index: &AreaIndex) -> bool {
+/// What a file's stored sets are to this build and its index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoredWords {
+    Usable,
+    /// A file written before the sets were stored.
+    Missing,
+    /// Sets of another `LAYOUT`, or for another number of areas.
+    Other {
+        layout: i64,
+        areas: i64,
+    },
+}
+
+pub fn stored_words(conn: &Connection, index: &AreaIndex) -> StoredWords {
     let found: Option<(i64, i64)> = conn
         .query_row(LAYOUT_OF_FILE, [], |r| Ok((r.get(0)?, r.get(1)?)))
         .ok();
-    found == Some((LAYOUT, index.area_count() as i64))
+    match found {
+        None => StoredWords::Missing,
+        Some((LAYOUT, areas)) if areas == index.area_count() as i64 => StoredWords::Usable,
+        Some((layout, areas)) => StoredWords::Other { layout, areas },
+    }
+}
+
+/// Whether a file's stored sets can be read by this build for this index.
+pub fn has_stored_sets(conn: &Connection, index: &AreaIndex) -> bool {
+    stored_words(conn, index) == StoredWords::Usable
 }
 
 /// The stored matches of an FTS5 query and their number, if it has them.
@@ -155,6 +177,10 @@ fn stored_list(count: usize, bytes: &[u8]) -> Option<Matches> {
 #[path = "word_store_write.rs"]
 mod write;
 pub use write::write;
+
+#[path = "word_store_warning.rs"]
+mod warning;
+pub use warning::{has_stored_sets_or_warn, say_held_warnings};
 
 /// Writes a file's stored sets again, heavy from `heavy` matches (tests:
 /// small data then stores lists as well as bitmaps).

@@ -34,6 +34,20 @@ pub fn import(db: &Path, file: &Path) -> Output {
     ])
 }
 
+/// A one-area CSV file in `dir`, named after its area.
+pub fn one_area(dir: &Path, id: &str) -> PathBuf {
+    let file = dir.join(format!("{id}.csv"));
+    std::fs::write(
+        &file,
+        format!(
+            "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources\n\
+             {id},{id},gauteng,City of Johannesburg,-26.2,28.04,6.5,1,saps\n"
+        ),
+    )
+    .unwrap();
+    file
+}
+
 pub fn stderr(out: &Output) -> String {
     text(&out.stderr)
 }

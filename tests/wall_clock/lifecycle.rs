@@ -5,13 +5,17 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::common::bin::*;
 use crate::common::client::*;
+use crate::common::wait::within;
 use crate::common::*;
 use crate::serial;
+
+/// Answers before the signal that the test waits for, however fast the machine.
+const ANSWERED_BEFORE_SIGNAL: usize = 10;
 
 /// What one request of the stream saw.
 struct Sent {
@@ -50,22 +54,26 @@ fn stops_gracefully_on(signal: &str) {
     let (_, key, mut server) = Served::spawn_keyed(signal, Plan::Enterprise, &["--workers", "2"]);
     let addr = server.addr;
     let signalled = AtomicBool::new(false);
+    let answered = AtomicUsize::new(0);
     let targets = [
         "/v1/areas?limit=100",
         "/v1/areas/search?lat=-26.2&lng=28.04&radius=50&limit=50",
         "/v1/areas/search?q=port",
     ];
-    let sent: Vec<Sent> = std::thread::scope(|s| {
+    let (warm, sent): (_, Vec<Sent>) = std::thread::scope(|s| {
         let streams: Vec<_> = targets
             .iter()
             .map(|target| {
-                let (signalled, key) = (&signalled, &key);
+                let (signalled, key, answered) = (&signalled, &key, &answered);
                 s.spawn(move || {
                     let mut seen = Vec::new();
                     // A steady stream, bounded in count; it ends soon after the signal.
                     for _ in 0..400 {
                         match one(addr, target, key, signalled) {
-                            Some(sent) => seen.push(sent),
+                            Some(sent) => {
+                                answered.fetch_add(sent.before_signal as usize, Ordering::SeqCst);
+                                seen.push(sent)
+                            }
                             None => break, // refused: the listener is gone
                         }
                         if signalled.load(Ordering::SeqCst) && seen.len() % 5 == 0 {
@@ -77,21 +85,29 @@ fn stops_gracefully_on(signal: &str) {
                 })
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(700));
+        // Signalled while the streams still send, once they have been answered a few times.
+        let warm = within(Duration::from_secs(30), || {
+            (answered.load(Ordering::SeqCst) >= ANSWERED_BEFORE_SIGNAL).then_some(())
+        });
         signalled.store(true, Ordering::SeqCst);
         server.signal(signal);
-        streams
+        let sent = streams
             .into_iter()
             .flat_map(|h| h.join().unwrap())
-            .collect()
+            .collect();
+        (warm, sent)
     });
+    assert!(
+        warm.is_some(),
+        "fewer than {ANSWERED_BEFORE_SIGNAL} answers in 30 s before SIG{signal}"
+    );
     let status = server
         .wait_exit(Duration::from_secs(5))
         .unwrap_or_else(|| panic!("still running 5 s after SIG{signal}"));
     assert_eq!(status.code(), Some(0), "exit status after SIG{signal}");
     let before: Vec<&Sent> = sent.iter().filter(|s| s.before_signal).collect();
     assert!(
-        before.len() >= 10,
+        before.len() >= ANSWERED_BEFORE_SIGNAL,
         "only {} requests before the signal",
         before.len()
     );
