@@ -2,6 +2,11 @@
 //! ready connection (one-shot interest, so no other worker gets it until it
 //! is re-armed), gives it a turn (conn.rs) and re-arms it. A ready listener
 //! is accepted from the same way. Between turns a worker sweeps the timeouts.
+//!
+//! The workers wait in turn (`wait_turn`), not all at once: `polling` lets one
+//! thread wait on a set at a time (another's wait returns at once, empty),
+//! and one wait handing out one event is what gives each ready connection to
+//! exactly one worker.
 
 use std::collections::HashMap;
 use std::io::ErrorKind;
