@@ -16,6 +16,7 @@ mod listing;
 pub mod metrics;
 mod pages;
 mod public;
+pub mod redis_link;
 
 use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -42,7 +43,7 @@ pub struct App {
     /// Requests per key and day not yet in the usage file.
     pub usage: Usage,
     pub metrics: Arc<Metrics>,
-    limiter: Limiter,
+    pub limiter: Limiter,
     request_ids: RequestIds,
     exports: exports::ExportSlots,
     /// False when --metrics-addr moves /metrics to a listener of its own.
@@ -192,7 +193,7 @@ impl App {
         };
         let budget = self
             .limiter
-            .take(&caller.key_id, per_minute, Instant::now());
+            .take_key(&caller.key_id, per_minute, Instant::now());
         rate.push(("X-RateLimit-Limit", budget.limit.to_string()));
         rate.push(("X-RateLimit-Remaining", budget.remaining.to_string()));
         rate.push(("X-RateLimit-Reset", budget.reset_secs.to_string()));
