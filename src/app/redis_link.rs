@@ -8,7 +8,10 @@ use crate::access::redis::live::Live;
 
 /// Shares the app's state through `live`, and starts the watch that
 /// installs the keys whenever they change in Redis.
-pub fn link(app: &Arc<App>, live: Live) -> Result<(), String> {
+pub fn link(app: &Arc<App>, mut live: Live) -> Result<(), String> {
+    if let Some((level, said)) = live.said.take() {
+        log::log!(level, "{said}");
+    }
     let live = Arc::new(live);
     app.limiter.share(live.buckets.clone());
     app.usage.share(live.usage.clone(), live.requests.clone());

@@ -49,6 +49,8 @@ pub struct Live {
     snapshot: PathBuf,
     /// The version loaded at start; None when started from the snapshot.
     loaded: Option<u64>,
+    /// Where the keys came from at start, logged once the address is.
+    pub said: Option<(log::Level, String)>,
 }
 
 impl Live {
@@ -65,25 +67,30 @@ impl Live {
             requests,
             snapshot: snapshot_path(keys),
             loaded: None,
+            said: None,
         };
         let state = match keys::load(&live.background) {
             Ok(state) => {
                 live.save(&state);
                 live.loaded = Some(state.version);
-                log::info!(
-                    "{} live API keys from Redis at {url}",
-                    state.table().live_keys()
-                );
+                let live_keys = state.table().live_keys();
+                let said = format!("{live_keys} live API keys from Redis at {url}");
+                live.said = Some((log::Level::Info, said));
                 state
             }
             Err(why) => {
-                live.requests.down(&why);
-                let state = live.read_snapshot()?;
-                log::warn!(
-                    "{} live API keys from {}, which may be stale: Redis is not reachable",
-                    state.table().live_keys(),
-                    live.snapshot.display()
-                );
+                // Said below, once the address is logged: no log line before it.
+                live.requests.set_up(false);
+                let state = live.read_snapshot().map_err(|e| format!("{why}; {e}"))?;
+                live.said = Some((
+                    log::Level::Warn,
+                    format!(
+                        "{} live API keys from {}, which may be stale: {why}; this server \
+                         limits keys by itself until Redis is back",
+                        state.table().live_keys(),
+                        live.snapshot.display()
+                    ),
+                ));
                 state
             }
         };
