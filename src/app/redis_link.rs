@@ -9,7 +9,7 @@ use crate::access::redis::live::Live;
 /// Shares the app's state through `live`, and starts the watch that
 /// installs the keys whenever they change in Redis.
 pub fn link(app: &Arc<App>, mut live: Live) -> Result<(), String> {
-    if let Some((level, said)) = live.said.take() {
+    for (level, said) in std::mem::take(&mut live.said) {
         log::log!(level, "{said}");
     }
     let live = Arc::new(live);

@@ -49,8 +49,9 @@ pub struct Live {
     snapshot: PathBuf,
     /// The version loaded at start; None when started from the snapshot.
     loaded: Option<u64>,
-    /// Where the keys came from at start, logged once the address is.
-    pub said: Option<(log::Level, String)>,
+    /// Where the keys came from at start, and what else the operator should
+    /// know, logged once the address is.
+    pub said: Vec<(log::Level, String)>,
 }
 
 impl Live {
@@ -67,22 +68,33 @@ impl Live {
             requests,
             snapshot: snapshot_path(keys),
             loaded: None,
-            said: None,
+            said: Vec::new(),
         };
+        if live.usage.batches() > 0 {
+            let spool = spool_path(keys);
+            live.said.push((
+                log::Level::Info,
+                format!(
+                    "usage: {} batches from {} wait to be added to Redis",
+                    live.usage.batches(),
+                    spool.display()
+                ),
+            ));
+        }
         let state = match keys::load(&live.background) {
             Ok(state) => {
                 live.save(&state);
                 live.loaded = Some(state.version);
                 let live_keys = state.table().live_keys();
                 let said = format!("{live_keys} live API keys from Redis at {url}");
-                live.said = Some((log::Level::Info, said));
+                live.said.push((log::Level::Info, said));
                 state
             }
             Err(why) => {
                 // Said below, once the address is logged: no log line before it.
                 live.requests.set_up(false);
                 let state = live.read_snapshot().map_err(|e| format!("{why}; {e}"))?;
-                live.said = Some((
+                live.said.push((
                     log::Level::Warn,
                     format!(
                         "{} live API keys from {}, which may be stale: {why}; this server \

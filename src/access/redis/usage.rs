@@ -102,13 +102,6 @@ impl SharedUsage {
     /// Starts with the batches a spool file holds, if any.
     pub fn new(redis: Arc<Redis>, spool: PathBuf) -> Result<SharedUsage, String> {
         let queue = read_spool(&spool)?;
-        if !queue.is_empty() {
-            log::info!(
-                "usage: {} batches from {} wait to be added to Redis",
-                queue.len(),
-                spool.display()
-            );
-        }
         Ok(SharedUsage {
             redis,
             server: format!("srv_{}", crate::access::keys::new_key()?.0),
@@ -165,6 +158,11 @@ impl SharedUsage {
             let _ = std::fs::remove_file(&self.spool);
         }
         Ok(())
+    }
+
+    /// Batches waiting for Redis (at start: those of the spool file).
+    pub fn batches(&self) -> usize {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
     /// Writes the batches Redis did not take to the spool file (0600).
