@@ -20,7 +20,7 @@ use rusqlite::{Connection, OpenFlags, params};
 
 use crate::access::key_file::{create_private, keep_private};
 use crate::access::redis::conn::Redis;
-use crate::access::redis::usage::{self as shared, Row, SharedUsage};
+use crate::access::redis::usage::SharedUsage;
 use crate::access::usage_report;
 use crate::dates::{self, SECONDS_PER_DAY};
 
@@ -178,73 +178,6 @@ impl Usage {
         }
     }
 
-    /// Counts go to Redis from now on (access/redis/usage.rs).
-    pub fn share(&self, usage: Arc<SharedUsage>, requests: Arc<Redis>) {
-        let _ = self.shared.set((usage, requests));
-    }
-
-    /// The last flush, at shutdown: with Redis, what it does not take goes
-    /// to the spool file for the next start.
-    pub fn stop(&self, patience: Duration) -> Result<(), String> {
-        let flushed = self.flush(patience);
-        match (&flushed, self.shared.get()) {
-            (Err(why), Some((shared, _))) => {
-                log::warn!("{why}");
-                shared.spool()
-            }
-            _ => flushed,
-        }
-    }
-
-    /// Adds what waits to Redis; what Redis does not take waits there, in
-    /// the batches it was sent in (access/redis/usage.rs).
-    fn flush_shared(&self, shared: &SharedUsage) -> Result<(), String> {
-        {
-            // Taken and queued under one lock: never in neither place when read.
-            let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-            let taken = std::mem::take(&mut *waiting);
-            if taken.dropped > 0 {
-                log::warn!(
-                    "usage: {} requests were not counted: {MAX_WAITING} key-days were already waiting",
-                    taken.dropped
-                );
-            }
-            let rows = taken
-                .keys
-                .iter()
-                .flat_map(|(key_id, k)| {
-                    k.days.iter().map(move |(day, c)| Row {
-                        key_id: key_id.clone(),
-                        day: dates::format_date(*day),
-                        counts: (c.ok, c.errors, c.rate_limited),
-                        last_used: k.last_used,
-                    })
-                })
-                .collect();
-            shared.enqueue(rows);
-        }
-        shared.send_all()
-    }
-
-    /// `day` with Redis: what Redis holds (when it answers in time), what
-    /// waits for it, and what is counted here.
-    fn day_shared(&self, usage: &SharedUsage, requests: &Redis, key_id: &str, day: i64) -> Counts {
-        let date = dates::format_date(day);
-        let mut counts = Counts::default();
-        if requests.is_up() {
-            match shared::day(requests, key_id, &date) {
-                Ok(c) => counts = c,
-                Err(why) => requests.down(&why),
-            }
-        }
-        let waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-        counts.add(usage.waiting(key_id, &date));
-        if let Some(c) = waiting.keys.get(key_id).and_then(|k| k.days.get(&day)) {
-            counts.add(*c);
-        }
-        counts
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -361,6 +294,9 @@ fn write(conn: &mut Connection, taken: &Waiting) -> Result<(), String> {
     }
     tx.commit().map_err(fail)
 }
+
+#[path = "usage_shared.rs"]
+mod shared;
 
 #[cfg(test)]
 #[path = "usage_tests.rs"]
