@@ -127,7 +127,8 @@ fn one_budget_per_key_across_both_servers() {
     );
     assert!(
         (low..=high).contains(&(ok as f64)),
-        "free: {ok} in {seconds:.2} s"
+        "free: {ok} in {seconds:.2} s; {}",
+        said_of_redis(&hosts)
     );
     if seconds <= 3.0 {
         assert!((55..=64).contains(&ok), "free: {ok}");
@@ -298,4 +299,15 @@ fn a_stalled_redis_fails_no_request_and_its_seconds_are_counted_once() {
         !metrics.contains("area_rate_limit_local_total 0\n"),
         "fallbacks counted: {metrics}"
     );
+}
+
+/// What the servers logged about Redis, to show with a failure.
+fn said_of_redis(hosts: &Hosts) -> String {
+    let lines: Vec<String> = hosts
+        .servers
+        .iter()
+        .flat_map(|s| s.log.lock().unwrap().clone())
+        .filter(|l| l.contains("Redis"))
+        .collect();
+    lines.join("\n")
 }

@@ -80,9 +80,30 @@ impl Limiter {
         if let Some(shared) = self.shared.get()
             && let Some(budget) = shared.take(key_id, per_minute)
         {
+            self.mirror(key_id, budget.remaining, now);
             return budget;
         }
         self.take(key_id, per_minute, now)
+    }
+
+    /// Keeps this server's bucket of a key at the shared one's level, so that
+    /// when Redis goes away the key goes on from where it was, not from a
+    /// full bucket on every server.
+    fn mirror(&self, key_id: &str, tokens: u32, now: Instant) {
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let bucket = Bucket {
+            tokens: tokens as f64,
+            at: now,
+        };
+        match buckets.get_mut(key_id) {
+            Some(b) => *b = bucket,
+            None => {
+                buckets.insert(key_id.to_string(), bucket);
+            }
+        }
     }
 
     /// Keys' buckets are kept in Redis from now on (access/redis/budget.rs).
