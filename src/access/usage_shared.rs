@@ -19,44 +19,49 @@ impl Usage {
     /// The last flush, at shutdown: with Redis, what it does not take goes
     /// to the spool file for the next start.
     pub fn stop(&self, patience: Duration) -> Result<(), String> {
-        let flushed = self.flush(patience);
-        match (&flushed, self.shared.get()) {
-            (Err(why), Some((shared, _))) => {
-                log::warn!("{why}");
-                shared.spool()
-            }
-            _ => flushed,
-        }
+        let Some((shared, _)) = self.shared.get() else {
+            return self.flush(patience);
+        };
+        self.enqueue_waiting(shared);
+        shared.send_all().or_else(|why| {
+            log::warn!("{why}");
+            shared.spool()
+        })
     }
 
-    /// Adds what waits to Redis; what Redis does not take waits there, in
-    /// the batches it was sent in (access/redis/usage.rs).
+    /// Adds what waits to Redis in numbered batches (access/redis/usage.rs).
+    /// While earlier batches are not taken, new counts wait here, bounded by
+    /// `MAX_WAITING` as without Redis, rather than as ever more batches.
     pub(super) fn flush_shared(&self, shared: &SharedUsage) -> Result<(), String> {
-        {
-            // Taken and queued under one lock: never in neither place when read.
-            let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-            let taken = std::mem::take(&mut *waiting);
-            if taken.dropped > 0 {
-                log::warn!(
-                    "usage: {} requests were not counted: {MAX_WAITING} key-days were already waiting",
-                    taken.dropped
-                );
-            }
-            let rows = taken
-                .keys
-                .iter()
-                .flat_map(|(key_id, k)| {
-                    k.days.iter().map(move |(day, c)| Row {
-                        key_id: key_id.clone(),
-                        day: dates::format_date(*day),
-                        counts: (c.ok, c.errors, c.rate_limited),
-                        last_used: k.last_used,
-                    })
-                })
-                .collect();
-            shared.enqueue(rows);
-        }
+        shared.send_all()?;
+        self.enqueue_waiting(shared);
         shared.send_all()
+    }
+
+    /// Moves what waits into a new batch.
+    fn enqueue_waiting(&self, shared: &SharedUsage) {
+        // Taken and queued under one lock: never in neither place when read.
+        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        let taken = std::mem::take(&mut *waiting);
+        if taken.dropped > 0 {
+            log::warn!(
+                "usage: {} requests were not counted: {MAX_WAITING} key-days were already waiting",
+                taken.dropped
+            );
+        }
+        let rows = taken
+            .keys
+            .iter()
+            .flat_map(|(key_id, k)| {
+                k.days.iter().map(move |(day, c)| Row {
+                    key_id: key_id.clone(),
+                    day: dates::format_date(*day),
+                    counts: (c.ok, c.errors, c.rate_limited),
+                    last_used: k.last_used,
+                })
+            })
+            .collect();
+        shared.enqueue(rows);
     }
 
     /// `day` with Redis: what Redis holds (when it answers in time), what
