@@ -43,7 +43,7 @@ pub struct App {
     /// Requests per key and day not yet in the usage file.
     pub usage: Usage,
     pub metrics: Arc<Metrics>,
-    pub limiter: Limiter,
+    limiter: Limiter,
     request_ids: RequestIds,
     exports: exports::ExportSlots,
     /// False when --metrics-addr moves /metrics to a listener of its own.
