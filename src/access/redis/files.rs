@@ -158,11 +158,11 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
     let rows = shared_usage::rows(redis, "0000-00-00", "9999-99-99", None)?;
     let used = shared_usage::summary(redis, "9999-99-99")?;
     let target = dir.join(name);
-    let temp = migrated_path(&dir.join(format!("{}.partial", name.to_string_lossy())));
+    // Written in a folder of their own, then renamed into place once whole.
+    let partial = dir.join(".partial");
+    let _ = std::fs::remove_dir_all(&partial);
+    let temp = partial.join(name);
     let temp_usage = usage_path(&temp);
-    for t in [&temp, &temp_usage] {
-        let _ = std::fs::remove_file(t);
-    }
     {
         let (conn, _) = key_file::open(&temp)?;
         let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", temp.display());
@@ -209,6 +209,7 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
         std::fs::rename(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
         eprintln!("backed up Redis at {} to {}", redis.url, to.display());
     }
+    let _ = std::fs::remove_dir_all(&partial);
     Ok(())
 }
 
