@@ -34,8 +34,9 @@ trap stop EXIT
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 PASSWORD=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')
-umask 077
-cat >"$WORK/redis.conf" <<CONF
+# The password file alone is private: the tests check the modes the server
+# gives its own files, which a umask of 077 would hide.
+(umask 077; cat >"$WORK/redis.conf") <<CONF
 bind 127.0.0.1
 port $PORT
 requirepass $PASSWORD

@@ -258,6 +258,13 @@ fn a_stalled_redis_fails_no_request_and_its_seconds_are_counted_once() {
         (hosts.usage_ok(&id) == before).then_some(())
     })
     .expect("the first requests counted");
+    // A free key used during the stall: what its own bucket lets through
+    // meanwhile is taken from the shared one once Redis is back.
+    let (_, free) = hosts.create_key("free");
+    let free_first = Instant::now();
+    for s in &hosts.servers {
+        common::wait::key_in_force(s.addr, &free);
+    }
     let pid = std::env::var("AREA_TEST_REDIS_PID").expect("AREA_TEST_REDIS_PID");
     let kill = |sig: &str| {
         assert!(
@@ -278,6 +285,11 @@ fn a_stalled_redis_fails_no_request_and_its_seconds_are_counted_once() {
         slowest = slowest.max(asked.elapsed());
         sent += 1;
         failed += u64::from(reply.status != 200);
+        if sent <= 60 && sent % 2 == 0 {
+            let asked = Instant::now();
+            failed += u64::from(hosts.servers[0].get("/v1/key", &free).status != 200);
+            slowest = slowest.max(asked.elapsed());
+        }
     }
     kill("-CONT");
     eprintln!("Redis stopped 5 s: {sent} requests, {failed} failed, slowest {slowest:?}");
@@ -292,6 +304,16 @@ fn a_stalled_redis_fails_no_request_and_its_seconds_are_counted_once() {
     // arrived late, is not counted twice.
     std::thread::sleep(Duration::from_secs(5));
     assert_eq!(hosts.usage_ok(&id), want, "each request counted once");
+    // 2 + 30 of the free key's 60 were used: 30 are left, plus the refill.
+    let ok = (0..60)
+        .filter(|i| hosts.servers[i % 2].get("/v1/key", &free).status == 200)
+        .count();
+    let most = 60.0 - 32.0 + free_first.elapsed().as_secs_f64() + 2.0;
+    eprintln!("free key after the stall: {ok} of 60 answered 200 (at most {most:.1})");
+    assert!(
+        ok as f64 <= most,
+        "{ok}: the stall's requests were taken from the shared bucket"
+    );
     let metrics =
         String::from_utf8_lossy(&hosts.servers[0].get("/metrics", &key).body).into_owned();
     assert!(metrics.contains("area_redis_up 1"), "{metrics}");

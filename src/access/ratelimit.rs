@@ -77,13 +77,19 @@ impl Limiter {
     /// Takes one token from a key's bucket: the one all servers share when
     /// Redis is named and reachable, else this server's own.
     pub fn take_key(&self, key_id: &str, per_minute: u32, now: Instant) -> Budget {
-        if let Some(shared) = self.shared.get()
-            && let Some(budget) = shared.take(key_id, per_minute)
-        {
+        let Some(shared) = self.shared.get() else {
+            return self.take(key_id, per_minute, now);
+        };
+        if let Some(budget) = shared.take(key_id, per_minute) {
             self.mirror(key_id, budget.remaining, now);
             return budget;
         }
-        self.take(key_id, per_minute, now)
+        let budget = self.take(key_id, per_minute, now);
+        if budget.retry_after_secs.is_none() {
+            // Taken from the shared bucket once Redis is back.
+            shared.owe(key_id);
+        }
+        budget
     }
 
     /// Keeps this server's bucket of a key at the shared one's level, so that

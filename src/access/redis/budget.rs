@@ -13,7 +13,10 @@
 //! lose, within the 2% the budget allows (README, "Rate limits").
 //!
 //! When Redis does not answer within `REQUEST_TIMEOUT`, or is known to be
-//! down, the caller falls back to this server's own bucket (`None`).
+//! down, the caller falls back to this server's own bucket (`None`); the
+//! requests it lets through meanwhile are owed, and taken from the shared
+//! bucket by the key's next request once Redis answers, so that a key is
+//! over its budget only while Redis is away.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,7 +34,8 @@ const LEASE_FROM_CAPACITY: u32 = 1000;
 const LEASE_SHARE: u32 = 1000;
 
 /// KEYS[1] the bucket, ARGV[1] the requests a minute, ARGV[2] the tokens
-/// wanted. Returns how many were granted (none when fewer than one is left)
+/// wanted, ARGV[3] the tokens owed (taken first, down to a minute's debt at
+/// most). Returns how many were granted (none when fewer than one is left)
 /// and the tokens left, as text (Lua numbers would be cut to integers). An
 /// idle bucket expires once it would be full again.
 const TAKE: &str = r#"
@@ -44,6 +48,7 @@ local tokens = capacity
 if held[1] then
   tokens = math.min(capacity, tonumber(held[1]) + math.max(0, now - tonumber(held[2])) * rate)
 end
+tokens = math.max(-capacity, tokens - tonumber(ARGV[3]))
 local granted = math.min(tonumber(ARGV[2]), math.floor(tokens))
 if granted >= 1 then
   tokens = tokens - granted
@@ -67,6 +72,8 @@ pub struct SharedBuckets {
     redis: Arc<Redis>,
     script: redis::Script,
     leases: Mutex<HashMap<String, Lease>>,
+    /// Requests let through by this server's own bucket while Redis was away.
+    owed: Mutex<HashMap<String, u32>>,
     /// Requests limited by this server's own bucket because Redis was away.
     pub fallbacks: AtomicU64,
 }
@@ -77,6 +84,7 @@ impl SharedBuckets {
             redis,
             script: redis::Script::new(TAKE),
             leases: Mutex::new(HashMap::new()),
+            owed: Mutex::new(HashMap::new()),
             fallbacks: AtomicU64::new(0),
         }
     }
@@ -88,14 +96,28 @@ impl SharedBuckets {
             return Some(budget);
         }
         let want = lease_size(per_minute);
+        let owed = self
+            .owed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(key_id);
         let taken = self.redis.call_if_up(|c| {
             self.script
                 .key(format!("{BUCKET}{key_id}"))
                 .arg(per_minute)
                 .arg(want)
+                .arg(owed.unwrap_or(0))
                 .invoke::<(u32, String)>(c)
         });
         let Some((granted, left)) = taken else {
+            if let Some(n) = owed {
+                *self
+                    .owed
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .entry(key_id.into())
+                    .or_default() += n;
+            }
             self.fallbacks.fetch_add(1, Ordering::Relaxed);
             return None;
         };
@@ -116,6 +138,17 @@ impl SharedBuckets {
         lease.tokens += granted - 1;
         lease.left_there = left;
         Some(Budget::of(per_minute, left + lease.tokens as f64, true))
+    }
+
+    /// One request let through by this server's own bucket.
+    pub fn owe(&self, key_id: &str) {
+        let mut owed = self.owed.lock().unwrap_or_else(|p| p.into_inner());
+        match owed.get_mut(key_id) {
+            Some(n) => *n += 1,
+            None => {
+                owed.insert(key_id.to_string(), 1);
+            }
+        }
     }
 
     fn from_lease(&self, key_id: &str, per_minute: u32) -> Option<Budget> {
