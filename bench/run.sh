@@ -322,6 +322,8 @@ main() {
   echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"
   python3 bench/report.py "$WORK/meta" "$WORK/results.tsv" "$N" "$SMALL_N" >bench/RESULTS.md
   cat bench/RESULTS.md
+  # Get Area with a limited key without and with Redis (bench/RESULTS-redis.md).
+  BIN="$BIN" bash bench/redis.sh
 }
 
 main "$@"

@@ -603,7 +603,7 @@ HEADERS = {
         },
     },
     "X-RateLimit-Limit": {
-        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default). Limits are kept per server process: behind a balancer, per replica.",
+        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default). Without Redis, limits are kept per server process (behind a balancer, per replica); with Redis named (AREA_REDIS), one budget per key is shared by every server.",
         "required": False,
         "schema": {"type": "integer", "minimum": 0},
     },

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in seconds.
@@ -26,9 +26,13 @@ struct Counters {
     rate_limited: u64,
 }
 
+/// Lines another part adds when rendered (Redis's state, access/redis/live.rs).
+type Extra = Box<dyn Fn() -> String + Send + Sync>;
+
 #[derive(Default)]
 pub struct Metrics {
     inner: Mutex<Counters>,
+    extra: OnceLock<Extra>,
 }
 
 impl Metrics {
@@ -98,7 +102,15 @@ impl Metrics {
         let (busy, idle) = pool.unwrap_or((0, 0));
         let _ = writeln!(out, "area_db_connections{{state=\"busy\"}} {busy}");
         let _ = writeln!(out, "area_db_connections{{state=\"idle\"}} {idle}");
+        if let Some(extra) = self.extra.get() {
+            out.push_str(&extra());
+        }
         out
+    }
+
+    /// Adds `lines` to every rendering from now on.
+    pub fn add(&self, lines: impl Fn() -> String + Send + Sync + 'static) {
+        let _ = self.extra.set(Box::new(lines));
     }
 }
 

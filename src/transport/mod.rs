@@ -29,11 +29,12 @@ use std::time::{Duration, Instant};
 use tiny_http::Server;
 
 use crate::access::key_store::KeyStore;
+use crate::access::redis::live::Live;
 use crate::access::usage::{self, Usage};
 use crate::access::{key_file, migrate};
-use crate::app::App;
 use crate::app::exports::MAX_EXPORTS;
 use crate::app::http::RequestIds;
+use crate::app::{App, redis_link};
 use crate::data::dataset::Store;
 use crate::data::db::PoolSize;
 use keeper::keep_accepting;
@@ -64,6 +65,8 @@ pub struct ServeConfig {
     pub db: PathBuf,
     /// The keys file, which replicas on one host share.
     pub keys: PathBuf,
+    /// Keys, budgets and usage shared through Redis instead (access/redis).
+    pub redis: Option<crate::access::redis::url::RedisUrl>,
     pub addr: String,
     pub workers: usize,
     /// Read and write timeout for each client connection.
@@ -121,9 +124,19 @@ pub struct Running {
 /// Opens the database and the keys, binds the address(es) and starts the workers.
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
     // The first command after an upgrade moves the dataset's keys out.
-    let moved = migrate::out_of_dataset(&config.db, &config.keys)?;
-    let (_, said_of_keys) = key_file::open(&config.keys)?;
-    let keys = KeyStore::open(&config.keys)?;
+    // With Redis, the keys are there and no keys file is touched.
+    let (moved, said_of_keys, keys, live) = match &config.redis {
+        None => (
+            migrate::out_of_dataset(&config.db, &config.keys)?,
+            key_file::open(&config.keys)?.1,
+            KeyStore::open(&config.keys)?,
+            None,
+        ),
+        Some(url) => {
+            let (live, keys) = Live::start(url, &config.keys)?;
+            (None, Vec::new(), keys, Some(live))
+        }
+    };
     // Each streaming export holds a connection of its own besides the workers'.
     let store = Store::open(&config.db, pool_size(config.workers))?;
     let listener = listen(&config.addr, config.client_timeout)?;
@@ -142,13 +155,18 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             log::warn!("{warning}");
         }
     }
-    log::info!(
-        "{} live API keys from {}",
-        keys.table().live_keys(),
-        config.keys.display()
-    );
+    if live.is_none() {
+        log::info!(
+            "{} live API keys from {}",
+            keys.table().live_keys(),
+            config.keys.display()
+        );
+    }
     let usage = Usage::new(&config.keys);
     let app = Arc::new(App::new(store, keys, usage, config.metrics_addr.is_none()));
+    if let Some(live) = live {
+        redis_link::link(&app, live)?;
+    }
     let shared = Arc::new(Shared {
         stopping: AtomicBool::new(false),
         conns: conns::Connections::default(),
