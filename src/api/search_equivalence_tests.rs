@@ -1,5 +1,5 @@
 //! Search against brute force over every area: random searches with every
-//! combination of q, lat/lng/radius, bbox and min_score, on areas generated
+//! combination of q, lat/lng/radius, bbox, min_score and province, on areas generated
 //! for it (clusters in South Africa, at both poles and astride the
 //! antimeridian; ASCII names, so that FTS5's tokenizer is plain to
 //! reproduce), compared on `data` (ids, and distances), `total` and order.
@@ -58,6 +58,7 @@ struct Area {
     lng: f64,
     score: f64,
     rank: i64,
+    province_slug: String,
 }
 
 /// The generated places, ids in order (the writer takes them sorted).
@@ -115,7 +116,7 @@ fn database() -> (std::path::PathBuf, Connection) {
 
 fn every_area(conn: &Connection) -> Vec<Area> {
     let sql = "SELECT a.area_no, a.id, a.name, a.municipality, a.province, a.lat, a.lng,
-                      a.truth_score, r.rank
+                      a.truth_score, r.rank, a.province_slug
                FROM areas a JOIN search_rank r ON r.area_no = a.area_no";
     let mut stmt = conn.prepare(sql).unwrap();
     stmt.query_map([], |r| {
@@ -127,6 +128,7 @@ fn every_area(conn: &Connection) -> Vec<Area> {
             lng: r.get(6)?,
             score: r.get(7)?,
             rank: r.get(8)?,
+            province_slug: r.get(9)?,
         })
     })
     .unwrap()
@@ -165,7 +167,8 @@ fn brute_force(areas: &[Area], p: &SearchParams) -> (Vec<(String, Option<f64>)>,
         let fits = words_in(&a.text)
             && p.min_score.is_none_or(|m| a.score >= m)
             && p.circle.zip(distance).is_none_or(|(c, d)| d <= c.radius_km)
-            && p.bbox.is_none_or(|b| in_box(&b, a.lat, a.lng));
+            && p.bbox.is_none_or(|b| in_box(&b, a.lat, a.lng))
+            && p.province.is_none_or(|slug| a.province_slug == slug);
         if fits {
             found.push((a, distance, words_in(&a.text[..1])));
         }
@@ -204,6 +207,7 @@ fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchPar
         circle: None,
         min_score: None,
         bbox: None,
+        province: None,
         limit: [1, 5, 20, 100][pick(4)],
         offset: [0, 0, 3, 40, 400, 5000][pick(6)],
         format: None,
@@ -236,6 +240,17 @@ fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchPar
     if combination & 8 != 0 || combination == 0 {
         p.min_score = Some([0.0, floor, floor, 5.0, 6.5, 9.99, 10.0][pick(7)]);
     }
+    if combination & 16 != 0 {
+        // Limpopo has no area here: a province that matches nothing.
+        let slugs = [
+            "gauteng",
+            "western-cape",
+            "north-west",
+            "kwazulu-natal",
+            "limpopo",
+        ];
+        p.province = Some(slugs[pick(slugs.len())]);
+    }
     p
 }
 
@@ -251,9 +266,9 @@ fn every_search_equals_brute_force_over_every_area() {
     let stored = MatchCache::new(1).with_stored_sets(true);
     let stored_walked = MatchCache::new(1).with_stored_sets(true);
     let mut rng = Lcg(7);
-    let (mut non_empty, mut full_pages) = (0, 0);
-    for i in 0..1600 {
-        let p = random_search(&mut rng, &areas, i % 16);
+    let (mut non_empty, mut full_pages, mut in_a_province) = (0, 0, 0);
+    for i in 0..SEARCHES {
+        let p = random_search(&mut rng, &areas, i % 32);
         let (want, total) = brute_force(&areas, &p);
         for (way, matches, tuning) in [
             ("no list kept", &none_kept, (COLLECT, Masking::ByCost)),
@@ -301,14 +316,22 @@ fn every_search_equals_brute_force_over_every_area() {
         }
         non_empty += usize::from(total > 0);
         full_pages += usize::from(total > (p.offset + p.limit) as usize);
+        in_a_province += usize::from(p.province.is_some() && total > 0);
     }
     std::fs::remove_dir_all(&dir).ok();
-    assert!(non_empty > 700, "only {non_empty} searches found anything");
+    assert!(non_empty > 1400, "only {non_empty} searches found anything");
     assert!(
-        full_pages > 300,
+        in_a_province > 600,
+        "only {in_a_province} searches in a province found anything"
+    );
+    assert!(
+        full_pages > 600,
         "only {full_pages} searches had more than their page"
     );
 }
+
+/// Random searches: 100 of each combination of criteria.
+const SEARCHES: usize = 3200;
 
 /// As in production: tiers of up to this many matches are collected.
 const COLLECT: usize = super::search_text::COLLECT_AT_MOST;
