@@ -114,7 +114,8 @@ fn search_parameters_match_the_contract() {
     assert_words(path, "province", &provinces(), None);
     let description = doc()["paths"][path]["get"]["description"].as_str().unwrap();
     assert!(
-        description.contains("At least one of q, lat and lng, bbox, min_score, or province is required"),
+        description
+            .contains("At least one of q, lat and lng, bbox, min_score, or province is required"),
         "Search says province is a criterion of its own: {description}"
     );
     let parameters = doc()["paths"][path]["get"]["parameters"]
