@@ -57,13 +57,15 @@ fn search_with(
         start,
         end: start.saturating_add(p.limit as usize),
     };
-    let province =
-        match p.province {
-            Some(slug) => Some(index.province(slug).ok_or_else(|| {
-                ApiError::invalid("province", format!("unknown province '{slug}'"))
-            })?),
-            None => None,
-        };
+    // Every slug the parameters take names one of the index's provinces.
+    let province = p
+        .province
+        .map(|slug| {
+            index
+                .province(slug)
+                .ok_or_else(|| ApiError::invalid("province", format!("unknown province '{slug}'")))
+        })
+        .transpose()?;
     let filter = Filter {
         index,
         province,
@@ -197,17 +199,13 @@ fn by_text(
 /// Nearest first, ties by id; inside the viewport too when there is one.
 fn by_distance(filter: &Filter, disc: &Disc, w: Window) -> (usize, Page) {
     let k = w.end.min(filter.index.area_count());
-    let nearest = match &filter.bbox {
-        bbox => {
-            let within = Within {
-                bbox: bbox.as_ref(),
-                province: filter.province,
-            };
-            filter
-                .index
-                .nearest_within(disc, within, filter.min_score, k)
-        }
+    let within = Within {
+        bbox: filter.bbox.as_ref(),
+        province: filter.province,
     };
+    let nearest = filter
+        .index
+        .nearest_within(disc, within, filter.min_score, k);
     let page = nearest
         .hits
         .iter()
@@ -219,7 +217,8 @@ fn by_distance(filter: &Filter, disc: &Disc, w: Window) -> (usize, Page) {
 
 /// The areas of a viewport, best score first, ties by id.
 fn by_score_in_box(filter: &Filter, bbox: &BBox, w: Window) -> (usize, Page) {
-    let (total, best) = (filter.index).best_in_box(bbox, filter.min_score, filter.province, w.end);
+    let index = filter.index;
+    let (total, best) = index.best_in_box(bbox, filter.min_score, filter.province, w.end);
     let page = best
         .iter()
         .skip(w.start)

@@ -1,6 +1,7 @@
-//! What the server keeps in memory about every area: position and
-//! truth_score, read once when a dataset is opened (the data never changes
-//! while it is served), and a grid over it for circle searches.
+//! What the server keeps in memory about every area: position, truth_score
+//! and province (as bitmaps, provinces.rs), read once when a dataset is
+//! opened (the data never changes while it is served), and a grid over it
+//! for circle searches. The score floor's placement is in score_order.rs.
 //!
 //! The grid buckets areas by cells of `CELL_DEG` degrees of latitude and
 //! longitude; each cell's areas sit together, best score first, so a cell
