@@ -14,7 +14,7 @@
 use rusqlite::Connection;
 
 use crate::search::geo::unit_vector32;
-use crate::search::provinces::{self, ProvinceAreas};
+use crate::search::provinces::ProvinceAreas;
 pub use crate::search::score_order::Floor;
 use crate::search::score_order::{floors_of, score_order, score_places};
 
@@ -123,8 +123,7 @@ impl AreaIndex {
             .prepare(RANKS)?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        let provinces = provinces::read(conn)?;
-        Ok(AreaIndex::from_entries(entries, by_rank).with_provinces(&provinces))
+        AreaIndex::from_entries(entries, by_rank).with_provinces_of(conn)
     }
 
     /// From (area_no, lat, lng, truth_score), in any order, and
