@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build install test test-ui bench bench-layer bench-build contract cluster-test clean
+.PHONY: run build install test test-ui bench bench-layer bench-build contract cluster-test redis-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -51,6 +51,11 @@ contract: build
 ## cluster-test: nginx in front of two replicas; one dies mid-run, every request is still answered
 cluster-test: build
 	bash deploy/cluster-test.sh
+
+## redis-test: two servers and an admin host sharing keys, budgets and usage through Redis
+## (installs redis-server with apt-get when missing; starts it on a free port)
+redis-test:
+	bash deploy/redis-test.sh
 
 clean:
 	cargo clean

@@ -126,6 +126,20 @@ def main(db_path, outdir):
     # every distinct 3-letter prefix and every heavy word.
     cases["first_use"] = sorted(set(cases["search_q_prefix3"]) | {f"/v1/areas/search?q={w}" for w in heavy})
     rng.shuffle(cases["first_use"])
+    # Search within a province (README, "Search Areas"), above a floor (a
+    # page in ten deep, 5,000 matches in) and with a 3-letter prefix. Drawn
+    # with a generator of their own, so that the lists above stay as they were.
+    more = random.Random(20261126)
+    slugs = sorted({r[2] for r in rows})
+    cases["search_province_min"] = [
+        "/v1/areas/search?province={}&min_score={}&offset={}".format(
+            more.choice(slugs), more.choice(["9.5", "9", "8", "7", "6.5", "5", "2"]), more.choice([0] * 9 + [5000])
+        )
+        for _ in range(COUNT)
+    ]
+    cases["search_province_prefix3"] = [
+        f"/v1/areas/search?q={quote_plus(more.choice(prefixes))}&province={more.choice(slugs)}" for _ in range(COUNT)
+    ]
     for name, targets in cases.items():
         with open(f"{outdir}/{name}.txt", "w", encoding="utf-8") as f:
             f.write("\n".join(targets) + "\n")

@@ -26,6 +26,8 @@ NAMES = {
     "search_q_heavy_geo_min": "Search heavy word + lat/lng radius 50 + min_score",
     "search_min_score": "Search min_score alone",
     "search_bbox": "Search bbox (0.1-0.6° viewports near Johannesburg)",
+    "search_province_min": "Search province + min_score (some deep pages)",
+    "search_province_prefix3": "Search province + q (3-letter prefix)",
     "compare_5": "Compare 5 ids",
     "history_1y_daily": "History 1y daily",
     "history_1y_weekly": "History 1y weekly",

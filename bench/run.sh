@@ -29,7 +29,7 @@ read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
   search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
-  search_q_heavy_geo_min search_min_score search_bbox compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
+  search_q_heavy_geo_min search_min_score search_bbox search_province_min search_province_prefix3 compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
 
 WORK=$(mktemp -d /tmp/area-bench.XXXXXX)
 chmod 755 "$WORK" # nginx workers may run as nobody and must read the bodies
@@ -322,6 +322,8 @@ main() {
   echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"
   python3 bench/report.py "$WORK/meta" "$WORK/results.tsv" "$N" "$SMALL_N" >bench/RESULTS.md
   cat bench/RESULTS.md
+  # Get Area with a limited key without and with Redis (bench/RESULTS-redis.md).
+  BIN="$BIN" bash bench/redis.sh
 }
 
 main "$@"

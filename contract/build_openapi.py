@@ -603,7 +603,7 @@ HEADERS = {
         },
     },
     "X-RateLimit-Limit": {
-        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default). Limits are kept per server process: behind a balancer, per replica.",
+        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default). Without Redis, limits are kept per server process (behind a balancer, per replica); with Redis named (AREA_REDIS), one budget per key is shared by every server.",
         "required": False,
         "schema": {"type": "integer", "minimum": 0},
     },
@@ -970,11 +970,11 @@ def format_param(offered, note):
     )
 
 
-def province_param():
+def province_param(description="Only areas of this province (filter slug)."):
     return query(
         "province",
         {"type": "string", "enum": PROVINCES, "examples": ["western-cape"]},
-        "Only areas of this province (filter slug).",
+        description,
     )
 
 
@@ -1073,7 +1073,7 @@ def preflight(label):
     }
 
 
-SEARCH_RULE = "At least one of q, lat and lng, bbox, or min_score is required (else 400 with param q); lat and lng come together; radius needs them. Every criterion given must hold."
+SEARCH_RULE = "At least one of q, lat and lng, bbox, min_score, or province is required (else 400 with param q); lat and lng come together; radius needs them. Every criterion given must hold."
 
 SEARCH_PARAMETERS = [
     query(
@@ -1119,6 +1119,9 @@ SEARCH_PARAMETERS = [
         {"type": "number", "minimum": MIN_SCORE_MIN, "maximum": MIN_SCORE_MAX, "examples": [5]},
         f"Minimum truth_score, {MIN_SCORE_MIN} to {MIN_SCORE_MAX}." + NUMBER_NOTE,
     ),
+    province_param(
+        "Only areas of this province: the filter slugs List Areas takes. Combines with every other criterion; any other value is 400 with param province."
+    ),
     query(
         "limit",
         {"type": "integer", "minimum": SEARCH_LIMIT_MIN, "maximum": SEARCH_LIMIT_MAX, "default": SEARCH_LIMIT_DEFAULT, "examples": [5]},
@@ -1163,7 +1166,7 @@ GET_OPS = {
     "/v1/areas/search": {
         "operationId": "searchAreas",
         "summary": "Search areas",
-        "description": "By text, by circle, by viewport, by minimum score, or any of them together. " + SEARCH_RULE + " Order: by relevance when q is given (areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page.",
+        "description": "By text, by circle, by viewport, by minimum score, by province, or any of them together. " + SEARCH_RULE + " Order: by relevance when q is given (areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page.",
         "tags": ["areas"],
         "parameters": [*SEARCH_PARAMETERS, *REQUEST_HEADERS],
         "responses": api_responses(
@@ -1327,6 +1330,7 @@ CURL = {
     ],
     "/v1/areas/search": [
         f'curl -s {_AUTH} "localhost:8080/v1/areas/search?q=johannes&lat=-26.2041&lng=28.0473&radius=25&min_score=5"',
+        f'curl -s {_AUTH} "localhost:8080/v1/areas/search?province=gauteng&min_score=7&limit=3"',
         f'curl -s {_AUTH} -H "Accept: application/geo+json" "localhost:8080/v1/areas/search?bbox=18.3,-34.0,18.6,-33.85&limit=2"',
         f'curl -s {_AUTH} "localhost:8080/v1/areas/search?q=cape&limit=10&offset=20&format=csv"',
         f'curl -s {_AUTH} "localhost:8080/v1/areas/search?lat=-26.2&lng=28.05&radius=1e-05"',

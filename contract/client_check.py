@@ -112,6 +112,15 @@ check(beyond.data == [] and beyond.total == first.total, "an offset past the end
 check(response.headers["X-Total-Count"] == str(first.total), "X-Total-Count is the total")
 check('rel="prev"' in response.headers["Link"] and 'rel="next"' not in response.headers["Link"], "last page links")
 
+gauteng = m.SearchAreasProvince.GAUTENG
+best = ok(search_areas.sync_detailed(client=growth, province=gauteng, min_score=7.0, limit=50), m.SearchPage)
+listed = ok(list_areas.sync_detailed(client=growth, province=m.ListAreasProvince.GAUTENG, limit=100), m.AreaPage)
+check(best.total == len(best.data) == sum(a.truth_score >= 7 for a in listed.data) > 0, "Gauteng scoring 7 or more")
+check(all(a.province.value == "Gauteng" and a.truth_score >= 7 for a in best.data), "only Gauteng's best")
+cape = m.SearchAreasProvince.EASTERN_CAPE
+page = ok(search_areas.sync_detailed(client=growth, q="port", province=cape, limit=50), m.SearchPage)
+check(page.total > 0 and all(a.province.value == "Eastern Cape" for a in page.data), "q within a province")
+
 response = search_areas.sync_detailed(client=growth, q="cape", min_score=0.0, limit=1)
 ok(response, m.SearchPage)
 check('rel="next"' in response.headers["Link"], "a first page links to the next")

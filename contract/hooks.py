@@ -4,8 +4,8 @@ Every query parameter in docs/openapi.json is a plain scalar, as generators
 read them best; a few rules join parameters or items and no parameter schema
 can state them, so the document states them in prose:
 
-* Search needs at least one of q, lat and lng, bbox, or min_score; lat and lng
-  come together; radius needs them.
+* Search needs at least one of q, lat and lng, bbox, min_score, or province;
+  lat and lng come together; radius needs them.
 * bbox's minLat is at most its maxLat, and a number in exponent notation is
   within range like any other (the pattern checks ranges for decimal notation
   only).
@@ -42,7 +42,7 @@ def _search(query):
         query.pop("radius", None)
     if _present(query, "bbox"):
         query["bbox"] = _bbox(str(query["bbox"]))
-    if not any(_present(query, n) for n in ("q", "lat", "bbox", "min_score")):
+    if not any(_present(query, n) for n in ("q", "lat", "bbox", "min_score", "province")):
         query["min_score"] = 0
 
 

@@ -194,6 +194,7 @@ fn the_readme_shows_examples_of_every_feature() {
     for path in [
         "/v1/areas?",
         "/v1/areas/search?",
+        "/v1/areas/search?province=",
         "bbox=",
         "format=csv",
         "application/geo+json",

@@ -1,5 +1,5 @@
-//! Search Areas paging: for text, circle, viewport and score searches and
-//! their combinations, walking every page by `offset` and again by following
+//! Search Areas paging: for text, circle, viewport, score and province
+//! searches and their combinations, walking every page by `offset` and again by following
 //! the Link header's rel="next" visits every match exactly once, in the
 //! documented order, as brute force over every area finds them; `total` is
 //! their count; pages past the end are empty; `offset` is 0 or more.
@@ -50,6 +50,17 @@ fn searches() -> Vec<Criteria> {
             .near(JHB.0, JHB.1, Some(40.0))
             .bbox(GAUTENG)
             .min_score(4.0),
+        c().province("gauteng"),
+        c().province("western-cape").min_score(7.0),
+        c().province("limpopo").q("mak"),
+        c().province("north-west").q("n"),
+        c().province("gauteng").near(JHB.0, JHB.1, Some(50.0)),
+        c().province("mpumalanga").bbox(COUNTRY).min_score(5.0),
+        c().province("free-state")
+            .q("e")
+            .near(-29.0, 26.0, Some(50.0))
+            .bbox(COUNTRY)
+            .min_score(3.0),
     ]
 }
 

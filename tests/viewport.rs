@@ -225,6 +225,7 @@ fn a_box_across_the_antimeridian_holds_both_sides_of_it() {
                 .clone(),
             lat: *lat,
             lng: *lng,
+            province_slug: "gauteng".into(),
         })
         .collect();
     let c = Criteria::default;

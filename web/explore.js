@@ -2,7 +2,8 @@
 // area, loaded with one export request; with a lower plan it shows the marks
 // of the current results. GET /v1/key tells the page the plan. Results come
 // from List (a province, no search) or Search (text, a circle, the map's
-// view, a minimum score), in pages; picking an area opens the panel.
+// view, a minimum score, each within the chosen province), in pages; picking
+// an area opens the panel.
 
 import { call, el, keyForm, planAtLeast, query, savedKey } from "/web/api.js";
 import { AreaMap, legendItems } from "/web/map.js";
@@ -48,7 +49,8 @@ async function openArea(id) {
   await panel.show(id);
 }
 
-/** The request for the current criteria and page: Search when any criterion is set, else List. */
+/** The request for the current criteria and page: Search when any criterion is set (within the
+ *  province, when one is chosen), else List of the province. */
 function target(offset) {
   const q = $("q").value.trim();
   const min = $("min-score").value;
@@ -59,11 +61,9 @@ function target(offset) {
     ...(state.bbox ? { bbox: state.bbox.join(",") } : {}),
   };
   const searching = Object.values(criteria).some((v) => v !== "");
-  $("criteria").textContent = searching && $("province").value
-    ? "Search covers every province; the province chooses what the list shows without a search."
-    : "";
-  if (searching) return "/v1/areas/search" + query({ ...criteria, limit: PAGE, offset, format: "geojson" });
-  return "/v1/areas" + query({ province: $("province").value, sort: "truth_score", order: "desc", limit: PAGE, offset, format: "geojson" });
+  const province = $("province").value;
+  if (searching) return "/v1/areas/search" + query({ ...criteria, province, limit: PAGE, offset, format: "geojson" });
+  return "/v1/areas" + query({ province, sort: "truth_score", order: "desc", limit: PAGE, offset, format: "geojson" });
 }
 
 async function search(offset) {

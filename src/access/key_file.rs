@@ -31,7 +31,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Plans, ranked: a plan may use what every plan of lower rank may use.
 /// requests_per_minute NULL means unlimited. The versions are set apart
 /// (`mark`), as PRAGMA takes no bound values.
-const SCHEMA: &str = "
+pub(crate) const SCHEMA: &str = "
     CREATE TABLE plans (
         name                TEXT    PRIMARY KEY,
         rank                INTEGER NOT NULL UNIQUE,

@@ -58,8 +58,7 @@ pub fn require(plan: Plan, needed: Plan, feature: &'static str) -> Result<(), Ap
 /// lines of its own into `keys list`.
 pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, String), String> {
     check_label(label)?;
-    let id = format!("key_{}", random_hex(6)?);
-    let key = format!("ask_{}", random_hex(24)?);
+    let (id, key) = new_key()?;
     conn.execute(
         "INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![
@@ -74,6 +73,14 @@ pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, Str
     Ok((id, key))
 }
 
+/// A new key's (id, key), drawn from the system's randomness.
+pub fn new_key() -> Result<(String, String), String> {
+    Ok((
+        format!("key_{}", random_hex(6)?),
+        format!("ask_{}", random_hex(24)?),
+    ))
+}
+
 /// Characters that change how text around them is shown without being seen
 /// themselves: bidirectional controls, which can make one `keys list` line
 /// read as another, and zero-width ones.
@@ -84,7 +91,7 @@ const INVISIBLE: [std::ops::RangeInclusive<char>; 4] = [
     '\u{FEFF}'..='\u{FEFF}',
 ];
 
-fn check_label(label: &str) -> Result<(), String> {
+pub fn check_label(label: &str) -> Result<(), String> {
     let bad = |c: &char| c.is_control() || INVISIBLE.iter().any(|r| r.contains(c));
     match label.chars().find(bad) {
         Some(c) => Err(format!(

@@ -2,7 +2,8 @@
 //! (`key_file`) with its API keys (`keys`) and plan limits (`plans`), moved
 //! out of old dataset files by `migrate`; the live keys held in memory
 //! (`key_store`); each plan's request budget (`ratelimit`); and the requests
-//! counted per key and day (`usage`, read back by `usage_report`).
+//! counted per key and day (`usage`, read back by `usage_report`); with
+//! Redis named, all of it shared across hosts (`redis`).
 
 pub mod key_file;
 pub mod key_store;
@@ -10,5 +11,6 @@ pub mod keys;
 pub mod migrate;
 pub mod plans;
 pub mod ratelimit;
+pub mod redis;
 pub mod usage;
 pub mod usage_report;

@@ -4,9 +4,13 @@
 //! tokens a second; each request takes one. Buckets are keyed by API key id, or
 //! by client address for requests without a valid key, so that guessing keys is
 //! as slow as the free plan. Time is passed in, so the arithmetic is testable.
+//! With Redis named, keys' buckets live there, one per key for all servers
+//! (access/redis/budget.rs); addresses' stay here.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::access::redis::budget::SharedBuckets;
 use std::time::Instant;
 
 /// What a request learns from its bucket, for the X-RateLimit-* headers.
@@ -34,6 +38,7 @@ const SWEEP_ABOVE: usize = 10_000;
 #[derive(Default)]
 pub struct Limiter {
     buckets: Mutex<HashMap<String, Bucket>>,
+    shared: OnceLock<Arc<SharedBuckets>>,
 }
 
 impl Limiter {
@@ -62,17 +67,67 @@ impl Limiter {
             bucket.tokens + now.saturating_duration_since(bucket.at).as_secs_f64() * rate;
         bucket.tokens = refilled.min(capacity);
         bucket.at = now;
-        let retry_after_secs = if bucket.tokens >= 1.0 {
+        let allowed = bucket.tokens >= 1.0;
+        if allowed {
             bucket.tokens -= 1.0;
-            None
-        } else {
-            Some(((1.0 - bucket.tokens) / rate).ceil().max(1.0) as u64)
+        }
+        Budget::of(per_minute, bucket.tokens, allowed)
+    }
+
+    /// Takes one token from a key's bucket: the one all servers share when
+    /// Redis is named and reachable, else this server's own.
+    pub fn take_key(&self, key_id: &str, per_minute: u32, now: Instant) -> Budget {
+        let Some(shared) = self.shared.get() else {
+            return self.take(key_id, per_minute, now);
         };
+        if let Some(budget) = shared.take(key_id, per_minute) {
+            self.mirror(key_id, budget.remaining, now);
+            return budget;
+        }
+        let budget = self.take(key_id, per_minute, now);
+        if budget.retry_after_secs.is_none() {
+            // Taken from the shared bucket once Redis is back.
+            shared.owe(key_id);
+        }
+        budget
+    }
+
+    /// Keeps this server's bucket of a key at the shared one's level, so that
+    /// when Redis goes away the key goes on from where it was, not from a
+    /// full bucket on every server.
+    fn mirror(&self, key_id: &str, tokens: u32, now: Instant) {
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let bucket = Bucket {
+            tokens: tokens as f64,
+            at: now,
+        };
+        match buckets.get_mut(key_id) {
+            Some(b) => *b = bucket,
+            None => {
+                buckets.insert(key_id.to_string(), bucket);
+            }
+        }
+    }
+
+    /// Keys' buckets are kept in Redis from now on (access/redis/budget.rs).
+    pub fn share(&self, buckets: Arc<SharedBuckets>) {
+        let _ = self.shared.set(buckets);
+    }
+}
+
+impl Budget {
+    /// The budget of a bucket of `per_minute` left with `tokens` after a
+    /// request that was `allowed` (or not).
+    pub fn of(per_minute: u32, tokens: f64, allowed: bool) -> Budget {
+        let rate = per_minute as f64 / 60.0;
         Budget {
             limit: per_minute,
-            remaining: bucket.tokens.floor() as u32,
-            reset_secs: ((capacity - bucket.tokens) / rate).ceil() as u64,
-            retry_after_secs,
+            remaining: tokens.floor().max(0.0) as u32,
+            reset_secs: ((per_minute as f64 - tokens) / rate).ceil().max(0.0) as u64,
+            retry_after_secs: (!allowed).then(|| ((1.0 - tokens) / rate).ceil().max(1.0) as u64),
         }
     }
 }

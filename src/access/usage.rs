@@ -13,12 +13,14 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, params};
 
 use crate::access::key_file::{create_private, keep_private};
+use crate::access::redis::conn::Redis;
+use crate::access::redis::usage::SharedUsage;
 use crate::access::usage_report;
 use crate::dates::{self, SECONDS_PER_DAY};
 
@@ -161,6 +163,9 @@ pub struct Usage {
     /// Held by a flush from taking the counts until they are written, and by
     /// `day`, so that no count is in neither place, or in both, when read.
     flushing: Mutex<()>,
+    /// With Redis named: where flushes go instead of the usage file, and
+    /// the connections requests read today's counts through.
+    shared: OnceLock<(Arc<SharedUsage>, Arc<Redis>)>,
 }
 
 impl Usage {
@@ -169,6 +174,7 @@ impl Usage {
             path: usage_path(keys),
             waiting: Mutex::new(Waiting::default()),
             flushing: Mutex::new(()),
+            shared: OnceLock::new(),
         }
     }
 
@@ -189,6 +195,9 @@ impl Usage {
     /// `patience` for another writer. On failure the counts wait on in memory
     /// and the error, with how many requests they are, is returned to log.
     pub fn flush(&self, patience: Duration) -> Result<(), String> {
+        if let Some((shared, _)) = self.shared.get() {
+            return self.flush_shared(shared);
+        }
         let _one = self.flushing.lock().unwrap_or_else(|p| p.into_inner());
         let taken = std::mem::take(&mut *self.waiting.lock().unwrap_or_else(|p| p.into_inner()));
         if taken.dropped > 0 {
@@ -216,6 +225,9 @@ impl Usage {
     /// `key_id`'s requests on `day`: those every server has written, and
     /// those waiting here, as one snapshot.
     pub fn day(&self, key_id: &str, day: i64) -> Result<Counts, String> {
+        if let Some((usage, requests)) = self.shared.get() {
+            return Ok(self.day_shared(usage, requests, key_id, day));
+        }
         let _one = self.flushing.lock().unwrap_or_else(|p| p.into_inner());
         let mut counts = usage_report::day(&self.path, key_id, &dates::format_date(day))?;
         counts.add(self.waiting(key_id, day));
@@ -282,6 +294,9 @@ fn write(conn: &mut Connection, taken: &Waiting) -> Result<(), String> {
     }
     tx.commit().map_err(fail)
 }
+
+#[path = "usage_shared.rs"]
+mod shared;
 
 #[cfg(test)]
 #[path = "usage_tests.rs"]

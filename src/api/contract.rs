@@ -53,13 +53,14 @@ pub const INCLUDES: [&str; 2] = [INCLUDE_HISTORY, INCLUDE_NEARBY];
 
 // ---- Search Areas: GET /v1/areas/search (README, "Search Areas") ----
 
-pub const SEARCH_PARAMS: [&str; 9] = [
+pub const SEARCH_PARAMS: [&str; 10] = [
     "q",
     "lat",
     "lng",
     "radius",
     "bbox",
     "min_score",
+    "province",
     "limit",
     "offset",
     "format",

@@ -11,6 +11,7 @@ pub mod format;
 pub mod history;
 pub mod params;
 pub mod query;
+pub mod rank_set;
 pub mod render;
 pub mod router;
 pub mod search;

@@ -72,7 +72,7 @@ pub fn export(mut q: Query) -> Result<ExportParams, ApiError> {
     Ok(ExportParams { province, format })
 }
 
-fn province_param(value: Option<String>) -> Result<Option<&'static str>, ApiError> {
+pub fn province_param(value: Option<String>) -> Result<Option<&'static str>, ApiError> {
     let slugs = PROVINCES.map(|(slug, _)| (slug, slug));
     value
         .map(|v| query::one_of("province", &v, &slugs))

@@ -1,6 +1,6 @@
 //! Search Areas (`GET /v1/areas/search`): by text, by circle, by map viewport,
-//! by minimum score, or any of them together (every criterion given must
-//! hold), a page at any offset.
+//! by minimum score, by province, or any of them together (every criterion
+//! given must hold), a page at any offset.
 //!
 //! Search runs in two steps. The first counts every match and picks the page
 //! from FTS5 rowids and the in-memory area index, without reading any area
@@ -11,11 +11,13 @@ use rusqlite::{Connection, params};
 use super::{AreaPage, summary};
 use crate::api::params::SearchParams;
 use crate::api::search_words::word_matches;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::search::area_index::AreaIndex;
 use crate::search::bbox::BBox;
+use crate::search::circles::Within;
 use crate::search::geo::Disc;
 use crate::search::match_cache::MatchCache;
+use crate::search::provinces::ProvinceAreas;
 use crate::search::region::Shape;
 
 /// The positions of a page in a search's order: `start` up to `end`.
@@ -55,8 +57,18 @@ fn search_with(
         start,
         end: start.saturating_add(p.limit as usize),
     };
+    // Every slug the parameters take names one of the index's provinces.
+    let province = p
+        .province
+        .map(|slug| {
+            index
+                .province(slug)
+                .ok_or_else(|| ApiError::invalid("province", format!("unknown province '{slug}'")))
+        })
+        .transpose()?;
     let filter = Filter {
         index,
+        province,
         min_score: p.min_score.unwrap_or(0.0),
         disc: p.circle.map(Disc::new),
         bbox: p.bbox,
@@ -68,6 +80,7 @@ fn search_with(
         (Some(disc), true) => by_distance(&filter, disc, window),
         (None, true) => match &p.bbox {
             Some(bbox) => by_score_in_box(&filter, bbox, window),
+            None if filter.province.is_some() => by_score_in_province(&filter, window),
             None => by_score(conn, &filter, window)?,
         },
     };
@@ -89,6 +102,7 @@ type Page = Vec<(i64, Option<f64>)>;
 /// Every criterion but the words: what an area must meet to be a match.
 pub struct Filter<'a> {
     pub index: &'a AreaIndex,
+    pub province: Option<&'a ProvinceAreas>,
     pub min_score: f64,
     pub disc: Option<Disc>,
     pub bbox: Option<BBox>,
@@ -118,18 +132,23 @@ impl Filter<'_> {
             min_score: self.min_score,
             disc: self.disc.as_ref(),
             bbox: self.bbox.as_ref(),
+            province: self.province,
         }
     }
 
     /// Whether anything but the words narrows the search.
     pub fn narrows(&self) -> bool {
-        self.min_score > 0.0 || self.disc.is_some() || self.bbox.is_some()
+        self.min_score > 0.0
+            || self.disc.is_some()
+            || self.bbox.is_some()
+            || self.province.is_some()
     }
 
     /// The area_no of the area with a search rank, if it is a match.
     pub fn admit(&self, rank: u32) -> Option<i64> {
-        let e = self.index.by_rank(i64::from(rank))?;
-        self.shape().holds(e).then_some(i64::from(e.area_no))
+        let i = self.index.position_of_rank(i64::from(rank))?;
+        let area_no = i64::from(self.index.at(i).area_no);
+        self.shape().holds(self.index, i).then_some(area_no)
     }
 
     /// Whether a list of `matches` is tested against the shape's mask
@@ -180,10 +199,13 @@ fn by_text(
 /// Nearest first, ties by id; inside the viewport too when there is one.
 fn by_distance(filter: &Filter, disc: &Disc, w: Window) -> (usize, Page) {
     let k = w.end.min(filter.index.area_count());
-    let nearest = match &filter.bbox {
-        Some(bbox) => filter.index.nearest_in_box(disc, bbox, filter.min_score, k),
-        None => filter.index.nearest(disc, filter.min_score, k, None),
+    let within = Within {
+        bbox: filter.bbox.as_ref(),
+        province: filter.province,
     };
+    let nearest = filter
+        .index
+        .nearest_within(disc, within, filter.min_score, k);
     let page = nearest
         .hits
         .iter()
@@ -195,11 +217,24 @@ fn by_distance(filter: &Filter, disc: &Disc, w: Window) -> (usize, Page) {
 
 /// The areas of a viewport, best score first, ties by id.
 fn by_score_in_box(filter: &Filter, bbox: &BBox, w: Window) -> (usize, Page) {
-    let (total, best) = filter.index.best_in_box(bbox, filter.min_score, w.end);
+    let index = filter.index;
+    let (total, best) = index.best_in_box(bbox, filter.min_score, filter.province, w.end);
     let page = best
         .iter()
         .skip(w.start)
         .map(|&no| (i64::from(no), None))
+        .collect();
+    (total, page)
+}
+
+/// A province, with or without min_score: the highest scores first, from
+/// the province's bitmap in score order (search/provinces.rs).
+fn by_score_in_province(filter: &Filter, w: Window) -> (usize, Page) {
+    let shape = filter.shape();
+    let (total, positions) = filter.index.page_scoring_in(&shape, &[], (w.start, w.end));
+    let page = positions
+        .into_iter()
+        .map(|i| (i64::from(filter.index.at(i).area_no), None))
         .collect();
     (total, page)
 }

@@ -1,5 +1,5 @@
 //! Search against brute force over every area: random searches with every
-//! combination of q, lat/lng/radius, bbox and min_score, on areas generated
+//! combination of q, lat/lng/radius, bbox, min_score and province, on areas generated
 //! for it (clusters in South Africa, at both poles and astride the
 //! antimeridian; ASCII names, so that FTS5's tokenizer is plain to
 //! reproduce), compared on `data` (ids, and distances), `total` and order.
@@ -10,129 +10,13 @@
 //! shape's mask always, never, and when it pays; so every path meets the
 //! same brute force.
 
-use rusqlite::{Connection, OpenFlags};
-
 use super::*;
-use crate::data::seed::Place;
 use crate::search::geo::{Circle, haversine_km};
 use crate::search::test_points::Lcg;
+use areas::{AREAS, Area, CENTRES, database, every_area};
 
-const BASES: [&str; 8] = [
-    "West",
-    "Westbury",
-    "North",
-    "Parkhurst",
-    "Ezulwini",
-    "Cape",
-    "Eastwood",
-    "Central",
-];
-const SUFFIXES: [&str; 6] = ["Park", "Extension", "West", "Gardens", "North", ""];
-/// Municipality, province slug, province.
-const MUNICIPALITIES: [(&str, &str, &str); 4] = [
-    ("City of West Rand", "gauteng", "Gauteng"),
-    (
-        "Cape Coast District Municipality",
-        "western-cape",
-        "Western Cape",
-    ),
-    ("North Park Municipality", "north-west", "North West"),
-    ("Ezulwini Municipality", "kwazulu-natal", "KwaZulu-Natal"),
-];
-const CENTRES: [(f64, f64); 7] = [
-    (-26.2, 28.05),
-    (-33.9, 18.4),
-    (0.0, 179.95),
-    (-16.5, -179.9),
-    (-89.9, 10.0),
-    (89.95, -40.0),
-    (45.0, 0.0),
-];
-const AREAS: usize = 2100;
-
-struct Area {
-    no: i64,
-    id: String,
-    text: [String; 3],
-    lat: f64,
-    lng: f64,
-    score: f64,
-    rank: i64,
-}
-
-/// The generated places, ids in order (the writer takes them sorted).
-fn places() -> Vec<Place> {
-    let mut rng = Lcg(20261123);
-    (0..AREAS)
-        .map(|i| {
-            let (clat, clng) = CENTRES[i % CENTRES.len()];
-            let (m, slug, province) = MUNICIPALITIES[(rng.unit() * 4.0) as usize % 4];
-            let base = BASES[(rng.unit() * 8.0) as usize % 8];
-            let suffix = SUFFIXES[(rng.unit() * 6.0) as usize % 6];
-            let name = format!("{base} {suffix} {}", 1 + (rng.unit() * 30.0) as usize);
-            // A few exactly on a pole or the antimeridian.
-            let (lat, lng) = match i % 97 {
-                0 => (90.0, 0.0),
-                1 => (-90.0, 0.0),
-                2 => (0.0, 180.0),
-                3 => (0.0, -180.0),
-                _ => {
-                    let lat = (clat + (rng.unit() - 0.5) * 1.2).clamp(-90.0, 90.0);
-                    let lng = clng + (rng.unit() - 0.5) * 1.2;
-                    (lat, (lng + 540.0).rem_euclid(360.0) - 180.0)
-                }
-            };
-            Place {
-                id: format!("a{i:05}"),
-                name: name.split_whitespace().collect::<Vec<_>>().join(" "),
-                province_slug: slug.into(),
-                province: province.into(),
-                municipality: m.into(),
-                lat: (lat * 1e5).round() / 1e5,
-                lng: (lng * 1e5).round() / 1e5,
-            }
-        })
-        .collect()
-}
-
-/// A database of the generated places, in a folder the caller removes.
-fn database() -> (std::path::PathBuf, Connection) {
-    let dir = std::env::temp_dir().join(format!("area-scoring-equiv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("equiv.db");
-    let places = places();
-    crate::data::load::create_database(&path, true, |w| {
-        places
-            .iter()
-            .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
-    })
-    .unwrap();
-    // Stored sets from 8 matches up, so that lists are stored beside bitmaps.
-    crate::search::word_store::rewrite(&Connection::open(&path).unwrap(), 8).unwrap();
-    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
-    (dir, conn)
-}
-
-fn every_area(conn: &Connection) -> Vec<Area> {
-    let sql = "SELECT a.area_no, a.id, a.name, a.municipality, a.province, a.lat, a.lng,
-                      a.truth_score, r.rank
-               FROM areas a JOIN search_rank r ON r.area_no = a.area_no";
-    let mut stmt = conn.prepare(sql).unwrap();
-    stmt.query_map([], |r| {
-        Ok(Area {
-            no: r.get(0)?,
-            id: r.get(1)?,
-            text: [r.get(2)?, r.get(3)?, r.get(4)?],
-            lat: r.get(5)?,
-            lng: r.get(6)?,
-            score: r.get(7)?,
-            rank: r.get(8)?,
-        })
-    })
-    .unwrap()
-    .collect::<Result<_, _>>()
-    .unwrap()
-}
+#[path = "search_equivalence_areas.rs"]
+mod areas;
 
 /// Whether a word is a prefix of a token of the text (ASCII, case folded).
 fn has_prefix(text: &str, word: &str) -> bool {
@@ -165,7 +49,8 @@ fn brute_force(areas: &[Area], p: &SearchParams) -> (Vec<(String, Option<f64>)>,
         let fits = words_in(&a.text)
             && p.min_score.is_none_or(|m| a.score >= m)
             && p.circle.zip(distance).is_none_or(|(c, d)| d <= c.radius_km)
-            && p.bbox.is_none_or(|b| in_box(&b, a.lat, a.lng));
+            && p.bbox.is_none_or(|b| in_box(&b, a.lat, a.lng))
+            && p.province.is_none_or(|slug| a.province_slug == slug);
         if fits {
             found.push((a, distance, words_in(&a.text[..1])));
         }
@@ -204,6 +89,7 @@ fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchPar
         circle: None,
         min_score: None,
         bbox: None,
+        province: None,
         limit: [1, 5, 20, 100][pick(4)],
         offset: [0, 0, 3, 40, 400, 5000][pick(6)],
         format: None,
@@ -236,6 +122,17 @@ fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchPar
     if combination & 8 != 0 || combination == 0 {
         p.min_score = Some([0.0, floor, floor, 5.0, 6.5, 9.99, 10.0][pick(7)]);
     }
+    if combination & 16 != 0 {
+        // Limpopo has no area here: a province that matches nothing.
+        let slugs = [
+            "gauteng",
+            "western-cape",
+            "north-west",
+            "kwazulu-natal",
+            "limpopo",
+        ];
+        p.province = Some(slugs[pick(slugs.len())]);
+    }
     p
 }
 
@@ -251,9 +148,9 @@ fn every_search_equals_brute_force_over_every_area() {
     let stored = MatchCache::new(1).with_stored_sets(true);
     let stored_walked = MatchCache::new(1).with_stored_sets(true);
     let mut rng = Lcg(7);
-    let (mut non_empty, mut full_pages) = (0, 0);
-    for i in 0..1600 {
-        let p = random_search(&mut rng, &areas, i % 16);
+    let (mut non_empty, mut full_pages, mut in_a_province) = (0, 0, 0);
+    for i in 0..SEARCHES {
+        let p = random_search(&mut rng, &areas, i % 32);
         let (want, total) = brute_force(&areas, &p);
         for (way, matches, tuning) in [
             ("no list kept", &none_kept, (COLLECT, Masking::ByCost)),
@@ -301,14 +198,22 @@ fn every_search_equals_brute_force_over_every_area() {
         }
         non_empty += usize::from(total > 0);
         full_pages += usize::from(total > (p.offset + p.limit) as usize);
+        in_a_province += usize::from(p.province.is_some() && total > 0);
     }
     std::fs::remove_dir_all(&dir).ok();
-    assert!(non_empty > 700, "only {non_empty} searches found anything");
+    assert!(non_empty > 1400, "only {non_empty} searches found anything");
     assert!(
-        full_pages > 300,
+        in_a_province > 600,
+        "only {in_a_province} searches in a province found anything"
+    );
+    assert!(
+        full_pages > 600,
         "only {full_pages} searches had more than their page"
     );
 }
+
+/// Random searches: 100 of each combination of criteria.
+const SEARCHES: usize = 3200;
 
 /// As in production: tiers of up to this many matches are collected.
 const COLLECT: usize = super::search_text::COLLECT_AT_MOST;

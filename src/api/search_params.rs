@@ -1,9 +1,9 @@
 //! Search Areas' query parameters (README, "Search Areas"), parsed into a
 //! `SearchParams` or refused with 400: the words of q, the circle, the
-//! viewport, the score floor and the page.
+//! viewport, the score floor, the province and the page.
 
 use crate::api::contract::*;
-use crate::api::params::format_param;
+use crate::api::params::{format_param, province_param};
 use crate::api::query::{self, Query};
 use crate::error::ApiError;
 use crate::search::bbox::BBox;
@@ -17,6 +17,8 @@ pub struct SearchParams {
     pub min_score: Option<f64>,
     /// A map viewport the areas must lie in.
     pub bbox: Option<BBox>,
+    /// The slug of the province the areas must lie in.
+    pub province: Option<&'static str>,
     pub limit: i64,
     pub offset: i64,
     pub format: Option<Format>,
@@ -30,6 +32,7 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         radius,
         bbox,
         min_score,
+        province,
         limit,
         offset,
         format,
@@ -44,6 +47,7 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
     let min_score = min_score
         .map(|v| query::number("min_score", &v, MIN_SCORE))
         .transpose()?;
+    let province = province_param(province)?;
     let limit = limit
         .map(|v| query::integer("limit", &v, SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX))
         .transpose()?
@@ -53,10 +57,15 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         .transpose()?
         .unwrap_or(OFFSET_DEFAULT);
     let format = format_param(format, &LIST_FORMATS)?;
-    if text.is_none() && circle.is_none() && bbox.is_none() && min_score.is_none() {
+    if text.is_none()
+        && circle.is_none()
+        && bbox.is_none()
+        && min_score.is_none()
+        && province.is_none()
+    {
         return Err(ApiError::invalid(
             "q",
-            "give at least one of q, lat and lng, bbox, or min_score",
+            "give at least one of q, lat and lng, bbox, min_score, or province",
         ));
     }
     Ok(SearchParams {
@@ -64,6 +73,7 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         circle,
         min_score,
         bbox,
+        province,
         limit,
         offset,
         format,

@@ -4,7 +4,8 @@
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
-use crate::api::search_words::{Ranks, all_matches, intersection};
+use crate::api::rank_set::{Ranks, intersection};
+use crate::api::search_words::all_matches;
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
 use crate::search::match_cache::{MatchCache, Matches};
@@ -60,6 +61,7 @@ fn filtered_searches() -> Vec<SearchParams> {
                         }),
                         min_score,
                         bbox: None,
+                        province: None,
                         limit,
                         offset,
                         format: None,

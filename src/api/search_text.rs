@@ -4,13 +4,14 @@
 //! Two ways to the same answer. `walked` reads the matches best first and
 //! tests each against the filter: cheap when the filter keeps most of them or
 //! the lists are short. `counted` serves a common word with a circle, a
-//! viewport or a score floor: the total is a popcount of the words' bitmaps
+//! viewport, a score floor or a province: the total is a popcount of the words' bitmaps
 //! over the shape's grid cells (search/region.rs), and each tier's page is
 //! either collected from the few matches in the shape or, when many match,
 //! walked from the lists, which then soon fill the page.
 
+use crate::api::rank_set::RankSet;
 use crate::api::search::{Filter, Window};
-use crate::api::search_words::{RankSet, WordSets};
+use crate::api::search_words::WordSets;
 use crate::search::bitmap::{Bits, in_all};
 use crate::search::match_cache::WordBits;
 
@@ -122,7 +123,7 @@ impl<'a> Bitmaps<'a> {
         match (&filter.disc, &filter.bbox) {
             (None, None) => filter
                 .index
-                .count_scoring_in(filter.min_score, &self.by_score),
+                .count_scoring_in(&filter.shape(), &self.by_score),
             _ => filter.index.count_in(&filter.shape(), &self.by_position),
         }
     }
@@ -134,7 +135,7 @@ impl<'a> Bitmaps<'a> {
                 let by_score = &self.by_score;
                 filter
                     .index
-                    .each_scoring_in(filter.min_score, by_score, |i, _| each(i))
+                    .each_scoring_in(&filter.shape(), by_score, |i, _| each(i))
             }
             _ => filter
                 .index

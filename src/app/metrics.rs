@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in seconds.
@@ -27,9 +27,13 @@ struct Counters {
     rate_limited: u64,
 }
 
+/// Lines another part adds when rendered (Redis's state, access/redis/live.rs).
+type Extra = Box<dyn Fn() -> String + Send + Sync>;
+
 #[derive(Default)]
 pub struct Metrics {
     inner: Mutex<Counters>,
+    extra: OnceLock<Extra>,
     /// What the HTTP layer counts (src/transport/), without a lock.
     pub layer: LayerCounts,
 }
@@ -119,7 +123,15 @@ impl Metrics {
         let _ = writeln!(out, "area_db_connections{{state=\"busy\"}} {busy}");
         let _ = writeln!(out, "area_db_connections{{state=\"idle\"}} {idle}");
         self.layer.render(&mut out);
+        if let Some(extra) = self.extra.get() {
+            out.push_str(&extra());
+        }
         out
+    }
+
+    /// Adds `lines` to every rendering from now on.
+    pub fn add(&self, lines: impl Fn() -> String + Send + Sync + 'static) {
+        let _ = self.extra.set(Box::new(lines));
     }
 }
 

@@ -16,6 +16,7 @@ mod listing;
 pub mod metrics;
 mod pages;
 mod public;
+pub mod redis_link;
 
 use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -192,7 +193,7 @@ impl App {
         };
         let budget = self
             .limiter
-            .take(&caller.key_id, per_minute, Instant::now());
+            .take_key(&caller.key_id, per_minute, Instant::now());
         rate.push(("X-RateLimit-Limit", budget.limit.to_string()));
         rate.push(("X-RateLimit-Remaining", budget.remaining.to_string()));
         rate.push(("X-RateLimit-Reset", budget.reset_secs.to_string()));

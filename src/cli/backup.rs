@@ -36,6 +36,14 @@ pub fn run(files: &Files, dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The dataset alone, when this host has one (with Redis, an admin host may not).
+pub fn dataset(db: &Path, dir: &Path) -> Result<(), String> {
+    match db.file_name() {
+        Some(name) if db.is_file() => copy(db, &dir.join(name)),
+        _ => Ok(()),
+    }
+}
+
 /// Copies one SQLite file to `to` through a file beside it, created with the
 /// source's mode and renamed into place once complete.
 fn copy(from: &Path, to: &Path) -> Result<(), String> {

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::flags::Flags;
 use crate::access::key_file;
+use crate::access::redis::url::{self as redis_url, REDIS_FLAG, REDIS_VARIABLE, RedisUrl};
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, SERVE_USAGE, USAGE};
 use crate::transport::{ConnLimits, ServeConfig};
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
@@ -37,6 +38,8 @@ pub const DEFAULT_HISTORY_DAYS: usize = 400;
 pub struct Files {
     pub db: PathBuf,
     pub keys: PathBuf,
+    /// Keys, plans and usage are in Redis instead of the keys file when named.
+    pub redis: Option<RedisUrl>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -44,12 +47,14 @@ pub enum Command {
     Init {
         db: PathBuf,
         keys: PathBuf,
+        redis: Option<RedisUrl>,
         force: bool,
         synthetic: Option<Synthetic>,
     },
     Import {
         db: PathBuf,
         keys: PathBuf,
+        redis: Option<RedisUrl>,
         file: PathBuf,
     },
     /// `rollback`: put `<db>.previous` back.
@@ -140,7 +145,14 @@ impl Context<'_> {
         let keys = self
             .setting(f, "--keys", "AREA_KEYS")
             .map_or_else(|| key_file::default_path(&db), PathBuf::from);
-        Files { db, keys }
+        // Checked by `flags` already: every command's flags pass through it.
+        let redis = self.redis(f).ok().flatten();
+        Files { db, keys, redis }
+    }
+
+    /// `--redis` (never with a password), else `AREA_REDIS`, else none.
+    fn redis(&self, f: &Flags) -> Result<Option<RedisUrl>, String> {
+        redis_url::choose(f.value(REDIS_FLAG), (self.env)(REDIS_VARIABLE))
     }
 
     /// The subcommand's flags, or its help text when `--help` is among them.
@@ -152,7 +164,13 @@ impl Context<'_> {
         switches: &[&str],
         max_positional: usize,
     ) -> Result<Result<Flags, Command>, UsageError> {
-        let f = Flags::parse(args, valued, switches, max_positional).map_err(usage_error(usage))?;
+        // Every command takes --redis (README, "Keys").
+        let valued = [valued, &[REDIS_FLAG]].concat();
+        let f =
+            Flags::parse(args, &valued, switches, max_positional).map_err(usage_error(usage))?;
+        if !f.help {
+            self.redis(&f).map_err(usage_error(usage))?;
+        }
         Ok(if f.help {
             Err(Command::Help(usage))
         } else {
@@ -181,10 +199,11 @@ impl Context<'_> {
             }
             (None, None) => None,
         };
-        let Files { db, keys } = self.files(&f);
+        let Files { db, keys, redis } = self.files(&f);
         Ok(Command::Init {
             db,
             keys,
+            redis,
             force: f.switch("--force"),
             synthetic,
         })
@@ -199,10 +218,11 @@ impl Context<'_> {
             .positional
             .first()
             .ok_or_else(|| usage_error(IMPORT_USAGE)("import needs a FILE".into()))?;
-        let Files { db, keys } = self.files(&f);
+        let Files { db, keys, redis } = self.files(&f);
         Ok(Command::Import {
             db,
             keys,
+            redis,
             file: file.into(),
         })
     }
@@ -268,11 +288,12 @@ impl Context<'_> {
             per_address: per_address.unwrap_or(defaults.per_address),
             ..defaults
         };
-        let Files { db, keys } = self.files(&f);
+        let Files { db, keys, redis } = self.files(&f);
         Ok(Command::Serve(ServeConfig {
             limits,
             db,
             keys,
+            redis,
             addr: self
                 .setting(&f, "--addr", "AREA_ADDR")
                 .unwrap_or_else(|| DEFAULT_ADDR.into()),

@@ -7,6 +7,7 @@ fn files(db: &str, keys: &str) -> Files {
     Files {
         db: db.into(),
         keys: keys.into(),
+        redis: None,
     }
 }
 
@@ -37,6 +38,7 @@ fn flags_beat_environment_beats_defaults() {
         ServeConfig {
             db: "flag.db".into(),
             keys: "env-keys.db".into(),
+            redis: None,
             addr: "0.0.0.0:9".into(),
             workers: 3,
             client_timeout: Duration::from_secs(10),
@@ -128,6 +130,7 @@ fn parses_every_command() {
         Command::Init {
             db: DEFAULT_DB.into(),
             keys: DEFAULT_KEYS.into(),
+            redis: None,
             force: true,
             synthetic: None
         }
@@ -137,6 +140,7 @@ fn parses_every_command() {
         Command::Init {
             db: DEFAULT_DB.into(),
             keys: DEFAULT_KEYS.into(),
+            redis: None,
             force: false,
             synthetic: Some(Synthetic {
                 areas: 1000,
@@ -149,6 +153,7 @@ fn parses_every_command() {
         Command::Import {
             db: DEFAULT_DB.into(),
             keys: DEFAULT_KEYS.into(),
+            redis: None,
             file: "x.csv".into()
         }
     );
@@ -226,4 +231,82 @@ fn parses_every_command() {
         parse(&args("serve --help"), &no_env).unwrap(),
         Command::Help(SERVE_USAGE)
     );
+}
+
+#[test]
+fn every_command_takes_redis_and_argv_never_holds_its_password() {
+    let env =
+        |k: &str| (k == "AREA_REDIS").then(|| "redis://app:s3cret@10.0.0.9:6379/1".to_string());
+    for command in [
+        "serve",
+        "init",
+        "import x.csv",
+        "keys list",
+        "plans list",
+        "backup out",
+    ] {
+        let parsed = parse(&args(command), &env).unwrap();
+        let shown = format!("{parsed:?}");
+        assert!(
+            shown.contains("10.0.0.9") && !shown.contains("s3cret"),
+            "{shown}"
+        );
+        let flagged = parse(
+            &args(&format!("{command} --redis redis://10.0.0.7:6379")),
+            &env,
+        );
+        assert!(
+            format!("{:?}", flagged.unwrap()).contains("10.0.0.7"),
+            "{command}"
+        );
+        let refused = parse(
+            &args(&format!("{command} --redis=redis://u:s3cret@h:1")),
+            &no_env,
+        )
+        .unwrap_err();
+        assert!(
+            refused.message.contains("AREA_REDIS"),
+            "{}",
+            refused.message
+        );
+        assert!(!refused.message.contains("s3cret"), "{}", refused.message);
+    }
+    let Command::Keys { files, .. } = parse(&args("keys list"), &env).unwrap() else {
+        panic!()
+    };
+    assert_eq!(files.redis.unwrap().password.unwrap().expose(), "s3cret");
+}
+
+#[test]
+fn an_unknown_option_is_named_without_its_value() {
+    for command in ["import", "serve", "keys list", "plans list", "backup"] {
+        let e = parse(
+            &args(&format!("{command} --redix=redis://u:s3cret@h:1 x")),
+            &no_env,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("--redix"), "{}", e.message);
+        assert!(!e.message.contains("s3cret"), "{}", e.message);
+    }
+}
+
+#[test]
+fn help_names_redis_for_the_binary_and_each_command() {
+    for command in [
+        "--help",
+        "serve --help",
+        "init --help",
+        "import --help",
+        "keys --help",
+        "plans --help",
+        "backup --help",
+    ] {
+        let Command::Help(text) = parse(&args(command), &no_env).unwrap() else {
+            panic!("{command}")
+        };
+        assert!(
+            text.contains("--redis") && text.contains("AREA_REDIS"),
+            "{command}: {text}"
+        );
+    }
 }

@@ -48,7 +48,8 @@ impl Flags {
             } else if switches.contains(&name) && inline.is_none() {
                 flags.switches.push(name.to_string());
             } else if name.starts_with('-') {
-                return Err(format!("unknown option '{arg}'"));
+                // The name only: a value given with it may be a secret.
+                return Err(format!("unknown option '{name}'"));
             } else if flags.positional.len() < max_positional {
                 flags.positional.push(arg.clone());
             } else {

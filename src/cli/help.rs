@@ -15,15 +15,18 @@ commands:
   keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
                                                      requests per key and UTC day, for invoices
   keys migrate FILE...                               merge the keys of old dataset files or replica copies
+  keys migrate --redis URL                           copy the keys file and its usage into Redis (or AREA_REDIS)
   plans list                                         each plan's requests a minute
   plans set PLAN --rpm N|unlimited                   change a plan's requests a minute
   backup DIR                                         copy the keys, usage and dataset files into DIR
   --version                                          print the version
 every command takes --db PATH (the dataset) and --keys PATH (the keys file, by default
-keys.db in the dataset's folder; the usage file is keys-usage.db beside it)
+keys.db in the dataset's folder; the usage file is keys-usage.db beside it), and --redis URL:
+keys, plans, budgets and usage in Redis, shared by every host, instead of those files
+(README, \"Keys\"); a password goes only in AREA_REDIS=redis://user:password@host:port[/db]
 
-environment: AREA_DB, AREA_KEYS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT, AREA_METRICS_ADDR,
-  AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS
+environment: AREA_DB, AREA_KEYS, AREA_REDIS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT,
+  AREA_METRICS_ADDR, AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS
 (a flag beats its variable)
 run 'area-scoring <command> --help' for more";
 
@@ -34,7 +37,10 @@ Creates the database from schema.sql and the seed places with synthetic scores.
   --db PATH           database file (default data/areas.db, or AREA_DB)
   --force             replace an existing file, kept as <db>.previous (API keys are in the keys file, untouched)
   --synthetic N       instead of the seed, N generated areas around the seed places (for benchmarks)
-  --history-days D    days of history per generated area (default 400)";
+  --history-days D    days of history per generated area (default 400)
+  --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
+                      (or AREA_REDIS, the only place a password may go: redis://user:password@host:port)
+                      with Redis, no keys file is made";
 
 pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
 
@@ -42,7 +48,10 @@ Replaces the areas of the database with those in FILE (.csv or .jsonl; see READM
 Every row is checked first and every bad row reported; nothing changes unless all are good.
 API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous
 (see rollback). A running server picks up the new file within a second.
-  --db PATH   database file (default data/areas.db, or AREA_DB)";
+  --db PATH           database file (default data/areas.db, or AREA_DB)
+  --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
+                      (or AREA_REDIS, the only place a password may go: redis://user:password@host:port)
+                      with Redis, no keys file is made";
 
 pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
 
@@ -70,6 +79,10 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
                            connections per client address (IPv6: per /64), loopback not counted;
                            0 for no cap, e.g. behind a front on another host
                            (default 64, or AREA_MAX_CONNECTIONS_PER_ADDRESS)
+  --redis URL              keys, plans, budgets and usage in Redis, shared with every host, instead of
+                           the keys file: redis://host:port[/db] (or AREA_REDIS, the only place a
+                           password may go: redis://user:password@host:port); a snapshot of the keys
+                           is kept beside --keys for starts while Redis is down
 
 Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads the
 database file (replacing the file by a rename is also noticed within a second).
@@ -81,7 +94,10 @@ pub const KEYS_USAGE: &str = "usage: area-scoring keys create --plan PLAN [--lab
        area-scoring keys set ID [--plan PLAN] [--label TEXT]
        area-scoring keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
        area-scoring keys migrate FILE...
-each also takes --db PATH and --keys PATH (default keys.db beside the database, or AREA_KEYS)
+       area-scoring keys migrate --redis URL [--keys FILE]
+each also takes --db PATH and --keys PATH (default keys.db beside the database, or AREA_KEYS),
+and --redis URL (or AREA_REDIS; a password only there): keys, plans and usage in Redis,
+with no dataset nor keys file needed; migrate then copies the keys file into Redis
 
   create   prints the new key on stdout, and nothing else; plans: free, starter, growth, enterprise
   list     one line per key: id, plan, label, created, revoked, last used, requests in the last 30 days
@@ -90,11 +106,14 @@ each also takes --db PATH and --keys PATH (default keys.db beside the database, 
   usage    one row per key per UTC day: ok (2xx, 304), errors (other 4xx, 5xx), rate_limited (429);
            dates are YYYY-MM-DD, UTC and inclusive; by default the last 30 days
   migrate  merges the keys of old dataset files or replica copies into the keys file: a key
-           revoked in any of them stays revoked";
+           revoked in any of them stays revoked; with Redis, copies the keys file (keys,
+           revocations, labels, plans, usage) into Redis, then renames it keys.db.migrated;
+           running it again changes nothing";
 
 pub const PLANS_USAGE: &str = "usage: area-scoring plans list
        area-scoring plans set PLAN --rpm N|unlimited
-each also takes --db PATH and --keys PATH
+each also takes --db PATH and --keys PATH, and --redis URL (or AREA_REDIS; a password only
+there): plans in Redis, shared by every host, with no dataset nor keys file needed
 
   list  each plan with its requests a minute
   set   changes a plan's requests a minute (1 to 1000000, or unlimited), on every server
@@ -104,4 +123,6 @@ pub const BACKUP_USAGE: &str = "usage: area-scoring backup [--db PATH] [--keys P
 
 Writes consistent copies of the keys file, the usage file and the dataset into DIR
 (created if missing), through SQLite's backup API, each with its source's mode.
-Safe while servers run. Restore by stopping the servers and copying the files back.";
+Safe while servers run. Restore by stopping the servers and copying the files back.
+  --redis URL   with Redis (or AREA_REDIS; a password only there): writes what Redis holds
+                into a keys file and a usage file of the same kind, so either set-up restores";

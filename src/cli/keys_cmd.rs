@@ -11,6 +11,9 @@ use crate::access::{key_file, keys, migrate, plans};
 use crate::dates;
 
 pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
+    if let Some(url) = &files.redis {
+        return super::keys_redis::keys(url, files, action);
+    }
     let path = &files.keys;
     let creates = matches!(
         action,
@@ -95,7 +98,16 @@ fn list(path: &Path) -> Result<(), String> {
     let conn = key_file::open_existing(path)?;
     let since = dates::format_date(dates::today() - (DEFAULT_DAYS - 1));
     let usage = usage_report::summary(&usage_path(path), &since)?;
-    for k in keys::list(&conn)? {
+    print_list(keys::list(&conn)?, &usage);
+    Ok(())
+}
+
+/// `keys list`'s lines, from whichever store the keys and usage came.
+pub(super) fn print_list(
+    keys: Vec<keys::KeyRow>,
+    usage: &std::collections::HashMap<String, (Option<String>, u64)>,
+) {
+    for k in keys {
         let (last_used, requests) = usage.get(&k.id).cloned().unwrap_or_default();
         println!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}",
@@ -108,12 +120,11 @@ fn list(path: &Path) -> Result<(), String> {
             requests
         );
     }
-    Ok(())
 }
 
 const USAGE_COLUMNS: [&str; 5] = ["key_id", "day", "ok", "errors", "rate_limited"];
 
-fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
+pub(super) fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
     let cells = |r: &UsageRow| {
         [
             r.key_id.clone(),
@@ -157,6 +168,9 @@ fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
 }
 
 pub fn plans(files: &Files, action: PlansAction) -> Result<(), String> {
+    if let Some(url) = &files.redis {
+        return super::keys_redis::plans(url, action);
+    }
     match action {
         PlansAction::List => {
             let conn = key_file::open_existing(&files.keys)?;

@@ -122,8 +122,11 @@ impl Context<'_> {
                 }
             }
             "usage" => usage(&f).map_err(&fail)?,
-            _ if f.positional.is_empty() => {
-                return Err(fail("keys migrate needs one FILE or more".into()));
+            // With Redis, the keys file itself goes there (--keys or the default).
+            _ if f.positional.is_empty() && self.files(&f).redis.is_none() => {
+                return Err(fail(
+                    "keys migrate needs one FILE or more, or --redis URL".into(),
+                ));
             }
             _ => KeysAction::Migrate {
                 from: f.positional.iter().map(PathBuf::from).collect(),

@@ -6,6 +6,7 @@ pub mod config;
 mod flags;
 pub mod help;
 mod keys_cmd;
+mod keys_redis;
 
 use crate::access::{key_file, migrate};
 use crate::data::import;
@@ -44,23 +45,40 @@ fn run(command: Command) -> Result<(), String> {
             println!("area-scoring {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
+        // With Redis, keys are there: no keys file is made.
         Command::Init {
             db,
             keys,
+            redis,
             force,
             synthetic,
         } => {
             // Before the file is replaced: its keys must not go with it.
-            move_keys(&db, &keys)?;
+            if redis.is_none() {
+                move_keys(&db, &keys)?;
+            }
             init(&db, force, synthetic)?;
             // A new install gets its (empty) keys file with the dataset.
-            open_keys(&keys)
+            match redis {
+                None => open_keys(&keys),
+                Some(_) => Ok(()),
+            }
         }
-        Command::Import { db, keys, file } => {
-            move_keys(&db, &keys)?;
+        Command::Import {
+            db,
+            keys,
+            redis,
+            file,
+        } => {
+            if redis.is_none() {
+                move_keys(&db, &keys)?;
+            }
             let summary = import::run(&db, &file)?;
             eprintln!("{summary}");
-            open_keys(&keys)
+            match redis {
+                None => open_keys(&keys),
+                Some(_) => Ok(()),
+            }
         }
         Command::Rollback { db } => {
             eprintln!("{}", previous::rollback(&db)?);
@@ -68,18 +86,29 @@ fn run(command: Command) -> Result<(), String> {
         }
         // The server moves them itself, logging it (transport::start).
         Command::Serve(config) => serve(&config),
+        // With Redis, no dataset nor keys file is needed, nor touched.
         Command::Keys { files, action } => {
-            move_keys(&files.db, &files.keys)?;
+            if files.redis.is_none() {
+                move_keys(&files.db, &files.keys)?;
+            }
             keys_cmd::keys(&files, action)
         }
         Command::Plans { files, action } => {
-            move_keys(&files.db, &files.keys)?;
+            if files.redis.is_none() {
+                move_keys(&files.db, &files.keys)?;
+            }
             keys_cmd::plans(&files, action)
         }
-        Command::Backup { files, dir } => {
-            move_keys(&files.db, &files.keys)?;
-            backup::run(&files, &dir)
-        }
+        Command::Backup { files, dir } => match &files.redis {
+            None => {
+                move_keys(&files.db, &files.keys)?;
+                backup::run(&files, &dir)
+            }
+            Some(url) => {
+                keys_redis::backup(url, &files, &dir)?;
+                backup::dataset(&files.db, &dir)
+            }
+        },
     }
 }
 

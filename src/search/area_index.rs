@@ -1,6 +1,7 @@
-//! What the server keeps in memory about every area: position and
-//! truth_score, read once when a dataset is opened (the data never changes
-//! while it is served), and a grid over it for circle searches.
+//! What the server keeps in memory about every area: position, truth_score
+//! and province (as bitmaps, provinces.rs), read once when a dataset is
+//! opened (the data never changes while it is served), and a grid over it
+//! for circle searches. The score floor's placement is in score_order.rs.
 //!
 //! The grid buckets areas by cells of `CELL_DEG` degrees of latitude and
 //! longitude; each cell's areas sit together, best score first, so a cell
@@ -13,7 +14,9 @@
 use rusqlite::Connection;
 
 use crate::search::geo::unit_vector32;
-use crate::search::score_order::{floors_of, score_order};
+use crate::search::provinces::ProvinceAreas;
+pub use crate::search::score_order::Floor;
+use crate::search::score_order::{floors_of, score_order, score_places};
 
 /// What search reads of one area: 40 bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,8 +41,8 @@ pub const CELL_DEG: f64 = 0.02;
 pub struct Cell {
     pub row: i32,
     pub col: i32,
-    start: u32,
-    end: u32,
+    pub(super) start: u32,
+    pub(super) end: u32,
 }
 
 /// Where a grid cell lies against a search shape (a circle, a box), best
@@ -55,7 +58,7 @@ pub enum Place {
 pub struct AreaIndex {
     /// Every area, grouped by cell in (row, col) order; within a cell by
     /// truth_score descending, then area_no.
-    entries: Vec<Entry>,
+    pub(super) entries: Vec<Entry>,
     /// The non-empty cells in (row, col) order.
     cells: Vec<Cell>,
     /// For each grid row from the south pole's, where its cells start in
@@ -63,7 +66,7 @@ pub struct AreaIndex {
     /// where a search of all the cells missed the cache at each step.
     row_start: Vec<u32>,
     /// For each area_no, its place in `entries` (u32::MAX for a gap).
-    slot: Vec<u32>,
+    pub(super) slot: Vec<u32>,
     /// For each search rank from 1 (the full-text index's rowid), its place in
     /// `entries`. A copy of the entries in rank order read faster for text
     /// searches that walk many matches, but cost 56 bytes an area (56 MB at a
@@ -76,31 +79,16 @@ pub struct AreaIndex {
     /// in this order is counted above a floor by one popcount (region.rs).
     by_score: Vec<u32>,
     /// Each distinct score, best first, with how many areas score at least it.
-    floors: Vec<(f64, u32)>,
+    pub(super) floors: Vec<(f64, u32)>,
     /// For each position, its score's place in `floors` (saturating): how
     /// many of a cell's areas score enough is a binary search here, in 2
     /// bytes an area, where one over the entries missed the cache at each of
     /// its steps (half the time of a heavy word in a 50 km circle at a
     /// million areas). Scores have 2 decimals, so at most 1,001 places.
-    score_place: Vec<u16>,
-}
-
-/// A minimum score, and which areas meet it by their score's place among
-/// the distinct scores (`AreaIndex::floor`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Floor {
-    pub min: f64,
-    places: Places,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Places {
-    /// No floor, or one at or below every score: every area.
-    Every,
-    /// The areas of the first this many places.
-    First(u16),
-    /// Past what 2 bytes hold: read the scores themselves.
-    Past,
+    pub(super) score_place: Vec<u16>,
+    /// The areas of each province, in the order of `PROVINCES`
+    /// (provinces.rs); empty until `with_provinces`.
+    pub(super) provinces: Vec<ProvinceAreas>,
 }
 
 /// Read off the covering index areas_by_position (data/load.rs).
@@ -135,17 +123,18 @@ impl AreaIndex {
             .prepare(RANKS)?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(AreaIndex::from_entries(entries, by_rank))
+        AreaIndex::from_entries(entries, by_rank).with_provinces_of(conn)
     }
 
     /// From (area_no, lat, lng, truth_score), in any order, and
-    /// the area_no of each search rank from 1.
+    /// the area_no of each search rank from 1; in no province until
+    /// `with_provinces`.
     pub fn new(areas: Vec<(u32, f64, f64, f64)>, by_rank: Vec<u32>) -> AreaIndex {
         let entries = areas
             .into_iter()
             .map(|(area_no, lat, lng, truth_score)| entry(area_no, lat, lng, truth_score))
             .collect();
-        AreaIndex::from_entries(entries, by_rank)
+        AreaIndex::from_entries(entries, by_rank).with_provinces::<&str>(&[])
     }
 
     fn from_entries(mut entries: Vec<Entry>, ranked: Vec<u32>) -> AreaIndex {
@@ -205,13 +194,7 @@ impl AreaIndex {
         }
         let floors = floors_of(&entries);
         let by_score = score_order(&entries, &slot, &floors);
-        let score_place = entries
-            .iter()
-            .map(|e| {
-                let place = floors.partition_point(|f| f.0.total_cmp(&e.truth_score).is_gt());
-                u16::try_from(place).unwrap_or(u16::MAX)
-            })
-            .collect();
+        let score_place = score_places(&entries, &floors);
         AreaIndex {
             entries,
             cells,
@@ -222,14 +205,12 @@ impl AreaIndex {
             by_score,
             floors,
             score_place,
+            provinces: Vec::new(),
         }
     }
 
     pub fn get(&self, area_no: i64) -> Option<&Entry> {
-        let i = *usize::try_from(area_no)
-            .ok()
-            .and_then(|i| self.slot.get(i))?;
-        self.entries.get(i as usize)
+        self.position_of(area_no).map(|i| &self.entries[i])
     }
 
     /// The area with a search rank, if there is one.
@@ -264,65 +245,9 @@ impl AreaIndex {
         &self.cells
     }
 
-    /// The positions of a cell's areas scoring at least the floor: a prefix
-    /// of the cell, as its areas are sorted best first.
-    pub fn scoring_run(&self, cell: &Cell, floor: &Floor) -> (usize, usize) {
-        let start = cell.start as usize;
-        (start, start + self.scoring_in_cell(cell, floor))
-    }
-
-    /// How many of a cell's areas score at least the floor: they come first.
-    pub fn scoring_in_cell(&self, cell: &Cell, floor: &Floor) -> usize {
-        match floor.places {
-            Places::Every => (cell.end - cell.start) as usize,
-            Places::First(places) => {
-                let cell_places = &self.score_place[cell.start as usize..cell.end as usize];
-                cell_places.partition_point(|&p| p < places)
-            }
-            Places::Past => self
-                .areas_of(cell)
-                .partition_point(|e| e.truth_score >= floor.min),
-        }
-    }
-
-    /// A score floor, placed among the distinct scores once for a search
-    /// rather than once for each cell it reads.
-    pub fn floor(&self, min: f64) -> Floor {
-        // The areas scoring at least `min` are those of the first `places`
-        // distinct scores.
-        let places = self.floors.partition_point(|&(score, _)| score >= min);
-        let places = if places == self.floors.len() {
-            Places::Every
-        } else {
-            match u16::try_from(places) {
-                Ok(places) if places < u16::MAX => Places::First(places),
-                _ => Places::Past,
-            }
-        };
-        Floor { min, places }
-    }
-
-    /// Whether the area at a position scores at least the floor: 2 bytes
-    /// read, where the area's entry is 40.
-    pub fn scores_at_least(&self, position: usize, floor: &Floor) -> bool {
-        match floor.places {
-            Places::Every => true,
-            Places::First(places) => self.score_place[position] < places,
-            Places::Past => self.entries[position].truth_score >= floor.min,
-        }
-    }
-
     /// How many areas there are.
     pub fn area_count(&self) -> usize {
         self.entries.len()
-    }
-
-    /// How many areas score at least `min`: a binary search over the distinct scores.
-    pub fn count_scoring(&self, min: f64) -> i64 {
-        let above = self.floors.partition_point(|&(score, _)| score >= min);
-        above
-            .checked_sub(1)
-            .map_or(0, |i| i64::from(self.floors[i].1))
     }
 
     /// The non-empty cells of one row from column `from` to `to`, inclusive.
@@ -356,34 +281,5 @@ fn entry(area_no: u32, lat: f64, lng: f64, truth_score: f64) -> Entry {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::search::test_points::ranked_index;
-
-    /// Lookups by area_no and by search rank, and counting by score; circle
-    /// searches over the grid are tested in circles.rs.
-    #[test]
-    fn areas_are_found_by_number_and_rank_and_counted_by_score() {
-        let points: Vec<(f64, f64, f64)> = (0..1600)
-            .map(|i| {
-                (
-                    -27.0 + (i / 40) as f64 * 0.05,
-                    27.5 + (i % 40) as f64 * 0.05,
-                    (i % 19) as f64 / 2.0,
-                )
-            })
-            .collect();
-        let idx = ranked_index(&points, vec![3, 1, 2]);
-        assert_eq!(
-            idx.get(7).map(|e| (e.lat, e.lng)),
-            Some((points[6].0, points[6].1))
-        );
-        assert!(idx.get(0).is_none() && idx.get(1601).is_none() && idx.get(-1).is_none());
-        let area_of = |rank| idx.by_rank(rank).map(|e| e.area_no);
-        assert_eq!((area_of(1), area_of(3)), (Some(3), Some(2)));
-        assert_eq!((area_of(0), area_of(4)), (None, None));
-        for min in [0.0, 4.5, 9.0, 9.5] {
-            let want = points.iter().filter(|p| p.2 >= min).count() as i64;
-            assert_eq!(idx.count_scoring(min), want, "min {min}");
-        }
-    }
-}
+#[path = "area_index_tests.rs"]
+mod tests;

@@ -10,12 +10,16 @@
 //! search), one wholly outside is skipped, and only the cells an edge crosses
 //! are read area by area. The best-scoring areas of a viewport are merged
 //! from its cells' runs, each already best first, so a page costs its own
-//! length and the number of cells, not the number of areas inside.
+//! length and the number of cells, not the number of areas inside. A
+//! province is one bit an area (provinces.rs): a popcount over a whole
+//! cell's run, a look at each area of the others.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, Place, col_of, row_of};
+use crate::search::bitmap::count_all;
+use crate::search::provinces::ProvinceAreas;
 
 /// A box in degrees; `min_lng > max_lng` crosses the antimeridian.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -145,41 +149,55 @@ impl AreaIndex {
     }
 }
 
-/// A cell's areas scoring enough, best first, and whether each must be
-/// tested against the box (a cell the edge crosses).
+/// A cell's areas scoring enough, best first, where they start among the
+/// grid positions, and whether each must be tested against the box (a cell
+/// the edge crosses).
 struct Run<'a> {
     areas: &'a [Entry],
+    start: usize,
     test: bool,
 }
 
 impl Run<'_> {
-    /// The first area from `i` on that lies in the box.
-    fn next_from(&self, bbox: &BBox, i: usize) -> Option<usize> {
-        (i..self.areas.len())
-            .find(|&j| !self.test || bbox.contains(self.areas[j].lat, self.areas[j].lng))
+    /// Whether the run's `j`th area lies in the box and the province.
+    fn holds(&self, bbox: &BBox, province: Option<&ProvinceAreas>, j: usize) -> bool {
+        province.is_none_or(|p| p.holds(self.start + j))
+            && (!self.test || bbox.contains(self.areas[j].lat, self.areas[j].lng))
+    }
+
+    /// The first area from `i` on that lies in the box and the province.
+    fn next_from(&self, bbox: &BBox, province: Option<&ProvinceAreas>, i: usize) -> Option<usize> {
+        (i..self.areas.len()).find(|&j| self.holds(bbox, province, j))
     }
 }
 
 impl AreaIndex {
-    /// How many areas in the box score at least `min_score`, and the area_no
-    /// of the best `k` of them, best score first, ties by area_no.
-    pub fn best_in_box(&self, bbox: &BBox, min_score: f64, k: usize) -> (usize, Vec<u32>) {
+    /// How many areas in the box score at least `min_score` (and lie in the
+    /// province, when given), and the area_no of the best `k` of them, best
+    /// score first, ties by area_no.
+    pub fn best_in_box(
+        &self,
+        bbox: &BBox,
+        min_score: f64,
+        province: Option<&ProvinceAreas>,
+        k: usize,
+    ) -> (usize, Vec<u32>) {
         let mut runs = Vec::new();
         let mut total = 0;
         let floor = self.floor(min_score);
         for (cell, place) in self.cells_in_box(bbox) {
-            let areas = self.areas_of(cell);
+            let (start, end) = self.scoring_run(cell, &floor);
             let run = Run {
-                areas: &areas[..self.scoring_in_cell(cell, &floor)],
+                areas: &self.areas_of(cell)[..end - start],
+                start,
                 test: place != Place::Inside,
             };
-            total += if run.test {
-                run.areas
-                    .iter()
-                    .filter(|e| bbox.contains(e.lat, e.lng))
-                    .count()
-            } else {
-                run.areas.len()
+            total += match (run.test, province) {
+                (false, None) => run.areas.len(),
+                (false, Some(p)) => count_all(&[&p.by_position], start, end),
+                (true, _) => (0..run.areas.len())
+                    .filter(|&j| run.holds(bbox, province, j))
+                    .count(),
             };
             runs.push(run);
         }
@@ -189,7 +207,7 @@ impl AreaIndex {
             .iter()
             .enumerate()
             .filter_map(|(r, run)| {
-                run.next_from(bbox, 0)
+                run.next_from(bbox, province, 0)
                     .map(|i| Reverse((key(&run.areas[i]), r, i)))
             })
             .collect();
@@ -200,7 +218,7 @@ impl AreaIndex {
             };
             let run = &runs[r];
             best.push(run.areas[i].area_no);
-            if let Some(j) = run.next_from(bbox, i + 1) {
+            if let Some(j) = run.next_from(bbox, province, i + 1) {
                 heads.push(Reverse((key(&run.areas[j]), r, j)));
             }
         }

@@ -110,6 +110,25 @@ pub fn next_in_all(sets: &[&Bits], from: usize, end: usize) -> Option<usize> {
     })
 }
 
+/// The `n`th (from 0) position from `start` up to `end` set in every one of
+/// `sets`: whole machine words are counted past, so a deep page costs a
+/// popcount a word rather than a look at each position before it.
+pub fn nth_in_all(sets: &[&Bits], n: usize, start: usize, end: usize) -> Option<usize> {
+    let mut left = n;
+    for w in start / 64..end.div_ceil(64) {
+        let mut bits = and_word(sets, w) & mask(w, start, end);
+        let count = bits.count_ones() as usize;
+        if left < count {
+            for _ in 0..left {
+                bits &= bits - 1;
+            }
+            return Some(w * 64 + bits.trailing_zeros() as usize);
+        }
+        left -= count;
+    }
+    None
+}
+
 /// Whether a position is set in every one of `sets`.
 pub fn in_all(sets: &[&Bits], i: usize) -> bool {
     sets.iter().all(|s| s.get(i))
@@ -155,6 +174,10 @@ mod tests {
                         from = i + 1;
                     }
                     assert_eq!(stepped, want, "{start}..{end} step by step");
+                    for n in 0..=want.len() {
+                        let nth = nth_in_all(&sets, n, start, end);
+                        assert_eq!(nth, want.get(n).copied(), "{n}th of {start}..{end}");
+                    }
                 }
             }
         }

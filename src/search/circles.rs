@@ -9,14 +9,18 @@
 //! edge may cross are read area by area, by the haversine rule
 //! (`Disc::contains`). The k nearest are searched ring by ring of cells
 //! around the centre's cell, until no farther ring can hold a nearer area.
+//! With a province, a cell wholly inside is counted by a popcount of the
+//! province's bitmap over its areas scoring enough (provinces.rs).
 
 use std::f64::consts::FRAC_PI_2;
 
 use super::nearest::Kept;
 use crate::search::area_index::{AreaIndex, CELL_DEG, Cell, Entry, Floor, Place, col_of, row_of};
 use crate::search::bbox::BBox;
+use crate::search::bitmap::count_all;
 use crate::search::cell_geometry::{RowGeometry, col_geometry, row_geometry};
 use crate::search::geo::{Disc, bounding_box, chord2, surely_greater};
+use crate::search::provinces::ProvinceAreas;
 
 /// An area inside a circle: its area_no and exact distance from the centre.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,16 +41,17 @@ impl AreaIndex {
     /// Counts the areas within the disc scoring at least `min_score` (all but
     /// `skip`), and keeps the `k` nearest.
     pub fn nearest(&self, disc: &Disc, min_score: f64, k: usize, skip: Option<i64>) -> Nearest {
-        self.search(Search::new(self, disc, None, min_score, skip), k, true)
-    }
-
-    /// As `nearest`, counting and keeping only the areas inside `bbox` too.
-    pub fn nearest_in_box(&self, disc: &Disc, bbox: &BBox, min_score: f64, k: usize) -> Nearest {
         self.search(
-            Search::new(self, disc, Some(bbox), min_score, None),
+            Search::new(self, disc, Within::default(), min_score, skip),
             k,
             true,
         )
+    }
+
+    /// As `nearest`, counting and keeping only the areas inside the viewport
+    /// and the province too, each when given.
+    pub fn nearest_within(&self, disc: &Disc, within: Within, min_score: f64, k: usize) -> Nearest {
+        self.search(Search::new(self, disc, within, min_score, None), k, true)
     }
 
     /// The `k` nearest only, without counting the rest (nearby).
@@ -57,7 +62,7 @@ impl AreaIndex {
         k: usize,
         skip: Option<i64>,
     ) -> Vec<Hit> {
-        let search = Search::new(self, disc, None, min_score, skip);
+        let search = Search::new(self, disc, Within::default(), min_score, skip);
         self.search(search, k, false).hits
     }
 
@@ -71,7 +76,11 @@ impl AreaIndex {
         rows: (i32, i32),
         mut each: impl FnMut(&Cell, Place),
     ) {
-        let search = Search::new(self, disc, bbox, 0.0, None);
+        let within = Within {
+            bbox,
+            province: None,
+        };
+        let search = Search::new(self, disc, within, 0.0, None);
         for row in search.rows.0.max(rows.0)..=search.rows.1.min(rows.1) {
             for cell in self.cells_in_row(row, search.cols.0, search.cols.1) {
                 match search.place(cell) {
@@ -101,15 +110,24 @@ impl AreaIndex {
     }
 }
 
+/// What else a circle's areas must lie in: a viewport, a province.
+#[derive(Clone, Copy, Default)]
+pub struct Within<'a> {
+    pub bbox: Option<&'a BBox>,
+    pub province: Option<&'a ProvinceAreas>,
+}
+
 struct Search<'a> {
     index: &'a AreaIndex,
     disc: &'a Disc,
     min_score: f64,
     /// The same, placed among the distinct scores once.
     floor: Floor,
-    skip: Option<&'a Entry>,
+    /// The area left out, and its position.
+    skip: Option<(usize, &'a Entry)>,
     /// A viewport the areas must lie in too.
     bbox: Option<&'a BBox>,
+    province: Option<&'a ProvinceAreas>,
     rows: (i32, i32),
     cols: (i32, i32),
     wraps: bool,
@@ -121,7 +139,7 @@ impl<'a> Search<'a> {
     fn new(
         index: &'a AreaIndex,
         disc: &'a Disc,
-        bbox: Option<&'a BBox>,
+        within: Within<'a>,
         min_score: f64,
         skip: Option<i64>,
     ) -> Self {
@@ -135,8 +153,11 @@ impl<'a> Search<'a> {
             disc,
             min_score,
             floor: index.floor(min_score),
-            skip: skip.and_then(|no| index.get(no)),
-            bbox,
+            skip: skip
+                .and_then(|no| index.position_of(no))
+                .map(|i| (i, index.at(i))),
+            bbox: within.bbox,
+            province: within.province,
             rows,
             cols,
             wraps,
@@ -214,22 +235,30 @@ impl<'a> Search<'a> {
     }
 
     fn matches(&self, cell: &Cell) -> impl Iterator<Item = &'a Entry> + '_ {
-        self.index.areas_of(cell).iter().filter(move |e| {
-            e.truth_score >= self.min_score
-                && self.skip.is_none_or(|s| s.area_no != e.area_no)
-                && self.disc.contains(&e.unit, e.lat, e.lng)
-                && self.bbox.is_none_or(|b| b.contains(e.lat, e.lng))
-        })
+        let start = cell.start as usize;
+        let areas = self.index.areas_of(cell).iter().enumerate();
+        areas
+            .filter(move |&(j, e)| {
+                e.truth_score >= self.min_score
+                    && self.skip.is_none_or(|s| s.1.area_no != e.area_no)
+                    && self.province.is_none_or(|p| p.holds(start + j))
+                    && self.disc.contains(&e.unit, e.lat, e.lng)
+                    && self.bbox.is_none_or(|b| b.contains(e.lat, e.lng))
+            })
+            .map(|(_, e)| e)
     }
 
     /// A cell wholly inside: its areas scoring enough (they are sorted best
-    /// first), less the one left out if it is here.
+    /// first) and in the province, less the one left out if it is here.
     fn count_inside(&self, cell: &Cell) -> usize {
-        let n = self.index.scoring_in_cell(cell, &self.floor);
-        let skipped = self.skip.is_some_and(|s| {
-            s.truth_score >= self.min_score
-                && (row_of(s.lat), col_of(s.lng)) == (cell.row, cell.col)
-        });
+        let (a, b) = self.index.scoring_run(cell, &self.floor);
+        let n = match self.province {
+            None => b - a,
+            Some(p) => count_all(&[&p.by_position], a, b),
+        };
+        let skipped = self
+            .skip
+            .is_some_and(|(i, _)| (a..b).contains(&i) && self.province.is_none_or(|p| p.holds(i)));
         n - usize::from(skipped)
     }
 

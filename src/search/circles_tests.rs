@@ -124,7 +124,15 @@ fn nearest_in_a_box_equals_brute_force() {
                 let want = brute_force(&points, &circle, |_, p| {
                     p.2 >= min_score && bbox.contains(p.0, p.1)
                 });
-                let got = index.nearest_in_box(&Disc::new(circle), bbox, min_score, 15);
+                let got = index.nearest_within(
+                    &Disc::new(circle),
+                    Within {
+                        bbox: Some(bbox),
+                        province: None,
+                    },
+                    min_score,
+                    15,
+                );
                 assert_eq!(got.total, want.len(), "{circle:?} {bbox:?}");
                 assert_eq!(got.hits, want[..15.min(want.len())], "{circle:?} {bbox:?}");
                 checked += usize::from(!want.is_empty());

@@ -3,7 +3,8 @@
 //! (`area_index`), circles over the grid (`circles`, with the k nearest kept
 //! in `nearest` and the grid's trigonometry in `cell_geometry`), distances
 //! and discs (`geo`), a shape's cells as bits for testing many word matches
-//! (`shape_mask`), and the full-text matches of
+//! (`shape_mask`), the areas of each province as bitmaps (`provinces`),
+//! and the full-text matches of
 //! common words (`match_cache`, read back from the file by `word_store`), as bitmaps (`bitmap`) counted over a
 //! search's shape (`region`) or in score order (`score_order`).
 
@@ -15,6 +16,7 @@ pub mod circles;
 pub mod geo;
 pub mod match_cache;
 mod nearest;
+pub mod provinces;
 pub mod region;
 mod score_order;
 pub mod shape_mask;

@@ -98,6 +98,7 @@ fn counts_in_shapes_equal_brute_force_at_poles_and_antimeridian() {
                         min_score,
                         disc: disc.as_ref(),
                         bbox: bbox.as_ref(),
+                        province: None,
                     };
                     let mut want: Vec<u32> = (0..points.len())
                         .filter(|&i| {
@@ -142,6 +143,7 @@ fn the_floor_alone_counts_every_area_or_none_or_the_exact_score() {
         min_score,
         disc: None,
         bbox: None,
+        province: None,
     };
     assert_eq!(index.count_in(&shape(0.0), &[&all]), points.len());
     assert_eq!(index.count_in(&shape(10.5), &[&all]), 0);
@@ -175,15 +177,16 @@ fn score_order_counts_what_the_grid_counts() {
                 min_score,
                 disc: None,
                 bbox: None,
+                province: None,
             };
             let want = index.count_in(&shape, &[&bits]);
             assert_eq!(
-                index.count_scoring_in(min_score, &[&by_score]),
+                index.count_scoring_in(&shape, &[&by_score]),
                 want,
                 "{min_score}"
             );
             let mut got = Vec::new();
-            index.each_scoring_in(min_score, &[&by_score], |i, e| {
+            index.each_scoring_in(&shape, &[&by_score], |i, e| {
                 assert!(bits.get(i) && e.truth_score >= min_score);
                 got.push((e.truth_score, e.area_no));
             });
@@ -222,14 +225,14 @@ fn the_best_of_a_viewport_equal_brute_force() {
                 .collect();
             want.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
             for k in [0, 1, 20, 5000] {
-                let (total, best) = index.best_in_box(bbox, min_score, k);
+                let (total, best) = index.best_in_box(bbox, min_score, None, k);
                 assert_eq!(total, want.len(), "{bbox:?} {min_score}");
                 let want_k: Vec<u32> = want.iter().take(k).map(|w| w.1).collect();
                 assert_eq!(best, want_k, "{bbox:?} {min_score} k {k}");
             }
         }
     }
-    let (total, _) = index.best_in_box(whole_world.last().unwrap(), 0.0, 1);
+    let (total, _) = index.best_in_box(whole_world.last().unwrap(), 0.0, None, 1);
     assert_eq!(total, points.len());
 }
 

@@ -1,12 +1,14 @@
 //! The area index's score order (area_index.rs), built at start: each
 //! distinct score with how many areas score at least it, for counting above
 //! a floor by binary search, and every area's position in order of score,
-//! for word bitmaps in that order (region.rs). Tested through area_index.rs
-//! and region.rs.
+//! for word bitmaps in that order (region.rs); and a search's score floor,
+//! placed among the distinct scores once, which tells how many of a cell's
+//! areas (best first) score enough. Tested through area_index.rs and
+//! region.rs.
 
 use std::collections::HashMap;
 
-use crate::search::area_index::{Entry, NO_SLOT};
+use crate::search::area_index::{AreaIndex, Cell, Entry, NO_SLOT};
 
 /// Each distinct score, best first, with how many areas score at least it.
 /// Counted by distinct score first: scores of two decimals take a thousand
@@ -50,4 +52,91 @@ pub fn score_order(entries: &[Entry], slot: &[u32], floors: &[(f64, u32)]) -> Ve
         next[b] += 1;
     }
     by_score
+}
+
+/// A minimum score, and which areas meet it by their score's place among
+/// the distinct scores (`AreaIndex::floor`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Floor {
+    pub min: f64,
+    places: Places,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Places {
+    /// No floor, or one at or below every score: every area.
+    Every,
+    /// The areas of the first this many places.
+    First(u16),
+    /// Past what 2 bytes hold: read the scores themselves.
+    Past,
+}
+
+/// Each area's score's place in `floors` (saturating at what 2 bytes hold).
+pub fn score_places(entries: &[Entry], floors: &[(f64, u32)]) -> Vec<u16> {
+    entries
+        .iter()
+        .map(|e| {
+            let place = floors.partition_point(|f| f.0.total_cmp(&e.truth_score).is_gt());
+            u16::try_from(place).unwrap_or(u16::MAX)
+        })
+        .collect()
+}
+
+impl AreaIndex {
+    /// The positions of a cell's areas scoring at least the floor: a prefix
+    /// of the cell, as its areas are sorted best first.
+    pub fn scoring_run(&self, cell: &Cell, floor: &Floor) -> (usize, usize) {
+        let start = cell.start as usize;
+        (start, start + self.scoring_in_cell(cell, floor))
+    }
+
+    /// How many of a cell's areas score at least the floor: they come first.
+    pub fn scoring_in_cell(&self, cell: &Cell, floor: &Floor) -> usize {
+        match floor.places {
+            Places::Every => (cell.end - cell.start) as usize,
+            Places::First(places) => {
+                let cell_places = &self.score_place[cell.start as usize..cell.end as usize];
+                cell_places.partition_point(|&p| p < places)
+            }
+            Places::Past => self
+                .areas_of(cell)
+                .partition_point(|e| e.truth_score >= floor.min),
+        }
+    }
+
+    /// A score floor, placed among the distinct scores once for a search
+    /// rather than once for each cell it reads.
+    pub fn floor(&self, min: f64) -> Floor {
+        // The areas scoring at least `min` are those of the first `places`
+        // distinct scores.
+        let places = self.floors.partition_point(|&(score, _)| score >= min);
+        let places = if places == self.floors.len() {
+            Places::Every
+        } else {
+            match u16::try_from(places) {
+                Ok(places) if places < u16::MAX => Places::First(places),
+                _ => Places::Past,
+            }
+        };
+        Floor { min, places }
+    }
+
+    /// Whether the area at a position scores at least the floor: 2 bytes
+    /// read, where the area's entry is 40.
+    pub fn scores_at_least(&self, position: usize, floor: &Floor) -> bool {
+        match floor.places {
+            Places::Every => true,
+            Places::First(places) => self.score_place[position] < places,
+            Places::Past => self.entries[position].truth_score >= floor.min,
+        }
+    }
+
+    /// How many areas score at least `min`: a binary search over the distinct scores.
+    pub fn count_scoring(&self, min: f64) -> i64 {
+        let above = self.floors.partition_point(|&(score, _)| score >= min);
+        above
+            .checked_sub(1)
+            .map_or(0, |i| i64::from(self.floors[i].1))
+    }
 }

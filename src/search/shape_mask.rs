@@ -119,8 +119,9 @@ impl ShapeMask {
             false
         } else if self.words[w] & bit != 0 {
             index.scores_at_least(position, &self.floor)
+                && shape.province.is_none_or(|p| p.holds(position))
         } else if self.words[self.len + w] & bit != 0 {
-            shape.holds(index.at(position))
+            shape.holds(index, position)
         } else {
             false
         }

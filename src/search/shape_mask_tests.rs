@@ -57,11 +57,12 @@ fn a_mask_holds_exactly_the_areas_its_shape_holds() {
                     min_score,
                     disc: disc.as_ref(),
                     bbox: bbox.as_ref(),
+                    province: None,
                 };
                 let mask = index.mask(&shape, (0, index.area_count() - 1));
                 let mut n = 0;
                 for i in 0..index.area_count() {
-                    let want = shape.holds(index.at(i));
+                    let want = shape.holds(&index, i);
                     assert_eq!(mask.holds(&index, &shape, i), want, "{i} in {shape:?}");
                     n += usize::from(want);
                 }
@@ -70,7 +71,7 @@ fn a_mask_holds_exactly_the_areas_its_shape_holds() {
                 let part = (index.area_count() / 3, index.area_count() / 2);
                 let mask = index.mask(&shape, part);
                 for i in 0..index.area_count() {
-                    let want = (part.0..=part.1).contains(&i) && shape.holds(index.at(i));
+                    let want = (part.0..=part.1).contains(&i) && shape.holds(&index, i);
                     assert_eq!(mask.holds(&index, &shape, i), want, "{i} in {part:?}");
                 }
                 // Ranks every seventh area's, in rank order: those held are
@@ -79,7 +80,10 @@ fn a_mask_holds_exactly_the_areas_its_shape_holds() {
                 let want: Vec<u32> = ranks
                     .iter()
                     .copied()
-                    .filter(|&r| index.by_rank(i64::from(r)).is_some_and(|e| shape.holds(e)))
+                    .filter(|&r| {
+                        (index.position_of_rank(i64::from(r)))
+                            .is_some_and(|i| shape.holds(&index, i))
+                    })
                     .collect();
                 assert_eq!(index.held(&shape, &ranks), want, "{shape:?}");
                 ranks_held += usize::from(!want.is_empty());
@@ -105,6 +109,7 @@ fn a_shape_spans_the_cells_of_its_bounding_box() {
         min_score: 0.0,
         disc,
         bbox,
+        province: None,
     };
     // 100 km by 100 km at 26 degrees south: about 45 rows by 50 columns.
     let cells = shape(Some(&disc), None).cells_spanned();

@@ -51,7 +51,7 @@ impl Running {
         let patience = USAGE_DEADLINE
             .saturating_sub(signalled.elapsed())
             .max(usage::BUSY_TIMEOUT);
-        if let Err(why) = self.app.usage.flush(patience) {
+        if let Err(why) = self.app.usage.stop(patience) {
             log::error!("{why}; they are lost, as the server is stopping");
         }
     }

@@ -24,11 +24,12 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::access::key_store::KeyStore;
+use crate::access::redis::live::Live;
 use crate::access::usage::{self, Usage};
 use crate::access::{key_file, migrate};
-use crate::app::App;
 use crate::app::exports::MAX_EXPORTS;
 use crate::app::http::{Request, Response};
+use crate::app::{App, redis_link};
 use crate::data::dataset::Store;
 use crate::data::db::PoolSize;
 pub use layer::{Layer, LayerConfig};
@@ -58,6 +59,8 @@ pub struct ServeConfig {
     pub db: PathBuf,
     /// The keys file, which replicas on one host share.
     pub keys: PathBuf,
+    /// Keys, budgets and usage shared through Redis instead (access/redis).
+    pub redis: Option<crate::access::redis::url::RedisUrl>,
     pub addr: String,
     pub workers: usize,
     /// Idle time, and time without write progress, after which a client's
@@ -105,9 +108,19 @@ impl Service for App {
 /// Opens the database and the keys, binds the address(es) and starts the workers.
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
     // The first command after an upgrade moves the dataset's keys out.
-    let moved = migrate::out_of_dataset(&config.db, &config.keys)?;
-    let (_, said_of_keys) = key_file::open(&config.keys)?;
-    let keys = KeyStore::open(&config.keys)?;
+    // With Redis, the keys are there and no keys file is touched.
+    let (moved, said_of_keys, keys, live) = match &config.redis {
+        None => (
+            migrate::out_of_dataset(&config.db, &config.keys)?,
+            key_file::open(&config.keys)?.1,
+            KeyStore::open(&config.keys)?,
+            None,
+        ),
+        Some(url) => {
+            let (live, keys) = Live::start(url, &config.keys)?;
+            (None, Vec::new(), keys, Some(live))
+        }
+    };
     let store = Store::open(&config.db, pool_size(config.workers))?;
     let mut listeners = vec![listen(&config.addr)?];
     let addr = listeners[0].local_addr().map_err(|e| e.to_string())?;
@@ -123,11 +136,13 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             log::warn!("{warning}");
         }
     }
-    log::info!(
-        "{} live API keys from {}",
-        keys.table().live_keys(),
-        config.keys.display()
-    );
+    if live.is_none() {
+        log::info!(
+            "{} live API keys from {}",
+            keys.table().live_keys(),
+            config.keys.display()
+        );
+    }
     let metrics_addr = match &config.metrics_addr {
         None => None,
         Some(a) => {
@@ -139,6 +154,9 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     };
     let usage = Usage::new(&config.keys);
     let app = Arc::new(App::new(store, keys, usage, config.metrics_addr.is_none()));
+    if let Some(live) = live {
+        redis_link::link(&app, live)?;
+    }
     let layer = Layer::start(
         listeners,
         LayerConfig {

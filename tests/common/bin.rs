@@ -26,6 +26,7 @@ pub fn command(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> Command {
         "AREA_KEYS",
         "AREA_ADDR",
         "AREA_WORKERS",
+        "AREA_REDIS",
         "RUST_LOG",
     ] {
         c.env_remove(var);

@@ -1,4 +1,4 @@
-//! Brute-force Search (README "Search Areas", viewports included): the
+//! Brute-force Search (README "Search Areas", viewports and provinces included): the
 //! matches of a set of criteria over every area and their documented order,
 //! worked out from the list form of each area and its centre, without the
 //! server's index. `Criteria` also writes the criteria as a query string.
@@ -10,12 +10,14 @@ use serde_json::Value;
 use super::calc::{by_relevance, haversine_km, text_matches};
 use super::{TestApp, assert_nearest_first, encode, seed_places};
 
-/// An area as the reference sees it: its list form and its centre.
+/// An area as the reference sees it: its list form, its centre and its
+/// province's slug.
 #[derive(Debug, Clone)]
 pub struct Area {
     pub item: Value,
     pub lat: f64,
     pub lng: f64,
+    pub province_slug: String,
 }
 
 impl Area {
@@ -28,8 +30,8 @@ impl Area {
     }
 }
 
-/// Every area of the seeded app: List Areas' list form with the centre that
-/// seed/za-areas.csv gives it.
+/// Every area of the seeded app: List Areas' list form with the centre and
+/// the province slug that seed/za-areas.csv gives it.
 pub fn seed_areas(app: &'static TestApp) -> &'static [Area] {
     static AREAS: OnceLock<Vec<Area>> = OnceLock::new();
     AREAS.get_or_init(|| {
@@ -45,6 +47,7 @@ pub fn seed_areas(app: &'static TestApp) -> &'static [Area] {
                     item: item.clone(),
                     lat: place.lat,
                     lng: place.lng,
+                    province_slug: place.province_slug.clone(),
                 }
             })
             .collect()
@@ -74,6 +77,8 @@ pub struct Criteria {
     pub near: Option<(f64, f64, Option<f64>)>,
     pub bbox: Option<BBox>,
     pub min_score: Option<f64>,
+    /// A province's slug.
+    pub province: Option<String>,
 }
 
 impl Criteria {
@@ -94,6 +99,11 @@ impl Criteria {
 
     pub fn min_score(mut self, m: f64) -> Self {
         self.min_score = Some(m);
+        self
+    }
+
+    pub fn province(mut self, slug: &str) -> Self {
+        self.province = Some(slug.into());
         self
     }
 
@@ -120,6 +130,9 @@ impl Criteria {
         if let Some(m) = self.min_score {
             parts.push(format!("min_score={m}"));
         }
+        if let Some(slug) = &self.province {
+            parts.push(format!("province={}", encode(slug)));
+        }
         parts.join("&")
     }
 
@@ -136,6 +149,7 @@ impl Criteria {
             .is_none_or(|q| text_matches(&a.item, q, false))
             && self.bbox.is_none_or(|b| in_box(&b, a.lat, a.lng))
             && self.min_score.is_none_or(|m| a.score() >= m)
+            && self.province.as_ref().is_none_or(|p| *p == a.province_slug)
     }
 
     /// The ids of every match in the documented order: relevance with q,

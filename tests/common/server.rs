@@ -27,6 +27,7 @@ pub fn start_with(
     transport::start(&ServeConfig {
         db: db_path.to_path_buf(),
         keys: super::db::keys_path(db_path),
+        redis: None,
         addr: "127.0.0.1:0".into(),
         workers,
         client_timeout,

@@ -111,6 +111,13 @@ fn search_parameters_match_the_contract() {
     assert_number(path, "lng", LNG);
     assert_number(path, "radius", RADIUS_KM);
     assert_number(path, "min_score", MIN_SCORE);
+    assert_words(path, "province", &provinces(), None);
+    let description = doc()["paths"][path]["get"]["description"].as_str().unwrap();
+    assert!(
+        description
+            .contains("At least one of q, lat and lng, bbox, min_score, or province is required"),
+        "Search says province is a criterion of its own: {description}"
+    );
     let parameters = doc()["paths"][path]["get"]["parameters"]
         .as_array()
         .unwrap();

@@ -1,10 +1,12 @@
 """Finding areas in /explore as the API finds them: pages of the list, the
-visible map area (bbox), and "within R km of where I click" (here the click
-is the keyboard's Enter at the map's centre). Each compares the page's
+visible map area (bbox), "within R km of where I click" (here the click
+is the keyboard's Enter at the map's centre), and a search within a province. Each compares the page's
 results with the API's answer to the request the page says it sent."""
 
 import unittest
 from urllib.parse import parse_qs, urlsplit
+
+from selenium.webdriver.support.ui import Select
 
 from pagetest import Pages, stop_server, use_server
 
@@ -84,6 +86,23 @@ class Finding(Pages):
         self.assertGreater(total, 1)
         self.assertNotIn("q", query, "the circle alone")
         self.shot("explore-radius")
+
+    def test_a_search_keeps_to_the_chosen_province(self):
+        self.explore_as("growth")
+        Select(self.find("#province")).select_by_value("gauteng")
+        self.wait_for_request("province=gauteng")
+        self.find("#q").clear()
+        self.find("#q").send_keys("e")
+        request = self.wait_for_request("q=e")
+        ids, total, query = self.api_ids(request)
+        self.assertEqual(query.get("province"), "gauteng", request)
+        self.assertEqual(self.shown_ids(), ids)
+        _, _, everywhere = self.server.get("/v1/areas/search?q=e&limit=1", self.keys["growth"])
+        self.assertGreater(total, 0)
+        self.assertLess(total, everywhere["total"], "the province narrows the search")
+        provinces = self.driver.execute_script(
+            "return [...document.querySelectorAll('#results li button .small')].map((s) => s.textContent);")
+        self.assertTrue(provinces and all("Gauteng" in p for p in provinces), provinces)
 
 
 if __name__ == "__main__":

@@ -103,6 +103,7 @@ fn the_per_address_cap_refuses_with_503_and_frees_on_close() {
     let running = area_scoring::transport::start(&area_scoring::transport::ServeConfig {
         db: db.clone(),
         keys: crate::common::db::keys_path(&db),
+        redis: None,
         addr: "127.0.0.1:0".into(),
         workers: 2,
         client_timeout: Duration::from_secs(10),

@@ -1,0 +1,198 @@
+//! A server's link to Redis: the keys it loads at start (or, with Redis
+//! away, from its local snapshot), the watch that reloads them when the
+//! version moves or Redis comes back, and whether Redis is up for requests.
+//!
+//! The watch polls the version every `WATCH_EVERY`, so a change made by any
+//! command reaches every server within a second. A failed poll marks Redis
+//! down for requests, which then use this server's own buckets; the next
+//! poll that succeeds reloads everything, so a revoke made meanwhile is not
+//! missed, and marks Redis up again.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::budget::SharedBuckets;
+use super::conn::{BACKGROUND_TIMEOUT, REQUEST_TIMEOUT, Redis};
+use super::keys::{self, KeyState};
+use super::url::RedisUrl;
+use super::usage::SharedUsage;
+use crate::access::key_file::create_private;
+use crate::access::key_store::{KeyStore, KeyTable};
+
+/// How often a server asks Redis whether keys or plans changed.
+pub const WATCH_EVERY: Duration = Duration::from_millis(250);
+
+/// The snapshot of the keys last loaded, beside the keys file's place.
+pub fn snapshot_path(keys: &Path) -> PathBuf {
+    with_suffix(keys, ".redis-snapshot")
+}
+
+/// Usage Redis could not take by shutdown, beside the keys file's place.
+pub fn spool_path(keys: &Path) -> PathBuf {
+    with_suffix(keys, ".usage-spool")
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+pub struct Live {
+    /// For the watch and usage flushes, which may wait longer.
+    background: Arc<Redis>,
+    /// For requests: short timeouts, and never tried while Redis is down.
+    pub requests: Arc<Redis>,
+    pub buckets: Arc<SharedBuckets>,
+    pub usage: Arc<SharedUsage>,
+    snapshot: PathBuf,
+    /// The version loaded at start; None when started from the snapshot.
+    loaded: Option<u64>,
+    /// Where the keys came from at start, and what else the operator should
+    /// know, logged once the address is.
+    pub said: Vec<(log::Level, String)>,
+}
+
+impl Live {
+    /// Connects and loads the keys; with Redis away, starts from the
+    /// snapshot, saying it may be stale. `keys` names where the snapshot and
+    /// spool files go (beside where the keys file would be).
+    pub fn start(url: &RedisUrl, keys: &Path) -> Result<(Live, KeyStore), String> {
+        let background = Arc::new(Redis::new(url, BACKGROUND_TIMEOUT)?);
+        let requests = Arc::new(Redis::new(url, REQUEST_TIMEOUT)?);
+        let mut live = Live {
+            buckets: Arc::new(SharedBuckets::new(requests.clone())),
+            usage: Arc::new(SharedUsage::new(background.clone(), spool_path(keys))?),
+            background,
+            requests,
+            snapshot: snapshot_path(keys),
+            loaded: None,
+            said: Vec::new(),
+        };
+        if live.usage.batches() > 0 {
+            let spool = spool_path(keys);
+            live.said.push((
+                log::Level::Info,
+                format!(
+                    "usage: {} batches from {} wait to be added to Redis",
+                    live.usage.batches(),
+                    spool.display()
+                ),
+            ));
+        }
+        let state = match keys::load(&live.background) {
+            Ok(state) => {
+                live.save(&state);
+                live.loaded = Some(state.version);
+                let live_keys = state.table().live_keys();
+                let said = format!("{live_keys} live API keys from Redis at {url}");
+                live.said.push((log::Level::Info, said));
+                state
+            }
+            Err(why) => {
+                // Said below, once the address is logged: no log line before it.
+                live.requests.set_up(false);
+                let state = live.read_snapshot().map_err(|e| format!("{why}; {e}"))?;
+                live.said.push((
+                    log::Level::Warn,
+                    format!(
+                        "{} live API keys from {}, which may be stale: {why}; this server \
+                         limits keys by itself until Redis is back",
+                        state.table().live_keys(),
+                        live.snapshot.display()
+                    ),
+                ));
+                state
+            }
+        };
+        let store = KeyStore::held(state.table());
+        Ok((live, store))
+    }
+
+    fn read_snapshot(&self) -> Result<KeyState, String> {
+        let text = std::fs::read_to_string(&self.snapshot).map_err(|e| {
+            format!(
+                "Redis is not reachable and there is no snapshot of its keys at {} ({e}): \
+                 start this server once while Redis is up",
+                self.snapshot.display()
+            )
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a snapshot of keys: {e}", self.snapshot.display()))
+    }
+
+    /// Writes the snapshot (0600) through a file renamed into place.
+    fn save(&self, state: &KeyState) {
+        let temp = with_suffix(&self.snapshot, ".partial");
+        let _ = std::fs::remove_file(&temp);
+        let written = serde_json::to_string(state)
+            .map_err(|e| e.to_string())
+            .and_then(|json| {
+                create_private(&temp)?;
+                std::fs::write(&temp, json)
+                    .and_then(|()| std::fs::rename(&temp, &self.snapshot))
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(why) = written {
+            log::warn!(
+                "snapshot of the keys not written to {}: {why}",
+                self.snapshot.display()
+            );
+        }
+    }
+
+    /// Polls the version until `install` says the server is gone; reloads
+    /// and installs the keys when it moved or Redis came back.
+    pub fn watch(&self, install: impl Fn(KeyTable) -> bool) {
+        let mut loaded = self.loaded;
+        loop {
+            std::thread::sleep(WATCH_EVERY);
+            let version = keys::version(&self.background);
+            if let (Ok(now), Some(before)) = (&version, loaded)
+                && *now == before
+            {
+                if self.requests.set_up(true) {
+                    log::info!("Redis is back: budgets and usage are shared again");
+                }
+                continue;
+            }
+            match version.and_then(|_| keys::load(&self.background)) {
+                Ok(state) => {
+                    log::info!(
+                        "keys reloaded: {} live API keys from Redis",
+                        state.table().live_keys()
+                    );
+                    self.save(&state);
+                    loaded = Some(state.version);
+                    if !install(state.table()) {
+                        return;
+                    }
+                    if self.requests.set_up(true) {
+                        log::info!("Redis is back: budgets and usage are shared again");
+                    }
+                }
+                Err(why) => {
+                    self.requests.down(&why);
+                    loaded = None;
+                }
+            }
+        }
+    }
+
+    /// Lines for /metrics: whether Redis is up, and what ran without it.
+    pub fn metrics(&self) -> String {
+        use std::sync::atomic::Ordering::Relaxed;
+        format!(
+            "# HELP area_redis_up Whether this server reaches Redis (1) or runs on its own (0).\n\
+             # TYPE area_redis_up gauge\narea_redis_up {}\n\
+             # HELP area_redis_failures_total Redis calls that failed or were skipped while it was away.\n\
+             # TYPE area_redis_failures_total counter\narea_redis_failures_total {}\n\
+             # HELP area_rate_limit_local_total Requests limited by this server's own bucket, Redis being away.\n\
+             # TYPE area_rate_limit_local_total counter\narea_rate_limit_local_total {}\n",
+            u8::from(self.requests.is_up()),
+            self.requests.failures.load(Relaxed) + self.background.failures.load(Relaxed),
+            self.buckets.fallbacks.load(Relaxed),
+        )
+    }
+}

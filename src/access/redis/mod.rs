@@ -1,0 +1,18 @@
+//! Keys, plans, rate-limit state and usage shared by every server on every
+//! host through Redis, used only when Redis is named (`AREA_REDIS` or
+//! `--redis`; docs/deployment.md, "More than one host"). Without it the
+//! keys file and buckets in the process serve, as on one host.
+//!
+//! `url` reads the URL and keeps its password out of every printed form;
+//! `conn` bounds each call by a timeout and knows whether Redis is up;
+//! `keys` holds keys and plans, `budget` each key's one bucket, `usage` the
+//! counts; `live` is a server's link (loads, watch, snapshot); `files`
+//! moves a keys file into Redis and Redis back into files (migrate, backup).
+
+pub mod budget;
+pub mod conn;
+pub mod files;
+pub mod keys;
+pub mod live;
+pub mod url;
+pub mod usage;

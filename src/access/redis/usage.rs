@@ -1,0 +1,346 @@
+//! Usage in Redis: each server's counts added every few seconds, each flush
+//! exactly once, and read back for `keys usage`, `keys list` and `GET /v1/key`.
+//!
+//! A flush is a batch with this server's id and a sequence number; the
+//! script applies a batch only if its number is above the last one applied
+//! for that server. A batch that timed out is sent again, unchanged, until
+//! Redis answers, so one that arrived late is not counted twice. Batches
+//! Redis could not take by shutdown go to a spool file (0600) beside the keys
+//! file, sent by the next start under their own ids and numbers.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use redis::Commands;
+use serde::{Deserialize, Serialize};
+
+use super::conn::Redis;
+use crate::access::key_file::create_private;
+use crate::access::usage::Counts;
+use crate::access::usage_report::UsageRow;
+use crate::dates;
+
+const FLUSHED: &str = "area:usage:flushed";
+const USAGE: &str = "area:usage";
+const LAST_USED: &str = "area:usage:last_used";
+
+/// KEYS: the last batch applied per server, the counts, the last-used times.
+/// ARGV: server id, batch number, then rows of key, day, ok, errors,
+/// rate_limited, last used (unix seconds).
+const FLUSH: &str = r#"
+local done = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if tonumber(ARGV[2]) <= done then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+for i = 3, #ARGV, 6 do
+  local field = ARGV[i] .. '|' .. ARGV[i + 1] .. '|'
+  local names = {'ok', 'errors', 'rate_limited'}
+  for j = 1, 3 do
+    if ARGV[i + 1 + j] ~= '0' then
+      redis.call('HINCRBY', KEYS[2], field .. names[j], ARGV[i + 1 + j])
+    end
+  end
+  local used = tonumber(redis.call('HGET', KEYS[3], ARGV[i]) or '0')
+  if tonumber(ARGV[i + 5]) > used then
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 5])
+  end
+end
+return 1
+"#;
+
+/// One key's requests of one day in a batch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub key_id: String,
+    /// YYYY-MM-DD.
+    pub day: String,
+    pub counts: (u64, u64, u64),
+    pub last_used: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Batch {
+    pub server: String,
+    pub seq: u64,
+    pub rows: Vec<Row>,
+}
+
+/// Sends one batch; Ok(false) when it had been applied already.
+pub fn send(redis: &Redis, batch: &Batch) -> Result<bool, String> {
+    let script = redis::Script::new(FLUSH);
+    let mut call = script.key(FLUSHED);
+    call.key(USAGE)
+        .key(LAST_USED)
+        .arg(&batch.server)
+        .arg(batch.seq);
+    for r in &batch.rows {
+        let (ok, errors, limited) = r.counts;
+        call.arg(&r.key_id)
+            .arg(&r.day)
+            .arg(ok)
+            .arg(errors)
+            .arg(limited)
+            .arg(r.last_used);
+    }
+    redis
+        .call(|c| call.invoke::<i64>(c))
+        .map(|applied| applied == 1)
+}
+
+/// A server's batches not yet taken by Redis.
+pub struct SharedUsage {
+    redis: Arc<Redis>,
+    server: String,
+    next_seq: Mutex<u64>,
+    queue: Mutex<VecDeque<Batch>>,
+    /// Held by one flush at a time while it sends.
+    sending: Mutex<()>,
+    spool: PathBuf,
+}
+
+impl SharedUsage {
+    /// Starts with the batches a spool file holds, if any.
+    pub fn new(redis: Arc<Redis>, spool: PathBuf) -> Result<SharedUsage, String> {
+        let queue = read_spool(&spool)?;
+        Ok(SharedUsage {
+            redis,
+            server: format!("srv_{}", crate::access::keys::new_key()?.0),
+            next_seq: Mutex::new(1),
+            queue: Mutex::new(queue),
+            sending: Mutex::new(()),
+            spool,
+        })
+    }
+
+    /// Queues `rows` as a new batch, numbered after the last.
+    pub fn enqueue(&self, rows: Vec<Row>) {
+        if rows.is_empty() {
+            return;
+        }
+        let mut queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+        let mut seq = self.next_seq.lock().unwrap_or_else(|p| p.into_inner());
+        queue.push_back(Batch {
+            server: self.server.clone(),
+            seq: *seq,
+            rows,
+        });
+        *seq += 1;
+    }
+
+    /// Sends every batch waiting, oldest first, and stops at the first Redis
+    /// does not take. The queue is not held while Redis is asked, so that
+    /// requests reading it never wait for Redis.
+    pub fn send_all(&self) -> Result<(), String> {
+        let _one = self.sending.lock().unwrap_or_else(|p| p.into_inner());
+        let mut sent_spooled = false;
+        loop {
+            let front = self
+                .queue
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .front()
+                .cloned();
+            let Some(batch) = front else { break };
+            if let Err(e) = send(&self.redis, &batch) {
+                let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+                let requests: u64 = queue.iter().map(requests).sum();
+                return Err(format!(
+                    "usage of {requests} requests not added to Redis: {e}"
+                ));
+            }
+            sent_spooled |= batch.server != self.server;
+            self.queue
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .pop_front();
+        }
+        if sent_spooled {
+            let _ = std::fs::remove_file(&self.spool);
+        }
+        Ok(())
+    }
+
+    /// Batches waiting for Redis (at start: those of the spool file).
+    pub fn batches(&self) -> usize {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// Writes the batches Redis did not take to the spool file (0600).
+    pub fn spool(&self) -> Result<(), String> {
+        let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+        let json = serde_json::to_string(&*queue).map_err(|e| e.to_string())?;
+        let temp = self.spool.with_extension("partial");
+        let _ = std::fs::remove_file(&temp);
+        create_private(&temp)?;
+        std::fs::write(&temp, json)
+            .and_then(|()| std::fs::rename(&temp, &self.spool))
+            .map_err(|e| format!("cannot write {}: {e}", self.spool.display()))?;
+        log::warn!(
+            "usage of {} requests written to {}, to be added to Redis by the next start",
+            queue.iter().map(requests).sum::<u64>(),
+            self.spool.display()
+        );
+        Ok(())
+    }
+
+    /// `key_id`'s counts of `day` sent but not yet taken by Redis.
+    pub fn waiting(&self, key_id: &str, day: &str) -> Counts {
+        let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+        let mut counts = Counts::default();
+        for r in queue.iter().flat_map(|b| &b.rows) {
+            if r.key_id == key_id && r.day == day {
+                counts.add(of(r.counts));
+            }
+        }
+        counts
+    }
+}
+
+fn of((ok, errors, rate_limited): (u64, u64, u64)) -> Counts {
+    Counts {
+        ok,
+        errors,
+        rate_limited,
+    }
+}
+
+fn requests(b: &Batch) -> u64 {
+    b.rows.iter().map(|r| of(r.counts).total()).sum()
+}
+
+fn read_spool(path: &Path) -> Result<VecDeque<Batch>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a usage spool file: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(VecDeque::new()),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// Every (key, day) with its counts.
+fn all(redis: &Redis) -> Result<HashMap<(String, String), Counts>, String> {
+    let fields: HashMap<String, u64> = redis.call(|c| c.hgetall(USAGE))?;
+    let mut out: HashMap<(String, String), Counts> = HashMap::new();
+    for (field, n) in fields {
+        let mut parts = field.splitn(3, '|');
+        let (Some(key), Some(day), Some(what)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let counts = out.entry((key.into(), day.into())).or_default();
+        match what {
+            "ok" => counts.ok += n,
+            "errors" => counts.errors += n,
+            _ => counts.rate_limited += n,
+        }
+    }
+    Ok(out)
+}
+
+/// `keys usage`: rows from `from` to `to` (inclusive), by key then day.
+pub fn rows(
+    redis: &Redis,
+    from: &str,
+    to: &str,
+    key: Option<&str>,
+) -> Result<Vec<UsageRow>, String> {
+    let mut rows: Vec<UsageRow> = all(redis)?
+        .into_iter()
+        .filter(|((k, day), _)| {
+            day.as_str() >= from && day.as_str() <= to && key.is_none_or(|want| want == k)
+        })
+        .map(|((key_id, day), c)| UsageRow {
+            key_id,
+            day,
+            ok: c.ok,
+            errors: c.errors,
+            rate_limited: c.rate_limited,
+        })
+        .collect();
+    rows.sort_by(|a, b| (&a.key_id, &a.day).cmp(&(&b.key_id, &b.day)));
+    Ok(rows)
+}
+
+/// `keys list`: each key's last-used time and its requests from `since` on.
+pub fn summary(
+    redis: &Redis,
+    since: &str,
+) -> Result<HashMap<String, (Option<String>, u64)>, String> {
+    let mut out: HashMap<String, (Option<String>, u64)> = HashMap::new();
+    for ((key, day), c) in all(redis)? {
+        if day.as_str() >= since {
+            out.entry(key).or_default().1 += c.total();
+        }
+    }
+    let used: HashMap<String, i64> = redis.call(|c| c.hgetall(LAST_USED))?;
+    for (key, at) in used {
+        out.entry(key).or_default().0 = Some(dates::format_timestamp(at));
+    }
+    Ok(out)
+}
+
+/// One key's counts of one day, as every server has added them so far.
+pub fn day(redis: &Redis, key_id: &str, day: &str) -> Result<Counts, String> {
+    let field = |what: &str| format!("{key_id}|{day}|{what}");
+    let (ok, errors, rate_limited): (Option<u64>, Option<u64>, Option<u64>) = redis.call(|c| {
+        redis::cmd("HMGET")
+            .arg(USAGE)
+            .arg(field("ok"))
+            .arg(field("errors"))
+            .arg(field("rate_limited"))
+            .query(c)
+    })?;
+    Ok(Counts {
+        ok: ok.unwrap_or(0),
+        errors: errors.unwrap_or(0),
+        rate_limited: rate_limited.unwrap_or(0),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::redis::url::RedisUrl;
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::Duration;
+
+    fn row(key: &str, ok: u64) -> Row {
+        Row {
+            key_id: key.into(),
+            day: "2026-11-26".into(),
+            counts: (ok, 0, 1),
+            last_used: 1_764_115_200,
+        }
+    }
+
+    #[test]
+    fn batches_redis_does_not_take_wait_in_order_and_spool_privately() {
+        let dir = std::env::temp_dir().join(format!("area-spool-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let spool = dir.join("keys.db.usage-spool");
+        // Nothing listens on port 1: every send fails at once.
+        let away = RedisUrl::parse("redis://127.0.0.1:1").unwrap();
+        let redis = Arc::new(Redis::new(&away, Duration::from_millis(200)).unwrap());
+        let usage = SharedUsage::new(redis.clone(), spool.clone()).unwrap();
+        usage.enqueue(vec![row("key_a", 3)]);
+        usage.enqueue(Vec::new());
+        usage.enqueue(vec![row("key_a", 2), row("key_b", 1)]);
+        assert_eq!(usage.batches(), 2, "an empty flush makes no batch");
+        let why = usage.send_all().unwrap_err();
+        assert!(why.contains("usage of 9 requests"), "{why}");
+        assert_eq!(usage.waiting("key_a", "2026-11-26").ok, 5);
+        usage.spool().unwrap();
+        let mode = std::fs::metadata(&spool).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let next = SharedUsage::new(redis, spool).unwrap();
+        assert_eq!(next.batches(), 2);
+        let queue = next.queue.lock().unwrap();
+        assert_eq!(
+            queue.iter().map(|b| b.seq).collect::<Vec<_>>(),
+            [1, 2],
+            "each batch keeps its number, so Redis applies it once"
+        );
+        assert!(queue.iter().all(|b| b.server == usage.server));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,92 @@
+//! The operator's commands on keys and plans when Redis is named: the same
+//! actions and output as on the keys file, with no dataset nor keys file
+//! needed (README, "Keys"). Every call gives up after `CLI_TIMEOUT`.
+
+use super::config::{Files, KeysAction, PlansAction};
+use super::keys_cmd::{print_list, print_usage};
+use crate::access::plans;
+use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
+use crate::access::redis::url::RedisUrl;
+use crate::access::redis::{files as redis_files, keys, usage};
+use crate::access::usage_report::DEFAULT_DAYS;
+use crate::dates;
+
+pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<(), String> {
+    let redis = Redis::new(url, CLI_TIMEOUT)?;
+    match action {
+        KeysAction::Create { plan, label } => {
+            let (id, key) = keys::create(&redis, plan, &label)?;
+            println!("{key}");
+            eprintln!(
+                "created key {id} on the {} plan in Redis; it is shown only this once",
+                plan.name()
+            );
+        }
+        KeysAction::List => {
+            let since = dates::format_date(dates::today() - (DEFAULT_DAYS - 1));
+            let summary = usage::summary(&redis, &since)?;
+            print_list(keys::list(&redis)?, &summary);
+        }
+        KeysAction::Revoke { id } => {
+            keys::revoke(&redis, &id)?;
+            eprintln!("revoked {id}");
+        }
+        KeysAction::Set { id, plan, label } => {
+            keys::set(&redis, &id, plan, label.as_deref())?;
+            eprintln!("changed {id}");
+        }
+        KeysAction::Usage {
+            from,
+            to,
+            key,
+            format,
+        } => {
+            let to = to.unwrap_or_else(dates::today);
+            let from = from.unwrap_or(to - (DEFAULT_DAYS - 1));
+            let (from, to) = (dates::format_date(from), dates::format_date(to));
+            print_usage(&usage::rows(&redis, &from, &to, key.as_deref())?, format)?;
+        }
+        KeysAction::Migrate { from } => {
+            // Named files are merged into the keys file first, as without Redis.
+            if !from.is_empty() {
+                return Err(
+                    "with Redis, keys migrate copies the keys file (--keys FILE) alone: \
+                     merge other files into it first, without --redis"
+                        .into(),
+                );
+            }
+            for line in redis_files::migrate(&redis, &files.keys)? {
+                eprintln!("{line}");
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn plans(url: &RedisUrl, action: PlansAction) -> Result<(), String> {
+    let redis = Redis::new(url, CLI_TIMEOUT)?;
+    match action {
+        PlansAction::List => {
+            for (plan, limit) in keys::plan_list(&redis)? {
+                println!("{}\t{}", plan.name(), plans::shown(limit));
+            }
+        }
+        PlansAction::Set { plan, per_minute } => {
+            keys::set_limit(&redis, plan, per_minute)?;
+            eprintln!(
+                "the {} plan now allows {} requests a minute, on every server within a second",
+                plan.name(),
+                plans::shown(per_minute)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `backup DIR` with Redis: the keys and usage files from Redis, and the
+/// dataset when this host has one.
+pub fn backup(url: &RedisUrl, files: &Files, dir: &std::path::Path) -> Result<(), String> {
+    let redis = Redis::new(url, CLI_TIMEOUT)?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    redis_files::backup(&redis, &files.keys, dir)
+}

@@ -1,0 +1,121 @@
+//! Hosts of the Redis tests (tests/redis_shared.rs, tests/redis_recovery.rs):
+//! two servers, each in its own folder with its own dataset copy and no file
+//! in common, and an admin folder with no dataset, all naming one Redis.
+//! The test Redis is named by AREA_TEST_REDIS, set by `make redis-test`.
+//! Each test binary uses a part of this.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+use crate::common::bin::{Served, command, text};
+use crate::common::db::{fresh_db, scratch_dir};
+
+/// The test Redis's URL with its password, on database `db` of its own, so
+/// each test starts from an empty Redis.
+pub fn redis_url(db: u8) -> String {
+    let url = std::env::var("AREA_TEST_REDIS").expect("AREA_TEST_REDIS names the test Redis");
+    let url = format!("{}/{db}", url.trim_end_matches('/'));
+    let info = area_scoring::access::redis::url::RedisUrl::parse(&url).unwrap();
+    let mut conn = redis::Client::open(info.connection_info())
+        .and_then(|c| c.get_connection())
+        .expect("the test Redis answers");
+    redis::cmd("FLUSHDB").query::<()>(&mut conn).unwrap();
+    url
+}
+
+pub fn password() -> String {
+    let url = std::env::var("AREA_TEST_REDIS").unwrap();
+    let info = area_scoring::access::redis::url::RedisUrl::parse(&url).unwrap();
+    info.password
+        .expect("the test Redis has a password")
+        .expose()
+        .to_string()
+}
+
+/// Two servers, each in its own folder with its own dataset copy, and an
+/// admin folder with nothing in it, all naming one Redis.
+pub struct Hosts {
+    pub url: String,
+    pub admin: PathBuf,
+    pub dirs: [PathBuf; 2],
+    pub servers: [Served; 2],
+}
+
+impl Hosts {
+    pub fn start(name: &str, db: u8) -> Hosts {
+        let url = redis_url(db);
+        let dirs = [
+            host_dir(&format!("{name}-a")),
+            host_dir(&format!("{name}-b")),
+        ];
+        let servers = [serve(&dirs[0], &url), serve(&dirs[1], &url)];
+        Hosts {
+            url,
+            admin: scratch_dir(&format!("{name}-admin")),
+            dirs,
+            servers,
+        }
+    }
+
+    /// A command run from the admin folder; fails the test unless it exits 0.
+    pub fn admin(&self, args: &[&str]) -> String {
+        let out = admin_run(&self.url, &self.admin, args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    }
+
+    pub fn create_key(&self, plan: &str) -> (String, String) {
+        let out = admin_run(&self.url, &self.admin, &["keys", "create", "--plan", plan]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let key = text(&out.stdout).trim().to_string();
+        let said = text(&out.stderr);
+        let id = said
+            .split_whitespace()
+            .find(|w| w.starts_with("key_"))
+            .expect("the id is said")
+            .to_string();
+        (id, key)
+    }
+
+    /// ok requests of `id` today, as `keys usage` reads them from Redis.
+    pub fn usage_ok(&self, id: &str) -> u64 {
+        let rows: Value =
+            serde_json::from_str(&self.admin(&["keys", "usage", "--key", id, "--format", "json"]))
+                .unwrap();
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["ok"].as_u64().unwrap())
+            .sum()
+    }
+}
+
+pub fn host_dir(name: &str) -> PathBuf {
+    fresh_db(name).parent().unwrap().to_path_buf()
+}
+
+pub fn serve(dir: &Path, url: &str) -> Served {
+    Served::start(
+        &["--db", "areas.db"],
+        &[("AREA_REDIS", Path::new(url))],
+        dir,
+    )
+}
+
+pub fn admin_run(url: &str, dir: &Path, args: &[&str]) -> Output {
+    command(args, &[("AREA_REDIS", Path::new(url))], dir)
+        .output()
+        .expect("run the binary")
+}
+
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
