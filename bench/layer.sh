@@ -24,6 +24,7 @@ FLOOR=$TARGET/release/examples/layer_floor
 PEER_DIR=../shared/anchors/axum-peer
 PEER=$TARGET/axum-peer/release/axum-peer
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+. "$(dirname "$0")/static_nginx.sh"
 WORK=$(mktemp -d /tmp/area-layer.XXXXXX)
 chmod 755 "$WORK"
 STARTED=()
@@ -96,29 +97,8 @@ mkdir -p "$WORK/www"
 curl -sf -o "$WORK/www/area.json" -H "Authorization: Bearer $KEY" "http://$ADDR/v1/areas/$AREA"
 
 # nginx, 2 workers, no access log: the ceiling.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$WORK/nginx/logs" "$WORK/nginx/tmp"
-cat >"$WORK/nginx/nginx.conf" <<EOF
-worker_processes 2;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  default_type application/json;
-  types { }
-  client_body_temp_path $WORK/nginx/tmp/body;
-  proxy_temp_path $WORK/nginx/tmp/proxy;
-  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
-  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
-  scgi_temp_path $WORK/nginx/tmp/scgi;
-  server { listen 127.0.0.1:$port; root $WORK/www; }
-}
-EOF
-"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>>"$WORK/nginx/logs/error.log" &
-NGINX_PID=$!
-STARTED+=("$NGINX_PID")
-until curl -sf -o /dev/null "http://127.0.0.1:$port/area.json"; do sleep 0.05; done
+start_static_nginx
+port=$NGINX_PORT
 case_row "nginx, Get Area's bytes from a file" "$NGINX_PID" "http://127.0.0.1:$port/area.json"
 kill "$NGINX_PID"
 

@@ -61,6 +61,7 @@ install_tools() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+. "$(dirname "$0")/static_nginx.sh"
 
 # The database for N areas, built once and reused while what it stores is
 # the same: the schema, the seed places, and the versions of the schema and
@@ -227,37 +228,8 @@ run_nginx() {
   local key=$1 port pid
   [ -s "$WORK/www/area.json" ] && [ -s "$WORK/www/list.json" ] ||
     { say "skipping nginx: the server gave no bodies to serve"; return; }
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  mkdir -p "$WORK/nginx/logs" "$WORK/nginx/tmp"
-  cat >"$WORK/nginx/nginx.conf" <<EOF
-worker_processes 2;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  default_type application/json;
-  types { }
-  client_body_temp_path $WORK/nginx/tmp/body;
-  proxy_temp_path $WORK/nginx/tmp/proxy;
-  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
-  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
-  scgi_temp_path $WORK/nginx/tmp/scgi;
-  server {
-    listen 127.0.0.1:$port;
-    root $WORK/www;
-  }
-}
-EOF
-  "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' 2>>"$WORK/nginx/logs/error.log" &
-  pid=$!
-  STARTED+=("$pid")
-  local tries=0
-  until curl -sf -o /dev/null "http://127.0.0.1:$port/area.json"; do
-    tries=$((tries + 1))
-    [ $tries -lt 100 ] || { cat "$WORK/nginx/logs/error.log" >&2; exit 1; }
-    sleep 0.05
-  done
+  start_static_nginx
+  port=$NGINX_PORT pid=$NGINX_PID
   echo /area.json >"$WORK/nginx-area.txt"
   echo /list.json >"$WORK/nginx-list.txt"
   # nginx's RSS is its master's; the workers are what serve, but the column is

@@ -46,9 +46,7 @@ pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
             key,
             format,
         } => {
-            let to = to.unwrap_or_else(dates::today);
-            let from = from.unwrap_or(to - (DEFAULT_DAYS - 1));
-            let (from, to) = (dates::format_date(from), dates::format_date(to));
+            let (from, to) = usage_window(from, to);
             let rows = usage_report::rows(&usage_path(path), &from, &to, key.as_deref())?;
             print_usage(&rows, format)?;
         }
@@ -59,6 +57,14 @@ pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
 
 /// Merges each file in turn; one that holds no keys (moved out already) is
 /// said and passed over, and a failure of one does not stop the others.
+/// `keys usage`'s days, as dates: up to today, and the last `DEFAULT_DAYS`
+/// of them unless told otherwise.
+pub(super) fn usage_window(from: Option<i64>, to: Option<i64>) -> (String, String) {
+    let to = to.unwrap_or_else(dates::today);
+    let from = from.unwrap_or(to - (DEFAULT_DAYS - 1));
+    (dates::format_date(from), dates::format_date(to))
+}
+
 fn migrate_all(from: &[std::path::PathBuf], keys: &Path) -> Result<(), String> {
     let mut failed = 0;
     for file in from {

@@ -3,7 +3,7 @@
 //! needed (README, "Keys"). Every call gives up after `CLI_TIMEOUT`.
 
 use super::config::{Files, KeysAction, PlansAction};
-use super::keys_cmd::{print_list, print_usage};
+use super::keys_cmd::{print_list, print_usage, usage_window};
 use crate::access::plans;
 use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
 use crate::access::redis::url::RedisUrl;
@@ -41,9 +41,7 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<(), Str
             key,
             format,
         } => {
-            let to = to.unwrap_or_else(dates::today);
-            let from = from.unwrap_or(to - (DEFAULT_DAYS - 1));
-            let (from, to) = (dates::format_date(from), dates::format_date(to));
+            let (from, to) = usage_window(from, to);
             print_usage(&usage::rows(&redis, &from, &to, key.as_deref())?, format)?;
         }
         KeysAction::Migrate { from } => {
