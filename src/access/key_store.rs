@@ -18,7 +18,7 @@ use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use crate::access::key_file;
 use crate::access::keys::{self, Caller};
@@ -114,10 +114,16 @@ struct Seen {
     refused: Option<Stamp>,
 }
 
+/// How a store held elsewhere than in a keys file (Redis) installs keys
+/// newer than its table, asked on a request whose key is not in memory;
+/// says whether it did.
+type Refresh = Box<dyn Fn() -> bool + Send + Sync>;
+
 pub struct KeyStore {
     path: PathBuf,
     table: RwLock<Arc<KeyTable>>,
     seen: Mutex<Seen>,
+    refresh: OnceLock<Refresh>,
 }
 
 impl KeyStore {
@@ -132,6 +138,7 @@ impl KeyStore {
                 read: seen,
                 refused: None,
             }),
+            refresh: OnceLock::new(),
         })
     }
 
@@ -208,7 +215,10 @@ impl KeySource for KeyStore {
     }
 
     fn reload_if_moved(&self) -> bool {
-        self.read_if_moved(true)
+        match self.refresh.get() {
+            Some(refresh) => refresh(),
+            None => self.read_if_moved(true),
+        }
     }
 }
 
@@ -243,7 +253,13 @@ impl KeyStore {
             path: PathBuf::new(),
             table: RwLock::new(Arc::new(table)),
             seen: Mutex::new(Seen::default()),
+            refresh: OnceLock::new(),
         }
+    }
+
+    /// How a held store looks for newer keys before it refuses one.
+    pub fn refresh_with(&self, refresh: impl Fn() -> bool + Send + Sync + 'static) {
+        let _ = self.refresh.set(Box::new(refresh));
     }
 
     pub fn replace(&self, table: KeyTable) {

@@ -9,7 +9,7 @@
 //! missed, and marks Redis up again.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::budget::SharedBuckets;
@@ -49,6 +49,10 @@ pub struct Live {
     snapshot: PathBuf,
     /// The version loaded at start; None when started from the snapshot.
     loaded: Option<u64>,
+    /// The version of the keys in force, held while keys are installed, so
+    /// that the watch and a request that looks for a new key install one at
+    /// a time.
+    installed: Mutex<Option<u64>>,
     /// Where the keys came from at start, and what else the operator should
     /// know, logged once the address is.
     pub said: Vec<(log::Level, String)>,
@@ -68,6 +72,7 @@ impl Live {
             requests,
             snapshot: snapshot_path(keys),
             loaded: None,
+            installed: Mutex::new(None),
             said: Vec::new(),
         };
         if live.usage.batches() > 0 {
@@ -85,6 +90,7 @@ impl Live {
             Ok(state) => {
                 live.save(&state);
                 live.loaded = Some(state.version);
+                *live.installed.get_mut().unwrap_or_else(|p| p.into_inner()) = live.loaded;
                 let live_keys = state.table().live_keys();
                 let said = format!("{live_keys} live API keys from Redis at {url}");
                 live.said.push((log::Level::Info, said));
@@ -165,9 +171,12 @@ impl Live {
                     );
                     self.save(&state);
                     loaded = Some(state.version);
+                    let mut installed = self.installed();
                     if !install(state.table()) {
                         return;
                     }
+                    *installed = loaded;
+                    drop(installed);
                     if self.requests.set_up(true) {
                         log::info!("Redis is back: budgets and usage are shared again");
                     }
@@ -177,6 +186,32 @@ impl Live {
                     loaded = None;
                 }
             }
+        }
+    }
+
+    fn installed(&self) -> MutexGuard<'_, Option<u64>> {
+        self.installed.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// On a request whose key is not in memory: installs the keys Redis
+    /// holds if their version moved since those in force, so that a key
+    /// made a moment ago works at once rather than at the next watch. Says
+    /// whether it did. With Redis away, nothing is asked.
+    pub fn install_newer(&self, install: impl Fn(KeyTable) -> bool) -> bool {
+        if !self.requests.is_up() {
+            return false;
+        }
+        let mut installed = self.installed();
+        let newer = keys::version(&self.requests)
+            .ok()
+            .filter(|now| Some(*now) != *installed)
+            .and_then(|_| keys::load(&self.requests).ok());
+        match newer {
+            Some(state) if install(state.table()) => {
+                *installed = Some(state.version);
+                true
+            }
+            _ => false,
         }
     }
 
