@@ -196,7 +196,8 @@ impl Live {
     /// On a request whose key is not in memory: installs the keys Redis
     /// holds if their version moved since those in force, so that a key
     /// made a moment ago works at once rather than at the next watch. Says
-    /// whether it did. With Redis away, nothing is asked.
+    /// whether it did. With Redis away, nothing is asked. Rare: once per
+    /// change of the keys, on the first request that needs it.
     pub fn install_newer(&self, install: impl Fn(KeyTable) -> bool) -> bool {
         if !self.requests.is_up() {
             return false;
@@ -208,6 +209,9 @@ impl Live {
             .and_then(|_| keys::load(&self.requests).ok());
         match newer {
             Some(state) if install(state.table()) => {
+                // The snapshot follows the keys in force, whoever installed
+                // them: a server started while Redis is away serves it.
+                self.save(&state);
                 *installed = Some(state.version);
                 true
             }
