@@ -31,6 +31,9 @@ pub struct Dataset {
     pub version: String,
     /// The latest updated_at of any area (empty without areas).
     pub latest_update: String,
+    /// Why search reads its words slowly from this file, if it does: logged
+    /// on a reload at once, and at start once the address is.
+    pub words_warning: Option<String>,
     file: FileId,
 }
 
@@ -99,7 +102,7 @@ impl Dataset {
         let pool = db::open_pool(path, pool_size)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
         let index = AreaIndex::load(&conn).map_err(|e| e.to_string())?;
-        let stored = word_store::has_stored_sets_or_warn(&conn, &index, path);
+        let (stored, words_warning) = word_store::stored_sets(&conn, &index, path);
         // Counted from the index, which holds every area: a count(*) would
         // scan another index (192 ms from a cold disk cache at 100,000 areas).
         let area_count = index.area_count() as i64;
@@ -115,6 +118,7 @@ impl Dataset {
             matches: MatchCache::for_areas(area_count as usize).with_stored_sets(stored),
             version,
             latest_update,
+            words_warning,
             file,
         })
     }
@@ -161,6 +165,9 @@ impl Store {
                     self.path.display(),
                     dataset.area_count
                 );
+                if let Some(warning) = &dataset.words_warning {
+                    log::warn!("{warning}");
+                }
                 self.swap(Some(Arc::new(dataset)));
                 *self.refused.write().unwrap_or_else(|p| p.into_inner()) = None;
                 true

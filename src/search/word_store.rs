@@ -180,7 +180,7 @@ pub use write::write;
 
 #[path = "word_store_warning.rs"]
 mod warning;
-pub use warning::{has_stored_sets_or_warn, say_held_warnings};
+pub use warning::stored_sets;
 
 /// Writes a file's stored sets again, heavy from `heavy` matches (tests:
 /// small data then stores lists as well as bitmaps).

@@ -1,41 +1,23 @@
 //! The warning a server logs each time it opens a dataset whose stored sets
 //! (word_store.rs) it cannot read: its answers are the same, read from
 //! FTS5, but slow at a million areas, and the operator is told how to store
-//! them. Those found while the server starts wait for the line naming its
-//! address, which the README promises is the first ("Configuration").
+//! them. The dataset's opener decides when to say it: at start, after the
+//! line naming the address, which the README promises is the first
+//! ("Configuration").
 
 use std::path::Path;
-use std::sync::Mutex;
 
 use rusqlite::Connection;
 
 use super::{LAYOUT, StoredWords, stored_words};
 use crate::search::area_index::AreaIndex;
 
-/// Warnings held until the server has named its address; None once it has.
-static HELD: Mutex<Option<Vec<String>>> = Mutex::new(Some(Vec::new()));
-
-/// `has_stored_sets`, for each opening of the dataset at `path` (at start
-/// and on every reload), warning when the sets cannot be read.
-pub fn has_stored_sets_or_warn(conn: &Connection, index: &AreaIndex, path: &Path) -> bool {
+/// Whether the dataset at `path` has stored sets it can read, and if not,
+/// the warning that says so and names the remedy.
+pub fn stored_sets(conn: &Connection, index: &AreaIndex, path: &Path) -> (bool, Option<String>) {
     let found = stored_words(conn, index);
-    if let Some(warning) = unusable_words_warning(found, index.area_count(), path) {
-        let mut held = HELD.lock().unwrap_or_else(|p| p.into_inner());
-        match held.as_mut() {
-            Some(waiting) => waiting.push(warning),
-            None => log::warn!("{warning}"),
-        }
-    }
-    found == StoredWords::Usable
-}
-
-/// Logs the warnings held since the process started, and every later one
-/// at once: called when the server has named its address.
-pub fn say_held_warnings() {
-    let held = HELD.lock().unwrap_or_else(|p| p.into_inner()).take();
-    for warning in held.into_iter().flatten() {
-        log::warn!("{warning}");
-    }
+    let warning = unusable_words_warning(found, index.area_count(), path);
+    (found == StoredWords::Usable, warning)
 }
 
 /// What the log says of a file whose stored sets cannot be read, and the remedy.

@@ -129,7 +129,11 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     for notice in said_of_keys {
         log::warn!("{notice}");
     }
-    crate::search::word_store::say_held_warnings();
+    if let Ok(dataset) = store.current()
+        && let Some(warning) = &dataset.words_warning
+    {
+        log::warn!("{warning}");
+    }
     if let Some(moved) = moved {
         log::info!("{}", moved.said);
         if let Some(warning) = moved.left_in_dataset {
