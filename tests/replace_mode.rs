@@ -196,10 +196,18 @@ fn a_user_who_may_not_keep_the_owner_is_refused_before_the_rename() {
         eprintln!("skipped: only root can run the command as another user");
         return;
     }
-    let db = dataset("owner-refused");
-    let dir = db.parent().unwrap();
-    // Anyone may make files beside it, so only the owner is in the way.
+    // In a folder of the system's temporary directory, which the other user
+    // can reach wherever the checkout is (a folder of mode 0700 above it
+    // would refuse that user before the command could say anything).
+    // Anyone may make files in it, so only the owner is in the way.
+    let dir = &std::env::temp_dir().join(format!("area-owner-refused-{}", std::process::id()));
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir(dir).unwrap();
     fs::set_permissions(dir, fs::Permissions::from_mode(0o777)).unwrap();
+    let db = dir.join("areas.db");
+    fs::copy(dataset("owner-refused"), &db).unwrap();
+    let bin = dir.join("area-scoring");
+    fs::copy(BIN, &bin).unwrap();
     let before = (fs::metadata(&db).unwrap().ino(), fs::read(&db).unwrap());
     let file = one_area(dir, "second");
     let out = Command::new("setpriv")
@@ -212,7 +220,7 @@ fn a_user_who_may_not_keep_the_owner_is_refused_before_the_rename() {
         .args([
             "--clear-groups",
             "--",
-            BIN,
+            path(&bin),
             "import",
             "--db",
             path(&db),
@@ -234,4 +242,5 @@ fn a_user_who_may_not_keep_the_owner_is_refused_before_the_rename() {
     assert!(after == before, "the dataset is untouched");
     assert!(!previous(&db).exists(), "nothing was replaced");
     assert!(staged(&db).is_empty(), "the new file is removed");
+    fs::remove_dir_all(dir).unwrap();
 }
