@@ -1,52 +1,149 @@
 //! The access log, written by a thread of its own through a buffer, so that
 //! no worker waits on stderr. Its lines keep the format of every other log
-//! line (simple_logger's). When the writer falls behind, lines are dropped
-//! and counted (`area_access_log_dropped_total` in /metrics), rather than
-//! slowing requests.
+//! line (simple_logger's: UTC time to the millisecond, level, target), with
+//! the time the request was answered, not the time the line was written.
+//!
+//! Workers append whole lines to one buffer; the writer takes the buffer a
+//! few times a second, or sooner when it fills, and writes it in one call.
+//! A line a request would cost a thread wake-up and a write each; batched,
+//! both are shared by every line of the batch. When the writer falls behind,
+//! lines are dropped and counted (`area_access_log_dropped_total` in
+//! /metrics), rather than slowing requests.
 
-use std::sync::Arc;
+use std::io::Write;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::app::metrics::Metrics;
+use crate::dates::{SECONDS_PER_DAY, format_date};
 
-/// Lines waiting for the writer at most.
-const BACKLOG: usize = 8192;
+/// The log target, as other modules' lines name theirs.
+const TARGET: &str = "area_scoring::access";
+/// Bytes waiting for the writer at most: about 8,000 lines.
+const BACKLOG_BYTES: usize = 1 << 20;
+/// The writer is woken early once this much waits.
+const WAKE_AT_BYTES: usize = 64 << 10;
+/// How long a line waits for the writer at most while the log is quiet.
+const FLUSH_EVERY: Duration = Duration::from_millis(50);
 
 pub struct AccessLog {
-    lines: SyncSender<Option<String>>,
+    shared: Arc<Pending>,
+    /// Whether the logger writes this target at info (RUST_LOG may say not).
+    enabled: bool,
     metrics: Arc<Metrics>,
 }
 
+#[derive(Default)]
+struct Pending {
+    lines: Mutex<Batch>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    closed: bool,
+}
+
 impl AccessLog {
-    /// The log and its writer thread.
+    /// The log and its writer thread. Call after the logger is set up.
     pub fn start(metrics: Arc<Metrics>) -> Result<(AccessLog, JoinHandle<()>), String> {
-        let (lines, rx) = sync_channel(BACKLOG);
+        let shared = Arc::new(Pending::default());
+        let theirs = shared.clone();
         let writer = std::thread::Builder::new()
             .name("access-log".into())
-            .spawn(move || write_lines(rx))
+            .spawn(move || write_batches(&theirs))
             .map_err(|e| format!("cannot start a thread: {e}"))?;
-        Ok((AccessLog { lines, metrics }, writer))
+        let enabled = log::log_enabled!(target: TARGET, log::Level::Info);
+        let log = AccessLog {
+            shared,
+            enabled,
+            metrics,
+        };
+        Ok((log, writer))
     }
 
     pub fn send(&self, line: String) {
-        if let Err(TrySendError::Full(_)) = self.lines.try_send(Some(line)) {
-            self.metrics
-                .layer
-                .log_dropped
-                .fetch_add(1, Ordering::Relaxed);
+        if !self.enabled {
+            return;
+        }
+        let line = format!("{} INFO  [{TARGET}] {line}\n", timestamp(SystemTime::now()));
+        let mut batch = lock(&self.shared.lines);
+        if batch.bytes.len() + line.len() > BACKLOG_BYTES {
+            drop(batch);
+            let dropped = &self.metrics.layer.log_dropped;
+            dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        batch.bytes.extend_from_slice(line.as_bytes());
+        if batch.bytes.len() >= WAKE_AT_BYTES {
+            self.shared.wake.notify_one();
         }
     }
 
     /// Ends the writer once the lines before are written.
     pub fn close(&self) {
-        let _ = self.lines.send(None);
+        lock(&self.shared.lines).closed = true;
+        self.shared.wake.notify_one();
     }
 }
 
-fn write_lines(rx: Receiver<Option<String>>) {
-    while let Ok(Some(line)) = rx.recv() {
-        log::info!(target: "area_scoring::access", "{line}");
+fn lock(lines: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {
+    // A worker that panicked while appending left whole lines or none.
+    lines.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write_batches(pending: &Pending) {
+    let mut out = Vec::with_capacity(WAKE_AT_BYTES);
+    loop {
+        let closed = {
+            let mut batch = lock(&pending.lines);
+            if batch.bytes.is_empty() && !batch.closed {
+                batch = pending
+                    .wake
+                    .wait_timeout(batch, FLUSH_EVERY)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+            std::mem::swap(&mut out, &mut batch.bytes);
+            batch.closed
+        };
+        if !out.is_empty() {
+            // Nowhere to report a failed write to stderr; the lines are lost.
+            let _ = std::io::stderr().lock().write_all(&out);
+            out.clear();
+        }
+        if closed && lock(&pending.lines).bytes.is_empty() {
+            return;
+        }
+    }
+}
+
+/// `2026-11-26T02:36:30.165Z`: simple_logger's UTC form.
+fn timestamp(at: SystemTime) -> String {
+    let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let unix = since.as_secs() as i64;
+    let secs = unix.rem_euclid(SECONDS_PER_DAY);
+    format!(
+        "{}T{:02}:{:02}:{:02}.{:03}Z",
+        format_date(unix.div_euclid(SECONDS_PER_DAY)),
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60,
+        since.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_has_simple_loggers_form() {
+        let at = UNIX_EPOCH + Duration::from_millis(1_795_660_590_165);
+        assert_eq!(timestamp(at), "2026-11-26T02:36:30.165Z");
+        assert_eq!(timestamp(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
     }
 }

@@ -12,6 +12,7 @@ use crate::common::client::*;
 use crate::common::wait::within;
 use crate::common::*;
 
+mod access_log;
 mod connections;
 mod heads;
 

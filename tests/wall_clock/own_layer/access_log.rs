@@ -1,0 +1,93 @@
+//! The access log against the binary: one line an answer, in the form of the
+//! other log lines, stamped when the answer was given, with secrets in the
+//! query redacted, and none lost when the server stops.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::*;
+use crate::serial;
+
+/// The log line naming `id`, waited for (the writer batches lines).
+fn line_of(server: &Served, id: &str) -> Option<String> {
+    within(Duration::from_secs(3), || {
+        let log = server.log.lock().unwrap();
+        log.iter().find(|l| l.ends_with(id)).cloned()
+    })
+}
+
+/// Milliseconds since the epoch of a `2026-11-26T02:36:30.165Z` stamp.
+fn stamp_ms(stamp: &str) -> u64 {
+    let b = stamp.as_bytes();
+    assert_eq!(
+        (b.len(), b[10], b[19], b[23]),
+        (24, b'T', b'.', b'Z'),
+        "{stamp}"
+    );
+    let n = |r: std::ops::Range<usize>| -> i64 { stamp[r].parse().unwrap() };
+    let (y, m, d) = (n(0..4), n(5..7), n(8..10));
+    // Days from the civil date (H. Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+    let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let secs = (days - 719_468) * 86_400 + n(11..13) * 3600 + n(14..16) * 60 + n(17..19);
+    (secs * 1000 + n(20..23)) as u64
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+#[test]
+fn each_answer_is_logged_when_given_with_secrets_redacted() {
+    let _serial = serial();
+    let (key, server) = served("access-log", &[]);
+    let before = now_ms();
+    let reply = get(server.addr, "/v1/areas?limit=1&api_key=s3cret", Some(&key));
+    let after = now_ms();
+    // An unknown parameter is refused, and the refusal is logged too.
+    assert_eq!(reply.status, 400);
+    let id = reply
+        .header("X-Request-Id")
+        .expect("a request id")
+        .to_string();
+    let line = line_of(&server, &id).expect("the answer is logged within 3 s");
+    let (stamp, rest) = line.split_once(' ').unwrap();
+    let ms = rest
+        .strip_prefix("INFO  [area_scoring::access] GET /v1/areas?limit=1&api_key=[redacted] 400 ")
+        .and_then(|r| r.strip_suffix(&format!("ms {id}")))
+        .unwrap_or_else(|| panic!("the access line's form: {line}"));
+    assert!(ms.parse::<f64>().is_ok_and(|ms| ms >= 0.0), "{line}");
+    assert!(!line.contains("s3cret") && !line.contains(&key), "{line}");
+    let at = stamp_ms(stamp);
+    assert!(
+        before - before % 1000 <= at && at <= after,
+        "{stamp} not within the request"
+    );
+}
+
+#[test]
+fn the_last_answers_are_logged_before_the_server_exits() {
+    let _serial = serial();
+    let (key, mut server) = served("access-log-stop", &[]);
+    let ids: Vec<String> = (0..20)
+        .map(|_| {
+            let reply = get(server.addr, "/v1/areas?limit=1", Some(&key));
+            reply.header("X-Request-Id").unwrap().to_string()
+        })
+        .collect();
+    server.signal("TERM");
+    assert!(server.wait_exit(Duration::from_secs(6)).is_some(), "exits");
+    // The pipe is read to its end once the process has gone.
+    let all = within(Duration::from_secs(2), || {
+        let log = server.log.lock().unwrap();
+        ids.iter()
+            .all(|id| log.iter().any(|l| l.ends_with(id.as_str())))
+            .then_some(())
+    });
+    assert!(all.is_some(), "every answer before SIGTERM is in the log");
+}
