@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::{AreaPage, area_no, history, summary, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
-use crate::data::stored;
-use crate::domain::{Order, Sort, round2};
+use crate::data::stored::{self, ListTotals};
+use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
 use crate::search::area_index::AreaIndex;
 use crate::search::geo::Circle;
@@ -22,24 +22,11 @@ const PAGE: &str = "
     WHERE o.ordering = ?1 AND o.province_slug = ?2 AND o.position >= ?3
     ORDER BY o.position LIMIT ?4";
 
-const ORDERING_LENGTH: &str = "
-    SELECT coalesce(max(position) + 1, 0) FROM area_order WHERE ordering = ?1 AND province_slug = ?2";
-
-/// How many areas there are, in one province or in all.
-pub fn count(conn: &Connection, province: Option<&str>) -> ApiResult<i64> {
-    let code = stored::ordering(Sort::Name, Order::Asc).code;
-    let total = conn
-        .prepare_cached(ORDERING_LENGTH)?
-        .query_row(params![code, province.unwrap_or("")], |r| r.get(0))?;
-    Ok(total)
-}
-
-pub fn list(conn: &Connection, p: &ListParams) -> ApiResult<AreaPage> {
+/// A page of List Areas; `totals` are the dataset's, read when it opened.
+pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult<AreaPage> {
     let code = stored::ordering(p.sort, p.order).code;
     let province = p.province.unwrap_or("");
-    let total: i64 = conn
-        .prepare_cached(ORDERING_LENGTH)?
-        .query_row(params![code, province], |r| r.get(0))?;
+    let total = totals.of(p.province);
     let mut stmt = conn.prepare_cached(PAGE)?;
     let data = stmt
         .query_map(params![code, province, p.offset, p.limit], summary_from_row)?

@@ -39,7 +39,8 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
         Route::ListAreas => {
             let p = params::list(query)?;
             let format = negotiate(p.format, accept, &LIST_FORMATS);
-            listing::answer(req, &api::areas::list(conn, &p)?, format, false)
+            let page = api::areas::list(conn, &dataset.list_totals, &p)?;
+            listing::answer(req, &page, format, false)
         }
         Route::SearchAreas => {
             let p = params::search(query)?;
@@ -48,7 +49,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             listing::answer(req, &page, format, p.circle.is_some())
         }
         Route::ExportAreas => {
-            exports::answer(req, dataset, conn, caller, &params::export(query)?, exports)?
+            exports::answer(req, dataset, caller, &params::export(query)?, exports)?
         }
         Route::CompareAreas => {
             Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)

@@ -9,7 +9,6 @@
 
 use std::io::Read;
 
-use rusqlite::Connection;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -100,7 +99,6 @@ impl Read for Slotted {
 pub fn answer(
     req: &Request,
     dataset: &Dataset,
-    conn: &Connection,
     caller: &Caller,
     p: &ExportParams,
     slots: &ExportSlots,
@@ -128,7 +126,7 @@ pub fn answer(
     if fresh {
         return Ok(response);
     }
-    let total = crate::api::areas::count(conn, p.province)?;
+    let total = dataset.list_totals.of(p.province);
     response.headers.push(("X-Total-Count", total.to_string()));
     if req.method == "HEAD" {
         // The same head as a GET's (chunked, no length), and no body.

@@ -128,6 +128,10 @@ fn at_offset(req: &Request, offset: i64) -> String {
 
 /// Whether a raw parameter name decodes to `offset` (`%6Fffset` does).
 fn is_offset(raw_name: &str) -> bool {
+    // A name with no escape is itself: most are, and parsing costs a query.
+    if !raw_name.contains(['%', '+']) {
+        return raw_name == "offset";
+    }
     crate::api::query::Query::parse(&format!("{raw_name}=0"))
         .map(|mut q| q.take("offset").is_some())
         .unwrap_or(false)

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::data::db::{self, Pool, PoolSize};
-use crate::data::stored;
+use crate::data::stored::{self, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
 use crate::search::area_index::AreaIndex;
@@ -31,6 +31,8 @@ pub struct Dataset {
     pub version: String,
     /// The latest updated_at of any area (empty without areas).
     pub latest_update: String,
+    /// List's `total` of every selection.
+    pub list_totals: ListTotals,
     /// Why search reads its words slowly from this file, if it does: logged
     /// on a reload at once, and at start once the address is.
     pub words_warning: Option<String>,
@@ -110,6 +112,7 @@ impl Dataset {
         let latest_update = conn
             .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
             .unwrap_or_default();
+        let list_totals = ListTotals::read(&conn).map_err(|e| e.to_string())?;
         drop(conn);
         Ok(Dataset {
             pool,
@@ -118,6 +121,7 @@ impl Dataset {
             matches: MatchCache::for_areas(area_count as usize).with_stored_sets(stored),
             version,
             latest_update,
+            list_totals,
             words_warning,
             file,
         })

@@ -49,12 +49,6 @@ impl PoolSize {
     }
 }
 
-/// Each read connection's page cache, in KiB. Without a memory map every
-/// page SQLite does not hold is a read() from the OS's cache; SQLite's
-/// default of 2 MiB held too little of a 100,000-area file for Get Area's
-/// pages, and its copies were a fifth of the server's time (bench/PROFILE.md).
-const READ_CACHE_KIB: i64 = 8192;
-
 /// Opens a pool of read-only connections after checking the file.
 ///
 /// A file of the current schema is never written while it is served (import
@@ -76,7 +70,6 @@ pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     };
     let manager = manager.with_init(|conn| {
         conn.pragma_update(None, "mmap_size", 0)?;
-        conn.pragma_update(None, "cache_size", -READ_CACHE_KIB)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         // Keep each cached statement's query plan. Without this, SQLite

@@ -6,7 +6,7 @@
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::domain::{DIMENSIONS, DimensionMap, Order, Sort, dimension_position};
+use crate::domain::{DIMENSIONS, DimensionMap, Order, PROVINCES, Sort, dimension_position};
 
 /// One List Areas ordering: its code in area_order and the SQL that defines it.
 pub struct Ordering {
@@ -91,6 +91,47 @@ pub struct AreaDetail {
     pub dimensions: DimensionMap<Dimension>,
     pub coordinates: Coordinates,
     pub updated_at: String,
+}
+
+/// How many areas one ordering of area_order holds, for all areas (`""`) or
+/// one province: every ordering of a selection holds the same areas.
+const ORDERING_LENGTH: &str = "
+    SELECT coalesce(max(position) + 1, 0) FROM area_order WHERE ordering = ?1 AND province_slug = ?2";
+
+/// List's `total` for all areas and for each province of `PROVINCES`. The
+/// served file never changes, so they are read once when it is opened rather
+/// than on every page.
+#[derive(Debug, Clone, Default)]
+pub struct ListTotals {
+    all: i64,
+    by_province: [i64; PROVINCES.len()],
+}
+
+impl ListTotals {
+    pub fn read(conn: &Connection) -> rusqlite::Result<ListTotals> {
+        let code = ORDERINGS[0].code;
+        let mut stmt = conn.prepare(ORDERING_LENGTH)?;
+        let mut length = |slug: &str| stmt.query_row(rusqlite::params![code, slug], |r| r.get(0));
+        let mut totals = ListTotals {
+            all: length("")?,
+            ..ListTotals::default()
+        };
+        for (total, (slug, _)) in totals.by_province.iter_mut().zip(PROVINCES) {
+            *total = length(slug)?;
+        }
+        Ok(totals)
+    }
+
+    /// The areas of `province` (a slug), or of all areas; 0 for no province.
+    pub fn of(&self, province: Option<&str>) -> i64 {
+        match province {
+            None | Some("") => self.all,
+            Some(slug) => PROVINCES
+                .iter()
+                .position(|(s, _)| *s == slug)
+                .map_or(0, |i| self.by_province[i]),
+        }
+    }
 }
 
 const DETAIL: &str = "

@@ -8,6 +8,9 @@ use std::fmt::Write;
 use crate::app::http::Response;
 use crate::dates;
 
+/// Bytes reserved for an answer's head: the app's headers fit in it.
+const HEAD_ROOM: usize = 512;
+
 /// How the answer ends its connection, or keeps it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Framing {
@@ -18,7 +21,14 @@ pub enum Framing {
 /// The whole answer; `minor` is the request's HTTP/1.x version.
 pub fn bytes(response: &Response, minor: u8, head_only: bool, framing: Framing) -> Vec<u8> {
     let no_body = matches!(response.status, 100..=199 | 204 | 304);
-    let mut out = String::with_capacity(256);
+    let body = if head_only || no_body {
+        0
+    } else {
+        response.body.len()
+    };
+    // One allocation for head and body: growing a head-sized buffer to a
+    // list page's size was a malloc_consolidate per answer under perf.
+    let mut out = String::with_capacity(HEAD_ROOM + body);
     status_line(&mut out, minor, response.status);
     date_line(&mut out);
     if !no_body {
@@ -32,7 +42,7 @@ pub fn bytes(response: &Response, minor: u8, head_only: bool, framing: Framing) 
     headers(&mut out, response);
     out.push_str("\r\n");
     let mut bytes = out.into_bytes();
-    if !head_only && !no_body {
+    if body > 0 {
         bytes.extend_from_slice(&response.body);
     }
     bytes
