@@ -106,23 +106,22 @@ fn check(req: &httparse::Request) -> Result<Head, ApiError> {
         let value = std::str::from_utf8(h.value)
             .ok()
             .filter(|v| v.is_ascii())
-            .map(|v| v.trim().to_string());
-        let name = h.name.to_ascii_lowercase();
-        match name.as_str() {
+            .map(str::trim);
+        let kept = || value.map(str::to_string);
+        let mut lower = [0u8; NAME_ROOM];
+        match lowercase(h.name, &mut lower) {
             "authorization" => {
                 authorizations += 1;
-                head.authorization = value;
+                head.authorization = kept();
             }
-            "x-request-id" => head.request_id = value,
-            "if-none-match" => head.if_none_match = value,
-            "accept" => head.accept = value,
-            "x-real-ip" => head.real_ip = value,
+            "x-request-id" => head.request_id = kept(),
+            "if-none-match" => head.if_none_match = kept(),
+            "accept" => head.accept = kept(),
+            "x-real-ip" => head.real_ip = kept(),
             "content-length" => lengths.push(value.unwrap_or_default()),
             "transfer-encoding" => chunked = true,
-            "expect" => {
-                if !value.is_some_and(|v| v.eq_ignore_ascii_case("100-continue")) {
-                    return Err(ApiError::ExpectationFailed);
-                }
+            "expect" if !value.is_some_and(|v| v.eq_ignore_ascii_case("100-continue")) => {
+                return Err(ApiError::ExpectationFailed);
             }
             "connection" => {
                 for token in value.unwrap_or_default().split(',') {
@@ -146,6 +145,21 @@ fn check(req: &httparse::Request) -> Result<Head, ApiError> {
 }
 
 /// `http://host/path?q` is taken as `/path?q` (RFC 9112, section 3.2.2).
+/// Room for the longest header name the layer reads (`if-none-match`).
+const NAME_ROOM: usize = 24;
+
+/// `name` in lower case, in `room`; "" for a name longer than any the layer
+/// reads. Names are tokens (httparse checks), so ASCII. No allocation: this
+/// runs for every header line of every request.
+fn lowercase<'a>(name: &str, room: &'a mut [u8; NAME_ROOM]) -> &'a str {
+    let Some(out) = room.get_mut(..name.len()) else {
+        return "";
+    };
+    out.copy_from_slice(name.as_bytes());
+    out.make_ascii_lowercase();
+    std::str::from_utf8(out).unwrap_or("")
+}
+
 fn origin_form(target: &str) -> &str {
     let lower = target.get(..8).unwrap_or(target).to_ascii_lowercase();
     let rest = if lower.starts_with("http://") {
