@@ -5,9 +5,11 @@
 //!
 //! A front on another host has an address that is not loopback, and a peer
 //! on loopback is believed anyway. So the test runs itself again inside a
-//! network namespace of its own (`unshare -rn`, no root needed), where the
-//! loopback device also carries two documentation addresses: FRONT, named
-//! by `--trusted-front`, and OTHER, a host that is not.
+//! network namespace of its own (`unshare -rn`, no root needed where user
+//! namespaces are allowed), where the loopback device also carries two
+//! documentation addresses (set with iproute2's `ip`, which `make test`
+//! installs when missing): FRONT, named by `--trusted-front`, and OTHER, a
+//! host that is not.
 
 mod common;
 
