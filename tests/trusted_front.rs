@@ -22,6 +22,7 @@ use std::time::Duration;
 use common::bin::{Served, run, text};
 use common::client::{Reply, parse};
 use common::db::fresh_db;
+use common::wait::within;
 use socket2::{Domain, Socket, Type};
 
 const FRONT: &str = "198.51.100.10";
@@ -64,6 +65,14 @@ fn inside_the_namespace() {
         per_address,
     ];
     let server = Served::spawn(&db, &args);
+    let said = format!("X-Real-IP believed from loopback and {FRONT}");
+    let logged = within(Duration::from_secs(5), || {
+        server.logged(&said).then_some(())
+    });
+    assert!(
+        logged.is_some(),
+        "the start says whose X-Real-IP is believed"
+    );
 
     // Each request of the named front speaks for another client: none is
     // limited, though one client may make only 60 a minute.

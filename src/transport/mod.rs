@@ -149,6 +149,12 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             config.keys.display()
         );
     }
+    if config.limits.fronts != Default::default() {
+        log::info!(
+            "X-Real-IP believed from loopback and {}",
+            config.limits.fronts
+        );
+    }
     let metrics_addr = match &config.metrics_addr {
         None => None,
         Some(a) => {
