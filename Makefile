@@ -23,8 +23,12 @@ install:
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/area-scoring"
 
-## test: every unit and end-to-end test (with the test-only fault-injection route)
+## test: every unit and end-to-end test (with the test-only fault-injection route);
+## tests/trusted_front.rs needs iproute2's ip, installed with apt-get when missing
 test:
+	@command -v ip >/dev/null || { [ "$$(id -u)" -eq 0 ] && DEBIAN_FRONTEND=noninteractive \
+	  apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends iproute2 >/dev/null; } || \
+	  { echo "make test needs ip: apt-get install iproute2, as root" >&2; exit 1; }
 	cargo test --all-targets --features fault-injection
 
 ## test-ui: the pages (/, /docs, /explore) in Debian's headless chromium via selenium

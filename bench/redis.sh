@@ -10,7 +10,8 @@
 # and never refuses. Reports req/s, p99, and CPU microseconds per request of
 # the server and of Redis (utime+stime from /proc), and the ratio of req/s.
 # Writes bench/RESULTS-redis.md. Starts its own redis-server on a free port
-# (installed with apt-get when missing) and stops everything it started.
+# with a password (deploy/redis-start.sh; installed with apt-get when missing)
+# and stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,22 +38,28 @@ say() { printf '[bench-redis %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12+$13}'; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-port=$(free_port)
-redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$WORK" >"$WORK/redis.log" 2>&1 &
-REDIS=$!
+die() { say "$*"; exit 1; }
+# shellcheck source=deploy/redis-start.sh
+source deploy/redis-start.sh
+redis_start "$WORK"
+REDIS=$REDIS_PID
 PIDS+=("$REDIS")
-for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
-URL="redis://127.0.0.1:$port/0"
+# The password goes in the environment only, as in production.
+export AREA_REDIS="$REDIS_URL/0"
 
-"$BIN" init --db "$WORK/areas.db" 2>/dev/null
-"$BIN" plans set growth --rpm 1000000 --db "$WORK/areas.db" 2>/dev/null
-KEY_FILE=$("$BIN" keys create --plan growth --db "$WORK/areas.db" 2>/dev/null)
-"$BIN" plans set growth --rpm 1000000 --redis "$URL" 2>/dev/null
-KEY_REDIS=$("$BIN" keys create --plan growth --redis "$URL" 2>/dev/null)
+env -u AREA_REDIS "$BIN" init --db "$WORK/areas.db" 2>/dev/null
+env -u AREA_REDIS "$BIN" plans set growth --rpm 1000000 --db "$WORK/areas.db" 2>/dev/null
+KEY_FILE=$(env -u AREA_REDIS "$BIN" keys create --plan growth --db "$WORK/areas.db" 2>/dev/null)
+"$BIN" plans set growth --rpm 1000000 2>/dev/null
+KEY_REDIS=$("$BIN" keys create --plan growth 2>/dev/null)
 
 # Get Area over many ids, from the list endpoint.
-serve() { # serve [--redis URL] -> pid, address in $WORK/addr
-  "$BIN" serve --db "$WORK/areas.db" --addr 127.0.0.1:0 "$@" 2>"$WORK/serve.log" &
+serve() { # serve [with] -> pid, address in $ADDR; with Redis only when asked
+  if [ "${1:-}" = with ]; then
+    "$BIN" serve --db "$WORK/areas.db" --addr 127.0.0.1:0 2>"$WORK/serve.log" &
+  else
+    env -u AREA_REDIS "$BIN" serve --db "$WORK/areas.db" --addr 127.0.0.1:0 2>"$WORK/serve.log" &
+  fi
   SERVER=$!
   PIDS+=("$SERVER")
   for _ in $(seq 200); do
@@ -87,7 +94,7 @@ for round in 1 2; do
   say "round $round: without Redis"
   run without "$KEY_FILE" | tee -a "$WORK/rows"
   say "round $round: with Redis"
-  run with "$KEY_REDIS" --redis "$URL" | tee -a "$WORK/rows"
+  run with "$KEY_REDIS" with | tee -a "$WORK/rows"
 done
 
 python3 - "$WORK/rows" "$SECONDS_EACH" >bench/RESULTS-redis.md <<'PY'

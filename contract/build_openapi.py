@@ -1414,8 +1414,10 @@ Conventions, for every operation:
   minute (free 60, starter 600, growth 3000, enterprise unlimited by default).
   Authenticated answers carry X-RateLimit-Limit, -Remaining and -Reset; over
   the limit the answer is 429 rate_limited with Retry-After. Requests without a
-  valid key are limited per client address. Limits are kept in each server
-  process: behind a balancer they apply per replica.
+  valid key are limited per client address. Without Redis, limits are kept
+  in each server process: behind a balancer they apply per replica. With
+  Redis named (AREA_REDIS), one budget per key is shared by every server;
+  requests without a valid key are still limited by each server.
 * **CORS**: every answer carries `Access-Control-Allow-Origin: *` and exposes
   ETag, X-Request-Id, the X-RateLimit headers, Retry-After, Link,
   X-Total-Count and Content-Disposition; OPTIONS on any API path

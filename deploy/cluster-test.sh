@@ -23,7 +23,12 @@
 #      requests each without reading are answered in the API's error shape or
 #      closed by the front, and the replicas' threads and descriptors stay flat;
 #   7. the killed replica, restarted, gets traffic again; with no replica left
-#      nginx answers 502 in the API's error shape.
+#      nginx answers 502 in the API's error shape;
+#   8. two hosts, each in its own folder with its own dataset copy, sharing
+#      one Redis (deploy/redis-start.sh) behind a front, and an admin folder
+#      with nothing in it (deploy/cluster-redis.sh): a key made on the admin
+#      host works on both; a free key's budget is one across both; requests
+#      without a key are limited per client, named by the front in X-Real-IP.
 # Each check prints PASS or FAIL with its figures; the script exits 1 on any FAIL.
 # Traffic goes only to 127.0.0.1; every loop is bounded; the trap stops every
 # process it started and removes the temporary directory.
@@ -108,11 +113,13 @@ free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# start_replica NAME ADDR: starts a server on NAME/areas.db; sets REPLICA_PID and REPLICA_ADDR.
+# start_replica NAME ADDR: starts a server on NAME/areas.db; sets REPLICA_PID and
+# REPLICA_ADDR. REPLICA_KEYS names another keys file (with AREA_REDIS, where
+# the host's snapshot of the keys goes).
 start_replica() {
     local name=$1 addr=$2 log="$WORK/$1.log"
     # Both replicas share one keys file, as docs/deployment.md sets them up.
-    "$BIN" serve --db "$WORK/$name/areas.db" --keys "$WORK/seed/keys.db" --addr "$addr" --max-connections-per-address 0 "${SERVE_ARGS[@]}" >>"$log" 2>&1 &
+    "$BIN" serve --db "$WORK/$name/areas.db" --keys "${REPLICA_KEYS:-$WORK/seed/keys.db}" --addr "$addr" --max-connections-per-address 0 "${SERVE_ARGS[@]}" >>"$log" 2>&1 &
     REPLICA_PID=$!
     PIDS+=("$REPLICA_PID")
     REPLICA_ADDR=""
@@ -162,42 +169,10 @@ R2_PID=$REPLICA_PID R2=$REPLICA_ADDR
 # --- nginx: the test variant (plain HTTP on loopback, the same includes) ----------
 FRONT_PORT=$(free_port)
 FRONT="http://127.0.0.1:$FRONT_PORT"
-cat >"$WORK/nginx.conf" <<EOF
-# Written by deploy/cluster-test.sh: deploy/nginx.conf without TLS, on loopback.
-worker_processes 1;
-daemon off;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log info;
-events { worker_connections 4096; }
-http {
-    client_body_temp_path $WORK/tmp-body;
-    proxy_temp_path       $WORK/tmp-proxy;
-    fastcgi_temp_path     $WORK/tmp-fastcgi;
-    uwsgi_temp_path       $WORK/tmp-uwsgi;
-    scgi_temp_path        $WORK/tmp-scgi;
-    include $ROOT/deploy/nginx/front-http.conf;
-    access_log $WORK/nginx-access.log area_front;
-    upstream area_scoring {
-        server $R1 max_fails=1 fail_timeout=10s;
-        server $R2 max_fails=1 fail_timeout=10s;
-        keepalive 32;
-        keepalive_timeout 5s;
-        keepalive_requests 1000;
-    }
-    server {
-        listen 127.0.0.1:$FRONT_PORT;
-        include $ROOT/deploy/nginx/front-server.conf;
-    }
-}
-EOF
-nginx -t -q -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" || die "the test nginx.conf is invalid"
-nginx -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/nginx-error.log" &
-NGINX_PID=$!
-for _ in $(seq 1 50); do
-    curl -fs -o /dev/null --max-time 1 "$FRONT/healthz" && break
-    sleep 0.1
-done
-curl -fs -o /dev/null --max-time 2 "$FRONT/healthz" || die "nginx does not answer on $FRONT"
+# shellcheck source=deploy/cluster-front.sh
+source "$ROOT/deploy/cluster-front.sh"
+start_front nginx "$FRONT_PORT" "$R1" "$R2"
+NGINX_PID=$FRONT_PID
 echo "cluster-test: nginx on $FRONT, replicas r1=$R1 (pid $R1_PID), r2=$R2 (pid $R2_PID)"
 
 # --- 2. traffic while a replica dies --------------------------------------------
@@ -290,6 +265,10 @@ json=$(python3 "$PROBE" json "$WORK/502.json" bad_gateway 502)
 verdict=1
 [[ "$code" == 502 && "$json" == json=ok ]] && verdict=0
 check "no replica left" "$verdict" "status=$code $json"
+
+# --- 8. two hosts sharing one Redis, behind the front ------------------------------
+# shellcheck source=deploy/cluster-redis.sh
+source "$ROOT/deploy/cluster-redis.sh"
 
 echo
 if ((FAILS)); then

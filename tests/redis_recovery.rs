@@ -1,11 +1,14 @@
 //! Redis set-ups recovering and moving (tests/common/redis_hosts.rs): a
-//! server started while Redis is away serves its snapshot and spools its
-//! usage; a keys file migrates once however often it is run, and a backup
+//! revoke made while a server is cut off from Redis takes effect once it
+//! reaches Redis again; a server started while Redis is away serves its
+//! snapshot and spools its usage; a keys file migrates once however often it is run, and a backup
 //! of Redis restores without it; the Redis password shows nowhere.
 //!
 //! These need a Redis server: `make redis-test` starts one on a free port.
 
 mod common;
+#[path = "common/cut_proxy.rs"]
+mod cut_proxy;
 #[path = "common/redis_hosts.rs"]
 mod redis_hosts;
 
@@ -15,7 +18,49 @@ use std::time::Duration;
 use common::bin::{Served, command, text};
 use common::db::scratch_dir;
 use common::wait::within;
+use cut_proxy::{CutProxy, url_addr};
 use redis_hosts::*;
+
+#[test]
+#[ignore = "needs Redis: make redis-test"]
+fn a_revoke_made_while_a_server_is_cut_off_is_not_missed() {
+    let url = redis_url(8);
+    // Only the server goes through the proxy; the admin host reaches Redis.
+    let proxy = CutProxy::start(url_addr(&url));
+    let dir = host_dir("cut-off");
+    let server = serve(&dir, &proxy.in_url(&url));
+    let admin = scratch_dir("cut-off-admin");
+    let out = admin_run(&url, &admin, &["keys", "create", "--plan", "growth"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let key = text(&out.stdout).trim().to_string();
+    let said = text(&out.stderr);
+    let id = said
+        .split_whitespace()
+        .find(|w| w.starts_with("key_"))
+        .unwrap();
+    common::wait::key_in_force(server.addr, &key);
+    let redis_up = |up: u8| {
+        let metrics = text(&server.get("/metrics", &key).body);
+        metrics
+            .contains(&format!("area_redis_up {up}\n"))
+            .then_some(())
+    };
+
+    proxy.cut();
+    within(Duration::from_secs(3), || redis_up(0)).expect("the server notices the cut");
+    let out = admin_run(&url, &admin, &["keys", "revoke", id]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Cut off, the server keeps the keys it last loaded: it cannot know.
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(server.get("/v1/key", &key).status, 200, "still cut off");
+
+    proxy.restore();
+    within(Duration::from_secs(3), || {
+        (server.get("/v1/key", &key).status == 401).then_some(())
+    })
+    .unwrap_or_else(|| panic!("the revoke is missed: {:?}", server.log.lock().unwrap()));
+    assert!(within(Duration::from_secs(1), || redis_up(1)).is_some());
+}
 
 #[test]
 #[ignore = "needs Redis: make redis-test"]

@@ -11,6 +11,7 @@ use super::flags::Flags;
 use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, REDIS_VARIABLE, RedisUrl};
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, SERVE_USAGE, USAGE};
+use crate::transport::fronts::{TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedFronts};
 use crate::transport::{ConnLimits, ServeConfig};
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
 
@@ -245,6 +246,7 @@ impl Context<'_> {
             "--metrics-addr",
             "--max-connections",
             "--max-connections-per-address",
+            TRUSTED_FRONT_FLAG,
         ];
         let f = match self.flags(args, SERVE_USAGE, &valued, &[], 0)? {
             Ok(f) => f,
@@ -282,10 +284,15 @@ impl Context<'_> {
             "a number (0 for no cap)",
             SERVE_USAGE,
         )?;
+        let fronts = self.setting(&f, TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE);
+        let fronts = fronts.as_deref().map(TrustedFronts::parse).transpose();
         let defaults = ConnLimits::default();
         let limits = ConnLimits {
             max_connections: max_connections.unwrap_or(defaults.max_connections),
             per_address: per_address.unwrap_or(defaults.per_address),
+            fronts: fronts
+                .map_err(usage_error(SERVE_USAGE))?
+                .unwrap_or_default(),
             ..defaults
         };
         let Files { db, keys, redis } = self.files(&f);

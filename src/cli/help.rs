@@ -64,6 +64,7 @@ API keys are in the keys file, untouched (--keys is accepted and not needed).
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]
                           [--client-timeout SECS] [--metrics-addr HOST:PORT]
                           [--max-connections N] [--max-connections-per-address N]
+                          [--trusted-front ADDR[,ADDR...]]
 
   --db PATH                database file (default data/areas.db, or AREA_DB)
   --keys PATH              keys file, shared by replicas (default keys.db beside the database, or AREA_KEYS)
@@ -76,9 +77,12 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
                            (default 10000, never above the descriptor limit less 64,
                            or AREA_MAX_CONNECTIONS)
   --max-connections-per-address N
-                           connections per client address (IPv6: per /64), loopback not counted;
-                           0 for no cap, e.g. behind a front on another host
-                           (default 64, or AREA_MAX_CONNECTIONS_PER_ADDRESS)
+                           connections per client address (IPv6: per /64), loopback and trusted
+                           fronts not counted; 0 for no cap (default 64, or AREA_MAX_CONNECTIONS_PER_ADDRESS)
+  --trusted-front ADDR[,ADDR...]
+                           IP addresses of fronts on other hosts (nginx): their X-Real-IP is the
+                           client that requests without a key are limited as, as a front on
+                           loopback's always is (or AREA_TRUSTED_FRONT)
   --redis URL              keys, plans, budgets and usage in Redis, shared with every host, instead of
                            the keys file: redis://host:port[/db] (or AREA_REDIS, the only place a
                            password may go: redis://user:password@host:port); a snapshot of the keys

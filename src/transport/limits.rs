@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
+use super::fronts::TrustedFronts;
 use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 /// Header lines a request may have; one more is 431 headers_too_large.
@@ -36,6 +37,9 @@ pub struct ConnLimits {
     pub per_address: usize,
     /// Count loopback clients too (only the per-address cap's own test).
     pub count_loopback: bool,
+    /// Peers that are fronts: not counted by the per-address cap, and
+    /// believed about the client (fronts.rs).
+    pub fronts: TrustedFronts,
 }
 
 impl Default for ConnLimits {
@@ -44,6 +48,7 @@ impl Default for ConnLimits {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             per_address: DEFAULT_MAX_PER_ADDRESS,
             count_loopback: false,
+            fronts: TrustedFronts::default(),
         }
     }
 }

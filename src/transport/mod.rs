@@ -4,7 +4,8 @@
 //! workers over one readiness set (epoll, through `polling`); conn.rs is one
 //! connection's turn, head.rs the parsing, respond.rs the meeting with the
 //! app, answer.rs the bytes of an answer, stream.rs the export's thread,
-//! access_log.rs the log's, limits.rs the bounds and caps, drain.rs stopping.
+//! access_log.rs the log's, limits.rs the bounds and caps, fronts.rs whose
+//! X-Real-IP is believed, drain.rs stopping.
 //!
 //! The threads are the workers, main (signals), the dataset and keys
 //! watchers, usage, the access-log writer, and one per export while it
@@ -40,6 +41,7 @@ mod access_log;
 mod answer;
 mod conn;
 mod drain;
+pub mod fronts;
 pub mod head;
 mod layer;
 pub mod limits;
@@ -145,6 +147,12 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             "{} live API keys from {}",
             keys.table().live_keys(),
             config.keys.display()
+        );
+    }
+    if config.limits.fronts != Default::default() {
+        log::info!(
+            "X-Real-IP believed from loopback and {}",
+            config.limits.fronts
         );
     }
     let metrics_addr = match &config.metrics_addr {

@@ -210,7 +210,9 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
         return;
     }
     let _ = socket.set_nodelay(true);
-    let addr = addr_key(&peer, shared.limits.count_loopback);
+    // A named front speaks for many clients, as one on loopback does.
+    let addr = addr_key(&peer, shared.limits.count_loopback)
+        .filter(|_| !shared.limits.fronts.names(peer.ip()));
     // Read at each accept: an operator may lower the descriptor limit of a
     // running server (prlimit).
     let max = shared.limits.effective_max();

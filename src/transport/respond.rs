@@ -28,7 +28,11 @@ pub enum Reply {
 /// last complete request received on the connection.
 pub fn answer(shared: &Shared, c: &Conn, head: &Head, last: bool) -> Reply {
     let started = Instant::now();
-    let req = to_request(head, c.peer.ip());
+    let client = shared
+        .limits
+        .fronts
+        .client(c.peer.ip(), head.real_ip.as_deref());
+    let req = to_request(head, client);
     let mut response = shared.service.answer(&req, c.metrics_only);
     let head_only = head.method == "HEAD";
     let close = !head.keep_alive || last;
@@ -86,7 +90,7 @@ pub fn layer_error(shared: &Shared, req: &Request, err: &ApiError) -> Response {
     response
 }
 
-fn to_request(head: &Head, peer: IpAddr) -> Request {
+fn to_request(head: &Head, client: IpAddr) -> Request {
     Request {
         method: head.method.clone(),
         target: head.target.clone(),
@@ -94,17 +98,8 @@ fn to_request(head: &Head, peer: IpAddr) -> Request {
         request_id: head.request_id.clone(),
         if_none_match: head.if_none_match.clone(),
         accept: head.accept.clone(),
-        client: Some(client_address(peer, head.real_ip.as_deref())),
+        client: Some(client),
         header_bytes: head.header_bytes,
-    }
-}
-
-/// The client to rate-limit without a key: the peer, or, when the peer is the
-/// nginx front on this machine, the address it passes in X-Real-IP.
-fn client_address(peer: IpAddr, real_ip: Option<&str>) -> IpAddr {
-    match real_ip.and_then(|v| v.trim().parse::<IpAddr>().ok()) {
-        Some(real) if peer.is_loopback() => real,
-        _ => peer,
     }
 }
 
@@ -125,23 +120,4 @@ fn log_line(shared: &Shared, method: &str, target: &str, response: &Response, ms
         response.status,
         response.header("X-Request-Id").unwrap_or("-"),
     ));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn x_real_ip_is_trusted_only_from_a_loopback_peer() {
-        let front: IpAddr = "127.0.0.1".parse().unwrap();
-        let remote: IpAddr = "198.51.100.7".parse().unwrap();
-        let named = Some("203.0.113.5");
-        let real: IpAddr = "203.0.113.5".parse().unwrap();
-        assert_eq!(client_address(front, named), real);
-        assert_eq!(client_address("::1".parse().unwrap(), named), real);
-        // A client on the internet cannot pick its own rate-limit bucket.
-        assert_eq!(client_address(remote, named), remote);
-        assert_eq!(client_address(front, Some("nonsense")), front);
-        assert_eq!(client_address(front, None), front);
-    }
 }

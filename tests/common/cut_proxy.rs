@@ -1,0 +1,87 @@
+//! A TCP proxy on 127.0.0.1:0 that the test can cut: one server reaches
+//! Redis through it, while the admin host reaches Redis directly. Cut, it
+//! closes every connection it carries and each new one at once, as a lost
+//! network would; restored, it forwards again.
+#![allow(dead_code)]
+
+use std::io::copy;
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+pub struct CutProxy {
+    pub addr: SocketAddr,
+    cut: Arc<AtomicBool>,
+    /// Both ends of every connection carried, to close them on a cut.
+    open: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl CutProxy {
+    /// Forwards to `to` until cut.
+    pub fn start(to: SocketAddr) -> CutProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let proxy = CutProxy {
+            addr: listener.local_addr().unwrap(),
+            cut: Arc::new(AtomicBool::new(false)),
+            open: Arc::new(Mutex::new(Vec::new())),
+        };
+        let (cut, open) = (proxy.cut.clone(), proxy.open.clone());
+        // Lives as long as the test process: it holds no file of the test.
+        thread::spawn(move || {
+            for client in listener.incoming().map_while(Result::ok) {
+                if cut.load(Ordering::SeqCst) {
+                    let _ = client.shutdown(Shutdown::Both);
+                    continue;
+                }
+                let Ok(upstream) = TcpStream::connect(to) else {
+                    continue;
+                };
+                let mut open = open.lock().unwrap();
+                open.push(client.try_clone().unwrap());
+                open.push(upstream.try_clone().unwrap());
+                pipe(client.try_clone().unwrap(), upstream.try_clone().unwrap());
+                pipe(upstream, client);
+            }
+        });
+        proxy
+    }
+
+    /// Closes what it carries and every new connection until `restore`.
+    pub fn cut(&self) {
+        self.cut.store(true, Ordering::SeqCst);
+        for s in self.open.lock().unwrap().drain(..) {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+    }
+
+    pub fn restore(&self) {
+        self.cut.store(false, Ordering::SeqCst);
+    }
+
+    /// `url` (redis://[user:password@]host:port[/db]) with its host and port
+    /// replaced by this proxy's.
+    pub fn in_url(&self, url: &str) -> String {
+        let (scheme, rest) = url.split_once("://").unwrap();
+        let (auth, rest) = rest.rsplit_once('@').map_or(("", rest), |(a, r)| (a, r));
+        let path = rest.find('/').map_or("", |i| &rest[i..]);
+        let at = if auth.is_empty() { "" } else { "@" };
+        format!("{scheme}://{auth}{at}{}{path}", self.addr)
+    }
+}
+
+/// The host and port of `url` (redis://[user:password@]host:port[/db]).
+pub fn url_addr(url: &str) -> SocketAddr {
+    let rest = url.split_once("://").unwrap().1;
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    rest.split('/').next().unwrap().parse().unwrap()
+}
+
+/// Copies `from` to `to` on a thread of its own, closing both at the end.
+fn pipe(mut from: TcpStream, mut to: TcpStream) {
+    thread::spawn(move || {
+        let _ = copy(&mut from, &mut to);
+        let _ = to.shutdown(Shutdown::Both);
+        let _ = from.shutdown(Shutdown::Both);
+    });
+}
