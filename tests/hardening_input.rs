@@ -5,13 +5,12 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::client::*;
 use common::server::*;
 use common::*;
 
-const TIMEOUT: Duration = Duration::from_secs(10);
+#[cfg(feature = "fault-injection")]
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[test]
 fn uri_over_8_kib_is_414_and_headers_over_16_kib_are_431() {

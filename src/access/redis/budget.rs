@@ -92,7 +92,7 @@ impl SharedBuckets {
     /// Takes one token from `key_id`'s shared bucket, from this server's
     /// lease when it holds one; None when Redis is away.
     pub fn take(&self, key_id: &str, per_minute: u32) -> Option<Budget> {
-        if let Some(budget) = self.from_lease(key_id, per_minute) {
+        if let Some(budget) = self.take_leased(key_id, per_minute) {
             return Some(budget);
         }
         let want = lease_size(per_minute);
@@ -151,7 +151,7 @@ impl SharedBuckets {
         }
     }
 
-    fn from_lease(&self, key_id: &str, per_minute: u32) -> Option<Budget> {
+    fn take_leased(&self, key_id: &str, per_minute: u32) -> Option<Budget> {
         let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
         let lease = leases.get_mut(key_id)?;
         if lease.tokens == 0 || lease.per_minute != per_minute {
