@@ -13,7 +13,7 @@
 # Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000, or 100000 when
 # BENCH_N is a million or more), BENCH_DAYS (400),
 # BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2),
-# BENCH_SOAK_SECS (1800: the soak's 30 minutes), BIN, and
+# BENCH_SOAK_SECS (1800: the soak's 30 minutes; 0 leaves it out), BIN, and
 # BENCH_SERVE_ARGS: extra `serve` flags (default none: what users run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -310,6 +310,7 @@ main() {
   cat bench/RESULTS-layer-run.md
   # Normal load beside the hostile shapes with a reload a minute, for
   # BENCH_SOAK_SECS (1800 s: 30 minutes); bench/RESULTS-soak.md.
+  [ "$SOAK_SECS" -gt 0 ] || { say "no soak (BENCH_SOAK_SECS=0)"; return; }
   say "soak for ${SOAK_SECS}s"
   { echo "# make bench: the soak"
     echo
