@@ -24,11 +24,14 @@ install:
 	install -m 0755 $(BIN) "$(DESTDIR)$(PREFIX)/bin/area-scoring"
 
 ## test: every unit and end-to-end test (with the test-only fault-injection route);
-## tests/trusted_front.rs needs iproute2's ip, installed with apt-get when missing
+## tests/trusted_front.rs needs iproute2's ip (installed with apt-get when missing)
+## and a network namespace of its own (unshare -rn)
 test:
-	@command -v ip >/dev/null || { [ "$$(id -u)" -eq 0 ] && DEBIAN_FRONTEND=noninteractive \
-	  apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends iproute2 >/dev/null; } || \
+	@command -v ip >/dev/null || bash deploy/apt-install.sh iproute2 || \
 	  { echo "make test needs ip: apt-get install iproute2, as root" >&2; exit 1; }
+	@unshare -rn true 2>/dev/null || { echo "make test needs user namespaces for \
+	tests/trusted_front.rs (unshare -rn true failed: a container's seccomp or AppArmor \
+	profile may forbid them)" >&2; exit 1; }
 	cargo test --all-targets --features fault-injection
 
 ## test-ui: the pages (/, /docs, /explore) in Debian's headless chromium via selenium

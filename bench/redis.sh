@@ -22,8 +22,9 @@ missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 command -v redis-server >/dev/null || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
-    --no-install-recommends "${missing[@]}" >/dev/null
+  # shellcheck source=deploy/apt-install.sh
+  source deploy/apt-install.sh
+  apt_install "${missing[@]}"
 fi
 
 WORK=$(mktemp -d /tmp/area-bench-redis.XXXXXX)
@@ -36,7 +37,6 @@ cleanup() {
 trap cleanup EXIT
 say() { printf '[bench-redis %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 ticks() { sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12+$13}'; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 die() { say "$*"; exit 1; }
 # shellcheck source=deploy/redis-start.sh

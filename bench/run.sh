@@ -13,7 +13,7 @@
 # Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000, or 100000 when
 # BENCH_N is a million or more), BENCH_DAYS (400),
 # BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2),
-# BENCH_SOAK_SECS (1800: the soak's 30 minutes; 0 leaves it out), BIN, and
+# BENCH_SOAK_SECS (bench/after_endpoints.sh), BIN, and
 # BENCH_SERVE_ARGS: extra `serve` flags (default none: what users run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,6 @@ if [ "$N" -ge 1000000 ]; then SMALL_N=${BENCH_SMALL_N:-100000}; else SMALL_N=${B
 DAYS=${BENCH_DAYS:-400}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
-SOAK_SECS=${BENCH_SOAK_SECS:-1800}
 read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
@@ -56,11 +55,9 @@ install_tools() {
   command -v python3 >/dev/null || missing+=(python3)
   command -v curl >/dev/null || missing+=(curl)
   [ ${#missing[@]} -eq 0 ] && return
-  say "installing ${missing[*]}"
-  local sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # shellcheck source=deploy/apt-install.sh
+  source deploy/apt-install.sh
+  apt_install "${missing[@]}"
 }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 . "$(dirname "$0")/static_nginx.sh"
@@ -296,30 +293,9 @@ main() {
   echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"
   python3 bench/report.py "$WORK/meta" "$WORK/results.tsv" "$N" "$SMALL_N" >bench/RESULTS.md
   cat bench/RESULTS.md
-  # Get Area with a limited key without and with Redis (bench/RESULTS-redis.md).
-  BIN="$BIN" bash bench/redis.sh
-  # The layer beside nginx and the axum peer over the same file, and the held
-  # connections (bench/RESULTS-layer-run.md; bench/RESULTS-layer.md reads it).
-  say "the layer against nginx and the axum peer over $N areas, then held connections"
-  BENCH_DB="$big" bash bench/layer.sh >"$WORK/layer.md"
-  { echo "# make bench: the layer, the axum peer and held connections"
-    echo
-    echo "Written by bench/run.sh over $N areas ($(awk '/^date /{print $2}' "$WORK/meta"), commit $(awk '/^commit /{print $2}' "$WORK/meta"))."
-    echo
-    cat "$WORK/layer.md"; } >bench/RESULTS-layer-run.md
-  cat bench/RESULTS-layer-run.md
-  # Normal load beside the hostile shapes with a reload a minute, for
-  # BENCH_SOAK_SECS (1800 s: 30 minutes); bench/RESULTS-soak.md.
-  [ "$SOAK_SECS" -gt 0 ] || { say "no soak (BENCH_SOAK_SECS=0)"; return; }
-  say "soak for ${SOAK_SECS}s"
-  { echo "# make bench: the soak"
-    echo
-    echo "Written by bench/run.sh: bench/soak.sh for ${SOAK_SECS} s, $(date -u +%Y-%m-%dT%H:%M:%SZ)."
-    echo
-    echo '```'
-    SOAK_SECS=$SOAK_SECS bash bench/soak.sh 2>&1 | grep -v '^\[' || true
-    echo '```'; } >bench/RESULTS-soak.md
-  tail -25 bench/RESULTS-soak.md
+  # Redis, the layer beside nginx and the axum peer, held connections, the soak.
+  BIN="$BIN" BENCH_DB="$big" BENCH_N="$N" bash bench/after_endpoints.sh \
+    "$(awk '/^date /{print $2}' "$WORK/meta")" "$(awk '/^commit /{print $2}' "$WORK/meta")"
 }
 
 main "$@"

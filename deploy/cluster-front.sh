@@ -45,8 +45,8 @@ CONF
     nginx -p "$WORK" -c "$WORK/$name.conf" -e "$WORK/$name-error.log" &
     FRONT_PID=$!
     PIDS+=("$FRONT_PID")
-    local _
-    for _ in $(seq 1 50); do
+    local until=$((SECONDS + START_SECS))
+    while ((SECONDS < until)); do
         curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port/healthz" && break
         sleep 0.1
     done

@@ -52,6 +52,10 @@ check() { # check NAME CONDITION-EXIT-STATUS FIGURES
     if [[ "$2" -eq 0 ]]; then pass "$1" "$3"; else fail "$1" "$3"; fi
 }
 die() { printf 'cluster-test: %s\n' "$*" >&2; exit 1; }
+# Seconds a replica or nginx may take to start, and a replica to stop on
+# SIGTERM before it is killed (it promises to within 5 s: README, "Deployment").
+START_SECS=10
+STOP_SECS=6
 
 [[ -x "$BIN" ]] || die "$BIN is missing: run 'cargo build --release' (make cluster-test does)"
 
@@ -62,21 +66,9 @@ command -v wrk >/dev/null || missing+=(wrk)
 command -v curl >/dev/null || missing+=(curl)
 command -v openssl >/dev/null || missing+=(openssl)
 if ((${#missing[@]})); then
-    [[ $(id -u) -eq 0 ]] || die "needs ${missing[*]} (apt-get install ${missing[*]}, as root)"
-    echo "cluster-test: installing ${missing[*]}"
-    # Debian starts a freshly installed nginx on port 80; this test needs only
-    # its binary, so services are kept from starting during the install.
-    blocker=""
-    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-        blocker=/usr/sbin/policy-rc.d
-        printf '#!/bin/sh\nexit 101\n' >"$blocker"
-        chmod 0755 "$blocker"
-    fi
-    apt-get update -qq
-    installed=0
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null && installed=1
-    if [[ -n "$blocker" ]]; then rm -f "$blocker"; fi
-    [[ "$installed" -eq 1 ]] || die "apt-get install ${missing[*]} failed"
+    # shellcheck source=deploy/apt-install.sh
+    source "$(dirname "$0")/apt-install.sh"
+    apt_install "${missing[@]}" || die "cannot install ${missing[*]}"
 fi
 command -v python3 >/dev/null || die "needs python3"
 
@@ -89,7 +81,8 @@ stop() { # stop PID: TERM, then KILL after 5 s
     local pid=$1
     kill -0 "$pid" 2>/dev/null || return 0
     kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do
+    local until=$((SECONDS + STOP_SECS))
+    while ((SECONDS < until)); do
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.1
     done
@@ -123,7 +116,8 @@ start_replica() {
     REPLICA_PID=$!
     PIDS+=("$REPLICA_PID")
     REPLICA_ADDR=""
-    for _ in $(seq 1 100); do
+    local until=$((SECONDS + START_SECS))
+    while ((SECONDS < until)); do
         REPLICA_ADDR=$(grep -o 'listening on http://127\.0\.0\.1:[0-9]*' "$log" | tail -1 | sed 's#^listening on http://##' || true)
         [[ -n "$REPLICA_ADDR" ]] && break
         kill -0 "$REPLICA_PID" 2>/dev/null || { cat "$log" >&2; die "replica $name exited at start"; }

@@ -1,5 +1,5 @@
-# deploy/redis-start.sh: sourced by deploy/redis-test.sh and
-# deploy/cluster-test.sh; starts the Redis of a test.
+# deploy/redis-start.sh: sourced by deploy/redis-test.sh, deploy/cluster-redis.sh
+# and bench/redis.sh; starts the Redis of a test.
 #
 # redis_install: installs Debian's redis-server when it is missing (as root).
 # redis_start DIR: starts redis-server on a free loopback port with a random
@@ -11,10 +11,13 @@
 
 redis_install() {
     command -v redis-server >/dev/null && return 0
-    [[ $(id -u) -eq 0 ]] || die "needs redis-server (apt-get install redis-server, as root)"
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y \
-        --no-install-recommends redis-server >/dev/null
+    # shellcheck source=deploy/apt-install.sh
+    source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+    apt_install redis-server || die "cannot install redis-server"
 }
+
+# How long redis-server may take to answer its first PING.
+REDIS_START_SECS=10
 
 redis_start() {
     local dir=$1
@@ -33,8 +36,8 @@ maxmemory-policy noeviction
 CONF
     redis-server "$dir/redis.conf" >"$dir/redis.log" 2>&1 &
     REDIS_PID=$!
-    local _
-    for _ in $(seq 100); do
+    local until=$((SECONDS + REDIS_START_SECS))
+    while ((SECONDS < until)); do
         if REDISCLI_AUTH=$REDIS_PASSWORD redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then break; fi
         sleep 0.1
     done

@@ -284,7 +284,10 @@ impl Context<'_> {
             "a number (0 for no cap)",
             SERVE_USAGE,
         )?;
-        let fronts = self.setting(&f, TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE);
+        // An empty variable, as `systemctl edit` leaves one cleared, names none.
+        let fronts = f
+            .value(TRUSTED_FRONT_FLAG)
+            .or_else(|| (self.env)(TRUSTED_FRONT_VARIABLE).filter(|v| !v.trim().is_empty()));
         let fronts = fronts.as_deref().map(TrustedFronts::parse).transpose();
         let defaults = ConnLimits::default();
         let limits = ConnLimits {

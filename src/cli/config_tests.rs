@@ -329,5 +329,10 @@ fn trusted_fronts_come_from_the_flag_else_the_environment() {
         panic!()
     };
     assert_eq!(c.limits.fronts, TrustedFronts::default());
+    let cleared = |k: &str| (k == "AREA_TRUSTED_FRONT").then(|| " ".to_string());
+    let Command::Serve(c) = parse(&args("serve"), &cleared).unwrap() else {
+        panic!()
+    };
+    assert_eq!(c.limits.fronts, TrustedFronts::default());
     assert!(parse(&args("serve --trusted-front 10.0.0.5:80"), &no_env).is_err());
 }

@@ -80,9 +80,9 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
                            connections per client address (IPv6: per /64), loopback and trusted
                            fronts not counted; 0 for no cap (default 64, or AREA_MAX_CONNECTIONS_PER_ADDRESS)
   --trusted-front ADDR[,ADDR...]
-                           IP addresses of fronts on other hosts (nginx): their X-Real-IP is the
-                           client that requests without a key are limited as, as a front on
-                           loopback's always is (or AREA_TRUSTED_FRONT)
+                           IP addresses of fronts on other hosts (nginx) whose X-Real-IP is
+                           believed: requests without a key are limited per real client. A front
+                           on loopback is always believed (or AREA_TRUSTED_FRONT)
   --redis URL              keys, plans, budgets and usage in Redis, shared with every host, instead of
                            the keys file: redis://host:port[/db] (or AREA_REDIS, the only place a
                            password may go: redis://user:password@host:port); a snapshot of the keys

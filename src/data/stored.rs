@@ -122,7 +122,8 @@ impl ListTotals {
         Ok(totals)
     }
 
-    /// The areas of `province` (a slug), or of all areas; 0 for no province.
+    /// The areas of `province` (a slug), or of all areas for none; 0 for a
+    /// slug not in `PROVINCES`.
     pub fn of(&self, province: Option<&str>) -> i64 {
         match province {
             None | Some("") => self.all,

@@ -3,8 +3,8 @@
 //! line (simple_logger's: UTC time to the millisecond, level, target), with
 //! the time the request was answered, not the time the line was written.
 //!
-//! Workers append whole lines to one buffer; the writer takes the buffer a
-//! few times a second, or sooner when it fills, and writes it in one call.
+//! Workers append whole lines to one buffer; the writer takes the buffer
+//! every 50 ms, or sooner when 64 KiB wait, and writes it in one call.
 //! A line a request would cost a thread wake-up and a write each; batched,
 //! both are shared by every line of the batch. When the writer falls behind,
 //! lines are dropped and counted (`area_access_log_dropped_total` in
@@ -71,6 +71,13 @@ impl AccessLog {
         }
         let line = format!("{} INFO  [{TARGET}] {line}\n", timestamp(SystemTime::now()));
         let mut batch = lock(&self.shared.lines);
+        if batch.closed {
+            // A worker still answering past the shutdown deadline: the
+            // writer has gone, so the line is written here.
+            drop(batch);
+            let _ = std::io::stderr().lock().write_all(line.as_bytes());
+            return;
+        }
         if batch.bytes.len() + line.len() > BACKLOG_BYTES {
             drop(batch);
             let dropped = &self.metrics.layer.log_dropped;

@@ -27,7 +27,7 @@ pub fn bytes(response: &Response, minor: u8, head_only: bool, framing: Framing) 
         response.body.len()
     };
     // One allocation for head and body: growing a head-sized buffer to a
-    // list page's size was a malloc_consolidate per answer under perf.
+    // page's size would copy the head and free a block each answer.
     let mut out = String::with_capacity(HEAD_ROOM + body);
     status_line(&mut out, minor, response.status);
     date_line(&mut out);

@@ -110,7 +110,10 @@ impl Layer {
                 pool::close(&shared, key, &mut lock(&cell));
             }
         }
+        // The log's last batch may be large and stderr slow: it gets what is
+        // left of the shutdown deadline and a little more, within the exit's.
         shared.log.close();
-        join_within(self.log_writer.take(), Instant::now() + AFTER_DEADLINE);
+        let log_by = (deadline + AFTER_DEADLINE).max(Instant::now() + AFTER_DEADLINE);
+        join_within(self.log_writer.take(), log_by);
     }
 }

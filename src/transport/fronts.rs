@@ -50,7 +50,7 @@ impl TrustedFronts {
     pub fn client(&self, peer: IpAddr, real_ip: Option<&str>) -> IpAddr {
         match real_ip.and_then(|v| v.trim().parse::<IpAddr>().ok()) {
             Some(real) if self.trusts(peer) => plain(real),
-            _ => peer,
+            _ => plain(peer),
         }
     }
 }
@@ -64,7 +64,7 @@ impl fmt::Display for TrustedFronts {
 
 /// An IPv4 address as itself, even when it arrives mapped into IPv6 (a
 /// listener on `[::]` sees IPv4 peers so).
-fn plain(ip: IpAddr) -> IpAddr {
+pub fn plain(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
         v4 => v4,

@@ -144,8 +144,8 @@ fn check(req: &httparse::Request) -> Result<Head, ApiError> {
     Ok(head)
 }
 
-/// `http://host/path?q` is taken as `/path?q` (RFC 9112, section 3.2.2).
-/// Room for the longest header name the layer reads (`if-none-match`).
+/// Room for the longest header name the layer reads (`transfer-encoding`),
+/// with some to spare.
 const NAME_ROOM: usize = 24;
 
 /// `name` in lower case, in `room`; "" for a name longer than any the layer
@@ -160,6 +160,7 @@ fn lowercase<'a>(name: &str, room: &'a mut [u8; NAME_ROOM]) -> &'a str {
     std::str::from_utf8(out).unwrap_or("")
 }
 
+/// `http://host/path?q` is taken as `/path?q` (RFC 9112, section 3.2.2).
 fn origin_form(target: &str) -> &str {
     let lower = target.get(..8).unwrap_or(target).to_ascii_lowercase();
     let rest = if lower.starts_with("http://") {

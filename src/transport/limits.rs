@@ -71,10 +71,7 @@ pub enum AddrKey {
 /// The key `peer` counts under, or None when it is not counted (loopback,
 /// a front or a local tool, unless `count_loopback`).
 pub fn addr_key(peer: &SocketAddr, count_loopback: bool) -> Option<AddrKey> {
-    let ip = match peer.ip() {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
-        v4 => v4,
-    };
+    let ip = super::fronts::plain(peer.ip());
     if ip.is_loopback() && !count_loopback {
         return None;
     }

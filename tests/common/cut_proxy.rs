@@ -30,6 +30,10 @@ impl CutProxy {
         // Lives as long as the test process: it holds no file of the test.
         thread::spawn(move || {
             for client in listener.incoming().map_while(Result::ok) {
+                // The flag is read and the connection listed under one lock,
+                // the lock `cut` sets the flag under: a connection accepted
+                // as the cut comes is either refused here or closed there.
+                let mut open = open.lock().unwrap();
                 if cut.load(Ordering::SeqCst) {
                     let _ = client.shutdown(Shutdown::Both);
                     continue;
@@ -37,7 +41,6 @@ impl CutProxy {
                 let Ok(upstream) = TcpStream::connect(to) else {
                     continue;
                 };
-                let mut open = open.lock().unwrap();
                 open.push(client.try_clone().unwrap());
                 open.push(upstream.try_clone().unwrap());
                 pipe(client.try_clone().unwrap(), upstream.try_clone().unwrap());
@@ -49,8 +52,9 @@ impl CutProxy {
 
     /// Closes what it carries and every new connection until `restore`.
     pub fn cut(&self) {
+        let mut open = self.open.lock().unwrap();
         self.cut.store(true, Ordering::SeqCst);
-        for s in self.open.lock().unwrap().drain(..) {
+        for s in open.drain(..) {
             let _ = s.shutdown(Shutdown::Both);
         }
     }
