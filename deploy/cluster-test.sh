@@ -225,7 +225,6 @@ source "$ROOT/deploy/cluster-formats.sh"
 mkdir -p "$WORK/r2"
 start_replica r2 "$R2"
 R2_PID=$REPLICA_PID
-R2_RESTARTED_LINES=$(wc -l <"$WORK/nginx-access.log")
 
 # --- 3 to 6. size limits, endless and idle clients, per-address limits ------------
 # shellcheck source=deploy/cluster-limits.sh
@@ -236,10 +235,11 @@ source "$ROOT/deploy/cluster-limits.sh"
 source "$ROOT/deploy/cluster-hostile.sh"
 
 # --- 7. the restarted replica serves again; none left gives JSON 502 ---------------
+before_last=$(wc -l <"$WORK/nginx-access.log")
 for _ in $(seq 1 20); do
     curl -s -o /dev/null --max-time 5 -H "Authorization: Bearer $KEY" "$FRONT/v1/areas?limit=1" || true
 done
-to_r2_after=$(tail -n +"$((R2_RESTARTED_LINES + 1))" "$WORK/nginx-access.log" | grep -c "upstream=$R2/200" || true)
+to_r2_after=$(tail -n +"$((before_last + 1))" "$WORK/nginx-access.log" | grep -c "upstream=$R2/200" || true)
 verdict=1
 [[ "$to_r2_after" -gt 0 ]] && verdict=0
 check "restarted replica rejoins" "$verdict" "r2 answered $to_r2_after of the last 20 requests"
