@@ -12,8 +12,10 @@
 use crate::api::rank_set::RankSet;
 use crate::api::search::{Filter, Window};
 use crate::api::search_words::WordSets;
+use crate::search::area_index::Floor;
 use crate::search::bitmap::{Bits, in_all};
 use crate::search::match_cache::WordBits;
+use crate::search::provinces::ProvinceAreas;
 
 /// A tier with at most this many matches in the shape is collected from the
 /// bitmaps and sorted; past it, walking the list fills a page after some
@@ -118,28 +120,50 @@ impl<'a> Bitmaps<'a> {
     }
 
     /// How many areas of the set meet the filter: over the shape's grid
-    /// cells, or with a floor alone, over a prefix of the score order.
+    /// cells; with a province alone, over its stretch of the grid
+    /// (search/provinces.rs) when that is shorter than the score order's
+    /// prefix above the floor, the way a floor alone is counted.
     fn count(&self, filter: &Filter) -> usize {
-        match (&filter.disc, &filter.bbox) {
-            (None, None) => filter
-                .index
-                .count_scoring_in(&filter.shape(), &self.by_score),
-            _ => filter.index.count_in(&filter.shape(), &self.by_position),
+        let index = filter.index;
+        match Order::of(filter) {
+            Order::Grid => index.count_in(&filter.shape(), &self.by_position),
+            Order::Province(p, floor) => index.count_in_province(p, &floor, &self.by_position),
+            Order::Score => index.count_scoring_in(&filter.shape(), &self.by_score),
         }
     }
 
-    /// Calls `each` on the position of every area of the set meeting the filter.
+    /// Calls `each` on the position of every area of the set meeting the
+    /// filter, in no order a caller may rely on.
     fn each(&self, filter: &Filter, mut each: impl FnMut(usize)) {
-        match (&filter.disc, &filter.bbox) {
-            (None, None) => {
-                let by_score = &self.by_score;
-                filter
-                    .index
-                    .each_scoring_in(&filter.shape(), by_score, |i, _| each(i))
-            }
-            _ => filter
-                .index
-                .each_in(&filter.shape(), &self.by_position, |i, _| each(i)),
+        let index = filter.index;
+        match Order::of(filter) {
+            Order::Grid => index.each_in(&filter.shape(), &self.by_position, |i, _| each(i)),
+            Order::Province(p, floor) => index.each_in_province(p, &floor, &self.by_position, each),
+            Order::Score => index.each_scoring_in(&filter.shape(), &self.by_score, |i, _| each(i)),
+        }
+    }
+}
+
+/// Which bitmaps a filter's areas are counted over.
+enum Order<'a> {
+    /// The cells of a circle or a viewport.
+    Grid,
+    /// The stretch of the grid a province spans, scoring at least a floor.
+    Province(&'a ProvinceAreas, Floor),
+    /// The prefix of the score order above the floor, narrowed by the
+    /// province's bitmap in that order when there is one.
+    Score,
+}
+
+impl<'a> Order<'a> {
+    fn of(filter: &Filter<'a>) -> Order<'a> {
+        if filter.disc.is_some() || filter.bbox.is_some() {
+            return Order::Grid;
+        }
+        let floor = filter.index.floor(filter.min_score);
+        match filter.province {
+            Some(p) if filter.index.counts_by_province(p, &floor) => Order::Province(p, floor),
+            _ => Order::Score,
         }
     }
 }
