@@ -46,7 +46,13 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
     // tier ended inside the window.
     let mut total = 0;
     let mut counted_all = false;
+    let province_alone = filter.province_alone();
     sets.anywhere.each_while(|rank| {
+        // Past the page, a match in a province is counted by its bit.
+        if let Some(p) = province_alone.filter(|_| position >= w.end) {
+            total += usize::from(p.holds_rank(rank));
+            return true;
+        }
         let Some(no) = filter.admit(rank) else {
             return true;
         };

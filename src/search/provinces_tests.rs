@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::search::region::Shape;
-use crate::search::test_points::{Lcg, cloud, index_of};
+use crate::search::test_points::{Lcg, cloud, index_of, ranked_index};
 
 const CENTRES: [(f64, f64); 4] = [(-26.2, 28.05), (-33.9, 18.4), (-29.8, 31.0), (0.0, 179.95)];
 
@@ -99,4 +99,44 @@ fn a_province_is_counted_over_its_spans_unless_the_floor_leaves_fewer() {
     // Gauteng's centre is a band of its own: its spans cover far fewer
     // words than the whole grid.
     assert!(gauteng.span_words * 2 < index.area_count().div_ceil(64));
+}
+
+/// A province's bitmap by search rank holds the ranks of its areas: ranks
+/// given in an order of their own, and an area with no rank in none.
+#[test]
+fn a_provinces_ranks_are_those_of_its_areas() {
+    let points = cloud(&CENTRES, 300, 31);
+    let slugs: Vec<(u32, &str)> = (0..points.len())
+        .map(|i| (i as u32 + 1, slug_of(i, points[i].0)))
+        .collect();
+    // Rank r is area_no (r * 7) % n + 1; the last area has none.
+    let n = points.len() as u32;
+    let by_rank: Vec<u32> = (1..n)
+        .map(|r| (r * 7) % n + 1)
+        .filter(|&no| no != n)
+        .collect();
+    let index = ranked_index(&points, by_rank.clone()).with_provinces(&slugs);
+    for slug in [
+        "gauteng",
+        "kwazulu-natal",
+        "western-cape",
+        "free-state",
+        "limpopo",
+    ] {
+        let province = index.province(slug).unwrap();
+        for (r, &no) in by_rank.iter().enumerate() {
+            let rank = r as u32 + 1;
+            assert_eq!(
+                province.holds_rank(rank),
+                slugs[no as usize - 1].1 == slug,
+                "{slug} {rank}"
+            );
+        }
+        assert!(
+            !province.holds_rank(0) && !province.holds_rank(n + 5),
+            "{slug}"
+        );
+    }
+    let gauteng = index.province("gauteng").unwrap();
+    assert!((1..=n).any(|r| gauteng.holds_rank(r)));
 }
