@@ -160,10 +160,11 @@ impl Filter<'_> {
     /// floor that cuts an area, no circle or viewport): a match is then
     /// admitted by its bit by rank alone.
     pub fn province_alone(&self) -> Option<&ProvinceAreas> {
-        let alone = self.disc.is_none()
-            && self.bbox.is_none()
-            && self.index.floor(self.min_score).admits_every();
-        self.province.filter(|_| alone)
+        self.province.filter(|_| {
+            self.disc.is_none()
+                && self.bbox.is_none()
+                && self.index.floor(self.min_score).admits_every()
+        })
     }
 
     /// Whether a list of `matches` is tested against the shape's mask

@@ -4,18 +4,21 @@
 //! Two ways to the same answer. `walked` reads the matches best first and
 //! tests each against the filter: cheap when the filter keeps most of them or
 //! the lists are short. `counted` serves a common word with a circle, a
-//! viewport, a score floor or a province: the total is a popcount of the words' bitmaps
-//! over the shape's grid cells (search/region.rs), and each tier's page is
-//! either collected from the few matches in the shape or, when many match,
-//! walked from the lists, which then soon fill the page.
+//! viewport, a score floor or a province: the total is a popcount of the
+//! words' bitmaps over the shape's grid cells (search/region.rs), a
+//! province's stretch of the grid, or the score order above the floor; and
+//! each tier's page is either collected from the few matches in the shape
+//! or, when many match, walked from the lists, which then soon fill it.
 
 use crate::api::rank_set::RankSet;
 use crate::api::search::{Filter, Window};
 use crate::api::search_words::WordSets;
-use crate::search::area_index::Floor;
-use crate::search::bitmap::{Bits, in_all};
+use crate::search::bitmap::in_all;
 use crate::search::match_cache::WordBits;
-use crate::search::provinces::ProvinceAreas;
+use bitmaps::Bitmaps;
+
+#[path = "search_bitmaps.rs"]
+mod bitmaps;
 
 /// A tier with at most this many matches in the shape is collected from the
 /// bitmaps and sorted; past it, walking the list fills a page after some
@@ -109,69 +112,6 @@ fn page_of(filter: &Filter, ranks: impl Iterator<Item = u32>, w: Window) -> Vec<
         .filter_map(|r| filter.index.by_rank(i64::from(r)))
         .map(|e| i64::from(e.area_no))
         .collect()
-}
-
-/// The bitmaps of every word of a set, in grid order and in score order.
-struct Bitmaps<'a> {
-    by_position: Vec<&'a Bits>,
-    by_score: Vec<&'a Bits>,
-}
-
-impl<'a> Bitmaps<'a> {
-    fn of(words: &[&'a WordBits]) -> Bitmaps<'a> {
-        Bitmaps {
-            by_position: words.iter().map(|w| &w.by_position).collect(),
-            by_score: words.iter().map(|w| &w.by_score).collect(),
-        }
-    }
-
-    /// How many areas of the set meet the filter: over the shape's grid
-    /// cells; with a province alone, over its stretch of the grid
-    /// (search/provinces.rs) when that is shorter than the score order's
-    /// prefix above the floor, the way a floor alone is counted.
-    fn count(&self, filter: &Filter) -> usize {
-        let index = filter.index;
-        match Order::of(filter) {
-            Order::Grid => index.count_in(&filter.shape(), &self.by_position),
-            Order::Province(p, floor) => index.count_in_province(p, &floor, &self.by_position),
-            Order::Score => index.count_scoring_in(&filter.shape(), &self.by_score),
-        }
-    }
-
-    /// Calls `each` on the position of every area of the set meeting the
-    /// filter, in no order a caller may rely on.
-    fn each(&self, filter: &Filter, mut each: impl FnMut(usize)) {
-        let index = filter.index;
-        match Order::of(filter) {
-            Order::Grid => index.each_in(&filter.shape(), &self.by_position, |i, _| each(i)),
-            Order::Province(p, floor) => index.each_in_province(p, &floor, &self.by_position, each),
-            Order::Score => index.each_scoring_in(&filter.shape(), &self.by_score, |i, _| each(i)),
-        }
-    }
-}
-
-/// Which bitmaps a filter's areas are counted over.
-enum Order<'a> {
-    /// The cells of a circle or a viewport.
-    Grid,
-    /// The stretch of the grid a province spans, scoring at least a floor.
-    Province(&'a ProvinceAreas, Floor),
-    /// The prefix of the score order above the floor, narrowed by the
-    /// province's bitmap in that order when there is one.
-    Score,
-}
-
-impl<'a> Order<'a> {
-    fn of(filter: &Filter<'a>) -> Order<'a> {
-        if filter.disc.is_some() || filter.bbox.is_some() {
-            return Order::Grid;
-        }
-        let floor = filter.index.floor(filter.min_score);
-        match filter.province {
-            Some(p) if filter.index.counts_by_province(p, &floor) => Order::Province(p, floor),
-            _ => Order::Score,
-        }
-    }
 }
 
 /// Counts over the bitmaps of every word's matches (`anywhere`), and pages
