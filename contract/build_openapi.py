@@ -1428,7 +1428,9 @@ Conventions, for every operation:
 * **Browser pages** at `/` (HTML for a browser, a JSON index of links
   otherwise), `/docs` (this document as an API reference with try-it) and
   `/explore` (an area explorer) need no key and are not part of this API: every
-  path under /v1 answers JSON.
+  path under /v1 answers JSON. They answer GET and HEAD and ignore a query
+  string. `/docs/` and `/explore/`, as people type them, answer 308 with
+  `Location: /docs` or `/explore`, also without a key.
 * Behind the nginx front of deploy/ (docs/deployment.md), the front answers
   some requests itself, in the same error shape: a request line over 8 KiB is
   414 uri_too_long, headers over 16 KiB are 431 headers_too_large, more than 20

@@ -187,6 +187,27 @@ fn a_page_typed_with_a_trailing_slash_is_a_permanent_redirect_to_it() {
     }
 }
 
+/// The OpenAPI document the server serves tells a client of the same
+/// redirects (its info.description, as the README does).
+#[test]
+fn the_served_document_describes_the_redirects() {
+    let document = get("/v1/openapi.json", &[]).json();
+    let description = document["info"]["description"].as_str().unwrap_or_default();
+    let sentence = description
+        .split(". ")
+        .find(|s| s.contains("308"))
+        .unwrap_or_default();
+    for needle in [
+        "`/docs/`",
+        "`/explore/`",
+        "`Location: /docs`",
+        "`/explore`",
+        "without a key",
+    ] {
+        assert!(sentence.contains(needle), "no {needle} in {sentence:?}");
+    }
+}
+
 #[test]
 fn every_file_a_page_loads_is_served_with_its_type() {
     let mut seen = std::collections::BTreeSet::new();

@@ -144,11 +144,27 @@ impl Filter<'_> {
             || self.province.is_some()
     }
 
-    /// The area_no of the area with a search rank, if it is a match.
+    /// The area_no of the area with a search rank, if it is a match. A
+    /// province's bitmap by rank turns most matches away before a look at
+    /// their position and entry.
     pub fn admit(&self, rank: u32) -> Option<i64> {
+        if self.province.is_some_and(|p| !p.holds_rank(rank)) {
+            return None;
+        }
         let i = self.index.position_of_rank(i64::from(rank))?;
         let area_no = i64::from(self.index.at(i).area_no);
         self.shape().holds(self.index, i).then_some(area_no)
+    }
+
+    /// The province, when it is the only criterion besides the words (no
+    /// floor that cuts an area, no circle or viewport): a match is then
+    /// admitted by its bit by rank alone.
+    pub fn province_alone(&self) -> Option<&ProvinceAreas> {
+        self.province.filter(|_| {
+            self.disc.is_none()
+                && self.bbox.is_none()
+                && self.index.floor(self.min_score).admits_every()
+        })
     }
 
     /// Whether a list of `matches` is tested against the shape's mask

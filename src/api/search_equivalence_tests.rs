@@ -149,6 +149,9 @@ fn every_search_equals_brute_force_over_every_area() {
     let stored_walked = MatchCache::new(1).with_stored_sets(true);
     let mut rng = Lcg(7);
     let (mut non_empty, mut full_pages, mut in_a_province) = (0, 0, 0);
+    // Words in a province, no circle or viewport: counted over the
+    // province's stretch of the grid or the score order (search/provinces.rs).
+    let mut words_in_a_province = 0;
     for i in 0..SEARCHES {
         let p = random_search(&mut rng, &areas, i % 32);
         let (want, total) = brute_force(&areas, &p);
@@ -199,12 +202,23 @@ fn every_search_equals_brute_force_over_every_area() {
         non_empty += usize::from(total > 0);
         full_pages += usize::from(total > (p.offset + p.limit) as usize);
         in_a_province += usize::from(p.province.is_some() && total > 0);
+        words_in_a_province += usize::from(
+            p.province.is_some()
+                && !p.words.is_empty()
+                && p.circle.is_none()
+                && p.bbox.is_none()
+                && total > 0,
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
     assert!(non_empty > 1400, "only {non_empty} searches found anything");
     assert!(
         in_a_province > 600,
         "only {in_a_province} searches in a province found anything"
+    );
+    assert!(
+        words_in_a_province > 80,
+        "only {words_in_a_province} searches for words in a province found anything"
     );
     assert!(
         full_pages > 600,

@@ -4,16 +4,21 @@
 //! Two ways to the same answer. `walked` reads the matches best first and
 //! tests each against the filter: cheap when the filter keeps most of them or
 //! the lists are short. `counted` serves a common word with a circle, a
-//! viewport, a score floor or a province: the total is a popcount of the words' bitmaps
-//! over the shape's grid cells (search/region.rs), and each tier's page is
-//! either collected from the few matches in the shape or, when many match,
-//! walked from the lists, which then soon fill the page.
+//! viewport, a score floor or a province: the total is a popcount of the
+//! words' bitmaps over the shape's grid cells (search/region.rs), a
+//! province's stretch of the grid, or the score order above the floor; and
+//! each tier's page is either collected from the few matches in the shape
+//! or, when many match, walked from the lists, which then soon fill it.
 
 use crate::api::rank_set::RankSet;
 use crate::api::search::{Filter, Window};
 use crate::api::search_words::WordSets;
-use crate::search::bitmap::{Bits, in_all};
+use crate::search::bitmap::in_all;
 use crate::search::match_cache::WordBits;
+use bitmaps::Bitmaps;
+
+#[path = "search_bitmaps.rs"]
+mod bitmaps;
 
 /// A tier with at most this many matches in the shape is collected from the
 /// bitmaps and sorted; past it, walking the list fills a page after some
@@ -44,7 +49,13 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
     // tier ended inside the window.
     let mut total = 0;
     let mut counted_all = false;
+    let province_alone = filter.province_alone();
     sets.anywhere.each_while(|rank| {
+        // Past the page, a match in a province is counted by its bit.
+        if let Some(p) = province_alone.filter(|_| position >= w.end) {
+            total += usize::from(p.holds_rank(rank));
+            return true;
+        }
         let Some(no) = filter.admit(rank) else {
             return true;
         };
@@ -101,47 +112,6 @@ fn page_of(filter: &Filter, ranks: impl Iterator<Item = u32>, w: Window) -> Vec<
         .filter_map(|r| filter.index.by_rank(i64::from(r)))
         .map(|e| i64::from(e.area_no))
         .collect()
-}
-
-/// The bitmaps of every word of a set, in grid order and in score order.
-struct Bitmaps<'a> {
-    by_position: Vec<&'a Bits>,
-    by_score: Vec<&'a Bits>,
-}
-
-impl<'a> Bitmaps<'a> {
-    fn of(words: &[&'a WordBits]) -> Bitmaps<'a> {
-        Bitmaps {
-            by_position: words.iter().map(|w| &w.by_position).collect(),
-            by_score: words.iter().map(|w| &w.by_score).collect(),
-        }
-    }
-
-    /// How many areas of the set meet the filter: over the shape's grid
-    /// cells, or with a floor alone, over a prefix of the score order.
-    fn count(&self, filter: &Filter) -> usize {
-        match (&filter.disc, &filter.bbox) {
-            (None, None) => filter
-                .index
-                .count_scoring_in(&filter.shape(), &self.by_score),
-            _ => filter.index.count_in(&filter.shape(), &self.by_position),
-        }
-    }
-
-    /// Calls `each` on the position of every area of the set meeting the filter.
-    fn each(&self, filter: &Filter, mut each: impl FnMut(usize)) {
-        match (&filter.disc, &filter.bbox) {
-            (None, None) => {
-                let by_score = &self.by_score;
-                filter
-                    .index
-                    .each_scoring_in(&filter.shape(), by_score, |i, _| each(i))
-            }
-            _ => filter
-                .index
-                .each_in(&filter.shape(), &self.by_position, |i, _| each(i)),
-        }
-    }
 }
 
 /// Counts over the bitmaps of every word's matches (`anywhere`), and pages

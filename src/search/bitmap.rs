@@ -52,6 +52,21 @@ impl Bits {
         })
     }
 
+    /// The ranges of positions, a machine word at a time, whose words hold
+    /// a set bit; runs of fewer than `gap` clear words between two such
+    /// ranges are taken into one, as counting past a few words costs less
+    /// than another range.
+    pub fn spans(&self, gap: usize) -> Vec<(usize, usize)> {
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        for (w, _) in self.words.iter().enumerate().filter(|(_, v)| **v != 0) {
+            match spans.last_mut() {
+                Some(last) if w * 64 < last.1 + gap * 64 => last.1 = (w + 1) * 64,
+                _ => spans.push((w * 64, (w + 1) * 64)),
+            }
+        }
+        spans
+    }
+
     /// Bytes held, for the kept lists' account (match_cache.rs).
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
@@ -181,6 +196,15 @@ mod tests {
                 }
             }
         }
+        for (set, gap) in [(&a, 1), (&empty, 1), (&full, 3)] {
+            let spans = set.spans(gap);
+            let covered: usize = spans.iter().map(|&(s, e)| count_all(&[set], s, e)).sum();
+            assert_eq!(covered, count_all(&[set], 0, len), "spans of {set:?}");
+        }
+        // Two words apart: one span with a gap of 2, two with a gap of 1.
+        let apart = bits(len, |i| i == 3 || i == 131);
+        assert_eq!(apart.spans(1), vec![(0, 64), (128, 192)]);
+        assert_eq!(apart.spans(2), vec![(0, 192)]);
         assert_eq!(count_all(&[&full], 0, len), len);
         assert_eq!(count_all(&[&empty], 0, len), 0);
         assert!(!a.get(len) && !full.get(len + 64));

@@ -72,6 +72,14 @@ enum Places {
     Past,
 }
 
+impl Floor {
+    /// Whether every area scores at least the floor (none, or one at or
+    /// below every score).
+    pub fn admits_every(&self) -> bool {
+        self.places == Places::Every
+    }
+}
+
 /// Each area's score's place in `floors` (saturating at what 2 bytes hold).
 pub fn score_places(entries: &[Entry], floors: &[(f64, u32)]) -> Vec<u16> {
     entries
