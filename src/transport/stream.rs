@@ -53,6 +53,10 @@ fn send(mut socket: &TcpStream, streamed: Streamed, timeout: Duration) -> std::i
             }
         };
         if n == 0 {
+            // The body holds the export's slot and a database connection:
+            // both are given back before the client can see the end, so a
+            // client that starts its next export at once finds its slot free.
+            drop(body);
             return socket.write_all(b"0\r\n\r\n");
         }
         let framed = [format!("{n:x}\r\n").as_bytes(), &chunk[..n], b"\r\n"].concat();

@@ -141,3 +141,53 @@ fn four_exports_at_once_and_none_of_them_holds_a_worker() {
     assert_eq!(items(&again, "csv").len(), AREAS, "the whole dataset");
     running.shutdown();
 }
+
+/// Reads one export's whole answer on a new connection, stopping at its last
+/// chunk rather than at the close, as a client that starts the next export
+/// at once does. Returns the status line.
+fn export_to_last_chunk(addr: SocketAddr, key: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let auth = format!("Bearer {key}");
+    let target = b"/v1/areas/export?format=csv";
+    let ask = request("GET", target, &[("Authorization", auth.as_bytes())]);
+    stream.write_all(&ask).unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        let n = stream.read(&mut buf).expect("the export");
+        seen.extend_from_slice(&buf[..n]);
+        let status = String::from_utf8_lossy(&seen[..seen.len().min(12)]).to_string();
+        let ended = seen.ends_with(b"\r\n0\r\n\r\n");
+        if n == 0 || ended || (!status.ends_with("200") && seen.len() >= 12) {
+            return status;
+        }
+    }
+}
+
+#[test]
+fn a_client_may_start_its_next_export_as_soon_as_one_ends() {
+    let _serial = serial();
+    let (_, key, server) = bin::Served::spawn_keyed("exports-back-to-back", Plan::Growth, &[]);
+    let addr = server.addr;
+    // Two at once, a key's most: each next one starts as its last one ends.
+    let loops: Vec<_> = (0..2)
+        .map(|_| {
+            let key = key.clone();
+            std::thread::spawn(move || {
+                (0..25)
+                    .map(|_| export_to_last_chunk(addr, &key))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for (i, l) in loops.into_iter().enumerate() {
+        let statuses = l.join().unwrap();
+        assert!(
+            statuses.iter().all(|s| s == "HTTP/1.1 200"),
+            "loop {i}: {statuses:?}"
+        );
+    }
+}
