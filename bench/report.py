@@ -85,8 +85,10 @@ def main(meta_path, tsv_path, n, small):
     w = out.append
     w("# Benchmark results\n")
     w("Written by `make bench` (bench/run.sh); do not edit by hand. Findings and profiles: bench/PROFILE.md.\n")
-    w("Hardening figures (hostile clients, 10-minute soak with reloads): bench/RESULTS-hardening.md.\n")
-    w("The HTTP layer against nginx and the axum peer, held connections, soak: bench/RESULTS-layer.md.\n")
+    w("The same run's HTTP layer beside nginx and the axum peer, and held connections: "
+      "bench/RESULTS-layer-run.md; its 30-minute soak: bench/RESULTS-soak.md; Get Area with and "
+      "without Redis: bench/RESULTS-redis.md. Earlier runs, read: bench/RESULTS-layer.md, "
+      "bench/RESULTS-hardening.md.\n")
     w("## Machine\n")
     for key in ("cores", "cpu", "memory", "kernel", "date", "commit", "wrk", "nginx"):
         w(f"- {key}: {meta.get(key, '?')}")
