@@ -119,12 +119,38 @@ impl Served {
         (db, key, served)
     }
 
-    /// Starts `serve --addr 127.0.0.1:0` plus `args` and waits up to 20 s for
-    /// the line naming the address; also says whether it was the first line.
+    /// Starts `serve --addr 127.0.0.1:0` plus `args` (launch_command).
     fn launch(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> (Served, bool) {
         let mut all = vec!["serve", "--addr", "127.0.0.1:0"];
         all.extend_from_slice(args);
-        let mut child = command(&all, env, cwd)
+        Served::launch_command(command(&all, env, cwd))
+    }
+
+    /// Serves `db` as `spawn` does, started under a descriptor limit of
+    /// `nofile` (util-linux's prlimit, which runs the binary in its place).
+    pub fn spawn_under_nofile(db_path: &Path, nofile: u32, extra: &[&str]) -> Served {
+        let db = db_path.to_str().expect("a UTF-8 path");
+        let limit = format!("--nofile={nofile}:{nofile}");
+        let mut all = vec![limit.as_str(), "--", BIN, "serve", "--addr", "127.0.0.1:0"];
+        all.extend_from_slice(&["--db", db]);
+        all.extend_from_slice(extra);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut c = Command::new("prlimit");
+        c.args(&all).current_dir(dir);
+        // The same environment as the binary's own command gives it.
+        for (k, v) in command(&[], &[], dir).get_envs() {
+            match v {
+                Some(v) => c.env(k, v),
+                None => c.env_remove(k),
+            };
+        }
+        Served::launch_command(c).0
+    }
+
+    /// Starts `c` (a `serve` on port 0) and waits up to 20 s for the line
+    /// naming the address; also says whether it was the first line.
+    fn launch_command(mut c: Command) -> (Served, bool) {
+        let mut child = c
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -193,13 +193,17 @@ fn held_idle_connections_cost_no_thread_and_little_memory() {
 #[test]
 fn three_hundred_silent_connections_under_128_descriptors() {
     let _serial = serial();
-    let (_, server) = served("nofile-128", &[]);
-    let pid = server.child.id().to_string();
-    let status = std::process::Command::new("prlimit")
-        .args(["--pid", &pid, "--nofile=128:128"])
-        .status()
-        .expect("run prlimit");
-    assert!(status.success(), "prlimit");
+    let db = fresh_db("nofile-128");
+    let server = Served::spawn_under_nofile(&db, 128, &["--max-connections-per-address", "0"]);
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", server.child.id())).unwrap();
+    let open_files = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap();
+    assert!(
+        open_files.split_whitespace().nth(3) == Some("128"),
+        "started under the limit: {open_files}"
+    );
     let base = baseline(&server);
     let silent: Vec<TcpStream> = (0..300)
         .filter_map(|_| TcpStream::connect_timeout(&server.addr, Duration::from_secs(2)).ok())
