@@ -91,9 +91,19 @@ pub fn parse_date(text: &str) -> Option<i64> {
 
 /// ISO 8601 UTC timestamp of a Unix time, to the second, with a Z.
 pub fn format_timestamp(unix: i64) -> String {
+    format!("{}Z", date_and_time(unix))
+}
+
+/// The same to the millisecond (`2026-11-26T02:36:30.165Z`): the form of
+/// the time on a log line.
+pub fn format_timestamp_millis(unix: i64, millis: u32) -> String {
+    format!("{}.{millis:03}Z", date_and_time(unix))
+}
+
+fn date_and_time(unix: i64) -> String {
     let secs = unix.rem_euclid(SECONDS_PER_DAY);
     format!(
-        "{}T{:02}:{:02}:{:02}Z",
+        "{}T{:02}:{:02}:{:02}",
         format_date(unix.div_euclid(SECONDS_PER_DAY)),
         secs / 3600,
         secs % 3600 / 60,
@@ -101,7 +111,6 @@ pub fn format_timestamp(unix: i64) -> String {
     )
 }
 
-/// The Monday that starts the ISO week holding `days`.
 /// An HTTP date (RFC 9110, IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
 pub fn format_http_date(unix: i64) -> String {
     const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
@@ -120,6 +129,7 @@ pub fn format_http_date(unix: i64) -> String {
     )
 }
 
+/// The Monday that starts the ISO week holding `days`.
 pub fn week_monday(days: i64) -> i64 {
     // 1970-01-01 was a Thursday: (days + 3) mod 7 counts days since Monday.
     days - (days + 3).rem_euclid(7)

@@ -30,14 +30,7 @@ fn a_revoke_made_while_a_server_is_cut_off_is_not_missed() {
     let dir = host_dir("cut-off");
     let server = serve(&dir, &proxy.in_url(&url));
     let admin = scratch_dir("cut-off-admin");
-    let out = admin_run(&url, &admin, &["keys", "create", "--plan", "growth"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let key = text(&out.stdout).trim().to_string();
-    let said = text(&out.stderr);
-    let id = said
-        .split_whitespace()
-        .find(|w| w.starts_with("key_"))
-        .unwrap();
+    let (id, key) = create_key_at(&url, &admin, "growth");
     common::wait::key_in_force(server.addr, &key);
     let redis_up = |up: u8| {
         let metrics = text(&server.get("/metrics", &key).body);
@@ -48,7 +41,7 @@ fn a_revoke_made_while_a_server_is_cut_off_is_not_missed() {
 
     proxy.cut();
     within(Duration::from_secs(3), || redis_up(0)).expect("the server notices the cut");
-    let out = admin_run(&url, &admin, &["keys", "revoke", id]);
+    let out = admin_run(&url, &admin, &["keys", "revoke", &id]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     // Cut off, the server keeps the keys it last loaded: it cannot know.
     // Nothing happening has no event to wait on; a second is four of the

@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::app::metrics::Metrics;
-use crate::dates::{SECONDS_PER_DAY, format_date};
+use crate::dates::format_timestamp_millis;
 
 /// The log target, as other modules' lines name theirs.
 const TARGET: &str = "area_scoring::access";
@@ -131,16 +131,7 @@ fn write_batches(pending: &Pending) {
 /// `2026-11-26T02:36:30.165Z`: simple_logger's UTC form.
 fn timestamp(at: SystemTime) -> String {
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let unix = since.as_secs() as i64;
-    let secs = unix.rem_euclid(SECONDS_PER_DAY);
-    format!(
-        "{}T{:02}:{:02}:{:02}.{:03}Z",
-        format_date(unix.div_euclid(SECONDS_PER_DAY)),
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60,
-        since.subsec_millis()
-    )
+    format_timestamp_millis(since.as_secs() as i64, since.subsec_millis())
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@ pub use layer::{Layer, LayerConfig};
 pub use limits::ConnLimits;
 use listener::listen;
 
+mod accept;
 mod access_log;
 mod answer;
 mod conn;

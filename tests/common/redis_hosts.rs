@@ -68,16 +68,7 @@ impl Hosts {
     }
 
     pub fn create_key(&self, plan: &str) -> (String, String) {
-        let out = admin_run(&self.url, &self.admin, &["keys", "create", "--plan", plan]);
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        let key = text(&out.stdout).trim().to_string();
-        let said = text(&out.stderr);
-        let id = said
-            .split_whitespace()
-            .find(|w| w.starts_with("key_"))
-            .expect("the id is said")
-            .to_string();
-        (id, key)
+        create_key_at(&self.url, &self.admin, plan)
     }
 
     /// ok requests of `id` today, as `keys usage` reads them from Redis.
@@ -118,4 +109,18 @@ pub fn files_in(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// `keys create --plan PLAN` from the admin folder `admin`: (id, key).
+pub fn create_key_at(url: &str, admin: &Path, plan: &str) -> (String, String) {
+    let out = admin_run(url, admin, &["keys", "create", "--plan", plan]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let key = text(&out.stdout).trim().to_string();
+    let said = text(&out.stderr);
+    let id = said
+        .split_whitespace()
+        .find(|w| w.starts_with("key_"))
+        .expect("the id is said")
+        .to_string();
+    (id, key)
 }

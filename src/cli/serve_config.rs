@@ -1,0 +1,101 @@
+//! `serve`'s flags and variables: the dataset and keys, the address, the
+//! workers and timeouts, and the HTTP layer's caps and trusted fronts.
+
+use std::time::Duration;
+
+use super::{
+    CLIENT_TIMEOUT_SECS, Command, Context, DEFAULT_ADDR, DEFAULT_CLIENT_TIMEOUT_SECS, Files,
+    MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, UsageError, WORKERS, default_workers, number,
+    usage_error,
+};
+use crate::cli::flags::Flags;
+use crate::cli::help::SERVE_USAGE;
+use crate::transport::fronts::{TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedFronts};
+use crate::transport::{ConnLimits, ServeConfig};
+
+impl Context<'_> {
+    pub(super) fn serve(&self, args: &[String]) -> Result<Command, UsageError> {
+        let valued = [
+            "--db",
+            "--keys",
+            "--addr",
+            "--workers",
+            "--client-timeout",
+            "--metrics-addr",
+            "--max-connections",
+            "--max-connections-per-address",
+            TRUSTED_FRONT_FLAG,
+        ];
+        let f = match self.flags(args, SERVE_USAGE, &valued, &[], 0)? {
+            Ok(f) => f,
+            Err(help) => return Ok(help),
+        };
+        let workers = number(
+            self.setting(&f, "--workers", "AREA_WORKERS"),
+            "--workers",
+            WORKERS,
+            "a number",
+            SERVE_USAGE,
+        )?;
+        let client_timeout = number(
+            self.setting(&f, "--client-timeout", "AREA_CLIENT_TIMEOUT"),
+            "--client-timeout",
+            CLIENT_TIMEOUT_SECS,
+            "a number of seconds",
+            SERVE_USAGE,
+        )?;
+        let limits = self.conn_limits(&f)?;
+        let Files { db, keys, redis } = self.files(&f);
+        Ok(Command::Serve(ServeConfig {
+            limits,
+            db,
+            keys,
+            redis,
+            addr: self
+                .setting(&f, "--addr", "AREA_ADDR")
+                .unwrap_or_else(|| DEFAULT_ADDR.into()),
+            workers: workers.unwrap_or_else(default_workers),
+            client_timeout: Duration::from_secs(
+                client_timeout.unwrap_or(DEFAULT_CLIENT_TIMEOUT_SECS),
+            ),
+            metrics_addr: self.setting(&f, "--metrics-addr", "AREA_METRICS_ADDR"),
+        }))
+    }
+
+    /// The connection caps and the fronts whose X-Real-IP is believed.
+    fn conn_limits(&self, f: &Flags) -> Result<ConnLimits, UsageError> {
+        let max_connections = number(
+            self.setting(f, "--max-connections", "AREA_MAX_CONNECTIONS"),
+            "--max-connections",
+            MAX_CONNECTIONS,
+            "a number",
+            SERVE_USAGE,
+        )?;
+        let per_address = number(
+            self.setting(
+                f,
+                "--max-connections-per-address",
+                "AREA_MAX_CONNECTIONS_PER_ADDRESS",
+            ),
+            "--max-connections-per-address",
+            MAX_CONNECTIONS_PER_ADDRESS,
+            "a number (0 for no cap)",
+            SERVE_USAGE,
+        )?;
+        // An empty variable, as `systemctl edit` leaves one cleared, names none.
+        let fronts = f
+            .value(TRUSTED_FRONT_FLAG)
+            .or_else(|| (self.env)(TRUSTED_FRONT_VARIABLE).filter(|v| !v.trim().is_empty()));
+        let fronts = fronts.as_deref().map(TrustedFronts::parse).transpose();
+        let defaults = ConnLimits::default();
+        let limits = ConnLimits {
+            max_connections: max_connections.unwrap_or(defaults.max_connections),
+            per_address: per_address.unwrap_or(defaults.per_address),
+            fronts: fronts
+                .map_err(usage_error(SERVE_USAGE))?
+                .unwrap_or_default(),
+            ..defaults
+        };
+        Ok(limits)
+    }
+}
