@@ -1,6 +1,9 @@
 //! Unit tests of the command-line parser (config.rs).
 
+use std::time::Duration;
+
 use super::*;
+use crate::cli::help::SERVE_USAGE;
 use crate::domain::Plan;
 
 fn files(db: &str, keys: &str) -> Files {
