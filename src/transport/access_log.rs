@@ -65,7 +65,9 @@ impl AccessLog {
         Ok((log, writer))
     }
 
-    pub fn send(&self, line: String) {
+    /// Appends one line; its text is formatted only when the log is written,
+    /// and then once, with the time, into the line as it is stored.
+    pub fn send(&self, line: std::fmt::Arguments) {
         if !self.enabled {
             return;
         }

@@ -115,7 +115,7 @@ fn access_line(shared: &Shared, req: &Request, response: &Response, started: Ins
 }
 
 fn log_line(shared: &Shared, method: &str, target: &str, response: &Response, ms: f64) {
-    shared.log.send(format!(
+    shared.log.send(format_args!(
         "{method} {target} {} {ms:.2}ms {}",
         response.status,
         response.header("X-Request-Id").unwrap_or("-"),
