@@ -5,7 +5,7 @@
 -- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 3;            -- the schema version, db::SCHEMA_VERSION
+PRAGMA user_version = 4;            -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.
@@ -23,6 +23,16 @@ CREATE TABLE areas (
 );
 -- Search by minimum score alone walks this index from the top.
 CREATE INDEX areas_by_score ON areas (truth_score DESC, area_no);
+
+-- An area's other names (former names, short forms, other spellings), in the
+-- order given; search matches them (src/api/search_forgiving.rs) and Get Area
+-- shows them. Validated on import: at most 20, none folding to the name.
+CREATE TABLE area_other_names (
+    area_no  INTEGER NOT NULL REFERENCES areas (area_no),
+    position INTEGER NOT NULL,
+    name     TEXT    NOT NULL,
+    PRIMARY KEY (area_no, position)
+) WITHOUT ROWID;
 
 -- Each area's score by dimension; the weights of one area sum to 1.
 CREATE TABLE area_dimensions (
@@ -74,6 +84,17 @@ CREATE TABLE search_rank (
 -- doclists, but it refuses phrases, and a typed word can tokenize into two.)
 CREATE VIRTUAL TABLE areas_fts USING fts5 (
     name, municipality, province,
+    content = '',
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '1 2 3 4 5 6 7 8 9 10 11 12'
+);
+
+-- The other names, one row each, tokenized as areas_fts is. The rowid is
+-- rank * OTHER_NAME_SLOTS + position (src/search/vocabulary.rs), so rowid
+-- order is search rank order and each name is its own phrase: a split word
+-- never matches across two names.
+CREATE VIRTUAL TABLE other_names_fts USING fts5 (
+    name,
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',
     prefix = '1 2 3 4 5 6 7 8 9 10 11 12'

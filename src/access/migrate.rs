@@ -210,6 +210,6 @@ fn drop_keys(db: &Path) -> rusqlite::Result<()> {
          DROP TABLE plans;
          PRAGMA user_version = {};
          COMMIT;",
-        db::SCHEMA_VERSION
+        db::AREAS_ONLY_VERSION
     ))
 }

@@ -59,7 +59,16 @@ const NEARBY_RADIUS_KM: f64 = 25.0;
 
 /// Get Area: the stored detail form, with nearby and history appended to the
 /// object when asked (they close it in that order, as the spec shows).
-pub fn get(conn: &Connection, index: &AreaIndex, id: &str, p: &AreaParams) -> ApiResult<Vec<u8>> {
+///
+/// A file written before other names were stored (`stored_other_names`
+/// false) has bodies without them: the area has none, said as `[]`.
+pub fn get(
+    conn: &Connection,
+    index: &AreaIndex,
+    id: &str,
+    p: &AreaParams,
+    stored_other_names: bool,
+) -> ApiResult<Vec<u8>> {
     let found: Option<(i64, String)> = conn
         .prepare_cached(STORED_DETAIL)?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -68,12 +77,15 @@ pub fn get(conn: &Connection, index: &AreaIndex, id: &str, p: &AreaParams) -> Ap
         ids: vec![id.to_string()],
     })?;
     let mut body = body.into_bytes();
-    if !p.nearby && !p.history {
+    if !p.nearby && !p.history && stored_other_names {
         return Ok(body);
     }
     if body.pop() != Some(b'}') {
         log::error!("the stored detail of area {id} is not a JSON object");
         return Err(ApiError::Internal);
+    }
+    if !stored_other_names {
+        append(&mut body, "other_names", &[] as &[String; 0])?;
     }
     if p.nearby {
         let e = index.get(no).ok_or(ApiError::Internal)?;

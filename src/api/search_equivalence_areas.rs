@@ -82,6 +82,7 @@ fn places() -> Vec<Place> {
                 municipality: m.into(),
                 lat: (lat * 1e5).round() / 1e5,
                 lng: (lng * 1e5).round() / 1e5,
+                other_names: Vec::new(),
             }
         })
         .collect()

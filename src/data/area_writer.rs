@@ -14,6 +14,8 @@ pub struct NewArea<'a> {
     pub province_slug: &'a str,
     pub province: &'a str,
     pub municipality: &'a str,
+    /// Former names, short forms, other spellings; validated by the loader.
+    pub other_names: &'a [String],
     pub lat: f64,
     pub lng: f64,
     pub truth_score: f64,
@@ -33,6 +35,7 @@ pub struct AreaWriter<'t> {
     areas: Statement<'t>,
     dimensions: Statement<'t>,
     sources: Statement<'t>,
+    other_names: Statement<'t>,
     history: Statement<'t>,
     /// HISTORY_CHUNK history rows in one statement: a bulk load spends most of
     /// its time on history, and one statement per row costs a VM run per row.
@@ -53,6 +56,9 @@ impl<'t> AreaWriter<'t> {
             )?,
             sources: tx.prepare(
                 "INSERT INTO dimension_sources (area_no, dimension, position, source) VALUES (?1, ?2, ?3, ?4)",
+            )?,
+            other_names: tx.prepare(
+                "INSERT INTO area_other_names (area_no, position, name) VALUES (?1, ?2, ?3)",
             )?,
             history: tx.prepare("INSERT INTO history (area_no, day, truth_score) VALUES (?1, ?2, ?3)")?,
             history_chunk: tx.prepare(&format!(
@@ -87,6 +93,11 @@ impl<'t> AreaWriter<'t> {
                 a.updated_at
             ])
             .map_err(fail)?;
+        for (position, name) in a.other_names.iter().enumerate() {
+            self.other_names
+                .execute(params![no, position as i64, name])
+                .map_err(fail)?;
+        }
         for d in a.dimensions {
             self.dimensions
                 .execute(params![no, d.name, d.score, d.weight])
@@ -139,6 +150,7 @@ impl AreaWriter<'_> {
             province_slug: &p.province_slug,
             province: &p.province,
             municipality: &p.municipality,
+            other_names: &p.other_names,
             lat: p.lat,
             lng: p.lng,
             truth_score,

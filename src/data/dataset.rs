@@ -17,6 +17,7 @@ use crate::domain::{Order, Sort};
 use crate::error::ApiError;
 use crate::search::area_index::AreaIndex;
 use crate::search::match_cache::MatchCache;
+use crate::search::vocabulary::Vocabulary;
 use crate::search::word_store;
 
 pub struct Dataset {
@@ -33,6 +34,11 @@ pub struct Dataset {
     pub latest_update: String,
     /// List's `total` of every selection.
     pub list_totals: ListTotals,
+    /// Whether the file stores other names (schema `db::OTHER_NAMES_VERSION`
+    /// on); an older file's areas have none.
+    pub other_names: bool,
+    /// Every word search can match, for forgiving a typo (search/vocabulary.rs).
+    pub vocabulary: Vocabulary,
     /// Why search reads its words slowly from this file, if it does: logged
     /// on a reload at once, and at start once the address is.
     pub words_warning: Option<String>,
@@ -113,6 +119,9 @@ impl Dataset {
             .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
             .unwrap_or_default();
         let list_totals = ListTotals::read(&conn).map_err(|e| e.to_string())?;
+        let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
+        let other_names = schema >= db::OTHER_NAMES_VERSION;
+        let vocabulary = Vocabulary::read(&conn, other_names).map_err(|e| e.to_string())?;
         drop(conn);
         Ok(Dataset {
             pool,
@@ -122,6 +131,8 @@ impl Dataset {
             version,
             latest_update,
             list_totals,
+            other_names,
+            vocabulary,
             words_warning,
             file,
         })

@@ -22,6 +22,8 @@ use crate::data::seed;
 use crate::data::stored::ORDERINGS;
 use crate::dates;
 
+use crate::search::vocabulary::OTHER_NAME_SLOTS;
+
 pub const SCHEMA: &str = include_str!("../../schema.sql");
 
 /// Writes a new database at `path` with the areas `fill` adds. An existing file
@@ -220,6 +222,13 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
          -- full-name search at 100,000 areas; bench/PROFILE.md).
          INSERT INTO areas_fts (areas_fts) VALUES ('optimize');",
     )?;
+    tx.execute(
+        "INSERT INTO other_names_fts (rowid, name)
+           SELECT r.rank * ?1 + o.position, o.name
+           FROM area_other_names o JOIN search_rank r ON r.area_no = o.area_no",
+        [OTHER_NAME_SLOTS],
+    )?;
+    tx.execute_batch("INSERT INTO other_names_fts (other_names_fts) VALUES ('optimize');")?;
     crate::search::word_store::write(tx)?;
     {
         // Read while area_detail grows: SQLite allows it, as the read is of
@@ -268,7 +277,7 @@ pub fn init(path: &Path, force: bool) -> Result<i64, String> {
 /// depend on the calendar, so a test that compares answers with the README's
 /// builds the seed as of the day the README shows.
 pub fn init_as_of(path: &Path, force: bool, day: i64) -> Result<i64, String> {
-    let mut places = seed::read_places(seed::SEED_CSV)?;
+    let mut places = seed::seed_places()?;
     places.sort_by(|a, b| a.id.cmp(&b.id));
     create_database(path, force, |writer| {
         for p in &places {

@@ -13,6 +13,10 @@ use crate::domain::{DIMENSIONS, round2};
 /// The seed places, compiled in so that `init` needs nothing beside the binary.
 pub const SEED_CSV: &str = include_str!("../../seed/za-areas.csv");
 
+/// The seed places' other names (GeoNames alternate names; seed/README.md):
+/// `id,other_names`, the names separated by `;` as in an import's CSV.
+pub const SEED_OTHER_NAMES_CSV: &str = include_str!("../../seed/other-names.csv");
+
 /// Each dimension's share of truth_score, in `DIMENSIONS` order; they sum to 1.
 pub const WEIGHTS: [f64; 7] = [0.20, 0.15, 0.15, 0.15, 0.15, 0.10, 0.10];
 
@@ -71,6 +75,8 @@ pub struct Place {
     pub municipality: String,
     pub lat: f64,
     pub lng: f64,
+    /// Other names (seed/other-names.csv for the seed places).
+    pub other_names: Vec<String>,
 }
 
 /// Reads places in the seed's CSV layout (id,name,province_slug,province,municipality,lat,lng).
@@ -98,7 +104,28 @@ pub fn read_places(text: &str) -> Result<Vec<Place>, String> {
             municipality: r[4].into(),
             lat: number(5)?,
             lng: number(6)?,
+            other_names: Vec::new(),
         });
+    }
+    Ok(places)
+}
+
+/// The seed places with their other names, each list held to the import's
+/// rules (data/import/rules.rs), so the seed is what an import would make.
+pub fn seed_places() -> Result<Vec<Place>, String> {
+    let mut places = read_places(SEED_CSV)?;
+    let mut reader = csv::Reader::from_reader(SEED_OTHER_NAMES_CSV.as_bytes());
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let r = record.map_err(|e| format!("other names line {line}: {e}"))?;
+        let (id, names) = (&r[0], &r[1]);
+        let place = places
+            .iter_mut()
+            .find(|p| p.id == id)
+            .ok_or_else(|| format!("other names line {line}: no seed place '{id}'"))?;
+        let names: Vec<String> = names.split(';').map(|n| n.trim().to_string()).collect();
+        place.other_names = crate::data::import::rules::other_names(&names, Some(&place.name))
+            .map_err(|e| format!("other names line {line}: {e}"))?;
     }
     Ok(places)
 }

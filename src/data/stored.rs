@@ -91,6 +91,10 @@ pub struct AreaDetail {
     pub dimensions: DimensionMap<Dimension>,
     pub coordinates: Coordinates,
     pub updated_at: String,
+    /// Last, so that a file without other names (schema before
+    /// `db::OTHER_NAMES_VERSION`) is served the same keys by appending an
+    /// empty array (api/areas.rs).
+    pub other_names: Vec<String>,
 }
 
 /// How many areas one ordering of area_order holds, for all areas (`""`) or
@@ -146,6 +150,17 @@ const DIMENSIONS_OF_AREA: &str = "
     WHERE d.area_no = ?1
     ORDER BY d.dimension, s.position";
 
+/// An area's other names, in their order.
+pub const OTHER_NAMES_OF_AREA: &str =
+    "SELECT name FROM area_other_names WHERE area_no = ?1 ORDER BY position";
+
+/// An area's other names, in their order.
+pub fn other_names(conn: &Connection, no: i64) -> rusqlite::Result<Vec<String>> {
+    conn.prepare_cached(OTHER_NAMES_OF_AREA)?
+        .query_map([no], |r| r.get(0))?
+        .collect()
+}
+
 /// The detail form of an area as JSON, from its rows (used at load time).
 pub fn detail_json(conn: &Connection, no: i64) -> rusqlite::Result<String> {
     let mut area = conn.prepare_cached(DETAIL)?.query_row([no], |r| {
@@ -161,9 +176,11 @@ pub fn detail_json(conn: &Connection, no: i64) -> rusqlite::Result<String> {
                 lng: r.get(6)?,
             },
             updated_at: r.get(7)?,
+            other_names: Vec::new(),
         })
     })?;
     area.dimensions = dimensions(conn, no)?;
+    area.other_names = other_names(conn, no)?;
     serde_json::to_string(&area).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
 

@@ -13,6 +13,7 @@ pub mod bbox;
 pub mod bitmap;
 mod cell_geometry;
 pub mod circles;
+pub mod fold;
 pub mod geo;
 pub mod match_cache;
 mod nearest;
@@ -20,6 +21,8 @@ pub mod provinces;
 pub mod region;
 mod score_order;
 pub mod shape_mask;
+pub mod typo_walk;
+pub mod vocabulary;
 #[cfg(test)]
 pub mod test_points;
 pub mod word_store;

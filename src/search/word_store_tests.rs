@@ -17,6 +17,7 @@ fn place(id: &str, name: &str, municipality: &str, lat: f64) -> Place {
         municipality: municipality.to_string(),
         lat,
         lng: 28.0,
+        other_names: Vec::new(),
     }
 }
 

@@ -40,6 +40,8 @@ pub struct Draft {
     pub name: Option<String>,
     pub province: Option<String>,
     pub municipality: Option<String>,
+    /// Other names as the file gives them (CSV: `;`-separated; JSON Lines: an array).
+    pub other_names: Vec<String>,
     pub lat: Option<f64>,
     pub lng: Option<f64>,
     pub updated_at: Option<String>,
@@ -70,6 +72,7 @@ pub struct Area {
     pub province_slug: &'static str,
     pub province: &'static str,
     pub municipality: String,
+    pub other_names: Vec<String>,
     pub lat: f64,
     pub lng: f64,
     pub truth_score: f64,
@@ -109,6 +112,7 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
         .municipality
         .as_deref()
         .and_then(|v| keep(p, rules::text("municipality", v)));
+    let other_names = keep(p, rules::other_names(&d.other_names, name.as_deref()));
     let lat = d
         .lat
         .and_then(|v| keep(p, rules::coordinate("lat", v, 90.0)));
@@ -134,6 +138,7 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
             province_slug,
             province,
             municipality: municipality?,
+            other_names: other_names?,
             lat: lat?,
             lng: lng?,
             truth_score: truth?,

@@ -14,7 +14,7 @@ use super::rules;
 use crate::domain::DIMENSIONS;
 
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
-const OPTIONAL: [&str; 3] = ["updated_at", "truth_score", "history"];
+const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
 
 /// The header: column names in file order, kept to read a row again.
 pub struct Header(Vec<String>);
@@ -237,6 +237,15 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         updated_at: cell("updated_at").map(String::from),
         ..Draft::default()
     };
+    // `;` separates names, as it separates a dimension's sources; an empty
+    // cell, or empty pieces between separators, name nothing.
+    d.other_names = cell("other_names").map_or_else(Vec::new, |s| {
+        s.split(';')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(String::from)
+            .collect()
+    });
     d.lat = required_number("lat", cell("lat"), &mut problems);
     d.lng = required_number("lng", cell("lng"), &mut problems);
     d.truth_score = cell("truth_score").and_then(|v| number("truth_score", v, &mut problems));

@@ -11,11 +11,12 @@ use serde_json::{Map, Value};
 use super::area::{Draft, DraftDimension, DraftPoint, Row, Span};
 use super::json_value;
 
-const FIELDS: [&str; 10] = [
+const FIELDS: [&str; 11] = [
     "id",
     "name",
     "province",
     "municipality",
+    "other_names",
     "lat",
     "lng",
     "updated_at",
@@ -114,6 +115,7 @@ fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
         truth_score: number(o, "truth_score", "truth_score", false, problems),
         ..Draft::default()
     };
+    d.other_names = strings(o, "other_names", problems);
     match present(o, "dimensions") {
         None => problems.push("dimensions is missing".into()),
         Some(Value::Object(dims)) => {
@@ -235,6 +237,21 @@ fn number(
         Some(_) => problems.push(format!("{shown} must be a number (not a string)")),
     }
     None
+}
+
+/// An optional array of strings; absent or null is empty.
+fn strings(o: &Object, key: &str, problems: &mut Vec<String>) -> Vec<String> {
+    match present(o, key) {
+        None => Vec::new(),
+        Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
+            .iter()
+            .filter_map(|s| s.as_str().map(String::from))
+            .collect(),
+        Some(_) => {
+            problems.push(format!("{key} must be an array of strings"));
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ mod from_jsonl;
 mod history;
 mod json_value;
 mod problems;
-mod rules;
+pub(crate) mod rules;
 mod staging;
 
 use std::borrow::Cow;
@@ -206,6 +206,7 @@ fn new_area<'a>(a: &'a Area, dimensions: &'a [DimensionScore]) -> NewArea<'a> {
         province_slug: a.province_slug,
         province: a.province,
         municipality: &a.municipality,
+        other_names: &a.other_names,
         lat: a.lat,
         lng: a.lng,
         truth_score: a.truth_score,

@@ -3,6 +3,7 @@
 //! accepted value or a message that says what is allowed; the readers and
 //! `area.rs` decide which field the message is about.
 
+use crate::search::fold;
 use crate::dates;
 use crate::domain::{DIMENSIONS, PROVINCES, RESERVED_AREA_IDS, round2};
 
@@ -64,6 +65,36 @@ pub fn text(field: &str, value: &str) -> Result<String, String> {
         ));
     }
     Ok(value.to_string())
+}
+
+/// The most other names an area may carry.
+pub const MAX_OTHER_NAMES: usize = 20;
+const _: () = assert!((MAX_OTHER_NAMES as i64) < crate::search::vocabulary::OTHER_NAME_SLOTS);
+
+/// An area's other names: each a display text (`text`), at most
+/// `MAX_OTHER_NAMES` of them. A name that folds (search/fold.rs) to the
+/// area's name, or to a name before it, says nothing new and is dropped.
+pub fn other_names(values: &[String], name: Option<&str>) -> Result<Vec<String>, String> {
+    if values.len() > MAX_OTHER_NAMES {
+        return Err(format!(
+            "other_names holds {} names; at most {MAX_OTHER_NAMES} are allowed",
+            values.len()
+        ));
+    }
+    let mut seen: Vec<String> = name.map(fold::key).into_iter().collect();
+    let mut kept = Vec::new();
+    for (i, value) in values.iter().enumerate() {
+        let value = text(&format!("other_names[{i}]"), value)?;
+        let key = fold::key(&value);
+        if key.is_empty() {
+            return Err(format!("other_names[{i}] holds no letter or digit"));
+        }
+        if !seen.contains(&key) {
+            seen.push(key);
+            kept.push(value);
+        }
+    }
+    Ok(kept)
 }
 
 /// A coordinate within -limit..=limit (90 for lat, 180 for lng).

@@ -1,0 +1,162 @@
+//! The words of the vocabulary within a few edits of a query word: a bounded
+//! edit-distance walk over the sorted vocabulary (search/vocabulary.rs), read
+//! as a trie whose nodes are runs of words sharing a prefix.
+//!
+//! The distance is the optimal string alignment distance: insertions,
+//! deletions, substitutions, and a swap of two neighbouring letters, each one
+//! edit (Damerau's transposition). Each node carries one row of the distance
+//! table (the query's prefixes against the node's prefix), so a prefix shared
+//! by thousands of words is computed once, and a subtree whose row holds
+//! nothing within the bound is never entered.
+//!
+//! Two modes (README, "Search Areas"): a whole word (every query word but
+//! the last) must be within the bound as a whole; the last word, which may
+//! still be being typed, matches every word that has a prefix within the bound.
+
+use std::ops::Range;
+
+use crate::search::vocabulary::Vocabulary;
+
+/// How a query word is compared with the vocabulary's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The whole word within the bound.
+    Whole,
+    /// Some prefix of the word within the bound.
+    Prefix,
+}
+
+/// A vocabulary word, or with `prefix` every word that starts with `text`,
+/// within `edits` of the query word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Near {
+    pub text: String,
+    pub prefix: bool,
+    pub edits: u8,
+    /// Where the words occur (vocabulary.rs, `IN_AREAS`, `IN_OTHER_NAMES`).
+    pub kinds: u8,
+}
+
+/// Every term within `most` edits of `query`, other than the query itself
+/// and the words it is a prefix of (those match without a typo). In
+/// `Prefix` mode a term covers a whole subtree at the edits of its root;
+/// a deeper prefix nearer to the query is given as a term of its own, so
+/// that each word's fewest edits are among the terms that cover it.
+pub fn near(v: &Vocabulary, query: &[u8], most: u8, mode: Mode) -> Vec<Near> {
+    let mut walk = Walk {
+        v,
+        query,
+        most,
+        mode,
+        path: Vec::new(),
+        out: Vec::new(),
+    };
+    let first: Vec<u8> = (0..=query.len()).map(|j| j.min(255) as u8).collect();
+    walk.children(0..v.len(), &first, &first, u8::MAX);
+    walk.out
+}
+
+struct Walk<'a> {
+    v: &'a Vocabulary,
+    query: &'a [u8],
+    most: u8,
+    mode: Mode,
+    /// The prefix of the node being visited.
+    path: Vec<u8>,
+    out: Vec<Near>,
+}
+
+impl Walk<'_> {
+    /// Visits the children of the node whose words are `range`, whose prefix
+    /// is `path`, and whose row is `row` (its parent's `parent`). `covered`
+    /// is the fewest edits a prefix term above already gave this subtree.
+    fn children(&mut self, range: Range<usize>, parent: &[u8], row: &[u8], covered: u8) {
+        let depth = self.path.len();
+        let mut i = range.start;
+        // The word that is the prefix itself sorts first and has no child.
+        if i < range.end && self.v.word(i).len() == depth {
+            i += 1;
+        }
+        while i < range.end {
+            let c = self.v.word(i)[depth];
+            self.path.push(c);
+            let child = self.v.with_prefix_in(&self.path, i..range.end);
+            let next = self.next_row(parent, row, c);
+            self.visit(child.clone(), row, &next, covered);
+            self.path.pop();
+            i = child.end;
+        }
+    }
+
+    fn visit(&mut self, range: Range<usize>, parent: &[u8], row: &[u8], covered: u8) {
+        let least = *row.iter().min().expect("a row has the empty prefix's cell");
+        // Every deeper cell is at least the row's least (a swap reaches two
+        // rows back, but only to cells the row below already undercuts).
+        if least > self.most || least >= covered {
+            return;
+        }
+        if self.path.as_slice() == self.query {
+            return; // the query's own words match without a typo
+        }
+        let edits = row[self.query.len()];
+        let mut covered = covered;
+        let ends_here = self.v.word(range.start).len() == self.path.len();
+        // A prefix term must be whole characters: the full-text index's terms are text.
+        let whole_chars = std::str::from_utf8(&self.path).is_ok();
+        if edits <= self.most && edits < covered && whole_chars {
+            match self.mode {
+                Mode::Prefix => {
+                    self.emit(&range, true, edits);
+                    covered = edits;
+                }
+                Mode::Whole if ends_here => self.emit(&(range.start..range.start + 1), false, edits),
+                Mode::Whole => {}
+            }
+        }
+        self.children(range, parent, row, covered);
+    }
+
+    fn emit(&mut self, range: &Range<usize>, prefix: bool, edits: u8) {
+        let kinds = if prefix {
+            self.v.prefix_kinds(&self.path)
+        } else {
+            self.v.kinds(range.start)
+        };
+        self.out.push(Near {
+            text: String::from_utf8_lossy(&self.path).into_owned(),
+            prefix,
+            edits,
+            kinds,
+        });
+    }
+
+    /// The row of `path` (whose last letter is `c`) from the rows of its
+    /// two shorter prefixes, `parent` (`path` less two letters) and `row`
+    /// (`path` less one).
+    fn next_row(&self, parent: &[u8], row: &[u8], c: u8) -> Vec<u8> {
+        let q = self.query;
+        let depth = self.path.len();
+        let mut next = vec![0u8; q.len() + 1];
+        next[0] = depth.min(255) as u8;
+        for j in 1..=q.len() {
+            let substitute = row[j - 1].saturating_add(u8::from(q[j - 1] != c));
+            let mut best = substitute
+                .min(row[j].saturating_add(1))
+                .min(next[j - 1].saturating_add(1));
+            let swapped = depth >= 2
+                && j >= 2
+                && q[j - 1] == self.path[depth - 2]
+                && q[j - 2] == c
+                && q[j - 1] != q[j - 2];
+            if swapped {
+                best = best.min(parent[j - 2].saturating_add(1));
+            }
+            next[j] = best;
+        }
+        next
+    }
+}
+
+#[cfg(test)]
+#[path = "typo_walk_tests.rs"]
+mod tests;

@@ -1,0 +1,117 @@
+//! The walk against the distance computed directly, over every word.
+
+use super::*;
+use crate::search::test_points::Lcg;
+use crate::search::vocabulary::IN_AREAS;
+
+/// Optimal string alignment distance, the textbook table.
+fn osa(a: &[u8], b: &[u8]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The fewest edits between the query and the word (whole) or any of its
+/// prefixes (prefix mode).
+fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
+    match mode {
+        Mode::Whole => osa(query, word),
+        Mode::Prefix => (0..=word.len()).map(|n| osa(query, &word[..n])).min().unwrap(),
+    }
+}
+
+/// The fewest edits the walk's terms give each word they cover.
+fn covered(v: &Vocabulary, terms: &[Near]) -> Vec<Option<u8>> {
+    let mut best = vec![None; v.len()];
+    for t in terms {
+        let range = if t.prefix {
+            v.with_prefix(t.text.as_bytes())
+        } else {
+            let r = v.with_prefix(t.text.as_bytes());
+            r.start..r.start + 1
+        };
+        for i in range {
+            best[i] = Some(best[i].map_or(t.edits, |b: u8| b.min(t.edits)));
+        }
+    }
+    best
+}
+
+fn random_word(rng: &mut Lcg, letters: &[u8]) -> Vec<u8> {
+    let len = 1 + (rng.unit() * 9.0) as usize;
+    (0..len)
+        .map(|_| letters[(rng.unit() * letters.len() as f64) as usize % letters.len()])
+        .collect()
+}
+
+#[test]
+fn finds_exactly_the_words_within_the_bound_with_their_fewest_edits() {
+    let mut rng = Lcg(7);
+    // Few letters, so that words crowd together and many are near.
+    let letters = b"abcde";
+    let mut words: Vec<(String, u8)> = (0..3000)
+        .map(|_| (String::from_utf8(random_word(&mut rng, letters)).unwrap(), IN_AREAS))
+        .collect();
+    words.sort();
+    words.dedup();
+    let v = Vocabulary::from_sorted(words);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let query = random_word(&mut rng, letters);
+        for mode in [Mode::Whole, Mode::Prefix] {
+            for most in 1..=2u8 {
+                let got = covered(&v, &near(&v, &query, most, mode));
+                for i in 0..v.len() {
+                    let w = v.word(i);
+                    let d = distance(&query, w, mode);
+                    let expected = (d <= most as usize && !w.starts_with(&query)).then_some(d as u8);
+                    // Words the query is a prefix of are left to the exact tier,
+                    // whether or not a term covers them.
+                    if w.starts_with(&query) {
+                        continue;
+                    }
+                    assert_eq!(
+                        got[i], expected,
+                        "{:?} against {:?}, {mode:?}, at most {most}",
+                        String::from_utf8_lossy(&query),
+                        String::from_utf8_lossy(w)
+                    );
+                    checked += usize::from(expected.is_some());
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "the walk was tested on enough near words: {checked}");
+}
+
+#[test]
+fn a_swap_is_one_edit_and_the_query_itself_is_no_typo() {
+    let v = Vocabulary::from_sorted(
+        ["johannesburg", "soweto", "stellenbosch"]
+            .iter()
+            .map(|w| (w.to_string(), IN_AREAS))
+            .collect(),
+    );
+    let one = |q: &str, mode| near(&v, q.as_bytes(), 1, mode);
+    assert_eq!(one("sowteo", Mode::Whole)[0].text, "soweto");
+    assert_eq!(one("sowteo", Mode::Whole)[0].edits, 1);
+    assert!(one("soweto", Mode::Whole).is_empty());
+    assert_eq!(one("stellenbosh", Mode::Whole)[0].text, "stellenbosch");
+    let typed = one("johanes", Mode::Prefix);
+    assert_eq!((typed[0].text.as_str(), typed[0].prefix, typed[0].edits), ("johannes", true, 1));
+    assert!(near(&v, b"johanesburg", 1, Mode::Whole).iter().any(|n| n.text == "johannesburg"));
+}
