@@ -63,11 +63,12 @@ would make short prefix searches noisy. Runs of whitespace become one space.
 A name is dropped if it folds (lowercase, diacritics dropped via NFKD, runs
 of non-alphanumerics to one space, trimmed) to the seed name or to a name
 kept before it. Order: the former names first (the entry's name, then
-asciiname, when they differ from the seed name), then the rest: names with
-a capital letter before all-lowercase ones (GeoNames' all-lowercase
-alternatenames are mostly automatic romanisations of other scripts, e.g.
-"yue han nei si bao"), then shortest first, then alphabetically (case-folded,
-then as is). Of names that fold alike, the first in this order is kept. At
+asciiname, when they differ from the seed name), then the alternate names
+that hold a capital letter, shortest first, then alphabetically (case-folded,
+then as is). All-lowercase alternate names are dropped: in GeoNames they are
+mostly automatic romanisations of other scripts ("yue han nei si bao", "de
+ban" for Durban), which no one types and whose short words would match short
+prefixes. Of names that fold alike, the first in this order is kept. At
 most MAX_NAMES (20) names per place, each at most MAX_LEN (200) characters.
 """
 
@@ -215,8 +216,12 @@ def other_names(seed_name, e):
         c = clean_name(n)
         if c is not None and fold(c) != seed_fold:
             former.append(c)
-    rest = [c for c in (clean_name(a) for a in (e.get("alternatenames") or [])) if c is not None]
-    rest.sort(key=lambda s: (not any(ch.isupper() for ch in s), len(s), s.casefold(), s))
+    # An alternate name without a capital letter is a machine romanisation
+    # from another script ("yue han nei si bao", "de ban" for Durban): no one
+    # types it for the place, and its short words would match short prefixes.
+    rest = [c for c in (clean_name(a) for a in (e.get("alternatenames") or []))
+            if c is not None and any(ch.isupper() for ch in c)]
+    rest.sort(key=lambda s: (len(s), s.casefold(), s))
     kept, seen = [], {seed_fold}
     for n in former + rest:
         f = fold(n)
