@@ -19,6 +19,7 @@ pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 pub use crate::api::format::Format;
+pub use crate::api::search_params::{MatchTier, Matching};
 use crate::api::query::Bounds;
 
 // ---- List Areas: GET /v1/areas (README, "List Areas") ----
@@ -53,7 +54,7 @@ pub const INCLUDES: [&str; 2] = [INCLUDE_HISTORY, INCLUDE_NEARBY];
 
 // ---- Search Areas: GET /v1/areas/search (README, "Search Areas") ----
 
-pub const SEARCH_PARAMS: [&str; 10] = [
+pub const SEARCH_PARAMS: [&str; 11] = [
     "q",
     "lat",
     "lng",
@@ -64,6 +65,30 @@ pub const SEARCH_PARAMS: [&str; 10] = [
     "limit",
     "offset",
     "format",
+    "match",
+];
+/// How q's words match (`match=`): forgiving typos, joined and split words
+/// and other names, or exactly as a prefix of a word (README, "Search Areas").
+pub const MATCHINGS: [(&str, Matching); 2] = [
+    ("forgiving", Matching::Forgiving),
+    ("exact", Matching::Exact),
+];
+pub const MATCHING_DEFAULT: Matching = Matching::Forgiving;
+/// A query word of this many letters forgives one typo, and of
+/// `TYPO_TWO_FROM` two: Meilisearch's defaults.
+pub const TYPO_ONE_FROM: usize = 5;
+pub const TYPO_TWO_FROM: usize = 9;
+/// Each part of a joined or split word has at least this many letters.
+pub const SPLIT_PART_MIN: usize = 2;
+/// A q of more words than this matches exactly: nobody types a place's
+/// name in more, and each forgiven word costs a walk and its queries.
+pub const FORGIVING_WORDS_MAX: usize = 8;
+/// How a search item matched (`match.tier`), best first.
+pub const MATCH_TIERS: [MatchTier; 4] = [
+    MatchTier::Exact,
+    MatchTier::OtherName,
+    MatchTier::OneTypo,
+    MatchTier::TwoTypos,
 ];
 /// bbox is minLng,minLat,maxLng,maxLat: GeoJSON's order, in degrees.
 pub const BBOX_NUMBERS: usize = 4;

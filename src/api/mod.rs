@@ -15,6 +15,9 @@ pub mod rank_set;
 pub mod render;
 pub mod router;
 pub mod search;
+pub mod search_explain;
+pub mod search_forgiving;
+pub mod search_forgiving_terms;
 pub mod search_params;
 pub mod search_words;
 #[cfg(test)]
@@ -38,6 +41,10 @@ pub struct AreaSummary {
     pub updated_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_km: Option<f64>,
+    /// How a search with q found the area (api/search_explain.rs); absent
+    /// elsewhere.
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub matched: Option<search_explain::SearchMatch>,
     /// The centre, for the representations that carry it (CSV, GeoJSON);
     /// the spec's JSON list form has no coordinates.
     #[serde(skip)]
@@ -82,6 +89,7 @@ pub fn summary_from_row(r: &rusqlite::Row) -> rusqlite::Result<AreaSummary> {
         truth_score: r.get(4)?,
         updated_at: r.get(5)?,
         distance_km: None,
+        matched: None,
         lat: r.get(6)?,
         lng: r.get(7)?,
     })

@@ -116,10 +116,16 @@ fn json_members(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     if cols.distance {
         member(out, "distance_km", &a.distance_km);
     }
+
     if let (true, Some(dims)) = (cols.dimensions, row.dimensions) {
         for (name, score) in DIMENSIONS.iter().zip(dims) {
             member(out, name, score);
         }
+    }
+    // After "id", which every object has: a search's match is last.
+    if let Some(m) = &a.matched {
+        out.extend_from_slice(b",\"match\":");
+        serde_json::to_writer(&mut *out, m).expect("a match serializes");
     }
 }
 

@@ -16,6 +16,7 @@ fn located(name: &str, distance_km: Option<f64>, lat: f64, lng: f64) -> AreaSumm
         truth_score: 6.03,
         updated_at: "2026-11-22T00:00:00Z".into(),
         distance_km,
+        matched: None,
         lat,
         lng,
     }

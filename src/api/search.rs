@@ -10,7 +10,6 @@ use rusqlite::{Connection, params};
 
 use super::{AreaPage, summary};
 use crate::api::params::SearchParams;
-use crate::api::search_words::word_matches;
 use crate::error::{ApiError, ApiResult};
 use crate::search::area_index::AreaIndex;
 use crate::search::bbox::BBox;
@@ -19,6 +18,7 @@ use crate::search::geo::Disc;
 use crate::search::match_cache::MatchCache;
 use crate::search::provinces::ProvinceAreas;
 use crate::search::region::Shape;
+use crate::search::vocabulary::Vocabulary;
 
 /// The positions of a page in a search's order: `start` up to `end`.
 #[derive(Clone, Copy)]
@@ -27,16 +27,19 @@ pub struct Window {
     pub end: usize,
 }
 
-pub fn search(
-    conn: &Connection,
-    index: &AreaIndex,
-    matches: &MatchCache,
-    p: &SearchParams,
-) -> ApiResult<AreaPage> {
+/// What search reads of a dataset beside its connection (data/dataset.rs).
+pub struct Searchable<'a> {
+    pub index: &'a AreaIndex,
+    pub matches: &'a MatchCache,
+    pub vocabulary: &'a Vocabulary,
+    /// Whether the file stores other names.
+    pub other_names: bool,
+}
+
+pub fn search(conn: &Connection, data: &Searchable, p: &SearchParams) -> ApiResult<AreaPage> {
     search_with(
         conn,
-        index,
-        matches,
+        data,
         p,
         (search_text::COLLECT_AT_MOST, Masking::ByCost),
     )
@@ -47,11 +50,11 @@ pub fn search(
 /// every way on small data).
 fn search_with(
     conn: &Connection,
-    index: &AreaIndex,
-    matches: &MatchCache,
+    data: &Searchable,
     p: &SearchParams,
     (collect_at_most, masking): (usize, Masking),
 ) -> ApiResult<AreaPage> {
+    let index = data.index;
     let start = usize::try_from(p.offset).unwrap_or(usize::MAX);
     let window = Window {
         start,
@@ -76,7 +79,16 @@ fn search_with(
         masking,
     };
     let (total, page) = match (&filter.disc, p.words.is_empty()) {
-        (_, false) => by_text(conn, matches, &filter, &p.words, window)?,
+        (_, false) => {
+            let (total, page, tiers) = by_text::by_text(conn, data, &filter, p, window)?;
+            let areas = by_text::explained(conn, data, page, tiers, &p.words)?;
+            return Ok(AreaPage {
+                data: areas,
+                total: total as i64,
+                limit: p.limit,
+                offset: p.offset,
+            });
+        }
         (Some(disc), true) => by_distance(&filter, disc, window),
         (None, true) => match &p.bbox {
             Some(bbox) => by_score_in_box(&filter, bbox, window),
@@ -97,7 +109,7 @@ fn search_with(
 }
 
 /// The areas of a page (area_no, and the distance when a disc is given).
-type Page = Vec<(i64, Option<f64>)>;
+pub type Page = Vec<(i64, Option<f64>)>;
 
 /// Every criterion but the words: what an area must meet to be a match.
 pub struct Filter<'a> {
@@ -182,34 +194,13 @@ impl Filter<'_> {
     }
 
     /// A page entry, with the distance from the centre when there is one.
-    fn entry(&self, area_no: i64) -> (i64, Option<f64>) {
+    pub fn entry(&self, area_no: i64) -> (i64, Option<f64>) {
         let distance = self
             .disc
             .zip(self.index.get(area_no))
             .map(|(d, e)| d.distance_km(e.lat, e.lng));
         (area_no, distance)
     }
-}
-
-/// Every word must match as a prefix in name, municipality or province.
-/// Relevance: areas whose name holds every word first, then the others; within
-/// each, by search rank. Returns the total and the page.
-fn by_text(
-    conn: &Connection,
-    matches: &MatchCache,
-    filter: &Filter,
-    words: &[String],
-    w: Window,
-) -> ApiResult<(usize, Page)> {
-    let sets = word_matches(conn, filter.index, matches, words)?;
-    let (total, page) = match sets.anywhere.word_bits() {
-        Some(bits) if filter.narrows() => search_text::counted(filter, &sets, &bits, w),
-        _ if sets.anywhere.list_len().is_some_and(|n| filter.masks(n)) => {
-            search_text::masked(filter, &sets, w)
-        }
-        _ => search_text::walked(filter, &sets, w),
-    };
-    Ok((total, page.into_iter().map(|no| filter.entry(no)).collect()))
 }
 
 /// Nearest first, ties by id; inside the viewport too when there is one.
@@ -273,7 +264,10 @@ fn by_score(conn: &Connection, filter: &Filter, w: Window) -> ApiResult<(usize, 
 }
 
 #[path = "search_text.rs"]
-mod search_text;
+pub(crate) mod search_text;
+
+#[path = "search_by_text.rs"]
+mod by_text;
 
 #[cfg(test)]
 #[path = "search_tests.rs"]

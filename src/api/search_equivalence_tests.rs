@@ -93,6 +93,7 @@ fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchPar
         limit: [1, 5, 20, 100][pick(4)],
         offset: [0, 0, 3, 40, 400, 5000][pick(6)],
         format: None,
+        matching: crate::api::search_params::Matching::Exact,
     };
     if combination & 1 != 0 {
         p.words = (0..1 + pick(2))
@@ -147,6 +148,7 @@ fn every_search_equals_brute_force_over_every_area() {
     assert!(crate::search::word_store::has_stored_sets(&conn, &index));
     let stored = MatchCache::new(1).with_stored_sets(true);
     let stored_walked = MatchCache::new(1).with_stored_sets(true);
+    let vocabulary = Vocabulary::read(&conn, true).unwrap();
     let mut rng = Lcg(7);
     let (mut non_empty, mut full_pages, mut in_a_province) = (0, 0, 0);
     // Words in a province, no circle or viewport: counted over the
@@ -183,7 +185,13 @@ fn every_search_equals_brute_force_over_every_area() {
                 (0, Masking::Never),
             ),
         ] {
-            let got = search_with(&conn, &index, matches, &p, tuning).unwrap();
+            let data = Searchable {
+                index: &index,
+                matches,
+                vocabulary: &vocabulary,
+                other_names: true,
+            };
+            let got = search_with(&conn, &data, &p, tuning).unwrap();
             let ids: Vec<(String, Option<f64>)> = got
                 .data
                 .iter()

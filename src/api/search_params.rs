@@ -22,6 +22,37 @@ pub struct SearchParams {
     pub limit: i64,
     pub offset: i64,
     pub format: Option<Format>,
+    pub matching: Matching,
+}
+
+/// How q's words match (contract.rs, `MATCHINGS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matching {
+    Forgiving,
+    Exact,
+}
+
+/// How a search item matched, best first: every word exactly or as a
+/// prefix; through an other name; with one typo (or a joined or split
+/// word); with two typos. An item's tier is its weakest word's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MatchTier {
+    Exact,
+    OtherName,
+    OneTypo,
+    TwoTypos,
+}
+
+impl MatchTier {
+    /// The tier's name in `match.tier`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchTier::Exact => "exact",
+            MatchTier::OtherName => "other_name",
+            MatchTier::OneTypo => "one_typo",
+            MatchTier::TwoTypos => "two_typos",
+        }
+    }
 }
 
 pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
@@ -36,6 +67,7 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         limit,
         offset,
         format,
+        matching,
     ] = SEARCH_PARAMS.map(|name| q.take(name));
     q.finish(&SEARCH_PARAMS)?;
     let words = match &text {
@@ -57,6 +89,10 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         .transpose()?
         .unwrap_or(OFFSET_DEFAULT);
     let format = format_param(format, &LIST_FORMATS)?;
+    let matching = matching
+        .map(|v| query::one_of("match", &v, &MATCHINGS))
+        .transpose()?
+        .unwrap_or(MATCHING_DEFAULT);
     if text.is_none()
         && circle.is_none()
         && bbox.is_none()
@@ -77,6 +113,7 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         limit,
         offset,
         format,
+        matching,
     })
 }
 

@@ -65,6 +65,7 @@ fn filtered_searches() -> Vec<SearchParams> {
                         limit,
                         offset,
                         format: None,
+                        matching: crate::api::search_params::Matching::Exact,
                     });
                 }
             }
@@ -79,7 +80,14 @@ fn kept_match_lists_answer_as_fts5_does() {
     let index = AreaIndex::load(&conn).unwrap();
     let searches = filtered_searches();
     let answers = |matches: &MatchCache| -> Vec<String> {
-        let page = |p| serde_json::to_string(&search(&conn, &index, matches, p).unwrap()).unwrap();
+        let vocabulary = Vocabulary::read(&conn, true).unwrap();
+        let data = Searchable {
+            index: &index,
+            matches,
+            vocabulary: &vocabulary,
+            other_names: true,
+        };
+        let page = |p| serde_json::to_string(&search(&conn, &data, p).unwrap()).unwrap();
         searches.iter().map(page).collect()
     };
     // Nothing kept: every list comes from FTS5. Every word repeats across

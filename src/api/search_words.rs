@@ -8,6 +8,7 @@ use crate::api::rank_set::RankSet;
 use crate::error::ApiResult;
 use crate::search::area_index::AreaIndex;
 use crate::search::match_cache::{MatchCache, Matches};
+use crate::search::vocabulary::OTHER_NAME_SLOTS;
 use crate::search::word_store::{self, fts_term, in_name_query};
 
 /// What a search's words match, anywhere (name, municipality, province)
@@ -83,6 +84,50 @@ pub fn word_matches(
         anywhere: RankSet::new(anywhere, areas),
         in_name: RankSet::new(in_name, areas),
     })
+}
+
+/// The matches of one FTS5 query of forgiving search (a word, a prefix or
+/// a phrase): kept, stored as a heavy prefix, or read and kept when heavy.
+pub fn term_matches(
+    conn: &Connection,
+    index: &AreaIndex,
+    cache: &MatchCache,
+    fts_query: &str,
+) -> ApiResult<Matches> {
+    let areas = index.area_count();
+    if cache.is_light(fts_query) {
+        return Ok(all_matches(conn, index, cache, fts_query, |_| (false, false))?.0);
+    }
+    if cache.has_stored_sets()
+        && let Some((matches, _)) = kept_or_stored(conn, index, cache, fts_query)?
+    {
+        return Ok(matches);
+    }
+    let (matches, count) = all_matches(conn, index, cache, fts_query, |n| {
+        (cache.is_heavy(n), cache.wants_bits(n, areas))
+    })?;
+    if !cache.is_heavy(count) {
+        cache.note_light(fts_query);
+    }
+    Ok(matches)
+}
+
+/// The search ranks of the areas an other name of which matches an FTS5
+/// query, best first, each once.
+pub fn other_name_ranks(conn: &Connection, fts_query: &str) -> ApiResult<Vec<u32>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid FROM other_names_fts WHERE other_names_fts MATCH ?1 ORDER BY rowid",
+    )?;
+    let mut rows = stmt.query([fts_query])?;
+    let mut ranks: Vec<u32> = Vec::new();
+    while let Some(row) = rows.next()? {
+        let rowid: i64 = row.get(0)?;
+        let rank = u32::try_from(rowid / OTHER_NAME_SLOTS).unwrap_or(u32::MAX);
+        if ranks.last() != Some(&rank) {
+            ranks.push(rank);
+        }
+    }
+    Ok(ranks)
 }
 
 /// The kept matches of an FTS5 query and their number.

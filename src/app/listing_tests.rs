@@ -92,6 +92,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         truth_score: 5.5,
         updated_at: "2026-11-22T00:00:00Z".into(),
         distance_km: Some(14.2),
+        matched: None,
         lat: -26.26,
         lng: 27.86,
     };

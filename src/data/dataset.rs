@@ -93,6 +93,16 @@ fn version_of(m: &std::fs::Metadata) -> String {
 }
 
 impl Dataset {
+    /// What search reads of this dataset.
+    pub fn searchable(&self) -> crate::api::search::Searchable<'_> {
+        crate::api::search::Searchable {
+            index: &self.index,
+            matches: &self.matches,
+            vocabulary: &self.vocabulary,
+            other_names: self.other_names,
+        }
+    }
+
     fn open(path: &Path, pool_size: PoolSize) -> Result<Dataset, String> {
         // The file's identity and its version from one look at it: were the
         // file renamed over in between, the two would name different files.

@@ -157,6 +157,35 @@ impl Walk<'_> {
     }
 }
 
+/// The optimal string alignment distance between two words, or with
+/// `Mode::Prefix` between `query` and the nearest prefix of `word`: what
+/// `near` finds, for one word (api/search_explain.rs).
+pub fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
+    let m = query.len();
+    let mut rows: Vec<Vec<usize>> = vec![(0..=m).collect()];
+    let mut best = rows[0][m];
+    for (i, &c) in word.iter().enumerate() {
+        let depth = i + 1;
+        let mut next = vec![depth; m + 1];
+        for j in 1..=m {
+            let row = &rows[i];
+            let mut d = (row[j - 1] + usize::from(query[j - 1] != c))
+                .min(row[j] + 1)
+                .min(next[j - 1] + 1);
+            if depth >= 2 && j >= 2 && query[j - 1] == word[i - 1] && query[j - 2] == c {
+                d = d.min(rows[i - 1][j - 2] + 1);
+            }
+            next[j] = d;
+        }
+        best = best.min(next[m]);
+        rows.push(next);
+    }
+    match mode {
+        Mode::Whole => rows[word.len()][m],
+        Mode::Prefix => best,
+    }
+}
+
 #[cfg(test)]
 #[path = "typo_walk_tests.rs"]
 mod tests;

@@ -115,3 +115,14 @@ fn a_swap_is_one_edit_and_the_query_itself_is_no_typo() {
     assert_eq!((typed[0].text.as_str(), typed[0].prefix, typed[0].edits), ("johannes", true, 1));
     assert!(near(&v, b"johanesburg", 1, Mode::Whole).iter().any(|n| n.text == "johannesburg"));
 }
+
+#[test]
+fn the_distance_of_one_pair_is_the_textbook_one() {
+    let mut rng = Lcg(11);
+    for _ in 0..5000 {
+        let (a, b) = (random_word(&mut rng, b"abc"), random_word(&mut rng, b"abc"));
+        for mode in [Mode::Whole, Mode::Prefix] {
+            assert_eq!(super::distance(&a, &b, mode), distance(&a, &b, mode), "{a:?} {b:?} {mode:?}");
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The forgiving tiers of a text search (README, "Search Areas"): after the
+//! areas every word matches exactly or as a prefix (the strict tier,
+//! api/search_text.rs), those matched through an other name, then with one
+//! typo (a joined or split word counts as one), then with two. An area's
+//! tier is its weakest word's; within a tier, areas whose name (or other
+//! name) holds every word come first, then by search rank, as in the strict
+//! tier. `total` counts every tier exactly.
+//!
+//! Only the areas some word matches beyond its exact matches can be in a
+//! forgiving tier: those few are the candidates, and each is graded word by
+//! word, the words' best segmentation into single and joined words taken.
+
+use crate::api::contract::{FORGIVING_WORDS_MAX, MATCH_TIERS};
+use crate::api::search::{Filter, Window};
+use crate::api::search_forgiving_terms::{Both, Grades, holds};
+use crate::api::search_params::MatchTier;
+use crate::search::bitmap::{Bits, each_in_all};
+
+/// No grade: the word does not match the area at all.
+const NONE: u8 = u8::MAX;
+
+/// The forgiving tiers' matches admitted by the filter: how many, and those
+/// at positions `w` (counted from the first forgiving match), with their tier.
+pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, MatchTier)>) {
+    let candidates = candidates(filter, grades);
+    // One run per tier, the names first: (tier, in a name) in order.
+    let mut runs: Vec<Vec<i64>> = vec![Vec::new(); 2 * (MATCH_TIERS.len() - 1)];
+    let mut counts = vec![0usize; runs.len()];
+    let end = filter.index.area_count() + 1;
+    each_in_all(&[&candidates], 0, end, |r| {
+        let rank = r as u32;
+        let tier = tier_of(grades, rank, false);
+        if tier <= 1 || tier == NONE {
+            return;
+        }
+        let Some(area_no) = filter.admit(rank) else {
+            return;
+        };
+        let in_name = tier_of(grades, rank, true) <= tier;
+        let run = 2 * usize::from(tier - 2) + usize::from(!in_name);
+        counts[run] += 1;
+        // No run needs more than the window's end: the page lies before it.
+        if runs[run].len() < w.end {
+            runs[run].push(area_no);
+        }
+    });
+    let total = counts.iter().sum();
+    let page = runs
+        .iter()
+        .enumerate()
+        .flat_map(|(run, nos)| nos.iter().map(move |&no| (no, MATCH_TIERS[1 + run / 2])))
+        .skip(w.start)
+        .take(w.end.saturating_sub(w.start))
+        .collect();
+    (total, page)
+}
+
+/// Every area some word matches beyond its exact matches, as a bitmap by rank.
+fn candidates(filter: &Filter, grades: &Grades) -> Bits {
+    let mut bits = Bits::new(filter.index.area_count() + 1);
+    for g in &grades.words {
+        g.other.iter().for_each(|&r| bits.set(r as usize));
+        g.one_typo.anywhere.each(|r| bits.set(r as usize));
+        g.two_typos.anywhere.each(|r| bits.set(r as usize));
+    }
+    for j in &grades.joined {
+        j.anywhere.each(|r| bits.set(r as usize));
+    }
+    bits
+}
+
+/// The tier (1 to 4) at which every word matches the area, anywhere or
+/// (`in_name`) in a name; `NONE` when some word does not match it.
+///
+/// The best over the ways of reading the words, each word alone or two
+/// neighbours joined: `best[i]`, the best tier of the first i words, is
+/// word i alone after `best[i - 1]`, or words i - 1 and i joined after
+/// `best[i - 2]`.
+fn tier_of(grades: &Grades, rank: u32, in_name: bool) -> u8 {
+    let n = grades.words.len();
+    let mut best = [NONE; FORGIVING_WORDS_MAX + 1];
+    best[0] = 1;
+    for i in 1..=n {
+        let alone = grade(grades, i - 1, rank, in_name);
+        best[i] = best[i - 1].max(alone);
+        if i >= 2 {
+            let j = &grades.joined[i - 1];
+            let set = if in_name { &j.in_name } else { &j.anywhere };
+            if set.contains(rank) {
+                best[i] = best[i].min(best[i - 2].max(3));
+            }
+        }
+    }
+    best[n]
+}
+
+/// How word i matches the area: 1 exactly or as a prefix, 2 through an
+/// other name, 3 with one typo, 4 with two, or `NONE`.
+fn grade(grades: &Grades, i: usize, rank: u32, in_name: bool) -> u8 {
+    let g = &grades.words[i];
+    let exact = if in_name { &g.exact.1 } else { &g.exact.0 };
+    if holds(exact, rank) {
+        return 1;
+    }
+    if g.other.binary_search(&rank).is_ok() {
+        return 2;
+    }
+    let pick = |b: &Both| {
+        if in_name {
+            b.in_name.contains(rank)
+        } else {
+            b.anywhere.contains(rank)
+        }
+    };
+    if pick(&g.one_typo) {
+        return 3;
+    }
+    if pick(&g.two_typos) {
+        return 4;
+    }
+    NONE
+}
