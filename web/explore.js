@@ -92,7 +92,8 @@ function showResults(rows) {
   list.replaceChildren(...rows.map((a) => {
     const open = el("button", { type: "button", "data-id": a.id },
       el("span", { class: "score", text: a.truth_score.toFixed(2) }), " ", a.name,
-      el("span", { class: "small", text: ` · ${a.province}` + (a.distance_km !== undefined ? ` · ${a.distance_km} km` : "") }));
+      el("span", { class: "small", text: ` · ${a.province}` + (a.distance_km !== undefined ? ` · ${a.distance_km} km` : "") }),
+      ...matchNote(a.match));
     open.addEventListener("click", () => openArea(a.id));
     const box = el("input", { type: "checkbox", id: "cmp-" + a.id, "data-id": a.id });
     box.checked = compare.has(a.id);
@@ -103,6 +104,20 @@ function showResults(rows) {
   $("page-info").textContent = state.total ? `${state.offset + 1}–${last} of ${state.total}` : "No areas match.";
   $("prev").disabled = state.offset === 0;
   $("next").disabled = last >= state.total;
+}
+
+/** How a forgiving search found an area, when not by its own words as typed: the other name
+ *  it matched ("also known as Port Elizabeth", not "formerly": other names are former names,
+ *  short forms and other spellings alike) and, for a typo, the words taken ("for
+ *  johannesburg"). Inside the result's button, so a screen reader reads it with the name; the
+ *  space before it keeps the two words apart there. Nothing when the match was exact. */
+function matchNote(m) {
+  if (!m || m.tier === "exact") return [];
+  const parts = [];
+  if (m.other_name) parts.push(`also known as ${m.other_name}`);
+  if ((m.tier === "one_typo" || m.tier === "two_typos") && m.words.length) parts.push(`for ${m.words.join(" ")}`);
+  if (!parts.length) return [];
+  return [" ", el("span", { class: "match-note", "data-tier": m.tier, text: parts.join(" · ") })];
 }
 
 /** Every area on the map from one export request; returns how long it took, in ms. */

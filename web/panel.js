@@ -1,4 +1,4 @@
-// The area panel: name, province, municipality and truth_score; the
+// The area panel: name, province, municipality, other names and truth_score; the
 // dimensions as bars with weight and sources; nearby areas; and, for growth
 // keys and above, the history as a chart with period and granularity switches.
 
@@ -31,6 +31,7 @@ export class Panel {
     this.root.replaceChildren(
       title,
       el("p", {}, `${area.province} · ${area.municipality}`),
+      ...otherNames(area.other_names || []),
       el("p", {}, "truth_score ", el("span", { class: "score", id: "panel-score", text: String(area.truth_score) }), " of 10 (synthetic)"),
       toggle,
       el("h3", { text: "Dimensions" }),
@@ -74,6 +75,13 @@ export class Panel {
       el("p", { id: "history-summary" }, `Trend ${h.trend}, change ${h.change > 0 ? "+" : ""}${h.change}`,
         last ? ` · last point ${last.truth_score} on ${last.date}` : ""));
   }
+}
+
+/** "Also known as" the area's other names (former names, short forms, spellings), which
+ *  search finds it by: one paragraph, or none when it has none. */
+function otherNames(names) {
+  if (!names.length) return [];
+  return [el("p", { id: "panel-other-names", class: "small" }, el("strong", { text: "Also known as: " }), names.join(", "))];
 }
 
 function dimensionBars(dimensions) {
