@@ -127,6 +127,7 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
         "dimensions",
         "coordinates",
         "updated_at",
+        "other_names",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -217,6 +218,21 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
 }
 
 #[test]
+fn get_area_shows_other_names_in_their_order_and_an_empty_array_for_none() {
+    let app = spawn_app();
+    let renamed = app.ok("/v1/areas/gqeberha");
+    let names: Vec<&str> = renamed["other_names"]
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|n| n.as_str().expect("a string"))
+        .collect();
+    assert_eq!(names.first(), Some(&"Port Elizabeth"), "the former name first: {names:?}");
+    assert!(names.iter().all(|n| !n.eq_ignore_ascii_case("gqeberha")));
+    assert_eq!(app.ok("/v1/areas/aberdeen")["other_names"], serde_json::json!([]));
+}
+
+#[test]
 fn include_takes_history_and_nearby_in_any_order_and_nothing_else() {
     let app = spawn_app();
     let both = app.ok("/v1/areas/aberdeen?include=history,nearby");
@@ -246,6 +262,7 @@ fn include_takes_history_and_nearby_in_any_order_and_nothing_else() {
         "\"dimensions\"",
         "\"coordinates\"",
         "\"updated_at\"",
+        "\"other_names\"",
     ];
     let at: Vec<usize> = order.iter().map(|k| plain.find(k).expect(k)).collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "keys in order: {plain}");

@@ -133,6 +133,13 @@ fn the_first_command_moves_an_old_datasets_keys_into_the_keys_file() {
     assert_eq!(server.get("/v1/areas", GROWTH_KEY).status, 200);
     assert_eq!(server.get("/v1/areas", FREE_KEY).status, 200);
     assert_eq!(server.get("/v1/areas", REVOKED_KEY).status, 401);
+    // A file of an older schema has no other names: Get Area says so, and
+    // search still forgives typos, from the vocabulary built at open.
+    let area = server.get("/v1/areas/aberdeen-north-1", GROWTH_KEY);
+    assert_eq!(area.json()["other_names"], serde_json::json!([]), "{}", area.text());
+    let typo = server.get("/v1/areas/search?q=aberdeeen%20north&limit=1", GROWTH_KEY);
+    assert_eq!(typo.json()["data"][0]["id"], "aberdeen-north-1", "{}", typo.text());
+    assert_eq!(typo.json()["data"][0]["match"]["tier"], "one_typo");
     let me = server.get("/v1/key", GROWTH_KEY).json();
     assert_eq!(
         (me["key_id"].as_str(), me["plan"].as_str()),

@@ -85,11 +85,14 @@ fn limit_is_1_to_50_defaults_to_10_and_the_body_is_data_total_limit_offset() {
 
 /// Runs a text search and checks total, page and order against brute force.
 fn check_text(app: &TestApp, q: &str) -> Value {
-    let page = app.ok(&format!("/v1/areas/search?q={}&limit=50", encode(q)));
+    let page = app.ok(&format!("/v1/areas/search?q={}&match=exact&limit=50", encode(q)));
     for item in data(&page) {
-        // Exactly the list form of the area, as List Areas gives it.
+        // The list form of the area, as List Areas gives it, and how it matched.
+        let mut item = item.clone();
+        let matched = item.as_object_mut().unwrap().remove("match");
         let listed = app.listed().iter().find(|a| a["id"] == item["id"]);
-        assert_eq!(Some(item), listed, "q={q:?}");
+        assert_eq!(Some(&item), listed, "q={q:?}");
+        assert_eq!(matched.expect("a match")["tier"], "exact", "q={q:?}");
     }
     let want: BTreeSet<&str> = app
         .listed()
@@ -180,7 +183,7 @@ fn text_search_ranks_name_matches_then_shorter_names_then_id() {
     ] {
         let matching = app.listed().iter().filter(|a| text_matches(a, q, false));
         let want = by_relevance(matching.collect(), q);
-        let target = |extra: &str| format!("/v1/areas/search?q={}{extra}", encode(q));
+        let target = |extra: &str| format!("/v1/areas/search?q={}&match=exact{extra}", encode(q));
         let plain = app.ok(&target("&limit=50"));
         assert_eq!(ids(&plain), want[..want.len().min(50)], "q={q:?}");
         assert_eq!(plain["total"].as_u64(), Some(want.len() as u64), "q={q:?}");

@@ -276,3 +276,7 @@ mod tests;
 #[cfg(test)]
 #[path = "search_equivalence_tests.rs"]
 mod equivalence;
+
+#[cfg(test)]
+#[path = "search_forgiving_tests.rs"]
+mod forgiving_equivalence;

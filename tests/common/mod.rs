@@ -21,6 +21,7 @@ pub mod calc;
 pub mod client;
 pub mod db;
 pub mod exports;
+pub mod forgiving;
 pub mod pages;
 pub mod rate;
 pub mod reference;

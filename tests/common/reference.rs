@@ -115,8 +115,10 @@ impl Criteria {
     /// round-trip notation so the server reads the very same values.
     pub fn query(&self) -> String {
         let mut parts = Vec::new();
+        // Strict matching: the reference here is text_matches (calc.rs);
+        // forgiving search has its own (forgiving.rs, tests/search_forgiving.rs).
         if let Some(q) = &self.q {
-            parts.push(format!("q={}", encode(q)));
+            parts.push(format!("q={}&match=exact", encode(q)));
         }
         if let Some((lat, lng, radius)) = self.near {
             parts.push(format!("lat={lat}&lng={lng}"));
