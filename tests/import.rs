@@ -107,6 +107,64 @@ const BAD_JSONL: &str = r#"{"id":"good","name":"Good","province":"gauteng","muni
 "#;
 
 #[test]
+fn other_names_are_imported_searched_and_held_to_the_rules() {
+    let dir = scratch_dir("import-other-names");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &example("example-import.csv")));
+    let (_id, key) = common::new_key(&db, Plan::Growth);
+    let running = start_server(&db);
+    let (status, durban) = get(running.addr(), "/v1/areas/durban", &key);
+    assert_eq!(status, 200, "{durban}");
+    assert_eq!(durban["other_names"], serde_json::json!(["Port Natal", "ITheku"]));
+    let (_, found) = get(running.addr(), "/v1/areas/search?q=port%20natal", &key);
+    assert_eq!(found["data"][0]["id"], "durban", "{found}");
+    assert_eq!(found["data"][0]["match"]["other_name"], "Port Natal");
+
+    let before = fs::read(&db).unwrap();
+    let area = |names: &str| {
+        format!(
+            "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources,other_names\n\
+             sea-point,Sea Point,western-cape,City of Cape Town,-33.91,18.38,6.5,1,saps,{names}\n"
+        )
+    };
+    let many = (0..21).map(|i| format!("Name {i}")).collect::<Vec<_>>().join(";");
+    let long = "x".repeat(201);
+    for (names, says) in [
+        (many.as_str(), "other_names holds 21 names; at most 20 are allowed"),
+        (long.as_str(), "other_names[0] is longer than 200 characters"),
+        ("Fine;\"-- ;\"", "other_names[1] holds no letter or digit"),
+    ] {
+        let csv = dir.join("names.csv");
+        fs::write(&csv, area(names)).unwrap();
+        let text = assert_fails(&import(&db, &csv));
+        assert!(text.contains(says), "{says}: {text}");
+        assert_eq!(fs::read(&db).unwrap(), before, "nothing replaced");
+    }
+    let jsonl = dir.join("names.jsonl");
+    let line = r#"{"id":"a","name":"A","province":"gauteng","municipality":"M","lat":-26.2,"lng":28.0,"dimensions":{"safety":{"score":6,"weight":1,"sources":["s"]}}"#;
+    for (names, says) in [
+        (r#""other_names":["Tab\tName"]"#, "other_names[0] holds a control character"),
+        (r#""other_names":"PE""#, "other_names must be an array of strings"),
+    ] {
+        fs::write(&jsonl, format!("{line},{names}}}\n")).unwrap();
+        let text = assert_fails(&import(&db, &jsonl));
+        assert!(text.contains(says), "{says}: {text}");
+    }
+    // A name that folds to the area's name, or to one before it, is dropped.
+    fs::write(&jsonl, format!("{line},\"other_names\":[\"a\",\"Old A\",\"OLD-a\"]}}\n")).unwrap();
+    assert_ok(&import(&db, &jsonl));
+    let conn = Connection::open(&db).unwrap();
+    let kept: Vec<String> = conn
+        .prepare("SELECT name FROM area_other_names ORDER BY position")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(kept, ["Old A"]);
+}
+
+#[test]
 fn bad_rows_are_each_reported_by_line_and_change_nothing() {
     let dir = scratch_dir("import-bad");
     let db = dir.join("areas.db");

@@ -70,6 +70,7 @@ pub fn dump(db: &Path) -> Vec<String> {
         "SELECT area_no, dimension, score, weight, '' FROM area_dimensions ORDER BY 1, 2",
         "SELECT area_no, dimension, position, source, '' FROM dimension_sources ORDER BY 1, 2, 3",
         "SELECT area_no, day, truth_score, '', '' FROM history ORDER BY 1, 2",
+        "SELECT area_no, position, name, '', '' FROM area_other_names ORDER BY 1, 2",
     ] {
         let mut stmt = conn.prepare(sql).unwrap();
         let n = stmt.column_count();
