@@ -140,10 +140,64 @@ def main(db_path, outdir):
     cases["search_province_prefix3"] = [
         f"/v1/areas/search?q={quote_plus(more.choice(prefixes))}&province={more.choice(slugs)}" for _ in range(COUNT)
     ]
+    forgiving_cases(db, rows, cases)
     for name, targets in cases.items():
         with open(f"{outdir}/{name}.txt", "w", encoding="utf-8") as f:
             f.write("\n".join(targets) + "\n")
     print(" ".join(cases))
+
+
+def misspell(rng, word, edits):
+    """The word with `edits` random edits (insert, drop, change, swap)."""
+    w = list(word.lower())
+    for _ in range(edits):
+        i = rng.randrange(len(w))
+        kind = rng.randrange(4)
+        if kind == 0:
+            w.insert(i, rng.choice("aeiosnt"))
+        elif kind == 1 and len(w) > 1:
+            del w[i]
+        elif kind == 2 and i + 1 < len(w):
+            w[i], w[i + 1] = w[i + 1], w[i]
+        else:
+            w[i] = rng.choice("aeiosnt")
+    return "".join(w)
+
+
+def forgiving_cases(db, rows, cases):
+    """Forgiving search (README, "Search Areas"), the names as people type
+    them: a name with one typo in a word of 5 to 8 letters, with two in a word
+    of 9 or more, two words joined, an other name; and today's two text cases
+    with match=exact, to compare with the strict search. A generator of their
+    own, so the lists above stay as they were."""
+    rng = random.Random(20261127)
+    names = [r[1] for r in rows]
+
+    def with_typos(lo, hi, edits):
+        while True:
+            words = rng.choice(names).split()
+            at = [i for i, w in enumerate(words) if lo <= len(w) <= hi and w.isalpha()]
+            if at:
+                i = rng.choice(at)
+                words[i] = misspell(rng, words[i], edits)
+                return quote_plus(" ".join(words))
+
+    def joined():
+        while True:
+            words = rng.choice(names).split()
+            if len(words) >= 2 and all(len(w) >= 2 for w in words[:2]):
+                return quote_plus(" ".join([words[0] + words[1]] + words[2:]))
+
+    others = [r[0] for r in db.execute("SELECT name FROM area_other_names ORDER BY area_no LIMIT 200000")]
+    cases["search_q_typo1"] = [f"/v1/areas/search?q={with_typos(5, 8, 1)}" for _ in range(COUNT)]
+    cases["search_q_typo2"] = [f"/v1/areas/search?q={with_typos(9, 99, 2)}" for _ in range(COUNT)]
+    cases["search_q_joined"] = [f"/v1/areas/search?q={joined()}" for _ in range(COUNT)]
+    if others:
+        cases["search_q_other_name"] = [
+            f"/v1/areas/search?q={quote_plus(rng.choice(others))}" for _ in range(COUNT)
+        ]
+    cases["search_q_prefix3_exact"] = [t + "&match=exact" for t in cases["search_q_prefix3"]]
+    cases["search_q_name_exact"] = [t + "&match=exact" for t in cases["search_q_name"]]
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
   search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
-  search_q_heavy_geo_min search_min_score search_bbox search_province_min search_province_prefix3 compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
+  search_q_heavy_geo_min search_min_score search_bbox search_province_min search_province_prefix3
+  search_q_typo1 search_q_typo2 search_q_joined search_q_other_name search_q_prefix3_exact search_q_name_exact compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
 
 WORK=$(mktemp -d /tmp/area-bench.XXXXXX)
 chmod 755 "$WORK" # nginx workers may run as nobody and must read the bodies
@@ -79,7 +80,7 @@ database() {
   local n=$1 hash db layout schema
   layout=$(const_of src/search/word_store.rs LAYOUT) || return 1
   schema=$(const_of src/data/db.rs SCHEMA_VERSION) || return 1
-  hash=$({ cat schema.sql seed/za-areas.csv; echo "schema $schema layout $layout"; } |
+  hash=$({ cat schema.sql seed/za-areas.csv seed/other-names.csv src/data/synthetic.rs; echo "schema $schema layout $layout"; } |
     sha256sum | cut -c1-12)
   db="$DATA/areas-${n}x${DAYS}-${hash}.db"
   mkdir -p "$DATA"

@@ -43,6 +43,17 @@ const SUFFIXES: [&str; 8] = [
     "Gardens",
 ];
 
+/// Syllables of the made-up other names that every `OTHER_NAME_EVERY`-th
+/// copy gets: 30 of them, three or four to a name, so that a million areas
+/// hold some 300,000 distinct words, as a real gazetteer's names would, and
+/// the typo walk is measured over a vocabulary of that size
+/// (bench/RESULTS-million.md).
+const SYLLABLES: [&str; 30] = [
+    "ba", "be", "bo", "da", "di", "du", "ka", "ke", "ko", "la", "li", "lu", "ma", "me", "mo",
+    "na", "ni", "nu", "pa", "pe", "ra", "ri", "sa", "se", "ta", "ti", "tu", "wa", "ya", "zi",
+];
+const OTHER_NAME_EVERY: usize = 3;
+
 /// How far a copy may sit from its place, in kilometres.
 const JITTER_KM: f64 = 6.0;
 const KM_PER_DEGREE: f64 = 111.2;
@@ -56,6 +67,7 @@ pub struct Generated {
     pub place: usize,
     pub lat: f64,
     pub lng: f64,
+    pub other_names: Vec<String>,
 }
 
 /// How many areas each province gets, in `PROVINCE_WEIGHTS` order: one each
@@ -172,8 +184,20 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
     let dlng = distance * angle.sin() / (KM_PER_DEGREE * p.lat.to_radians().cos());
     // Five decimals, like the seed's coordinates.
     let round5 = |x: f64| (x * 1e5).round() / 1e5;
+    let other_names = if k % OTHER_NAME_EVERY == 0 {
+        let syllables = 3 + rng.below(2);
+        let word: String = (0..syllables)
+            .map(|_| SYLLABLES[rng.below(SYLLABLES.len())])
+            .collect();
+        let mut letters = word.chars();
+        let first = letters.next().map(|c| c.to_ascii_uppercase());
+        vec![first.into_iter().chain(letters).collect()]
+    } else {
+        Vec::new()
+    };
     Generated {
         name: format!("{} {suffix} {number}", p.name),
+        other_names,
         id,
         place: index,
         lat: round5((p.lat + dlat).clamp(-90.0, 90.0)),
@@ -196,6 +220,7 @@ pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Resu
                 name: g.name.clone(),
                 lat: g.lat,
                 lng: g.lng,
+                other_names: g.other_names.clone(),
                 ..p.clone()
             };
             writer.add_with_synthetic_scores(&area, history_days, today)?;
