@@ -60,6 +60,11 @@ RADIUS_KM_DEFAULT = 10
 COMPARE_IDS_MIN, COMPARE_IDS_MAX = 2, 5
 PERIODS, PERIOD_DEFAULT = ["7d", "30d", "90d", "1y"], "30d"
 GRANULARITIES, GRANULARITY_DEFAULT = ["daily", "weekly", "monthly"], "daily"
+MATCHINGS, MATCHING_DEFAULT = ["forgiving", "exact"], "forgiving"
+MATCH_TIERS = ["exact", "other_name", "one_typo", "two_typos"]
+TYPO_ONE_FROM, TYPO_TWO_FROM, SPLIT_PART_MIN, FORGIVING_WORDS_MAX = 5, 9, 2, 8
+# An area's other names (src/data/import/rules.rs): each a display text.
+MAX_OTHER_NAMES, MAX_TEXT = 20, 200
 # Representations: the `format=` word, the media type, the Content-Type sent,
 # the file extension (src/api/format.rs); List and Search offer LIST_FORMATS,
 # Export EXPORT_FORMATS; JSON, first, is the default.
@@ -198,7 +203,7 @@ PROVINCE_NAMES = [
     "Western Cape",
 ]
 # Names and municipalities: 1 to 200 characters, none of them a control character.
-TEXT = {"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"^[^\x00-\x1f\x7f-\x9f]+$"}
+TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": r"^[^\x00-\x1f\x7f-\x9f]+$"}
 NULLABLE_SCORE = {
     "type": ["number", "null"],
     "minimum": 0,
@@ -300,9 +305,30 @@ SCHEMAS = {
                 "maximum": 50,
                 "description": "Great-circle distance from (lat, lng) in km, 2 decimals. Present exactly when lat and lng are given.",
             },
+            "match": ref("schemas", "SearchMatch"),
         },
         required=["id", "name", "province", "municipality", "truth_score", "updated_at"],
-        description="An area in list form, plus distance_km on a geo search.",
+        description="An area in list form, plus distance_km on a geo search and match on a search with q.",
+    ),
+    "SearchMatch": obj(
+        {
+            "tier": {
+                "type": "string",
+                "enum": MATCH_TIERS,
+                "description": "How the area matched, best first: exact (every word exactly or as a prefix), other_name (a word only through one of the area's other names), one_typo (one edit, or two words joined or one split), two_typos. The tier of the area's weakest word.",
+            },
+            "other_name": {
+                **TEXT,
+                "type": ["string", "null"],
+                "description": "The other name (Get Area's other_names) a word was found in, or null when none was.",
+            },
+            "words": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "The area's words, folded as search folds them (lower case, Latin diacritics dropped), that the query's words were taken for, in the query's order; a split word gives two.",
+            },
+        },
+        description="How a search item was found by q: present on every item of a search with q (JSON and GeoJSON), absent otherwise.",
     ),
     "AreaPage": obj(
         {
@@ -359,6 +385,13 @@ SCHEMAS = {
             "dimensions": dimension_map(ref("schemas", "Dimension"), "Dimension name to its detail, in the order safety, infrastructure, service_delivery, market, amenities, environment, sentiment. The seed data has all seven; imported data has at least one.", min_properties=1),
             "coordinates": ref("schemas", "Coordinates"),
             "updated_at": TIMESTAMP,
+            "other_names": {
+                "type": "array",
+                "maxItems": MAX_OTHER_NAMES,
+                "uniqueItems": True,
+                "items": TEXT,
+                "description": f"The area's other names (former names, short forms, other spellings), by which a forgiving search also finds it; at most {MAX_OTHER_NAMES}, empty when it has none.",
+            },
             "nearby": {
                 "type": "array",
                 "maxItems": 5,
@@ -372,7 +405,7 @@ SCHEMAS = {
                 "description": "Only with include=history (growth plan or above): the daily points of the last 30 days, as Get Area History returns by default.",
             },
         },
-        required=["id", "name", "province", "municipality", "truth_score", "dimensions", "coordinates", "updated_at"],
+        required=["id", "name", "province", "municipality", "truth_score", "dimensions", "coordinates", "updated_at", "other_names"],
         description="An area in detail form.",
     ),
     "ComparedArea": obj(
@@ -458,17 +491,34 @@ SCHEMAS = {
             "type": {"type": "string", "const": "Feature"},
             "id": AREA_ID,
             "geometry": ref("schemas", "Point"),
-            "properties": ref("schemas", "SearchHit"),
+            "properties": ref("schemas", "AreaSummary"),
         },
-        description="An area as a GeoJSON Feature: its id, its centre, and the list form's fields as flat properties (with distance_km on a geo search).",
+        description="An area as a GeoJSON Feature: its id, its centre, and the list form's fields as flat properties.",
     ),
     "AreaFeatureCollection": obj(
         {
             "type": {"type": "string", "const": "FeatureCollection"},
             "features": {"type": "array", "items": ref("schemas", "AreaFeature"), "maxItems": LIST_LIMIT_MAX},
-            **page_members("Number of matching areas (not only this page).", LIST_LIMIT_MIN, LIST_LIMIT_MAX),
+            **page_members("Number of areas matching the filter (not only this page).", LIST_LIMIT_MIN, LIST_LIMIT_MAX),
         },
-        description="A page of List Areas or Search Areas as an RFC 7946 FeatureCollection (format=geojson, or Accept: application/geo+json); total, limit and offset are foreign members.",
+        description="A page of List Areas as an RFC 7946 FeatureCollection (format=geojson, or Accept: application/geo+json); total, limit and offset are foreign members.",
+    ),
+    "SearchFeature": obj(
+        {
+            "type": {"type": "string", "const": "Feature"},
+            "id": AREA_ID,
+            "geometry": ref("schemas", "Point"),
+            "properties": ref("schemas", "SearchHit"),
+        },
+        description="A search item as a GeoJSON Feature: its id, its centre, and the search item's fields as properties (distance_km on a geo search, match on a search with q).",
+    ),
+    "SearchFeatureCollection": obj(
+        {
+            "type": {"type": "string", "const": "FeatureCollection"},
+            "features": {"type": "array", "items": ref("schemas", "SearchFeature"), "maxItems": SEARCH_LIMIT_MAX},
+            **page_members("Number of matching areas (every match, not only this page).", SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX),
+        },
+        description="A page of Search Areas as an RFC 7946 FeatureCollection (format=geojson, or Accept: application/geo+json); total, limit and offset are foreign members.",
     ),
     "ExportArea": obj(
         {
@@ -869,15 +919,18 @@ PAGE_EXAMPLE_AREA = {
     "updated_at": "2026-11-22T00:00:00Z",
 }
 PAGE_EXAMPLE_CENTRE = {"lat": -33.92584, "lng": 18.42322}
+# How that search found it (JSON and GeoJSON only).
+PAGE_EXAMPLE_MATCH = {"match": {"tier": "exact", "other_name": None, "words": ["cape", "town"]}}
 
 
-def page_success(description, schema_name, links, csv_optional=None):
+def page_success(description, schema_name, collection_name, links, csv_optional=None, item_extra=None):
     """A page of List or Search in each of LIST_FORMATS, with its paging headers."""
-    area, centre = PAGE_EXAMPLE_AREA, PAGE_EXAMPLE_CENTRE
-    row = {**area, **centre}
+    centre = PAGE_EXAMPLE_CENTRE
+    row = {**PAGE_EXAMPLE_AREA, **centre}
+    area = {**PAGE_EXAMPLE_AREA, **(item_extra or {})}
     schemas = {
         "json": ref("schemas", schema_name),
-        "geojson": ref("schemas", "AreaFeatureCollection"),
+        "geojson": ref("schemas", collection_name),
         "csv": csv_schema(LIST_CSV_COLUMNS, csv_optional),
     }
     examples = {
@@ -1085,7 +1138,7 @@ SEARCH_PARAMETERS = [
             "pattern": ALNUM,
             "examples": ["cape town"],
         },
-        f"Text: {Q_CHARS_MIN} to {Q_CHARS_MAX} characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u24b6 and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics. Any character may appear and is taken as text, never as query syntax.",
+        f"Text: {Q_CHARS_MIN} to {Q_CHARS_MAX} characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u24b6 and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics; by default also through an area's other names and with typos (see match). Any character may appear and is taken as text, never as query syntax.",
     ),
     query(
         "lat",
@@ -1128,7 +1181,12 @@ SEARCH_PARAMETERS = [
         f"Page size, {SEARCH_LIMIT_MIN} to {SEARCH_LIMIT_MAX}." + INTEGER_NOTE,
     ),
     offset_param(),
-    format_param(LIST_FORMATS, "CSV and GeoJSON carry distance_km too when lat and lng are given."),
+    format_param(LIST_FORMATS, "CSV and GeoJSON carry distance_km too when lat and lng are given; GeoJSON carries match too when q is given (CSV keeps its columns)."),
+    query(
+        "match",
+        {"type": "string", "enum": MATCHINGS, "default": MATCHING_DEFAULT},
+        f"How the words of q match. forgiving: after the areas every word matches exactly or as a prefix come, in tiers, those found through an other name (Get Area's other_names), then with one typo (a word of {TYPO_ONE_FROM} letters or more one edit away: a letter added, dropped, changed, or two neighbours swapped) or two words joined or one split (each part at least {SPLIT_PART_MIN} letters), then with two typos (a word of {TYPO_TWO_FROM} letters or more). An area's tier is that of its weakest word; every word but the last must match a whole word to count a typo, the last matches as a prefix. Words of under {TYPO_ONE_FROM} letters are never forgiven, and a q of more than {FORGIVING_WORDS_MAX} words matches exactly. exact: the first tier only. Each item of a search with q says how it matched (match). Other criteria bind every tier alike; without q, match changes nothing.",
+    ),
 ]
 
 AREAS_PATH_NOTE = "Answers 404 area_not_found when no area has the id."
@@ -1156,6 +1214,7 @@ GET_OPS = {
             page_success(
                 "A page of areas.",
                 "AreaPage",
+                "AreaFeatureCollection",
                 links={
                     "FirstArea": link("getArea", "$response.body#/data/0/id", "The first area of the page (JSON answers)."),
                     "FirstAreaHistory": link("getAreaHistory", "$response.body#/data/0/id", "The history of the first area of the page (JSON answers)."),
@@ -1166,15 +1225,17 @@ GET_OPS = {
     "/v1/areas/search": {
         "operationId": "searchAreas",
         "summary": "Search areas",
-        "description": "By text, by circle, by viewport, by minimum score, by province, or any of them together. " + SEARCH_RULE + " Order: by relevance when q is given (areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page.",
+        "description": "By text, by circle, by viewport, by minimum score, by province, or any of them together. " + SEARCH_RULE + " Order: by relevance when q is given (the tiers of match in order; within each, areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page.",
         "tags": ["areas"],
         "parameters": [*SEARCH_PARAMETERS, *REQUEST_HEADERS],
         "responses": api_responses(
             page_success(
                 "Matching areas.",
                 "SearchPage",
+                "SearchFeatureCollection",
                 links={"BestMatch": link("getArea", "$response.body#/data/0/id", "The first match (JSON answers).")},
                 csv_optional="distance_km",
+                item_extra=PAGE_EXAMPLE_MATCH,
             )
         ),
     },

@@ -38,6 +38,7 @@ from area_client.api.areas import (  # noqa: E402
 from area_client.api.keys import get_key  # noqa: E402
 from area_client.api.meta import health  # noqa: E402
 from area_client import models as m  # noqa: E402
+from area_client.types import Unset  # noqa: E402
 
 CHECKS = 0
 SENT = []  # every request URL the client sent
@@ -82,10 +83,35 @@ def last_query():
 page = ok(search_areas.sync_detailed(client=growth, q="cape town", limit=50), m.SearchPage)
 check(page.total > 0 and "cape-town" in ids(page), "q=cape town finds cape-town")
 check(page.offset == 0 and page.limit == 50, "search echoes limit and offset")
+check(all(isinstance(hit.match, m.SearchMatch) for hit in page.data), "every item of a search with q has match")
+cape_town = next(hit.match for hit in page.data if hit.id == "cape-town")
+check(
+    cape_town.tier == m.SearchMatchTier.EXACT and cape_town.other_name is None and cape_town.words == ["cape", "town"],
+    f"cape-town matched exactly by its words: {cape_town.to_dict()}",
+)
+
+# Forgiving search, the default: a former name finds the area, and says which.
+page = ok(search_areas.sync_detailed(client=growth, q="port elizabeth", limit=5), m.SearchPage)
+check("match=forgiving" in last_query(), f"the client sends match's default: {last_query()}")
+check(page.total > 0 and page.data[0].id == "gqeberha", f"q=port elizabeth finds gqeberha first: {ids(page)}")
+found = page.data[0].match
+check(found.tier == m.SearchMatchTier.OTHER_NAME, f"gqeberha matched through an other name: {found.to_dict()}")
+check(found.other_name == "Port Elizabeth" and found.words == ["port", "elizabeth"], f"match names it: {found.to_dict()}")
+gqeberha = ok(get_area.sync_detailed(client=growth, area_id="gqeberha"), m.AreaDetail)
+check(found.other_name in gqeberha.other_names, f"Get Area lists {found.other_name}: {gqeberha.other_names}")
+page = ok(search_areas.sync_detailed(client=growth, q="port elizabeth", match=m.SearchAreasMatch.EXACT, limit=50), m.SearchPage)
+check("gqeberha" not in ids(page), "match=exact does not look through other names")
+check(all(hit.match.tier == m.SearchMatchTier.EXACT for hit in page.data), "match=exact: every item in the exact tier")
+page = ok(search_areas.sync_detailed(client=growth, q="stellenbosh", limit=5), m.SearchPage)
+check(
+    page.total > 0 and page.data[0].id == "stellenbosch" and page.data[0].match.tier == m.SearchMatchTier.ONE_TYPO,
+    f"q=stellenbosh finds stellenbosch with one typo: {[(h.id, h.match.to_dict()) for h in page.data]}",
+)
 
 page = ok(search_areas.sync_detailed(client=growth, lat=-33.9249, lng=18.4241, radius=5.0), m.SearchPage)
 check(page.total > 0, "areas within 5 km of central Cape Town")
 check(all(0 <= hit.distance_km <= 5 for hit in page.data), "distance_km within the radius")
+check(all(isinstance(hit.match, Unset) for hit in page.data), "no match on a search without q")
 check(page.data == sorted(page.data, key=lambda h: (h.distance_km, h.id)), "nearest first")
 
 response = search_areas.sync_detailed(client=growth, lat=-33.92584, lng=18.42322, radius=0.00001)
@@ -205,8 +231,13 @@ def fetch(path, params, media_type, accept=None):
 
 
 r = fetch("/v1/areas/search", {"q": "cape", "limit": 50, "format": "geojson"}, "application/geo+json")
-collection = m.AreaFeatureCollection.from_dict(r.json())
+collection = m.SearchFeatureCollection.from_dict(r.json())
 check(collection.total == int(r.headers["X-Total-Count"]) > 0, "GeoJSON search total")
+check(all(isinstance(f.properties.match, m.SearchMatch) for f in collection.features), "GeoJSON search items have match")
+r = fetch("/v1/areas", {"limit": 5, "format": "geojson"}, "application/geo+json")
+listed = m.AreaFeatureCollection.from_dict(r.json())
+check(len(listed.features) == 5, "GeoJSON list")
+check(all("match" not in f["properties"] for f in r.json()["features"]), "List's features have no match")
 check(all(f.geometry.coordinates[0] > 16 for f in collection.features), "[lng, lat]")
 r = fetch("/v1/areas", {"province": "gauteng", "limit": 100}, "text/csv", accept="text/csv")
 rows = list(csv.DictReader(io.StringIO(r.text)))

@@ -49,7 +49,8 @@ def summary(name, options=()):
     count = re.search(r"^Feature Count: (\d+)$", out, re.M)
     geometry = re.search(r"^Geometry: (.+)$", out, re.M)
     extent = re.search(r"^Extent: \(([-\d.]+), ([-\d.]+)\) - \(([-\d.]+), ([-\d.]+)\)$", out, re.M)
-    fields = dict(re.findall(r"^(\w+): (\w+) \(", out, re.M))
+    # A field's type, with its subtype when it has one: String(JSON) for an object.
+    fields = dict(re.findall(r"^(\w+): (\w+(?:\(\w+\))?) \(", out, re.M))
     if not (count and geometry and extent):
         fail(f"{name}: ogrinfo said\n{out}")
     lines = [count.group(0), geometry.group(0), extent.group(0)]
@@ -71,6 +72,7 @@ def expect(name, total, field_names, options=()):
         fail(f"{name}: fields {missing} missing from {sorted(fields)}")
     if fields.get("truth_score") != "Real":
         fail(f"{name}: truth_score is {fields.get('truth_score')}, not Real")
+    return fields
 
 
 # A search whose every match fits on one page, so that the page is the total.
@@ -81,9 +83,14 @@ if not 0 < total <= 50:
     fail(f"q=johannesburg matches {total} areas: pick a search with 1 to 50")
 if json.loads(body)["total"] != total:
     fail("GeoJSON total differs from X-Total-Count")
-expect("search.geojson", total, LIST_FIELDS)
+fields = expect("search.geojson", total, LIST_FIELDS + ["match"])
+# How each item matched is an object: GDAL keeps it as JSON text.
+if fields["match"] != "String(JSON)":
+    fail(f"search.geojson: match is {fields['match']}, not String(JSON)")
 _, headers = save(query + "&format=csv", "search.csv")
-expect("search.csv", int(headers["X-Total-Count"]), LIST_FIELDS + ["lat", "lng"], CSV_POINTS)
+fields = expect("search.csv", int(headers["X-Total-Count"]), LIST_FIELDS + ["lat", "lng"], CSV_POINTS)
+if "match" in fields:
+    fail("search.csv: CSV keeps its columns, without match")
 
 body, _ = save("/v1/areas/export?format=geojson", "export.geojson")
 total = json.loads(body)["total"]

@@ -10,11 +10,12 @@
 //! per kind of check, so that one drift does not hide another.
 //!
 //! - `doc`: reading the document (parameters, schemas, references);
-//! - `operations`: each operation's parameters against `api::contract`;
+//! - `operations`: each operation's parameters against `api::contract`, and
+//!   the search item's `match` and Get Area's `other_names`;
 //! - `patterns`: the string parameters' patterns (bbox, ids, dimensions,
 //!   include) against the server's own parsers, through `regex`;
-//! - `vocabulary`: representations, errors, provinces, dimensions, plans and
-//!   the README's parameter tables.
+//! - `vocabulary`: representations, errors, provinces, dimensions, plans,
+//!   the README's parameter tables and its account of forgiving search.
 
 #[path = "openapi_constants/doc.rs"]
 mod doc;

@@ -12,9 +12,11 @@
 //! the constants here, so a value changed on one side only fails the tests.
 //! The vocabulary that is not only about parameters (provinces, dimensions,
 //! plans) stays in `domain`; the request size limits stay in `error`, beside
-//! the errors that name them. Both are re-exported here so that one module
-//! lists everything the document is checked against.
+//! the errors that name them; the bounds of an area's texts and other names
+//! stay with the import's rules, which enforce them. All are re-exported here
+//! so that one module lists everything the document is checked against.
 
+pub use crate::data::import::rules::{MAX_OTHER_NAMES, MAX_TEXT};
 pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 

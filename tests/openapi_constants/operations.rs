@@ -141,14 +141,111 @@ fn search_parameters_match_the_contract() {
     assert_integer(path, "offset", OFFSET_MIN, OFFSET_MAX, OFFSET_DEFAULT);
     let formats = format_names(&LIST_FORMATS);
     assert_words(path, "format", &formats, Some(formats[0]));
+    let matching = word_of(&MATCHINGS, MATCHING_DEFAULT);
+    assert_words(path, "match", &words(&MATCHINGS), Some(matching));
+    let described = resolve(
+        parameters
+            .iter()
+            .find(|p| resolve(p)["name"] == "match")
+            .unwrap(),
+    )["description"]
+        .as_str()
+        .unwrap();
+    for said in [
+        format!("a word of {TYPO_ONE_FROM} letters or more one edit away"),
+        format!("each part at least {SPLIT_PART_MIN} letters"),
+        format!("a word of {TYPO_TWO_FROM} letters or more"),
+        format!("Words of under {TYPO_ONE_FROM} letters are never forgiven"),
+        format!("more than {FORGIVING_WORDS_MAX} words matches exactly"),
+    ] {
+        assert!(described.contains(&said), "match says {said}: {described}");
+    }
 
-    let page = &schema("SearchPage")["properties"];
-    assert_eq!(page["limit"]["minimum"].as_i64(), Some(SEARCH_LIMIT_MIN));
-    assert_eq!(page["limit"]["maximum"].as_i64(), Some(SEARCH_LIMIT_MAX));
-    assert_eq!(page["data"]["maxItems"].as_i64(), Some(SEARCH_LIMIT_MAX));
-    assert_eq!(page["offset"]["minimum"].as_i64(), Some(OFFSET_MIN));
+    for (page, items) in [
+        ("SearchPage", "data"),
+        ("SearchFeatureCollection", "features"),
+    ] {
+        let page = &schema(page)["properties"];
+        assert_eq!(page["limit"]["minimum"].as_i64(), Some(SEARCH_LIMIT_MIN));
+        assert_eq!(page["limit"]["maximum"].as_i64(), Some(SEARCH_LIMIT_MAX));
+        assert_eq!(page[items]["maxItems"].as_i64(), Some(SEARCH_LIMIT_MAX));
+        assert_eq!(page["offset"]["minimum"].as_i64(), Some(OFFSET_MIN));
+    }
     let distance = &schema("SearchHit")["properties"]["distance_km"];
     assert_eq!(distance["maximum"].as_f64(), Some(RADIUS_KM.max));
+}
+
+/// Search items, and only they, say how q found them: `match` is optional
+/// on the search item (absent without q), in JSON and GeoJSON alike, and
+/// List's items never have it.
+#[test]
+fn search_items_carry_the_match_of_the_contract() {
+    let hit = schema("SearchHit");
+    assert_eq!(
+        hit["properties"]["match"]["$ref"],
+        "#/components/schemas/SearchMatch"
+    );
+    assert!(
+        !strings(&hit["required"]).contains(&"match"),
+        "match is optional"
+    );
+    assert_eq!(hit["additionalProperties"], false);
+    assert_eq!(
+        schema("SearchFeature")["properties"]["properties"]["$ref"],
+        "#/components/schemas/SearchHit"
+    );
+    let search_geojson =
+        resolve(&doc()["paths"]["/v1/areas/search"]["get"]["responses"]["200"])["content"]
+            [Format::GeoJson.media_type()]["schema"]["$ref"]
+            .clone();
+    assert_eq!(
+        search_geojson,
+        "#/components/schemas/SearchFeatureCollection"
+    );
+
+    for list_item in [
+        schema("AreaSummary"),
+        resolve(&schema("AreaFeature")["properties"]["properties"]),
+    ] {
+        assert!(
+            list_item["properties"].get("match").is_none(),
+            "{list_item}"
+        );
+        assert_eq!(list_item["additionalProperties"], false);
+    }
+
+    let m = schema("SearchMatch");
+    let tiers: Vec<&str> = MATCH_TIERS.iter().map(|t| t.name()).collect();
+    assert_eq!(strings(&m["properties"]["tier"]["enum"]), tiers);
+    assert_eq!(strings(&m["required"]), ["tier", "other_name", "words"]);
+    assert_eq!(m["additionalProperties"], false);
+    let props = m["properties"].as_object().unwrap();
+    assert_eq!(props.len(), 3, "tier, other_name and words only");
+    assert_eq!(
+        props["other_name"]["type"],
+        serde_json::json!(["string", "null"])
+    );
+    assert_eq!(
+        props["other_name"]["maxLength"].as_u64(),
+        Some(MAX_TEXT as u64)
+    );
+    assert_eq!(props["words"]["type"], "array");
+    assert_eq!(props["words"]["items"]["type"], "string");
+}
+
+#[test]
+fn get_area_lists_other_names_within_the_imports_bounds() {
+    let detail = schema("AreaDetail");
+    assert!(strings(&detail["required"]).contains(&"other_names"));
+    let names = &detail["properties"]["other_names"];
+    assert_eq!(names["type"], "array");
+    assert_eq!(names["maxItems"].as_u64(), Some(MAX_OTHER_NAMES as u64));
+    assert_eq!(names["uniqueItems"], true);
+    for text in [&names["items"], &detail["properties"]["name"]] {
+        assert_eq!(text["type"], "string");
+        assert_eq!(text["minLength"].as_u64(), Some(1));
+        assert_eq!(text["maxLength"].as_u64(), Some(MAX_TEXT as u64));
+    }
 }
 
 #[test]

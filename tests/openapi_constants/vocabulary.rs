@@ -231,6 +231,32 @@ fn documented_plans_are_the_servers() {
     assert_eq!(plan, &serde_json::json!(plans), "GET /v1/key's plans");
 }
 
+/// The README's account of forgiving search (README, "Search Areas") names
+/// the contract's word lengths and tiers; its lines are read joined, as
+/// Markdown wraps them anywhere.
+#[test]
+fn readme_forgiving_search_names_the_contracts_bounds() {
+    let readme = include_str!("../../README.md");
+    let text = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let tiers: Vec<String> = MATCH_TIERS
+        .iter()
+        .map(|t| format!("`{}`", t.name()))
+        .collect();
+    let said = [
+        format!(
+            "a word of {TYPO_ONE_FROM} to {} letters may be one edit",
+            TYPO_TWO_FROM - 1
+        ),
+        format!("each part at least {SPLIT_PART_MIN} letters"),
+        format!("for words of {TYPO_TWO_FROM} letters or more"),
+        format!("Words of under {TYPO_ONE_FROM} letters are never forgiven"),
+        format!("a `q` of more than {FORGIVING_WORDS_MAX} words matches exactly"),
+        format!("`tier` ({})", tiers.join(", ")),
+    ];
+    let missing: Vec<&String> = said.iter().filter(|s| !text.contains(s.as_str())).collect();
+    assert!(missing.is_empty(), "the README does not say: {missing:#?}");
+}
+
 /// The README's parameter tables (README, "List Areas", "Search Areas",
 /// "Compare Areas", "Get Area History") name the same bounds and defaults.
 #[test]
@@ -283,4 +309,15 @@ fn readme_parameter_tables_name_the_contracts_bounds() {
         assert!(province_row.contains(&format!("`{slug}`")), "{slug}");
     }
     assert_eq!(province_row.matches('`').count(), 2 * (PROVINCES.len() + 1));
+    let match_row = readme
+        .lines()
+        .find(|l| l.starts_with("| `match` |"))
+        .expect("the README's Search Areas table has match");
+    let quoted: Vec<String> = words(&MATCHINGS).iter().map(|w| format!("`{w}`")).collect();
+    let values = format!("| `match` | {}: ", quoted.join(" or "));
+    let default = format!(" | `{}` |", word_of(&MATCHINGS, MATCHING_DEFAULT));
+    assert!(
+        match_row.starts_with(&values) && match_row.ends_with(&default),
+        "{match_row} starts with {values} and ends with {default}"
+    );
 }
