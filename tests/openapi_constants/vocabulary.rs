@@ -243,10 +243,7 @@ fn readme_forgiving_search_names_the_contracts_bounds() {
         .map(|t| format!("`{}`", t.name()))
         .collect();
     let said = [
-        format!(
-            "a word of {TYPO_ONE_FROM} to {} letters may be one edit",
-            TYPO_TWO_FROM - 1
-        ),
+        format!("a word of {TYPO_ONE_FROM} letters or more may be one edit"),
         format!("each part at least {SPLIT_PART_MIN} letters"),
         format!("for words of {TYPO_TWO_FROM} letters or more"),
         format!("Words of under {TYPO_ONE_FROM} letters are never forgiven"),
