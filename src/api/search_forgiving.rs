@@ -12,9 +12,8 @@
 
 use crate::api::contract::{FORGIVING_WORDS_MAX, MATCH_TIERS};
 use crate::api::search::{Filter, Window};
-use crate::api::search_forgiving_terms::{Both, Grades, holds};
+use crate::api::search_forgiving_terms::{Both, Grades, each_match, holds, matches_len};
 use crate::api::search_params::MatchTier;
-use crate::search::bitmap::{Bits, each_in_all};
 
 /// No grade: the word does not match the area at all.
 const NONE: u8 = u8::MAX;
@@ -22,19 +21,17 @@ const NONE: u8 = u8::MAX;
 /// The forgiving tiers' matches admitted by the filter: how many, and those
 /// at positions `w` (counted from the first forgiving match), with their tier.
 pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, MatchTier)>) {
-    let candidates = candidates(filter, grades);
+    let candidates = candidates(grades);
     // One run per tier, the names first: (tier, in a name) in order.
     let mut runs: Vec<Vec<i64>> = vec![Vec::new(); 2 * (MATCH_TIERS.len() - 1)];
     let mut counts = vec![0usize; runs.len()];
-    let end = filter.index.area_count() + 1;
-    each_in_all(&[&candidates], 0, end, |r| {
-        let rank = r as u32;
+    for rank in candidates {
         let tier = tier_of(grades, rank, false);
         if tier <= 1 || tier == NONE {
-            return;
+            continue;
         }
         let Some(area_no) = filter.admit(rank) else {
-            return;
+            continue;
         };
         let in_name = tier_of(grades, rank, true) <= tier;
         let run = 2 * usize::from(tier - 2) + usize::from(!in_name);
@@ -43,7 +40,7 @@ pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, Ma
         if runs[run].len() < w.end {
             runs[run].push(area_no);
         }
-    });
+    }
     let total = counts.iter().sum();
     let page = runs
         .iter()
@@ -55,18 +52,40 @@ pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, Ma
     (total, page)
 }
 
-/// Every area some word matches beyond its exact matches, as a bitmap by rank.
-fn candidates(filter: &Filter, grades: &Grades) -> Bits {
-    let mut bits = Bits::new(filter.index.area_count() + 1);
-    for g in &grades.words {
-        g.other.iter().for_each(|&r| bits.set(r as usize));
-        g.one_typo.anywhere.each(|r| bits.set(r as usize));
-        g.two_typos.anywhere.each(|r| bits.set(r as usize));
+/// Every area that may be in a forgiving tier, as a bitmap by rank: every
+/// match must match each word, alone or joined with a neighbour, so the
+/// matches of the word that has fewest (with its joined pairs) hold them
+/// all. A lone word's exact matches are the strict tier, so they are left
+/// out. Sorted by rank, each once.
+fn candidates(grades: &Grades) -> Vec<u32> {
+    let n = grades.words.len();
+    let joined = |i: usize| grades.joined.get(i).map_or(0, |j| j.anywhere.len());
+    let size = |i: usize| {
+        let g = &grades.words[i];
+        let exact = if n == 1 { 0 } else { matches_len(&g.exact.0) };
+        exact + g.other.len() + g.one_typo.anywhere.len() + g.two_typos.anywhere.len()
+            + joined(i)
+            + joined(i + 1)
+    };
+    let driver = (0..n).min_by_key(|&i| size(i)).unwrap_or(0);
+    let Some(g) = grades.words.get(driver) else {
+        return Vec::new();
+    };
+    let mut ranks = Vec::with_capacity(size(driver));
+    if n > 1 {
+        each_match(&g.exact.0, |r| ranks.push(r));
     }
-    for j in &grades.joined {
-        j.anywhere.each(|r| bits.set(r as usize));
+    ranks.extend_from_slice(&g.other);
+    g.one_typo.anywhere.each(|r| ranks.push(r));
+    g.two_typos.anywhere.each(|r| ranks.push(r));
+    for j in [driver, driver + 1] {
+        if let Some(j) = grades.joined.get(j) {
+            j.anywhere.each(|r| ranks.push(r));
+        }
     }
-    bits
+    ranks.sort_unstable();
+    ranks.dedup();
+    ranks
 }
 
 /// The tier (1 to 4) at which every word matches the area, anywhere or

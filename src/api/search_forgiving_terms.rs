@@ -9,6 +9,8 @@
 //! Terms are read from the full-text tables as search ranks, through the
 //! kept and stored matches of heavy words (api/search_words.rs).
 
+use std::sync::Arc;
+
 use rusqlite::Connection;
 
 use crate::api::contract::{SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM};
@@ -18,27 +20,33 @@ use crate::search::area_index::AreaIndex;
 use crate::search::bitmap::each_in_all;
 use crate::search::fold;
 use crate::search::match_cache::{MatchCache, Matches};
-use crate::search::typo_walk::{self, Mode, Near};
+use crate::search::typo_walk::{Mode, Near};
 use crate::search::vocabulary::{IN_AREAS, IN_OTHER_NAMES, Vocabulary};
-use crate::search::word_store::{fts_term, in_name_query};
+use crate::search::word_store::{fts_term, fts_word, in_name_query};
 
-/// A set of search ranks: a merged list, and heavy terms' bitmaps.
+/// A list of at most this many ranks is merged into a `Members`' own list;
+/// a longer one is kept as it is, shared with the match cache, rather than
+/// copied on every search.
+const MERGED_AT_MOST: usize = 4096;
+
+/// A set of search ranks: the short lists merged, the long lists and the
+/// bitmaps kept as read.
 #[derive(Default)]
 pub struct Members {
     /// Sorted, each rank once.
     list: Vec<u32>,
-    bits: Vec<Matches>,
+    parts: Vec<Matches>,
 }
 
 impl Members {
     pub fn contains(&self, rank: u32) -> bool {
-        self.list.binary_search(&rank).is_ok() || self.bits.iter().any(|m| holds(m, rank))
+        self.list.binary_search(&rank).is_ok() || self.parts.iter().any(|m| holds(m, rank))
     }
 
     fn add(&mut self, m: Matches) {
         match m {
-            Matches::List(ranks) => self.list.extend_from_slice(&ranks),
-            bits => self.bits.push(bits),
+            Matches::List(ranks) if ranks.len() <= MERGED_AT_MOST => self.list.extend_from_slice(&ranks),
+            long => self.parts.push(long),
         }
     }
 
@@ -52,17 +60,38 @@ impl Members {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty() && self.bits.is_empty()
+        self.list.is_empty() && self.parts.is_empty()
     }
 
-    /// Calls `each` on every member (bitmaps by their set bits).
+    /// How many members, counting one in two parts twice (a bound).
+    pub fn len(&self) -> usize {
+        self.list.len() + self.parts.iter().map(matches_len).sum::<usize>()
+    }
+
+    /// Calls `each` on every member, once or (in two parts) more.
     pub fn each(&self, mut each: impl FnMut(u32)) {
         self.list.iter().for_each(|&r| each(r));
-        for m in &self.bits {
-            if let Matches::Bits(b) = m {
-                let end = b.by_rank.bytes() * 8;
-                each_in_all(&[&b.by_rank], 0, end, |r| each(r as u32));
-            }
+        for m in &self.parts {
+            each_match(m, &mut each);
+        }
+    }
+}
+
+/// How many areas kept matches hold.
+pub fn matches_len(m: &Matches) -> usize {
+    match m {
+        Matches::List(ranks) => ranks.len(),
+        Matches::Bits(b) => b.matches,
+    }
+}
+
+/// Calls `each` on every rank kept matches hold, in order.
+pub fn each_match(m: &Matches, mut each: impl FnMut(u32)) {
+    match m {
+        Matches::List(ranks) => ranks.iter().for_each(|&r| each(r)),
+        Matches::Bits(b) => {
+            let end = b.by_rank.bytes() * 8;
+            each_in_all(&[&b.by_rank], 0, end, |r| each(r as u32));
         }
     }
 }
@@ -111,7 +140,7 @@ pub struct Grades {
 /// The terms of one word beyond its exact matches, from the vocabulary alone.
 struct Terms {
     other: bool,
-    near: Vec<Near>,
+    near: Arc<[Near]>,
     /// Split in two: (left, right) words of the vocabulary.
     split: Vec<(String, String)>,
 }
@@ -128,9 +157,9 @@ fn terms(v: &Vocabulary, word: &str, last: bool) -> Terms {
     };
     let mode = if last { Mode::Prefix } else { Mode::Whole };
     let near = if most > 0 {
-        typo_walk::near(v, folded.as_bytes(), most, mode)
+        v.walks.near(v, folded.as_bytes(), most, mode)
     } else {
-        Vec::new()
+        Arc::from([])
     };
     let split = folded
         .char_indices()
@@ -216,18 +245,18 @@ pub fn read(
             Vec::new()
         };
         let (mut one_typo, mut two_typos) = (Both::default(), Both::default());
-        for near in &t.near {
+        for near in t.near.iter() {
             let into = if near.edits == 1 { &mut one_typo } else { &mut two_typos };
             let text = if near.prefix || !v.extends(near.text.as_bytes()) {
                 fts_term(&near.text)
             } else {
-                quoted(&near.text)
+                fts_word(&near.text)
             };
             add_term(conn, index, cache, near.kinds, &text, into)?;
         }
         for (left, right) in &t.split {
             let tail = if i + 1 == n { "*" } else { "" };
-            let phrase = format!("{} + {}{tail}", quoted(left), quoted(right));
+            let phrase = format!("{} + {}{tail}", fts_word(left), fts_word(right));
             add_term(conn, index, cache, IN_AREAS | IN_OTHER_NAMES, &phrase, &mut one_typo)?;
         }
         one_typo.finish();
@@ -250,7 +279,7 @@ pub fn read(
             let term = if prefix || !v.extends(text.as_bytes()) {
                 fts_term(&text)
             } else {
-                quoted(&text)
+                fts_word(&text)
             };
             add_term(conn, index, cache, kinds, &term, &mut joined[i])?;
             joined[i].finish();
@@ -260,11 +289,6 @@ pub fn read(
         words: grades,
         joined,
     })
-}
-
-/// A word as a quoted FTS5 term, matching it whole.
-fn quoted(word: &str) -> String {
-    format!("\"{}\"", word.replace('"', "\"\""))
 }
 
 /// Adds the matches of one FTS5 term to `into`, from the tables `kinds`

@@ -94,7 +94,6 @@ pub fn term_matches(
     cache: &MatchCache,
     fts_query: &str,
 ) -> ApiResult<Matches> {
-    let areas = index.area_count();
     if cache.is_light(fts_query) {
         return Ok(all_matches(conn, index, cache, fts_query, |_| (false, false))?.0);
     }
@@ -103,6 +102,8 @@ pub fn term_matches(
     {
         return Ok(matches);
     }
+    // Kept as the strict search keeps it, since the two share the cache.
+    let areas = index.area_count();
     let (matches, count) = all_matches(conn, index, cache, fts_query, |n| {
         (cache.is_heavy(n), cache.wants_bits(n, areas))
     })?;

@@ -132,6 +132,12 @@ impl Dataset {
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
         let other_names = schema >= db::OTHER_NAMES_VERSION;
         let vocabulary = Vocabulary::read(&conn, other_names).map_err(|e| e.to_string())?;
+        log::info!(
+            "{}: {} words to search, {} KiB in memory (search/vocabulary.rs)",
+            path.display(),
+            vocabulary.len(),
+            vocabulary.heap_bytes() / 1024
+        );
         drop(conn);
         Ok(Dataset {
             pool,

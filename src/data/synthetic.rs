@@ -44,8 +44,8 @@ const SUFFIXES: [&str; 8] = [
 ];
 
 /// Syllables of the made-up other names that every `OTHER_NAME_EVERY`-th
-/// copy gets: 30 of them, three or four to a name, so that a million areas
-/// hold some 300,000 distinct words, as a real gazetteer's names would, and
+/// copy gets: 30 of them, three to five to a name, so that a million areas
+/// hold some 250,000 distinct words, as a real gazetteer's names would, and
 /// the typo walk is measured over a vocabulary of that size
 /// (bench/RESULTS-million.md).
 const SYLLABLES: [&str; 30] = [
@@ -185,7 +185,7 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
     // Five decimals, like the seed's coordinates.
     let round5 = |x: f64| (x * 1e5).round() / 1e5;
     let other_names = if k % OTHER_NAME_EVERY == 0 {
-        let syllables = 3 + rng.below(2);
+        let syllables = 3 + rng.below(3);
         let word: String = (0..syllables)
             .map(|_| SYLLABLES[rng.below(SYLLABLES.len())])
             .collect();

@@ -13,12 +13,14 @@
 //! the last) must be within the bound as a whole; the last word, which may
 //! still be being typed, matches every word that has a prefix within the bound.
 
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use crate::search::vocabulary::Vocabulary;
 
 /// How a query word is compared with the vocabulary's words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// The whole word within the bound.
     Whole,
@@ -50,10 +52,39 @@ pub fn near(v: &Vocabulary, query: &[u8], most: u8, mode: Mode) -> Vec<Near> {
         mode,
         path: Vec::new(),
         out: Vec::new(),
+        spare: Vec::new(),
     };
     let first: Vec<u8> = (0..=query.len()).map(|j| j.min(255) as u8).collect();
     walk.children(0..v.len(), &first, &first, u8::MAX);
     walk.out
+}
+
+/// How many walks are kept: the words people type recur ("north",
+/// "extension", a town's name), and a walk over a quarter of a million
+/// words costs more than the rest of a search.
+const WALKS_KEPT: usize = 4096;
+
+/// The walks already made over one vocabulary, by query word, bound and
+/// mode; emptied whole when full, so it never holds more than `WALKS_KEPT`.
+#[derive(Debug, Default)]
+pub struct Walks(Mutex<HashMap<(Vec<u8>, u8, Mode), Arc<[Near]>>>);
+
+impl Walks {
+    /// `near`, made once per query word, bound and mode.
+    pub fn near(&self, v: &Vocabulary, query: &[u8], most: u8, mode: Mode) -> Arc<[Near]> {
+        let key = (query.to_vec(), most, mode);
+        let lock = || self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(found) = lock().get(&key) {
+            return found.clone();
+        }
+        let made: Arc<[Near]> = near(v, query, most, mode).into();
+        let mut kept = lock();
+        if kept.len() >= WALKS_KEPT {
+            kept.clear();
+        }
+        kept.insert(key, made.clone());
+        made
+    }
 }
 
 struct Walk<'a> {
@@ -64,6 +95,8 @@ struct Walk<'a> {
     /// The prefix of the node being visited.
     path: Vec<u8>,
     out: Vec<Near>,
+    /// Rows to reuse: one per level of the walk, not one per node.
+    spare: Vec<Vec<u8>>,
 }
 
 impl Walk<'_> {
@@ -71,6 +104,20 @@ impl Walk<'_> {
     /// is `path`, and whose row is `row` (its parent's `parent`). `covered`
     /// is the fewest edits a prefix term above already gave this subtree.
     fn children(&mut self, range: Range<usize>, parent: &[u8], row: &[u8], covered: u8) {
+        self.children_inheriting(range, parent, row, covered, None);
+    }
+
+    /// `children`; with `inherit`, a prefix within the bound on the query's
+    /// own path: every child off that path is a prefix term at those edits
+    /// (its words have this node's prefix), and the child on it is walked on.
+    fn children_inheriting(
+        &mut self,
+        range: Range<usize>,
+        parent: &[u8],
+        row: &[u8],
+        covered: u8,
+        inherit: Option<u8>,
+    ) {
         let depth = self.path.len();
         let mut i = range.start;
         // The word that is the prefix itself sorts first and has no child.
@@ -78,13 +125,25 @@ impl Walk<'_> {
             i += 1;
         }
         while i < range.end {
+            // The words share the prefix, so a child's run is found by the
+            // next letter alone.
             let c = self.v.word(i)[depth];
+            let end = i + self.v.run_of_letter(i..range.end, depth, c);
             self.path.push(c);
-            let child = self.v.with_prefix_in(&self.path, i..range.end);
-            let next = self.next_row(parent, row, c);
-            self.visit(child.clone(), row, &next, covered);
+            let mut covered = covered;
+            let on_path = self.query.get(depth) == Some(&c);
+            if let (Some(edits), false) = (inherit, on_path)
+                && std::str::from_utf8(&self.path).is_ok()
+            {
+                self.emit(&(i..end), true, edits);
+                covered = edits;
+            }
+            let mut next = self.spare.pop().unwrap_or_default();
+            self.next_row(parent, row, c, &mut next);
+            self.visit(i..end, row, &next, covered);
+            self.spare.push(next);
             self.path.pop();
-            i = child.end;
+            i = end;
         }
     }
 
@@ -99,21 +158,33 @@ impl Walk<'_> {
             return; // the query's own words match without a typo
         }
         let edits = row[self.query.len()];
-        let mut covered = covered;
         let ends_here = self.v.word(range.start).len() == self.path.len();
         // A prefix term must be whole characters: the full-text index's terms are text.
         let whole_chars = std::str::from_utf8(&self.path).is_ok();
-        if edits <= self.most && edits < covered && whole_chars {
-            match self.mode {
-                Mode::Prefix => {
-                    self.emit(&range, true, edits);
-                    covered = edits;
+        if !(edits <= self.most && edits < covered && whole_chars) {
+            return self.children(range, parent, row, covered);
+        }
+        match self.mode {
+            // On the query's own path, the subtree holds the query's words,
+            // which match without a typo: this node's word and the children
+            // off the path are terms, and the walk goes on along it.
+            Mode::Prefix if self.query.starts_with(&self.path) => {
+                if ends_here {
+                    self.emit(&(range.start..range.start + 1), false, edits);
                 }
-                Mode::Whole if ends_here => self.emit(&(range.start..range.start + 1), false, edits),
-                Mode::Whole => {}
+                self.children_inheriting(range, parent, row, covered, Some(edits));
+            }
+            Mode::Prefix => {
+                self.emit(&range, true, edits);
+                self.children(range, parent, row, edits);
+            }
+            Mode::Whole => {
+                if ends_here {
+                    self.emit(&(range.start..range.start + 1), false, edits);
+                }
+                self.children(range, parent, row, covered);
             }
         }
-        self.children(range, parent, row, covered);
     }
 
     fn emit(&mut self, range: &Range<usize>, prefix: bool, edits: u8) {
@@ -133,10 +204,11 @@ impl Walk<'_> {
     /// The row of `path` (whose last letter is `c`) from the rows of its
     /// two shorter prefixes, `parent` (`path` less two letters) and `row`
     /// (`path` less one).
-    fn next_row(&self, parent: &[u8], row: &[u8], c: u8) -> Vec<u8> {
+    fn next_row(&self, parent: &[u8], row: &[u8], c: u8, next: &mut Vec<u8>) {
         let q = self.query;
         let depth = self.path.len();
-        let mut next = vec![0u8; q.len() + 1];
+        next.clear();
+        next.resize(q.len() + 1, 0);
         next[0] = depth.min(255) as u8;
         for j in 1..=q.len() {
             let substitute = row[j - 1].saturating_add(u8::from(q[j - 1] != c));
@@ -153,7 +225,6 @@ impl Walk<'_> {
             }
             next[j] = best;
         }
-        next
     }
 }
 

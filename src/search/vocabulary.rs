@@ -28,6 +28,8 @@ const TABLES: [(&str, u8); 2] = [("areas_fts", IN_AREAS), ("other_names_fts", IN
 
 #[derive(Debug, Default)]
 pub struct Vocabulary {
+    /// The typo walks made over these words, kept (search/typo_walk.rs).
+    pub walks: crate::search::typo_walk::Walks,
     /// Every word's bytes, in sorted order, one after the other.
     bytes: Vec<u8>,
     /// Where each word starts in `bytes`, and one more: the end.
@@ -118,6 +120,12 @@ impl Vocabulary {
             }
         }
         seen
+    }
+
+    /// How many of the words `within`, which share their first `depth`
+    /// letters and are longer, have `letter` next: they come first.
+    pub fn run_of_letter(&self, within: Range<usize>, depth: usize, letter: u8) -> usize {
+        self.partition(within, |w| w[depth] <= letter)
     }
 
     /// Whether some word other than `word` itself starts with it.

@@ -42,6 +42,11 @@ pub fn fts_term(word: &str) -> String {
     format!("\"{}\"*", word.replace('"', "\"\""))
 }
 
+/// A word as a quoted FTS5 term that matches it whole, not as a prefix.
+pub fn fts_word(word: &str) -> String {
+    format!("\"{}\"", word.replace('"', "\"\""))
+}
+
 /// An FTS5 query that matches its terms in the name column only.
 pub fn in_name_query(terms: &str) -> String {
     format!("name : ({terms})")

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, params};
 
-use super::{LAYOUT, fts_term, in_name_query, kept_form, ranks_of};
+use super::{LAYOUT, fts_term, fts_word, in_name_query, kept_form, ranks_of};
 use crate::search::area_index::AreaIndex;
 use crate::search::match_cache::{self, MatchCache, Matches};
 
@@ -54,7 +54,9 @@ pub(super) fn write_with(
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
         .collect::<rusqlite::Result<Vec<_>>>();
     conn.execute_batch(DROP_VOCABULARY)?;
-    let candidates = candidates(terms?, |n| cache.is_heavy(n));
+    let terms = terms?;
+    let heavy_words = heavy_words(&terms, |n| cache.is_heavy(n));
+    let candidates = candidates(terms, |n| cache.is_heavy(n));
     let areas = index.area_count();
     let mut next_set = 0;
     let mut add = |ranks: Vec<u32>, kept_as: Option<Stored>| -> rusqlite::Result<Stored> {
@@ -114,8 +116,34 @@ pub(super) fn write_with(
         stored.insert(prefix, sets);
         written += 1;
     }
+    // Heavy words whole, for forgiving search's typo terms (a word one
+    // edit from "nrth" is "north", not every word starting with it).
+    for word in heavy_words {
+        let term = fts_word(&word);
+        let name_query = in_name_query(&term);
+        let sets = (
+            add(ranks_of(conn, &term)?, None)?,
+            add(ranks_of(conn, &name_query)?, None)?,
+        );
+        let mut query = conn.prepare_cached(ADD_QUERY)?;
+        query.execute(params![term, sets.0.set_no])?;
+        query.execute(params![name_query, sets.1.set_no])?;
+        written += 1;
+    }
     conn.execute(ADD_LAYOUT, params![LAYOUT, areas as i64])?;
     Ok(written)
+}
+
+/// The terms held by a heavy number of rows that are the start of a longer
+/// term: their whole-word matches differ from their prefix's.
+fn heavy_words(terms: &[(String, i64)], heavy: impl Fn(usize) -> bool) -> Vec<String> {
+    let mut sorted: Vec<&(String, i64)> = terms.iter().collect();
+    sorted.sort_unstable();
+    sorted
+        .windows(2)
+        .filter(|w| heavy(usize::try_from(w[0].1).unwrap_or(0)) && w[1].0.starts_with(w[0].0.as_str()))
+        .map(|w| w[0].0.clone())
+        .collect()
 }
 
 /// The prefixes of the index's terms that can be heavy: those whose terms
