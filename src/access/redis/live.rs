@@ -49,9 +49,9 @@ pub struct Live {
     snapshot: PathBuf,
     /// The version loaded at start; None when started from the snapshot.
     loaded: Option<u64>,
-    /// The version of the keys in force, held while keys are installed, so
-    /// that the watch and a request that looks for a new key install one at
-    /// a time.
+    /// The version of the keys in force, held while keys are installed (never
+    /// while Redis is asked), so that the watch and a request that looks for
+    /// a new key install one at a time.
     installed: Mutex<Option<u64>>,
     /// Where the keys came from at start, and what else the operator should
     /// know, logged once the address is.
@@ -196,27 +196,31 @@ impl Live {
     /// On a request whose key is not in memory: installs the keys Redis
     /// holds if their version moved since those in force, so that a key
     /// made a moment ago works at once rather than at the next watch. Says
-    /// whether it did. With Redis away, nothing is asked. Rare: once per
-    /// change of the keys, on the first request that needs it.
+    /// whether it did. With Redis away, nothing is asked. Requests share one
+    /// such call at a time (access/shared_check.rs), and no lock is held
+    /// while Redis answers: keys are installed only if newer than those the
+    /// watch may have installed meanwhile.
     pub fn install_newer(&self, install: impl Fn(KeyTable) -> bool) -> bool {
         if !self.requests.is_up() {
             return false;
         }
-        let mut installed = self.installed();
+        let in_force = *self.installed();
         let newer = keys::version(&self.requests)
             .ok()
-            .filter(|now| Some(*now) != *installed)
+            .filter(|now| Some(*now) != in_force)
             .and_then(|_| keys::load(&self.requests).ok());
-        match newer {
-            Some(state) if install(state.table()) => {
-                // The snapshot follows the keys in force, whoever installed
-                // them: a server started while Redis is away serves it.
-                self.save(&state);
-                *installed = Some(state.version);
-                true
-            }
-            _ => false,
+        let Some(state) = newer else {
+            return false;
+        };
+        let mut installed = self.installed();
+        if installed.is_some_and(|v| v >= state.version) || !install(state.table()) {
+            return false;
         }
+        // The snapshot follows the keys in force, whoever installed them: a
+        // server started while Redis is away serves it.
+        self.save(&state);
+        *installed = Some(state.version);
+        true
     }
 
     /// Lines for /metrics: whether Redis is up, and what ran without it.
