@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use super::budget::SharedBuckets;
 use super::conn::{BACKGROUND_TIMEOUT, REQUEST_TIMEOUT, Redis};
+use super::garbage;
 use super::keys::{self, KeyState};
 use super::url::RedisUrl;
 use super::usage::SharedUsage;
@@ -155,9 +156,14 @@ impl Live {
         loop {
             std::thread::sleep(WATCH_EVERY);
             let version = keys::version(&self.background);
-            if let (Ok(now), Some(before)) = (&version, loaded)
-                && *now == before
-            {
+            let unchanged = match (&version, loaded) {
+                (Ok(Some(now)), Some(before)) => *now == before,
+                // Not a whole number (said and counted): the keys in force
+                // stay, and Redis, which answered, is not taken for away.
+                (Ok(None), Some(_)) => true,
+                _ => false,
+            };
+            if unchanged {
                 if self.requests.set_up(true) {
                     log::info!("Redis is back: budgets and usage are shared again");
                 }
@@ -207,6 +213,7 @@ impl Live {
         let in_force = *self.installed();
         let newer = keys::version(&self.requests)
             .ok()
+            .flatten()
             .filter(|now| Some(*now) != in_force)
             .and_then(|_| keys::load(&self.requests).ok());
         let Some(state) = newer else {
@@ -223,16 +230,18 @@ impl Live {
         true
     }
 
-    /// Lines for /metrics: whether Redis is up, and what ran without it.
+    /// Lines for /metrics: whether Redis is up, what ran without it, and
+    /// the bad values read from it.
     pub fn metrics(&self) -> String {
         use std::sync::atomic::Ordering::Relaxed;
+        let garbage = garbage::metrics(&[&self.requests.garbage, &self.background.garbage]);
         format!(
             "# HELP area_redis_up Whether this server reaches Redis (1) or runs on its own (0).\n\
              # TYPE area_redis_up gauge\narea_redis_up {}\n\
              # HELP area_redis_failures_total Redis calls that failed or were skipped while it was away.\n\
              # TYPE area_redis_failures_total counter\narea_redis_failures_total {}\n\
              # HELP area_rate_limit_local_total Requests limited by this server's own bucket, Redis being away.\n\
-             # TYPE area_rate_limit_local_total counter\narea_rate_limit_local_total {}\n",
+             # TYPE area_rate_limit_local_total counter\narea_rate_limit_local_total {}\n{garbage}",
             u8::from(self.requests.is_up()),
             self.requests.failures.load(Relaxed) + self.background.failures.load(Relaxed),
             self.buckets.fallbacks.load(Relaxed),

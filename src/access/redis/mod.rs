@@ -6,12 +6,13 @@
 //! `url` reads the URL and keeps its password out of every printed form;
 //! `conn` bounds each call by a timeout and knows whether Redis is up;
 //! `keys` holds keys and plans, `budget` each key's one bucket, `usage` the
-//! counts; `live` is a server's link (loads, watch, snapshot); `files`
+//! counts; `garbage` what is found there that no command wrote; `live` is a server's link (loads, watch, snapshot); `files`
 //! moves a keys file into Redis and Redis back into files (migrate, backup).
 
 pub mod budget;
 pub mod conn;
 pub mod files;
+pub mod garbage;
 pub mod keys;
 pub mod live;
 pub mod url;
