@@ -1,12 +1,16 @@
 //! Hosts of the Redis tests (tests/redis_shared.rs, tests/redis_recovery.rs):
 //! two servers, each in its own folder with its own dataset copy and no file
 //! in common, and an admin folder with no dataset, all naming one Redis.
-//! The test Redis is named by AREA_TEST_REDIS, set by `make redis-test`.
+//! The test Redis is named by AREA_TEST_REDIS, set by `make redis-test`;
+//! servers and commands get its URL as operators' do, from a file of mode
+//! 0640 named by AREA_REDIS_FILE.
 //! Each test binary uses a part of this.
 #![allow(dead_code)]
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
@@ -88,16 +92,24 @@ pub fn host_dir(name: &str) -> PathBuf {
     fresh_db(name).parent().unwrap().to_path_buf()
 }
 
+/// `url` in a file of its own, of mode 0640, outside every host's folder.
+pub fn url_file(url: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("redis-urls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.url", NEXT.fetch_add(1, Ordering::Relaxed)));
+    std::fs::write(&path, format!("{url}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    path
+}
+
 pub fn serve(dir: &Path, url: &str) -> Served {
-    Served::start(
-        &["--db", "areas.db"],
-        &[("AREA_REDIS", Path::new(url))],
-        dir,
-    )
+    let file = url_file(url);
+    Served::start(&["--db", "areas.db"], &[("AREA_REDIS_FILE", &file)], dir)
 }
 
 pub fn admin_run(url: &str, dir: &Path, args: &[&str]) -> Output {
-    command(args, &[("AREA_REDIS", Path::new(url))], dir)
+    command(args, &[("AREA_REDIS_FILE", &url_file(url))], dir)
         .output()
         .expect("run the binary")
 }
