@@ -8,10 +8,12 @@
 //! `conn` bounds each call by a timeout and knows whether Redis is up;
 //! `keys` holds keys and plans, `budget` each key's one bucket, `usage` the
 //! counts; `garbage` what is found there that no command wrote; `live` is a server's link (loads, watch, snapshot); `files`
-//! moves a keys file into Redis and Redis back into files (migrate, backup).
+//! moves a keys file into Redis and Redis back into files (migrate, backup),
+//! `file_usage` a usage file's counts by difference.
 
 pub mod budget;
 pub mod conn;
+pub mod file_usage;
 pub mod files;
 pub mod garbage;
 pub mod keys;
