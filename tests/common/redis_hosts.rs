@@ -3,7 +3,9 @@
 //! in common, and an admin folder with no dataset, all naming one Redis.
 //! The test Redis is named by AREA_TEST_REDIS, set by `make redis-test`;
 //! servers and commands get its URL as operators' do, from a file of mode
-//! 0640 named by AREA_REDIS_FILE.
+//! 0640 named by AREA_REDIS_FILE. Servers connect as the ACL user of
+//! docs/deployment.md that may read keys and plans and write only budgets
+//! and usage (`SERVER_USER`); commands as the one given.
 //! Each test binary uses a part of this.
 #![allow(dead_code)]
 
@@ -17,8 +19,18 @@ use serde_json::Value;
 use crate::common::bin::{Served, command, text};
 use crate::common::db::{fresh_db, scratch_dir};
 
+/// The servers' ACL user, as docs/deployment.md ("Least privilege") sets it
+/// up, and the admin's; their passwords are the test Redis's, suffixed.
+pub const SERVER_USER: &str = "area-server";
+pub const ADMIN_USER: &str = "area-admin";
+const SERVER_RULES: &str = "resetkeys %R~area:keys %R~area:plans %R~area:version \
+     ~area:bucket:* ~area:usage ~area:usage:flushed ~area:usage:last_used resetchannels \
+     -@all +@connection +@transaction +@read +@write +@scripting +time +select -@dangerous";
+const ADMIN_RULES: &str = "resetkeys ~area:* resetchannels \
+     -@all +@connection +@transaction +@read +@write +@scripting +time +select -@dangerous";
+
 /// The test Redis's URL with its password, on database `db` of its own, so
-/// each test starts from an empty Redis.
+/// each test starts from an empty Redis; the ACL users are made afresh.
 pub fn redis_url(db: u8) -> String {
     let url = std::env::var("AREA_TEST_REDIS").expect("AREA_TEST_REDIS names the test Redis");
     let url = format!("{}/{db}", url.trim_end_matches('/'));
@@ -27,7 +39,27 @@ pub fn redis_url(db: u8) -> String {
         .and_then(|c| c.get_connection())
         .expect("the test Redis answers");
     redis::cmd("FLUSHDB").query::<()>(&mut conn).unwrap();
+    for (user, rules) in [(SERVER_USER, SERVER_RULES), (ADMIN_USER, ADMIN_RULES)] {
+        let mut acl = redis::cmd("ACL");
+        acl.arg("SETUSER").arg(user).arg("reset").arg("on");
+        acl.arg(format!(">{}", user_password(user)));
+        for rule in rules.split_whitespace() {
+            acl.arg(rule);
+        }
+        acl.query::<()>(&mut conn).unwrap();
+    }
     url
+}
+
+fn user_password(user: &str) -> String {
+    format!("{}-{user}", password())
+}
+
+/// `url` (redis://[user:password@]host:port[/db]) as the ACL user `user`.
+pub fn as_user(url: &str, user: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, r)| r);
+    format!("{scheme}://{user}:{}@{rest}", user_password(user))
 }
 
 pub fn password() -> String {
@@ -103,8 +135,9 @@ pub fn url_file(url: &str) -> PathBuf {
     path
 }
 
+/// A server on `dir` with Redis at `url`, as the servers' ACL user.
 pub fn serve(dir: &Path, url: &str) -> Served {
-    let file = url_file(url);
+    let file = url_file(&as_user(url, SERVER_USER));
     Served::start(&["--db", "areas.db"], &[("AREA_REDIS_FILE", &file)], dir)
 }
 
