@@ -5,7 +5,8 @@
 # Two hosts h1 and h2, each in its own folder with its own copy of the
 # dataset and no file in common, share one Redis (deploy/redis-start.sh)
 # behind an nginx front of their own; an admin folder holds nothing. The
-# Redis password reaches the servers and the CLI only in AREA_REDIS.
+# Redis password reaches the servers and the CLI only in a file of mode 0640
+# that AREA_REDIS_FILE names, never on a command line.
 # docs/deployment.md, "More than one host".
 
 # shellcheck source=deploy/redis-start.sh
@@ -16,16 +17,18 @@ mkdir -p "$WORK/redis" "$WORK/h1" "$WORK/h2" "$WORK/admin"
 redis_start "$WORK/redis"
 PIDS+=("$REDIS_PID")
 for host in h1 h2; do cp "$WORK/seed/areas.db" "$WORK/$host/areas.db"; done
-AREA_REDIS=$REDIS_URL REPLICA_KEYS="$WORK/h1/keys.db" start_replica h1 127.0.0.1:0
+REDIS_URL_FILE="$WORK/redis/redis.url"
+(umask 027; printf '%s\n' "$REDIS_URL" >"$REDIS_URL_FILE")
+AREA_REDIS_FILE=$REDIS_URL_FILE REPLICA_KEYS="$WORK/h1/keys.db" start_replica h1 127.0.0.1:0
 H1=$REPLICA_ADDR
-AREA_REDIS=$REDIS_URL REPLICA_KEYS="$WORK/h2/keys.db" start_replica h2 127.0.0.1:0
+AREA_REDIS_FILE=$REDIS_URL_FILE REPLICA_KEYS="$WORK/h2/keys.db" start_replica h2 127.0.0.1:0
 H2=$REPLICA_ADDR
 REDIS_FRONT_PORT=$(free_port)
 start_front redis-front "$REDIS_FRONT_PORT" "$H1" "$H2"
 REDIS_LOG="$WORK/redis-front-access.log"
 echo "cluster-test: Redis on 127.0.0.1:$REDIS_PORT; front on 127.0.0.1:$REDIS_FRONT_PORT, hosts h1=$H1 h2=$H2"
 
-admin() { (cd "$WORK/admin" && AREA_REDIS=$REDIS_URL "$BIN" "$@" 2>>"$WORK/admin.log"); }
+admin() { (cd "$WORK/admin" && AREA_REDIS_FILE=$REDIS_URL_FILE "$BIN" "$@" 2>>"$WORK/admin.log"); }
 # served_by LINES ADDR STATUS: answers STATUS from ADDR in the front's log after line LINES.
 served_by() { tail -n +"$(($1 + 1))" "$REDIS_LOG" | grep -c "upstream=$2/$3" || true; }
 

@@ -107,7 +107,7 @@ free_port() {
 }
 
 # start_replica NAME ADDR: starts a server on NAME/areas.db; sets REPLICA_PID and
-# REPLICA_ADDR. REPLICA_KEYS names another keys file (with AREA_REDIS, where
+# REPLICA_ADDR. REPLICA_KEYS names another keys file (with Redis, where
 # the host's snapshot of the keys goes).
 start_replica() {
     local name=$1 addr=$2 log="$WORK/$1.log"

@@ -168,6 +168,51 @@ fn a_keys_file_migrates_once_however_often_it_is_run_and_backs_up() {
     assert_eq!(restored.get("/v1/key", &gone).status, 401);
 }
 
+#[test]
+#[ignore = "needs Redis: make redis-test"]
+fn a_usage_file_migrated_again_after_more_requests_adds_only_what_is_new() {
+    let url = redis_url(13);
+    let old = host_dir("migrate-again");
+    let admin = scratch_dir("migrate-again-admin");
+    let (id, key) = keys_file_key(&old, "growth");
+    let ok_in = |out: std::process::Output| -> u64 {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        rows.as_array().unwrap().iter().map(|r| r["ok"].as_u64().unwrap()).sum()
+    };
+    let usage_args = ["keys", "usage", "--key", &id, "--format", "json"];
+    let in_redis = || ok_in(admin_run(&url, &admin, &usage_args));
+    let migrate = || {
+        let out = admin_run(&url, &old, &["keys", "migrate", "--db", "areas.db"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    // A server of the one-host set-up answers 5, flushed to its usage file.
+    let plain = Served::start(&["--db", "areas.db"], &[], &old);
+    for _ in 0..5 {
+        assert_eq!(plain.get("/v1/key", &key).status, 200);
+    }
+    let in_file = || {
+        let args = [&usage_args[..], &["--db", "areas.db"]].concat();
+        ok_in(command(&args, &[], &old).output().unwrap())
+    };
+    within(Duration::from_secs(5), || (in_file() == 5).then_some(()))
+        .expect("the usage file holds the 5");
+    migrate();
+    assert_eq!(in_redis(), 5);
+    // It answers 1 more, still running on the keys it holds, then stops.
+    assert_eq!(plain.get("/v1/key", &key).status, 200);
+    let mut plain = plain;
+    plain.signal("TERM");
+    assert!(plain.wait_exit(Duration::from_secs(6)).is_some());
+    let again = migrate();
+    assert!(again.contains("usage of 1 requests added"), "{again}");
+    assert_eq!(in_redis(), 6, "only the new request is added");
+    let once_more = migrate();
+    assert!(once_more.contains("in Redis already"), "{once_more}");
+    assert_eq!(in_redis(), 6);
+}
+
 fn keys_file_key(dir: &Path, plan: &str) -> (String, String) {
     let out = command(
         &["keys", "create", "--db", "areas.db", "--plan", plan],

@@ -11,7 +11,8 @@
 //! A key not in the table is not refused on the table's word alone: the
 //! file's stamp is taken again (a stat and 28 header bytes), and when it
 //! moved the file is read before the answer, so a key works from its first
-//! request (`authenticate`, the rule for any store of keys).
+//! request (access/authenticate.rs, the rule for any store of keys). Requests
+//! with unknown keys share that look (access/shared_check.rs).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -20,9 +21,11 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
+use crate::access::authenticate::{KeySource, Keyless, authenticate};
 use crate::access::key_file;
-use crate::access::keys::{self, Caller};
+use crate::access::keys::Caller;
 use crate::access::plans::{self, Limits};
+use crate::access::shared_check::SharedCheck;
 use crate::domain::Plan;
 use crate::error::ApiError;
 
@@ -115,15 +118,16 @@ struct Seen {
 }
 
 /// How a store held elsewhere than in a keys file (Redis) installs keys
-/// newer than its table, asked on a request whose key is not in memory;
-/// says whether it did.
-type Refresh = Box<dyn Fn() -> bool + Send + Sync>;
+/// newer than its table, asked on a request whose key is not in memory.
+type Refresh = Box<dyn Fn() + Send + Sync>;
 
 pub struct KeyStore {
     path: PathBuf,
     table: RwLock<Arc<KeyTable>>,
     seen: Mutex<Seen>,
     refresh: OnceLock<Refresh>,
+    /// The one look for newer keys that requests with unknown keys share.
+    checks: SharedCheck,
 }
 
 impl KeyStore {
@@ -139,6 +143,7 @@ impl KeyStore {
                 refused: None,
             }),
             refresh: OnceLock::new(),
+            checks: SharedCheck::new(),
         })
     }
 
@@ -147,9 +152,14 @@ impl KeyStore {
     }
 
     /// The caller behind the Authorization header's key, and its plan's
-    /// requests a minute; 401 when the key is missing, unknown or revoked.
-    pub fn authenticate(&self, header: Option<&str>) -> Result<(Caller, Option<u32>), ApiError> {
-        authenticate(self, header)
+    /// requests a minute; 401 when the key is missing, unknown or revoked,
+    /// 429 when the client's `keyless` budget is spent.
+    pub fn authenticate(
+        &self,
+        header: Option<&str>,
+        keyless: &impl Keyless,
+    ) -> Result<(Caller, Option<u32>), ApiError> {
+        authenticate(self, header, keyless)
     }
 
     /// Reads the file again if it changed since it was last read.
@@ -197,16 +207,6 @@ impl KeyStore {
     }
 }
 
-/// What authenticating needs of a store of keys, wherever it keeps them.
-pub trait KeySource {
-    /// The caller of a key's hash, and its plan's requests a minute, from
-    /// what is held in memory.
-    fn lookup(&self, hash: &[u8; 32]) -> Option<(Caller, Option<u32>)>;
-    /// Reads the keys again if their store changed since they were read;
-    /// says whether new keys are in.
-    fn reload_if_moved(&self) -> bool;
-}
-
 impl KeySource for KeyStore {
     fn lookup(&self, hash: &[u8; 32]) -> Option<(Caller, Option<u32>)> {
         let table = self.table();
@@ -214,28 +214,14 @@ impl KeySource for KeyStore {
         Some((caller.clone(), table.limit(caller.plan)))
     }
 
-    fn reload_if_moved(&self) -> bool {
-        match self.refresh.get() {
-            Some(refresh) => refresh(),
-            None => self.read_if_moved(true),
-        }
+    fn check_newer(&self) {
+        self.checks.run(|| {
+            match self.refresh.get() {
+                Some(refresh) => refresh(),
+                None => drop(self.read_if_moved(true)),
+            }
+        });
     }
-}
-
-/// The one rule for every store of keys: a key not in memory is looked up
-/// again once the store has been read anew, if it changed, before it is
-/// refused. A key just created thus works on its first request, and that
-/// request is never counted as one without a valid key. A revoked key stays
-/// in memory until the next poll, within the second the README promises.
-pub fn authenticate(
-    source: &impl KeySource,
-    header: Option<&str>,
-) -> Result<(Caller, Option<u32>), ApiError> {
-    let hash = keys::hash(keys::bearer_key(header)?);
-    source
-        .lookup(&hash)
-        .or_else(|| source.reload_if_moved().then(|| source.lookup(&hash))?)
-        .ok_or(ApiError::InvalidApiKey)
 }
 
 /// Keys held elsewhere than in a keys file (Redis, access/redis/live.rs),
@@ -254,11 +240,12 @@ impl KeyStore {
             table: RwLock::new(Arc::new(table)),
             seen: Mutex::new(Seen::default()),
             refresh: OnceLock::new(),
+            checks: SharedCheck::new(),
         }
     }
 
     /// How a held store looks for newer keys before it refuses one.
-    pub fn refresh_with(&self, refresh: impl Fn() -> bool + Send + Sync + 'static) {
+    pub fn refresh_with(&self, refresh: impl Fn() + Send + Sync + 'static) {
         let _ = self.refresh.set(Box::new(refresh));
     }
 
@@ -268,64 +255,5 @@ impl KeyStore {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::access::key_file;
-
-    fn keys_file(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("key-store-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let path = dir.join("keys.db");
-        key_file::open(&path).unwrap();
-        path
-    }
-
-    fn create(path: &Path) -> (String, String) {
-        key_file::change(path, |c| keys::create(c, Plan::Growth, "t")).unwrap()
-    }
-
-    fn bearer(key: &str) -> String {
-        format!("Bearer {key}")
-    }
-
-    #[test]
-    fn a_key_made_after_the_last_read_is_found_on_its_first_use() {
-        let path = keys_file("new");
-        let store = KeyStore::open(&path).unwrap();
-        let (id, key) = create(&path);
-        let (caller, _) = store.authenticate(Some(&bearer(&key))).unwrap();
-        assert_eq!(caller.key_id, id);
-        let unknown = bearer("ask_000000000000000000000000000000000000000000000000");
-        assert_eq!(
-            store.authenticate(Some(&unknown)),
-            Err(ApiError::InvalidApiKey)
-        );
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
-    }
-
-    #[test]
-    fn a_revoked_key_goes_at_the_next_poll() {
-        let path = keys_file("revoked");
-        let (id, key) = create(&path);
-        let store = KeyStore::open(&path).unwrap();
-        key_file::change(&path, |c| keys::revoke(c, &id)).unwrap();
-        assert!(store.authenticate(Some(&bearer(&key))).is_ok(), "in memory");
-        store.poll();
-        assert_eq!(
-            store.authenticate(Some(&bearer(&key))),
-            Err(ApiError::InvalidApiKey)
-        );
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
-    }
-
-    #[test]
-    fn a_refused_file_is_remembered_as_it_is_so_unknown_keys_do_not_read_it_again() {
-        let path = keys_file("refused");
-        let store = KeyStore::open(&path).unwrap();
-        std::fs::write(&path, b"not a keys file").unwrap();
-        assert!(!store.reload_if_moved(), "refused");
-        let refused = store.seen.lock().unwrap().refused;
-        assert!(refused.is_some() && refused == stamp(&path));
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
-    }
-}
+#[path = "key_store_tests.rs"]
+mod tests;

@@ -1,10 +1,14 @@
 //! Who may call the API, how often, and how much they did: the keys file
 //! (`key_file`) with its API keys (`keys`) and plan limits (`plans`), moved
 //! out of old dataset files by `migrate`; the live keys held in memory
-//! (`key_store`); each plan's request budget (`ratelimit`); and the requests
+//! (`key_store`), and what a key not held costs (`authenticate`, with the
+//! look for newer keys it shares, `shared_check`); each plan's request budget
+//! (`ratelimit`, its buckets in `buckets`); and the requests
 //! counted per key and day (`usage`, read back by `usage_report`); with
 //! Redis named, all of it shared across hosts (`redis`).
 
+pub mod authenticate;
+pub mod buckets;
 pub mod key_file;
 pub mod key_store;
 pub mod keys;
@@ -12,5 +16,6 @@ pub mod migrate;
 pub mod plans;
 pub mod ratelimit;
 pub mod redis;
+pub mod shared_check;
 pub mod usage;
 pub mod usage_report;

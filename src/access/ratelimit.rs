@@ -2,16 +2,20 @@
 //!
 //! A bucket holds up to `per_minute` tokens and refills at `per_minute / 60`
 //! tokens a second; each request takes one. Buckets are keyed by API key id, or
-//! by client address for requests without a valid key, so that guessing keys is
-//! as slow as the free plan. Time is passed in, so the arithmetic is testable.
-//! With Redis named, keys' buckets live there, one per key for all servers
-//! (access/redis/budget.rs); addresses' stay here.
+//! by client (an IPv4 address, an IPv6 /64) for requests without a valid key,
+//! so that guessing keys is as slow as the free plan. Time is passed in, so
+//! the arithmetic is testable; access/buckets.rs holds them. With Redis named,
+//! keys' buckets live there, one per key for all servers
+//! (access/redis/budget.rs); clients' stay here, per server.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-
-use crate::access::redis::budget::SharedBuckets;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
+
+use crate::access::authenticate::Keyless;
+use crate::access::buckets::{Buckets, REFILL};
+use crate::access::redis::budget::SharedBuckets;
+use crate::error::ApiError;
 
 /// What a request learns from its bucket, for the X-RateLimit-* headers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,20 +28,37 @@ pub struct Budget {
     pub retry_after_secs: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
-/// Requests a minute for callers without a valid key, per client address.
+/// Requests a minute for callers without a valid key, per client: an IPv4
+/// address, or an IPv6 /64.
 pub const ANONYMOUS_PER_MINUTE: u32 = 60;
-/// Above this many buckets, full ones (idle callers) are forgotten.
-const SWEEP_ABOVE: usize = 10_000;
+/// The leading bits of an IPv6 address that name one client: a /64 is one
+/// subscriber's network, through which it may rotate addresses at will.
+const IPV6_CLIENT_BITS: u32 = 64;
+
+/// Who a request without a valid key is counted as; None when the
+/// transport knows no address (all such requests share one bucket).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeylessClient(Option<IpAddr>);
+
+impl KeylessClient {
+    pub fn of(client: Option<IpAddr>) -> KeylessClient {
+        KeylessClient(client.map(|ip| match ip {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => {
+                    let network = u128::from(v6) & (u128::MAX << (128 - IPV6_CLIENT_BITS));
+                    IpAddr::V6(Ipv6Addr::from(network))
+                }
+            },
+            v4 => v4,
+        }))
+    }
+}
 
 #[derive(Default)]
 pub struct Limiter {
-    buckets: Mutex<HashMap<String, Bucket>>,
+    keyed: Mutex<Buckets<String>>,
+    keyless: Mutex<Buckets<KeylessClient>>,
     shared: OnceLock<Arc<SharedBuckets>>,
 }
 
@@ -46,32 +67,25 @@ impl Limiter {
         Limiter::default()
     }
 
-    /// Takes one token from `who`'s bucket of `per_minute`, if there is one.
-    pub fn take(&self, who: &str, per_minute: u32, now: Instant) -> Budget {
-        let rate = per_minute as f64 / 60.0;
-        let capacity = per_minute as f64;
-        let mut buckets = self
-            .buckets
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if buckets.len() > SWEEP_ABOVE {
-            buckets.retain(|_, b| {
-                b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * rate < capacity
-            });
+    fn keyed(&self) -> MutexGuard<'_, Buckets<String>> {
+        self.keyed.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn keyless_buckets(&self) -> MutexGuard<'_, Buckets<KeylessClient>> {
+        self.keyless.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes one token from this server's own bucket of key `key_id`.
+    pub fn take(&self, key_id: &str, per_minute: u32, now: Instant) -> Budget {
+        self.keyed().take(key_id, per_minute, now)
+    }
+
+    /// The keyless budget of the client at `client`.
+    pub fn keyless(&self, client: Option<IpAddr>) -> KeylessBudget<'_> {
+        KeylessBudget {
+            limiter: self,
+            client: KeylessClient::of(client),
         }
-        let bucket = buckets.entry(who.to_string()).or_insert(Bucket {
-            tokens: capacity,
-            at: now,
-        });
-        let refilled =
-            bucket.tokens + now.saturating_duration_since(bucket.at).as_secs_f64() * rate;
-        bucket.tokens = refilled.min(capacity);
-        bucket.at = now;
-        let allowed = bucket.tokens >= 1.0;
-        if allowed {
-            bucket.tokens -= 1.0;
-        }
-        Budget::of(per_minute, bucket.tokens, allowed)
     }
 
     /// Takes one token from a key's bucket: the one all servers share when
@@ -81,7 +95,7 @@ impl Limiter {
             return self.take(key_id, per_minute, now);
         };
         if let Some(budget) = shared.take(key_id, per_minute) {
-            self.mirror(key_id, budget.remaining, now);
+            self.mirror(key_id, per_minute, budget.remaining, now);
             return budget;
         }
         let budget = self.take(key_id, per_minute, now);
@@ -95,21 +109,8 @@ impl Limiter {
     /// Keeps this server's bucket of a key at the shared one's level, so that
     /// when Redis goes away the key goes on from where it was, not from a
     /// full bucket on every server.
-    fn mirror(&self, key_id: &str, tokens: u32, now: Instant) {
-        let mut buckets = self
-            .buckets
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let bucket = Bucket {
-            tokens: tokens as f64,
-            at: now,
-        };
-        match buckets.get_mut(key_id) {
-            Some(b) => *b = bucket,
-            None => {
-                buckets.insert(key_id.to_string(), bucket);
-            }
-        }
+    fn mirror(&self, key_id: &str, per_minute: u32, tokens: u32, now: Instant) {
+        self.keyed().set(key_id, per_minute, tokens, now);
     }
 
     /// Keys' buckets are kept in Redis from now on (access/redis/budget.rs).
@@ -118,11 +119,36 @@ impl Limiter {
     }
 }
 
+/// One client's budget of requests without a valid key.
+pub struct KeylessBudget<'a> {
+    limiter: &'a Limiter,
+    client: KeylessClient,
+}
+
+impl Keyless for KeylessBudget<'_> {
+    fn take(&self) -> Result<(), ApiError> {
+        let budget =
+            self.limiter
+                .keyless_buckets()
+                .take(&self.client, ANONYMOUS_PER_MINUTE, Instant::now());
+        match budget.retry_after_secs {
+            None => Ok(()),
+            Some(retry_after_secs) => Err(ApiError::RateLimited { retry_after_secs }),
+        }
+    }
+
+    fn give_back(&self) {
+        self.limiter
+            .keyless_buckets()
+            .give_back(&self.client, ANONYMOUS_PER_MINUTE, Instant::now());
+    }
+}
+
 impl Budget {
     /// The budget of a bucket of `per_minute` left with `tokens` after a
     /// request that was `allowed` (or not).
     pub fn of(per_minute: u32, tokens: f64, allowed: bool) -> Budget {
-        let rate = per_minute as f64 / 60.0;
+        let rate = per_minute as f64 / REFILL.as_secs_f64();
         Budget {
             limit: per_minute,
             remaining: tokens.floor().max(0.0) as u32,
@@ -173,13 +199,26 @@ mod tests {
     }
 
     #[test]
-    fn idle_buckets_are_swept_when_there_are_many() {
+    fn ipv6_clients_share_a_bucket_per_64_and_ipv4_ones_have_one_each() {
+        let ip = |s: &str| KeylessClient::of(Some(s.parse().unwrap()));
+        assert_eq!(ip("2001:db8:1:2::1"), ip("2001:db8:1:2:ffff:1:2:3"));
+        assert_ne!(ip("2001:db8:1:2::1"), ip("2001:db8:1:3::1"));
+        assert_ne!(ip("192.0.2.1"), ip("192.0.2.2"));
+        // Mapped IPv4 is IPv4, not one /64 for the whole internet.
+        assert_eq!(ip("::ffff:192.0.2.1"), ip("192.0.2.1"));
+        assert_ne!(ip("::ffff:192.0.2.1"), ip("::ffff:192.0.2.2"));
+    }
+
+    #[test]
+    fn a_keyless_token_given_back_is_there_again() {
         let limiter = Limiter::new();
-        let t = Instant::now();
-        for i in 0..=SWEEP_ABOVE {
-            limiter.take(&format!("ip{i}"), 60, t);
+        let keyless = limiter.keyless(Some("192.0.2.1".parse().unwrap()));
+        for _ in 0..ANONYMOUS_PER_MINUTE {
+            keyless.take().unwrap();
         }
-        limiter.take("late", 60, t + Duration::from_secs(120));
-        assert!(limiter.buckets.lock().unwrap().len() < 10);
+        assert!(keyless.take().is_err());
+        keyless.give_back();
+        assert!(keyless.take().is_ok());
+        assert!(keyless.take().is_err());
     }
 }

@@ -18,7 +18,6 @@ mod pages;
 mod public;
 pub mod redis_link;
 
-use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,7 +25,7 @@ use std::time::Instant;
 use self::http::{Request, RequestIds, Response};
 use crate::access::key_store::KeyStore;
 use crate::access::keys::Caller;
-use crate::access::ratelimit::{ANONYMOUS_PER_MINUTE, Budget, Limiter};
+use crate::access::ratelimit::{Budget, Limiter};
 use crate::access::usage::Usage;
 use crate::api::query::Query;
 use crate::api::router::{self, ALLOWED_METHODS, Method, Route};
@@ -125,11 +124,14 @@ impl App {
         rate: &mut RateHeaders,
         counted: &mut Option<Caller>,
     ) -> ApiResult<Response> {
-        // From memory: no SQL runs to authenticate (access/key_store.rs).
+        // From memory: no SQL runs to authenticate (access/key_store.rs). A
+        // request without a valid key counts against its client's keyless
+        // budget, so that guessing keys is rate-limited too, and one past it
+        // costs nothing more (access/authenticate.rs).
+        let keyless = self.limiter.keyless(req.client);
         let (caller, per_minute) = self
             .keys
-            .authenticate(req.authorization.as_deref())
-            .map_err(|e| self.refused_key(req, e))?;
+            .authenticate(req.authorization.as_deref(), &keyless)?;
         let caller = counted.insert(caller);
         let budget = self.take_budget(caller, per_minute, rate)?;
         let path = req.path();
@@ -160,25 +162,6 @@ impl App {
             exports: &self.exports,
         };
         endpoints::answer(&call, route, Query::parse(req.query())?)
-    }
-
-    /// A request without a valid key counts against the client's address, so
-    /// that guessing keys is rate-limited too: past the budget it gets 429.
-    fn refused_key(&self, req: &Request, refusal: ApiError) -> ApiError {
-        if !matches!(refusal, ApiError::MissingApiKey | ApiError::InvalidApiKey) {
-            return refusal;
-        }
-        let who = req
-            .client
-            .map_or_else(|| "unknown".to_string(), |ip: IpAddr| ip.to_string());
-        let budget = self
-            .limiter
-            .take(&format!("ip:{who}"), ANONYMOUS_PER_MINUTE, Instant::now());
-        budget
-            .retry_after_secs
-            .map_or(refusal, |s| ApiError::RateLimited {
-                retry_after_secs: s,
-            })
     }
 
     /// Takes one request from the caller's bucket; unlimited plans have none.

@@ -19,7 +19,7 @@ pub fn link(app: &Arc<App>, mut live: Live) -> Result<(), String> {
     app.metrics.add(move || shown.metrics());
     let (asked, weak) = (live.clone(), Arc::downgrade(app));
     app.keys.refresh_with(move || {
-        asked.install_newer(|table| weak.upgrade().map(|app| app.keys.replace(table)).is_some())
+        asked.install_newer(|table| weak.upgrade().map(|app| app.keys.replace(table)).is_some());
     });
     let weak = Arc::downgrade(app);
     std::thread::Builder::new()

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use super::flags::Flags;
 use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, REDIS_VARIABLE, RedisUrl};
+use crate::access::redis::url_file::REDIS_FILE_VARIABLE;
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
 use crate::transport::ServeConfig;
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
@@ -149,9 +150,14 @@ impl Context<'_> {
         Files { db, keys, redis }
     }
 
-    /// `--redis` (never with a password), else `AREA_REDIS`, else none.
+    /// `--redis` (never with a password), else `AREA_REDIS` or the file
+    /// `AREA_REDIS_FILE` names, else none.
     fn redis(&self, f: &Flags) -> Result<Option<RedisUrl>, String> {
-        redis_url::choose(f.value(REDIS_FLAG), (self.env)(REDIS_VARIABLE))
+        redis_url::choose(
+            f.value(REDIS_FLAG),
+            (self.env)(REDIS_VARIABLE),
+            (self.env)(REDIS_FILE_VARIABLE),
+        )
     }
 
     /// The subcommand's flags, or its help text when `--help` is among them.

@@ -23,9 +23,10 @@ commands:
 every command takes --db PATH (the dataset) and --keys PATH (the keys file, by default
 keys.db in the dataset's folder; the usage file is keys-usage.db beside it), and --redis URL:
 keys, plans, budgets and usage in Redis, shared by every host, instead of those files
-(README, \"Keys\"); a password goes only in AREA_REDIS=redis://user:password@host:port[/db]
+(README, \"Keys\"); a password goes only in a file of mode 0640 or 0600 named by
+AREA_REDIS_FILE, holding redis://user:password@host:port[/db], or in AREA_REDIS
 
-environment: AREA_DB, AREA_KEYS, AREA_REDIS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT,
+environment: AREA_DB, AREA_KEYS, AREA_REDIS_FILE, AREA_REDIS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT,
   AREA_METRICS_ADDR, AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS
 (a flag beats its variable)
 run 'area-scoring <command> --help' for more";
@@ -39,7 +40,7 @@ Creates the database from schema.sql and the seed places with synthetic scores.
   --synthetic N       instead of the seed, N generated areas around the seed places (for benchmarks)
   --history-days D    days of history per generated area (default 400)
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
-                      (or AREA_REDIS, the only place a password may go: redis://user:password@host:port)
+                      (or AREA_REDIS_FILE, a file of mode 0640 holding it, or AREA_REDIS: a password only there)
                       with Redis, no keys file is made";
 
 pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
@@ -50,7 +51,7 @@ API keys are in the keys file, untouched. The replaced dataset is kept as <db>.p
 (see rollback). A running server picks up the new file within a second.
   --db PATH           database file (default data/areas.db, or AREA_DB)
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
-                      (or AREA_REDIS, the only place a password may go: redis://user:password@host:port)
+                      (or AREA_REDIS_FILE, a file of mode 0640 holding it, or AREA_REDIS: a password only there)
                       with Redis, no keys file is made";
 
 pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
@@ -84,8 +85,8 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
                            believed: requests without a key are limited per real client. A front
                            on loopback is always believed (or AREA_TRUSTED_FRONT)
   --redis URL              keys, plans, budgets and usage in Redis, shared with every host, instead of
-                           the keys file: redis://host:port[/db] (or AREA_REDIS, the only place a
-                           password may go: redis://user:password@host:port); a snapshot of the keys
+                           the keys file: redis://host:port[/db] (or AREA_REDIS_FILE, a file of mode
+                           0640 holding it, or AREA_REDIS: a password only there); a snapshot of the keys
                            is kept beside --keys for starts while Redis is down
 
 Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads the
@@ -100,7 +101,7 @@ pub const KEYS_USAGE: &str = "usage: area-scoring keys create --plan PLAN [--lab
        area-scoring keys migrate FILE...
        area-scoring keys migrate --redis URL [--keys FILE]
 each also takes --db PATH and --keys PATH (default keys.db beside the database, or AREA_KEYS),
-and --redis URL (or AREA_REDIS; a password only there): keys, plans and usage in Redis,
+and --redis URL (or AREA_REDIS_FILE or AREA_REDIS; a password only there): keys, plans and usage in Redis,
 with no dataset nor keys file needed; migrate then copies the keys file into Redis
 
   create   prints the new key on stdout, and nothing else; plans: free, starter, growth, enterprise
@@ -116,8 +117,8 @@ with no dataset nor keys file needed; migrate then copies the keys file into Red
 
 pub const PLANS_USAGE: &str = "usage: area-scoring plans list
        area-scoring plans set PLAN --rpm N|unlimited
-each also takes --db PATH and --keys PATH, and --redis URL (or AREA_REDIS; a password only
-there): plans in Redis, shared by every host, with no dataset nor keys file needed
+each also takes --db PATH and --keys PATH, and --redis URL (or AREA_REDIS_FILE or AREA_REDIS; a
+password only there): plans in Redis, shared by every host, with no dataset nor keys file needed
 
   list  each plan with its requests a minute
   set   changes a plan's requests a minute (1 to 1000000, or unlimited), on every server
@@ -128,5 +129,5 @@ pub const BACKUP_USAGE: &str = "usage: area-scoring backup [--db PATH] [--keys P
 Writes consistent copies of the keys file, the usage file and the dataset into DIR
 (created if missing), through SQLite's backup API, each with its source's mode.
 Safe while servers run. Restore by stopping the servers and copying the files back.
-  --redis URL   with Redis (or AREA_REDIS; a password only there): writes what Redis holds
+  --redis URL   with Redis (or AREA_REDIS_FILE or AREA_REDIS; a password only there): writes what Redis holds
                 into a keys file and a usage file of the same kind, so either set-up restores";

@@ -27,6 +27,7 @@ pub fn command(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> Command {
         "AREA_ADDR",
         "AREA_WORKERS",
         "AREA_REDIS",
+        "AREA_REDIS_FILE",
         "RUST_LOG",
     ] {
         c.env_remove(var);

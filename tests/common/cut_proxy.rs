@@ -1,14 +1,16 @@
 //! A TCP proxy on 127.0.0.1:0 that the test can cut: one server reaches
 //! Redis through it, while the admin host reaches Redis directly. Cut, it
 //! closes every connection it carries and each new one at once, as a lost
-//! network would; restored, it forwards again.
+//! network would; restored, it forwards again. Started with a delay, it
+//! holds each reply from Redis that long, as a slower network would.
 #![allow(dead_code)]
 
-use std::io::copy;
+use std::io::{Read, Write, copy};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::Duration;
 
 pub struct CutProxy {
     pub addr: SocketAddr,
@@ -20,6 +22,11 @@ pub struct CutProxy {
 impl CutProxy {
     /// Forwards to `to` until cut.
     pub fn start(to: SocketAddr) -> CutProxy {
+        CutProxy::delayed(to, Duration::ZERO)
+    }
+
+    /// Forwards to `to`, each reply held for `delay`, until cut.
+    pub fn delayed(to: SocketAddr, delay: Duration) -> CutProxy {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let proxy = CutProxy {
             addr: listener.local_addr().unwrap(),
@@ -43,8 +50,8 @@ impl CutProxy {
                 };
                 open.push(client.try_clone().unwrap());
                 open.push(upstream.try_clone().unwrap());
-                pipe(client.try_clone().unwrap(), upstream.try_clone().unwrap());
-                pipe(upstream, client);
+                pipe(client.try_clone().unwrap(), upstream.try_clone().unwrap(), Duration::ZERO);
+                pipe(upstream, client, delay);
             }
         });
         proxy
@@ -81,10 +88,21 @@ pub fn url_addr(url: &str) -> SocketAddr {
     rest.split('/').next().unwrap().parse().unwrap()
 }
 
-/// Copies `from` to `to` on a thread of its own, closing both at the end.
-fn pipe(mut from: TcpStream, mut to: TcpStream) {
+/// Copies `from` to `to` on a thread of its own, each read held for
+/// `delay`, closing both at the end.
+fn pipe(mut from: TcpStream, mut to: TcpStream, delay: Duration) {
     thread::spawn(move || {
-        let _ = copy(&mut from, &mut to);
+        if delay.is_zero() {
+            let _ = copy(&mut from, &mut to);
+        } else {
+            let mut buf = [0u8; 16 * 1024];
+            while let Ok(n @ 1..) = from.read(&mut buf) {
+                thread::sleep(delay);
+                if to.write_all(&buf[..n]).is_err() {
+                    break;
+                }
+            }
+        }
         let _ = to.shutdown(Shutdown::Both);
         let _ = from.shutdown(Shutdown::Both);
     });

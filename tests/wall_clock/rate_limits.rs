@@ -1,7 +1,7 @@
 //! Rate-limit budgets spent against the clock, in-process (README "Rate
 //! limits"): the free plan's 60 a minute and the per-address limit for
 //! requests without a valid key (X-Real-IP from the loopback front
-//! separating clients). Tokens refill while the test sends, so how many pass
+//! separating clients: an IPv4 address each, an IPv6 /64 each). Tokens refill while the test sends, so how many pass
 //! is bounded by the time the test measured.
 
 use std::time::Duration;
@@ -107,4 +107,33 @@ fn requests_without_a_valid_key_are_limited_per_client_address() {
     )
     .unwrap();
     assert_eq!(r.status, 200);
+}
+
+#[test]
+fn ipv6_clients_without_a_key_are_limited_per_64() {
+    let _serial = serial();
+    let db = fresh_db("anonymous-v6");
+    let server = start(&db, 2, TIMEOUT);
+    let as_client = |ip: &str| {
+        let headers = [format!("X-Real-IP: {ip}"), "Authorization: Bearer ask_guess".into()];
+        exchange(server.addr(), &get_request("/v1/areas", &headers)).expect("an answer")
+    };
+    // 100 addresses of one /64, each used once: one client rotating through
+    // its network spends one budget.
+    let mut n = 0;
+    let (replies, took) = until_429(
+        || {
+            n += 1;
+            as_client(&format!("2001:db8:5:6:{n:x}::{n:x}"))
+        },
+        100,
+    );
+    assert_429(replies.last().unwrap());
+    let refused = replies.len() - 1;
+    assert!(
+        (60..=61 + took.as_secs() as usize).contains(&refused),
+        "{refused} 401s in {took:?}"
+    );
+    // The next /64 is another client.
+    assert_error_shape(&as_client("2001:db8:5:7::1"), 401, "invalid_api_key");
 }

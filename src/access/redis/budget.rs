@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::conn::Redis;
+use super::garbage::Kind;
 use crate::access::ratelimit::Budget;
 
 /// Buckets' key prefix; each holds its tokens and when they were counted (ms).
@@ -35,9 +36,10 @@ const LEASE_SHARE: u32 = 1000;
 
 /// KEYS[1] the bucket, ARGV[1] the requests a minute, ARGV[2] the tokens
 /// wanted, ARGV[3] the tokens owed (taken first, down to a minute's debt at
-/// most). Returns how many were granted (none when fewer than one is left)
-/// and the tokens left, as text (Lua numbers would be cut to integers). An
-/// idle bucket expires once it would be full again.
+/// most). Returns how many were granted (none when fewer than one is left),
+/// the tokens left, as text (Lua numbers would be cut to integers), and 1
+/// when the bucket held was not tokens and a time (it starts full again).
+/// An idle bucket expires once it would be full again.
 const TAKE: &str = r#"
 local capacity = tonumber(ARGV[1])
 local t = redis.call('TIME')
@@ -45,8 +47,14 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rate = capacity / 60000
 local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = capacity
-if held[1] then
-  tokens = math.min(capacity, tonumber(held[1]) + math.max(0, now - tonumber(held[2])) * rate)
+local bad = 0
+if held[1] or held[2] then
+  local h, at = tonumber(held[1]), tonumber(held[2])
+  if h and at and h == h and at == at then
+    tokens = math.max(-capacity, math.min(capacity, h + math.max(0, now - at) * rate))
+  else
+    bad = 1
+  end
 end
 tokens = math.max(-capacity, tokens - tonumber(ARGV[3]))
 local granted = math.min(tonumber(ARGV[2]), math.floor(tokens))
@@ -57,7 +65,7 @@ else
 end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens), 'at', now)
 redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate) + 1000)
-return {granted, string.format('%.6f', tokens)}
+return {granted, string.format('%.6f', tokens), bad}
 "#;
 
 /// Tokens a server holds of a key's bucket.
@@ -101,26 +109,28 @@ impl SharedBuckets {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(key_id);
+        let bucket = format!("{BUCKET}{key_id}");
         let taken = self.redis.call_if_up(|c| {
             self.script
-                .key(format!("{BUCKET}{key_id}"))
+                .key(&bucket)
                 .arg(per_minute)
                 .arg(want)
                 .arg(owed.unwrap_or(0))
-                .invoke::<(u32, String)>(c)
+                .invoke::<(u32, String, u8)>(c)
         });
-        let Some((granted, left)) = taken else {
+        let Some((granted, left, bad)) = taken else {
             if let Some(n) = owed {
-                *self
-                    .owed
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .entry(key_id.into())
-                    .or_default() += n;
+                let mut owed = self.owed.lock().unwrap_or_else(|p| p.into_inner());
+                let now = owed.entry(key_id.into()).or_default();
+                *now = now.saturating_add(n);
             }
             self.fallbacks.fetch_add(1, Ordering::Relaxed);
             return None;
         };
+        if bad != 0 {
+            let why = "not tokens and a time; the bucket starts full again";
+            self.redis.garbage.found(Kind::Bucket, &bucket, why);
+        }
         let left = left.parse::<f64>().unwrap_or(0.0);
         if granted == 0 {
             return Some(Budget::of(per_minute, left, false));
@@ -135,7 +145,8 @@ impl SharedBuckets {
             lease.tokens = 0;
         }
         lease.per_minute = per_minute;
-        lease.tokens += granted - 1;
+        // Saturating: a grant is never more than asked, but it is Redis's word.
+        lease.tokens = lease.tokens.saturating_add(granted.saturating_sub(1));
         lease.left_there = left;
         Some(Budget::of(per_minute, left + lease.tokens as f64, true))
     }
@@ -144,7 +155,7 @@ impl SharedBuckets {
     pub fn owe(&self, key_id: &str) {
         let mut owed = self.owed.lock().unwrap_or_else(|p| p.into_inner());
         match owed.get_mut(key_id) {
-            Some(n) => *n += 1,
+            Some(n) => *n = n.saturating_add(1),
             None => {
                 owed.insert(key_id.to_string(), 1);
             }

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::garbage::Garbage;
 use super::url::RedisUrl;
 
 /// How long a command of the CLI waits for Redis before giving up.
@@ -28,6 +29,8 @@ pub struct Redis {
     up: AtomicBool,
     /// Calls that failed or were not tried because Redis was down.
     pub failures: AtomicU64,
+    /// Bad values read through these connections.
+    pub garbage: Garbage,
 }
 
 impl Redis {
@@ -41,6 +44,7 @@ impl Redis {
             timeout,
             up: AtomicBool::new(true),
             failures: AtomicU64::new(0),
+            garbage: Garbage::default(),
         })
     }
 

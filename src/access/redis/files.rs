@@ -3,9 +3,9 @@
 //! holds into files of the same kind, so that either set-up restores.
 //!
 //! A migration adds what Redis lacks and changes nothing twice: keys by id,
-//! a revocation once, a plan's limit only where Redis has none, and the
-//! usage file as one batch named by its contents' digest, which the usage
-//! script applies once however often it is sent (access/redis/usage.rs).
+//! a revocation once, a plan's limit only where Redis has none, and of the
+//! usage file what it holds beyond what it added before
+//! (access/redis/file_usage.rs).
 
 use std::path::{Path, PathBuf};
 
@@ -14,7 +14,8 @@ use sha2::{Digest, Sha256};
 
 use super::conn::Redis;
 use super::keys::{self as shared_keys, KeyRecord, to_hex};
-use super::usage::{self as shared_usage, Batch, Row};
+use super::file_usage;
+use super::usage::{self as shared_usage, Row};
 use crate::access::usage::{self, usage_path};
 use crate::access::usage_report;
 use crate::access::{key_file, plans};
@@ -101,7 +102,7 @@ pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, String> {
     Ok(said)
 }
 
-/// Sends the usage file as one batch named by its contents.
+/// Adds what the usage file holds beyond what it added before.
 fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, String> {
     let rows = usage_report::rows(path, "0000-00-00", "9999-99-99", None)?;
     if rows.is_empty() {
@@ -129,22 +130,15 @@ fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, String> {
             }
         })
         .collect();
-    let batch = Batch {
-        server: format!("file_{}", &to_hex(&digest.finalize())[..32]),
-        seq: 1,
-        rows,
-    };
-    let requests: u64 = batch
-        .rows
-        .iter()
-        .map(|r| r.counts.0 + r.counts.1 + r.counts.2)
-        .sum();
-    Ok(match shared_usage::send(redis, &batch)? {
-        true => format!(
-            "{}: usage of {requests} requests added to Redis",
+    // The name the same contents were sent under before files had identities.
+    let sent_whole = format!("file_{}", &to_hex(&digest.finalize())[..32]);
+    let identity = file_usage::identity(path)?;
+    Ok(match file_usage::add(redis, &identity, &sent_whole, &rows)? {
+        0 => format!("{}: its usage was in Redis already", path.display()),
+        added => format!(
+            "{}: usage of {added} requests added to Redis",
             path.display()
         ),
-        false => format!("{}: its usage was in Redis already", path.display()),
     })
 }
 

@@ -11,6 +11,7 @@ use redis::Commands;
 use serde::{Deserialize, Serialize};
 
 use super::conn::Redis;
+use super::garbage::Kind;
 use crate::access::key_store::KeyTable;
 use crate::access::keys::{self, Caller, KeyRow};
 use crate::access::plans::{self, Limits};
@@ -92,9 +93,9 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// Reads keys, plans and the version in one transaction.
 pub fn load(redis: &Redis) -> Result<KeyState, String> {
     let (version, keys, plans): (
-        Option<u64>,
-        HashMap<String, String>,
-        HashMap<String, String>,
+        Option<Vec<u8>>,
+        HashMap<String, Vec<u8>>,
+        HashMap<String, Vec<u8>>,
     ) = redis.call(|c| {
         redis::pipe()
             .atomic()
@@ -104,20 +105,56 @@ pub fn load(redis: &Redis) -> Result<KeyState, String> {
             .query(c)
     })?;
     let mut keys: Vec<KeyRecord> = keys
-        .values()
-        .filter_map(|json| serde_json::from_str(json).ok())
+        .iter()
+        .filter_map(|(id, json)| good_record(redis, id, json))
         .collect();
     keys.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+    let plans = plans
+        .iter()
+        .filter_map(|(name, limit)| good_plan(redis, name, limit))
+        .collect();
     Ok(KeyState {
-        version: version.unwrap_or(0),
+        // A bad version is counted and said; the keys are good for all that.
+        version: redis.garbage.version(VERSION, version.as_deref()).unwrap_or(0),
         keys,
         plans,
     })
 }
 
-/// The version alone: what servers poll.
-pub fn version(redis: &Redis) -> Result<u64, String> {
-    redis.call(|c| c.get::<_, Option<u64>>(VERSION).map(|v| v.unwrap_or(0)))
+/// The record at field `id` of `area:keys`, if it is one a server can use.
+fn good_record(redis: &Redis, id: &str, json: &[u8]) -> Option<KeyRecord> {
+    let why = match serde_json::from_slice::<KeyRecord>(json) {
+        Err(e) => format!("not a key record ({e})"),
+        Ok(r) if r.id != id => format!("the record names another id, '{}'", r.id),
+        Ok(r) if from_hex(&r.hash).is_none() => "its hash is not 64 hex digits".into(),
+        Ok(r) if Plan::from_name(&r.plan).is_none() => format!("no plan is named '{}'", r.plan),
+        Ok(r) => return Some(r),
+    };
+    redis
+        .garbage
+        .found(Kind::KeyRecord, &format!("{KEYS} field {id}"), &why);
+    None
+}
+
+/// A plan's limit at field `name` of `area:plans`, if it is one.
+fn good_plan(redis: &Redis, name: &str, limit: &[u8]) -> Option<(String, String)> {
+    let limit = String::from_utf8_lossy(limit);
+    let why = match (Plan::from_name(name), plans::parse_limit(&limit)) {
+        (None, _) => format!("no plan is named '{name}'"),
+        (_, Err(_)) => format!("'{limit}' is not a number of requests a minute"),
+        (Some(_), Ok(_)) => return Some((name.to_string(), limit.into_owned())),
+    };
+    redis
+        .garbage
+        .found(Kind::Plan, &format!("{PLANS} field {name}"), &why);
+    None
+}
+
+/// The version alone: what servers poll. Ok(None) when it is not a whole
+/// number (counted and said): Redis answered, so this is no failure.
+pub fn version(redis: &Redis) -> Result<Option<u64>, String> {
+    let raw: Option<Vec<u8>> = redis.call(|c| c.get(VERSION))?;
+    Ok(redis.garbage.version(VERSION, raw.as_deref()))
 }
 
 /// Writes one key's record and moves the version on.

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use super::budget::SharedBuckets;
 use super::conn::{BACKGROUND_TIMEOUT, REQUEST_TIMEOUT, Redis};
+use super::garbage;
 use super::keys::{self, KeyState};
 use super::url::RedisUrl;
 use super::usage::SharedUsage;
@@ -49,9 +50,9 @@ pub struct Live {
     snapshot: PathBuf,
     /// The version loaded at start; None when started from the snapshot.
     loaded: Option<u64>,
-    /// The version of the keys in force, held while keys are installed, so
-    /// that the watch and a request that looks for a new key install one at
-    /// a time.
+    /// The version of the keys in force, held while keys are installed (never
+    /// while Redis is asked), so that the watch and a request that looks for
+    /// a new key install one at a time.
     installed: Mutex<Option<u64>>,
     /// Where the keys came from at start, and what else the operator should
     /// know, logged once the address is.
@@ -155,9 +156,14 @@ impl Live {
         loop {
             std::thread::sleep(WATCH_EVERY);
             let version = keys::version(&self.background);
-            if let (Ok(now), Some(before)) = (&version, loaded)
-                && *now == before
-            {
+            let unchanged = match (&version, loaded) {
+                (Ok(Some(now)), Some(before)) => *now == before,
+                // Not a whole number (said and counted): the keys in force
+                // stay, and Redis, which answered, is not taken for away.
+                (Ok(None), Some(_)) => true,
+                _ => false,
+            };
+            if unchanged {
                 if self.requests.set_up(true) {
                     log::info!("Redis is back: budgets and usage are shared again");
                 }
@@ -196,39 +202,46 @@ impl Live {
     /// On a request whose key is not in memory: installs the keys Redis
     /// holds if their version moved since those in force, so that a key
     /// made a moment ago works at once rather than at the next watch. Says
-    /// whether it did. With Redis away, nothing is asked. Rare: once per
-    /// change of the keys, on the first request that needs it.
+    /// whether it did. With Redis away, nothing is asked. Requests share one
+    /// such call at a time (access/shared_check.rs), and no lock is held
+    /// while Redis answers: keys are installed only if newer than those the
+    /// watch may have installed meanwhile.
     pub fn install_newer(&self, install: impl Fn(KeyTable) -> bool) -> bool {
         if !self.requests.is_up() {
             return false;
         }
-        let mut installed = self.installed();
+        let in_force = *self.installed();
         let newer = keys::version(&self.requests)
             .ok()
-            .filter(|now| Some(*now) != *installed)
+            .flatten()
+            .filter(|now| Some(*now) != in_force)
             .and_then(|_| keys::load(&self.requests).ok());
-        match newer {
-            Some(state) if install(state.table()) => {
-                // The snapshot follows the keys in force, whoever installed
-                // them: a server started while Redis is away serves it.
-                self.save(&state);
-                *installed = Some(state.version);
-                true
-            }
-            _ => false,
+        let Some(state) = newer else {
+            return false;
+        };
+        let mut installed = self.installed();
+        if installed.is_some_and(|v| v >= state.version) || !install(state.table()) {
+            return false;
         }
+        // The snapshot follows the keys in force, whoever installed them: a
+        // server started while Redis is away serves it.
+        self.save(&state);
+        *installed = Some(state.version);
+        true
     }
 
-    /// Lines for /metrics: whether Redis is up, and what ran without it.
+    /// Lines for /metrics: whether Redis is up, what ran without it, and
+    /// the bad values read from it.
     pub fn metrics(&self) -> String {
         use std::sync::atomic::Ordering::Relaxed;
+        let garbage = garbage::metrics(&[&self.requests.garbage, &self.background.garbage]);
         format!(
             "# HELP area_redis_up Whether this server reaches Redis (1) or runs on its own (0).\n\
              # TYPE area_redis_up gauge\narea_redis_up {}\n\
              # HELP area_redis_failures_total Redis calls that failed or were skipped while it was away.\n\
              # TYPE area_redis_failures_total counter\narea_redis_failures_total {}\n\
              # HELP area_rate_limit_local_total Requests limited by this server's own bucket, Redis being away.\n\
-             # TYPE area_rate_limit_local_total counter\narea_rate_limit_local_total {}\n",
+             # TYPE area_rate_limit_local_total counter\narea_rate_limit_local_total {}\n{garbage}",
             u8::from(self.requests.is_up()),
             self.requests.failures.load(Relaxed) + self.background.failures.load(Relaxed),
             self.buckets.fallbacks.load(Relaxed),

@@ -1,11 +1,16 @@
-//! The Redis URL an operator names (`AREA_REDIS` or `--redis`):
+//! The Redis URL an operator names (`AREA_REDIS`, `AREA_REDIS_FILE` or
+//! `--redis`):
 //! `redis://[user:password@]host:port[/db]`, read into its parts so that the
 //! password is never part of a string that could be printed. Its Debug and
 //! Display forms show `***` in the password's place.
 
 use std::fmt;
+use std::path::Path;
 
-/// The environment variable that names Redis, and the only place a password may come from.
+use super::url_file::{self, REDIS_FILE_VARIABLE};
+
+/// The environment variable that names Redis; with the file named by
+/// `AREA_REDIS_FILE`, the only places a password may come from.
 pub const REDIS_VARIABLE: &str = "AREA_REDIS";
 /// The flag that names Redis, without a password.
 pub const REDIS_FLAG: &str = "--redis";
@@ -130,24 +135,42 @@ impl fmt::Debug for RedisUrl {
 
 /// Which Redis a command uses: `--redis URL` (refused when it holds a
 /// password, which argv would show to every user of the host), else
-/// `AREA_REDIS`; None keeps the embedded set-up.
-pub fn choose(flag: Option<String>, variable: Option<String>) -> Result<Option<RedisUrl>, String> {
+/// `AREA_REDIS` or the file named by `AREA_REDIS_FILE` (not both); None
+/// keeps the embedded set-up.
+pub fn choose(
+    flag: Option<String>,
+    variable: Option<String>,
+    file: Option<String>,
+) -> Result<Option<RedisUrl>, String> {
     if let Some(text) = flag {
         let url = RedisUrl::parse(&text).map_err(|e| format!("{REDIS_FLAG}: {e}"))?;
         if url.password.is_some() {
             return Err(format!(
                 "{REDIS_FLAG} may not hold a password, which other users of the host can read \
-                 from the command line: put the URL in {REDIS_VARIABLE} instead (for a service, \
-                 in an EnvironmentFile of mode 0600)"
+                 from the command line: put the URL in a file of mode 0640 or 0600 named by \
+                 {REDIS_FILE_VARIABLE} (or in {REDIS_VARIABLE})"
             ));
         }
         return Ok(Some(url));
     }
-    match variable.filter(|v| !v.is_empty()) {
-        None => Ok(None),
-        Some(text) => RedisUrl::parse(&text)
+    match (
+        variable.filter(|v| !v.is_empty()),
+        file.filter(|v| !v.is_empty()),
+    ) {
+        (None, None) => Ok(None),
+        (Some(_), Some(_)) => Err(format!(
+            "both {REDIS_VARIABLE} and {REDIS_FILE_VARIABLE} are set: name Redis once"
+        )),
+        (Some(text), None) => RedisUrl::parse(&text)
             .map(Some)
             .map_err(|e| format!("{REDIS_VARIABLE}: {e}")),
+        (None, Some(path)) => {
+            let text = url_file::read(Path::new(&path))
+                .map_err(|e| format!("{REDIS_FILE_VARIABLE}: {e}"))?;
+            RedisUrl::parse(&text)
+                .map(Some)
+                .map_err(|e| format!("{REDIS_FILE_VARIABLE}: {path}: {e}"))
+        }
     }
 }
 
@@ -202,18 +225,20 @@ mod tests {
 
     #[test]
     fn a_password_comes_only_from_the_environment() {
-        let refused = choose(Some("redis://u:s3cret@h:1".into()), None).unwrap_err();
+        let refused = choose(Some("redis://u:s3cret@h:1".into()), None, None).unwrap_err();
         assert!(
             refused.contains(REDIS_VARIABLE) && !refused.contains("s3cret"),
             "{refused}"
         );
-        let from_env = choose(None, Some("redis://u:s3cret@h:1".into()))
+        let from_env = choose(None, Some("redis://u:s3cret@h:1".into()), None)
             .unwrap()
             .unwrap();
         assert_eq!(from_env.password.unwrap().expose(), "s3cret");
-        let flag = choose(Some("redis://h:2".into()), Some("redis://e:1".into())).unwrap();
+        let flag = choose(Some("redis://h:2".into()), Some("redis://e:1".into()), None).unwrap();
         assert_eq!(flag.unwrap().host, "h", "the flag beats the variable");
-        assert_eq!(choose(None, None), Ok(None));
-        assert_eq!(choose(None, Some(String::new())), Ok(None));
+        assert_eq!(choose(None, None, None), Ok(None));
+        assert_eq!(choose(None, Some(String::new()), Some(String::new())), Ok(None));
+        let both = choose(None, Some("redis://e:1".into()), Some("/f".into())).unwrap_err();
+        assert!(both.contains("both"), "{both}");
     }
 }

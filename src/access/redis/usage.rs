@@ -21,9 +21,9 @@ use crate::access::usage::Counts;
 use crate::access::usage_report::UsageRow;
 use crate::dates;
 
-const FLUSHED: &str = "area:usage:flushed";
-const USAGE: &str = "area:usage";
-const LAST_USED: &str = "area:usage:last_used";
+pub(super) const FLUSHED: &str = "area:usage:flushed";
+pub(super) const USAGE: &str = "area:usage";
+pub(super) const LAST_USED: &str = "area:usage:last_used";
 
 /// KEYS: the last batch applied per server, the counts, the last-used times.
 /// ARGV: server id, batch number, then rows of key, day, ok, errors,
