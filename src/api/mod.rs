@@ -18,6 +18,7 @@ pub mod search;
 pub mod search_explain;
 pub mod search_forgiving;
 pub mod search_forgiving_terms;
+pub mod search_members;
 pub mod search_params;
 pub mod search_words;
 #[cfg(test)]

@@ -10,6 +10,7 @@ use rusqlite::{Connection, params};
 
 use super::{AreaPage, summary};
 use crate::api::params::SearchParams;
+use crate::data::dataset::Dataset;
 use crate::error::{ApiError, ApiResult};
 use crate::search::area_index::AreaIndex;
 use crate::search::bbox::BBox;
@@ -34,6 +35,17 @@ pub struct Searchable<'a> {
     pub vocabulary: &'a Vocabulary,
     /// Whether the file stores other names.
     pub other_names: bool,
+}
+
+impl Searchable<'_> {
+    pub fn of(d: &Dataset) -> Searchable<'_> {
+        Searchable {
+            index: &d.index,
+            matches: &d.matches,
+            vocabulary: &d.vocabulary,
+            other_names: d.other_names,
+        }
+    }
 }
 
 pub fn search(conn: &Connection, data: &Searchable, p: &SearchParams) -> ApiResult<AreaPage> {

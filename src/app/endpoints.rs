@@ -45,7 +45,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
         Route::SearchAreas => {
             let p = params::search(query)?;
             let format = negotiate(p.format, accept, &LIST_FORMATS);
-            let page = api::search::search(conn, &dataset.searchable(), &p)?;
+            let page = api::search::search(conn, &api::search::Searchable::of(dataset), &p)?;
             listing::answer(req, &page, format, p.circle.is_some())
         }
         Route::ExportAreas => {

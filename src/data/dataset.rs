@@ -93,16 +93,6 @@ fn version_of(m: &std::fs::Metadata) -> String {
 }
 
 impl Dataset {
-    /// What search reads of this dataset.
-    pub fn searchable(&self) -> crate::api::search::Searchable<'_> {
-        crate::api::search::Searchable {
-            index: &self.index,
-            matches: &self.matches,
-            vocabulary: &self.vocabulary,
-            other_names: self.other_names,
-        }
-    }
-
     fn open(path: &Path, pool_size: PoolSize) -> Result<Dataset, String> {
         // The file's identity and its version from one look at it: were the
         // file renamed over in between, the two would name different files.
@@ -132,7 +122,9 @@ impl Dataset {
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
         let other_names = schema >= db::OTHER_NAMES_VERSION;
         let vocabulary = Vocabulary::read(&conn, other_names).map_err(|e| e.to_string())?;
-        log::info!(
+        // Debug: at info it would come before the address, which the first
+        // line names (README, "Configuration").
+        log::debug!(
             "{}: {} words to search, {} KiB in memory (search/vocabulary.rs)",
             path.display(),
             vocabulary.len(),

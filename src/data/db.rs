@@ -22,11 +22,9 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// 3: areas only; API keys and plans live in the keys file (access/key_file.rs).
 /// 4: areas' other names (area_other_names, other_names_fts).
 pub const SCHEMA_VERSION: i64 = 4;
-/// The version a version-2 file is labeled once its key tables are dropped:
-/// its areas are then laid out as version 3's, without other names.
+/// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
-/// The first version whose files hold other names; older ones are served
-/// with none (README, "Search Areas").
+/// The first version with other names; older files are served with none.
 pub const OTHER_NAMES_VERSION: i64 = 4;
 /// The versions the server reads. Version 2's areas are laid out as 3's; its
 /// key tables, when they could not be dropped, are never read.
@@ -62,8 +60,8 @@ impl PoolSize {
 /// and rollback replace it by a rename; README, "Data: init, import, reload"),
 /// so its connections open it with SQLite's `immutable=1`: a read takes no
 /// file lock and looks for no journal (a lock cycle per request otherwise).
-/// A version-2 file may still be migrated in place by `serve` (its key
-/// tables dropped), so it is read the ordinary way. No memory map either way: a file truncated in place would
+/// A version-2 file may still lose its key tables in place, so it is read
+/// the ordinary way. No memory map either way: a file truncated in place would
 /// crash the process with SIGBUS; with reads it is an error, answered 503
 /// (data/dataset.rs notices the change and stops serving the file).
 pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {

@@ -43,15 +43,9 @@ const SUFFIXES: [&str; 8] = [
     "Gardens",
 ];
 
-/// Syllables of the made-up other names that every `OTHER_NAME_EVERY`-th
-/// copy gets: 30 of them, three to five to a name, so that a million areas
-/// hold some 250,000 distinct words, as a real gazetteer's names would, and
-/// the typo walk is measured over a vocabulary of that size
-/// (bench/RESULTS-million.md).
-const SYLLABLES: [&str; 30] = [
-    "ba", "be", "bo", "da", "di", "du", "ka", "ke", "ko", "la", "li", "lu", "ma", "me", "mo",
-    "na", "ni", "nu", "pa", "pe", "ra", "ri", "sa", "se", "ta", "ti", "tu", "wa", "ya", "zi",
-];
+/// Every `OTHER_NAME_EVERY`-th copy gets an other name of 3 to 5 of these
+/// syllables: a million areas hold some 250,000 words, as a gazetteer would.
+const SYLLABLES: &str = "babebodadidukakekolalilumamemonaninupaperarisasetatituwayazi";
 const OTHER_NAME_EVERY: usize = 3;
 
 /// How far a copy may sit from its place, in kilometres.
@@ -172,6 +166,15 @@ fn suffix_and_number(k: usize) -> (&'static str, usize) {
     (SUFFIXES[k % SUFFIXES.len()], k / SUFFIXES.len() + 1)
 }
 
+/// A made-up one-word name, capitalised.
+fn made_up_name(rng: &mut Rng) -> String {
+    let word: String = (0..3 + rng.below(3))
+        .map(|_| 2 * rng.below(SYLLABLES.len() / 2))
+        .map(|at| &SYLLABLES[at..at + 2])
+        .collect();
+    word[..1].to_ascii_uppercase() + &word[1..]
+}
+
 /// The k-th copy of a place: a name and id from k, a point within JITTER_KM.
 fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
     let (suffix, number) = suffix_and_number(k);
@@ -184,20 +187,10 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
     let dlng = distance * angle.sin() / (KM_PER_DEGREE * p.lat.to_radians().cos());
     // Five decimals, like the seed's coordinates.
     let round5 = |x: f64| (x * 1e5).round() / 1e5;
-    let other_names = if k % OTHER_NAME_EVERY == 0 {
-        let syllables = 3 + rng.below(3);
-        let word: String = (0..syllables)
-            .map(|_| SYLLABLES[rng.below(SYLLABLES.len())])
-            .collect();
-        let mut letters = word.chars();
-        let first = letters.next().map(|c| c.to_ascii_uppercase());
-        vec![first.into_iter().chain(letters).collect()]
-    } else {
-        Vec::new()
-    };
+    let other_names = (k % OTHER_NAME_EVERY == 0).then(|| made_up_name(&mut rng));
     Generated {
         name: format!("{} {suffix} {number}", p.name),
-        other_names,
+        other_names: other_names.into_iter().collect(),
         id,
         place: index,
         lat: round5((p.lat + dlat).clamp(-90.0, 90.0)),

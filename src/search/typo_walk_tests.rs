@@ -3,27 +3,12 @@
 use super::*;
 use crate::search::test_points::Lcg;
 use crate::search::vocabulary::IN_AREAS;
+use reference::osa;
 
-/// Optimal string alignment distance, the textbook table.
-fn osa(a: &[u8], b: &[u8]) -> usize {
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for j in 0..=b.len() {
-        d[0][j] = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
-}
+/// The textbook distance, written apart from the server's code.
+#[allow(dead_code)]
+#[path = "../../tests/common/forgiving.rs"]
+mod reference;
 
 /// The fewest edits between the query and the word (whole) or any of its
 /// prefixes (prefix mode).

@@ -115,7 +115,7 @@ fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
         truth_score: number(o, "truth_score", "truth_score", false, problems),
         ..Draft::default()
     };
-    d.other_names = strings(o, "other_names", problems);
+    d.other_names = strings(o, "other_names", "other_names", problems);
     match present(o, "dimensions") {
         None => problems.push("dimensions is missing".into()),
         Some(Value::Object(dims)) => {
@@ -153,20 +153,10 @@ fn dimension(name: &str, v: &Value, problems: &mut Vec<String>) -> Option<DraftD
     unknown_fields(o, &DIMENSION_FIELDS, &format!("{at}."), problems);
     let score = number(o, "score", &format!("{at}.score"), true, problems);
     let weight = number(o, "weight", &format!("{at}.weight"), true, problems);
-    let sources = match present(o, "sources") {
-        None => {
-            problems.push(format!("{at}.sources is missing"));
-            Vec::new()
-        }
-        Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
-            .iter()
-            .filter_map(|s| s.as_str().map(String::from))
-            .collect(),
-        Some(_) => {
-            problems.push(format!("{at}.sources must be an array of strings"));
-            Vec::new()
-        }
-    };
+    if present(o, "sources").is_none() {
+        problems.push(format!("{at}.sources is missing"));
+    }
+    let sources = strings(o, "sources", &format!("{at}.sources"), problems);
     Some(DraftDimension {
         name: name.to_string(),
         score,
@@ -239,8 +229,8 @@ fn number(
     None
 }
 
-/// An optional array of strings; absent or null is empty.
-fn strings(o: &Object, key: &str, problems: &mut Vec<String>) -> Vec<String> {
+/// An array of strings, shown in problems as `shown`; absent or null is empty.
+fn strings(o: &Object, key: &str, shown: &str, problems: &mut Vec<String>) -> Vec<String> {
     match present(o, key) {
         None => Vec::new(),
         Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
@@ -248,7 +238,7 @@ fn strings(o: &Object, key: &str, problems: &mut Vec<String>) -> Vec<String> {
             .filter_map(|s| s.as_str().map(String::from))
             .collect(),
         Some(_) => {
-            problems.push(format!("{key} must be an array of strings"));
+            problems.push(format!("{shown} must be an array of strings"));
             Vec::new()
         }
     }
