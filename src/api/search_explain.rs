@@ -64,10 +64,11 @@ pub fn explain(texts: [&str; 3], other_names: &[String], words: &[String], tier:
     for i in 1..=n {
         let last = i == query.len();
         let mut options = Vec::new();
-        if let (Some(before), Some(hit)) = (&best[i - 1], word_hit(&fields, &query[i - 1], last)) {
+        if let (Some(before), Some(hit)) = (&best[i - 1], word_hit(&fields, &query[i - 1], last, tier)) {
             options.push((before, hit));
         }
         if i >= 2
+            && tier >= MatchTier::OneTypo
             && let (Some(before), Some(hit)) = (&best[i - 2], joined_hit(&fields, &query[i - 2], &query[i - 1], last))
         {
             options.push((before, hit));
@@ -99,9 +100,11 @@ fn typos_allowed(letters: usize) -> usize {
     }
 }
 
-/// The best hit of one query word in any field.
-fn word_hit(fields: &[Field], q: &str, last: bool) -> Option<Hit> {
-    let allowed = typos_allowed(q.chars().count());
+/// The best hit of one query word in any field; typos and splits are
+/// looked for only when the area's tier allows them.
+fn word_hit(fields: &[Field], q: &str, last: bool, tier: MatchTier) -> Option<Hit> {
+    let forgives = tier >= MatchTier::OneTypo;
+    let allowed = if forgives { typos_allowed(q.chars().count()) } else { 0 };
     let mode = if last { Mode::Prefix } else { Mode::Whole };
     let mut best: Option<Hit> = None;
     let mut offer = |grade: u8, words: Vec<String>, f: &Field| {
@@ -119,11 +122,16 @@ fn word_hit(fields: &[Field], q: &str, last: bool) -> Option<Hit> {
                 offer(if f.other.is_some() { 2 } else { 1 }, vec![w.clone()], f);
                 continue;
             }
-            let d = distance(q.as_bytes(), w.as_bytes(), mode);
-            if d <= allowed {
-                offer(2 + d as u8, vec![w.clone()], f);
+            // A whole word differs by at least its difference in length.
+            let near = mode == Mode::Prefix || w.len().abs_diff(q.len()) <= allowed;
+            if allowed > 0 && near {
+                let d = distance(q.as_bytes(), w.as_bytes(), mode);
+                if d <= allowed {
+                    offer(2 + d as u8, vec![w.clone()], f);
+                }
             }
-            if let Some(next) = f.words.get(k + 1)
+            if forgives
+                && let Some(next) = f.words.get(k + 1)
                 && splits_into(q, w, next, last)
             {
                 offer(3, vec![w.clone(), next.clone()], f);

@@ -233,26 +233,27 @@ impl Walk<'_> {
 /// `near` finds, for one word (api/search_explain.rs).
 pub fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
     let m = query.len();
-    let mut rows: Vec<Vec<usize>> = vec![(0..=m).collect()];
-    let mut best = rows[0][m];
+    // Three rows of the table at a time: the one two back (for a swap), the
+    // last one, and the one being made.
+    let (mut two_back, mut last, mut now) = (vec![0; m + 1], (0..=m).collect::<Vec<usize>>(), vec![0; m + 1]);
+    let mut best = last[m];
     for (i, &c) in word.iter().enumerate() {
-        let depth = i + 1;
-        let mut next = vec![depth; m + 1];
+        now[0] = i + 1;
         for j in 1..=m {
-            let row = &rows[i];
-            let mut d = (row[j - 1] + usize::from(query[j - 1] != c))
-                .min(row[j] + 1)
-                .min(next[j - 1] + 1);
-            if depth >= 2 && j >= 2 && query[j - 1] == word[i - 1] && query[j - 2] == c {
-                d = d.min(rows[i - 1][j - 2] + 1);
+            let mut d = (last[j - 1] + usize::from(query[j - 1] != c))
+                .min(last[j] + 1)
+                .min(now[j - 1] + 1);
+            if i >= 1 && j >= 2 && query[j - 1] == word[i - 1] && query[j - 2] == c {
+                d = d.min(two_back[j - 2] + 1);
             }
-            next[j] = d;
+            now[j] = d;
         }
-        best = best.min(next[m]);
-        rows.push(next);
+        best = best.min(now[m]);
+        std::mem::swap(&mut two_back, &mut last);
+        std::mem::swap(&mut last, &mut now);
     }
     match mode {
-        Mode::Whole => rows[word.len()][m],
+        Mode::Whole => last[m],
         Mode::Prefix => best,
     }
 }
