@@ -227,9 +227,16 @@ fn get_area_shows_other_names_in_their_order_and_an_empty_array_for_none() {
         .iter()
         .map(|n| n.as_str().expect("a string"))
         .collect();
-    assert_eq!(names.first(), Some(&"Port Elizabeth"), "the former name first: {names:?}");
+    assert_eq!(
+        names.first(),
+        Some(&"Port Elizabeth"),
+        "the former name first: {names:?}"
+    );
     assert!(names.iter().all(|n| !n.eq_ignore_ascii_case("gqeberha")));
-    assert_eq!(app.ok("/v1/areas/aberdeen")["other_names"], serde_json::json!([]));
+    assert_eq!(
+        app.ok("/v1/areas/aberdeen")["other_names"],
+        serde_json::json!([])
+    );
 }
 
 #[test]

@@ -223,7 +223,9 @@ fn every_given_criterion_must_hold() {
         ("q=town&min_score=0", Some(0.0), None),
     ] {
         let geo = radius.map_or(String::new(), |_| format!("&lat={lat}&lng={lng}"));
-        let page = app.ok(&format!("/v1/areas/search?{query}{geo}&match=exact&limit=50"));
+        let page = app.ok(&format!(
+            "/v1/areas/search?{query}{geo}&match=exact&limit=50"
+        ));
         let q = query.split('&').next().unwrap().trim_start_matches("q=");
         let matching = areas(app).filter(|(l, d)| {
             text_matches(l, q, false)
@@ -234,7 +236,9 @@ fn every_given_criterion_must_hold() {
         assert_eq!(page["total"].as_u64(), Some(want.len() as u64), "{query}");
         assert!(want.len() <= 50, "{query}: the test sees every match");
         assert_eq!(ids(&page), want, "{query}");
-        let short = app.ok(&format!("/v1/areas/search?{query}{geo}&match=exact&limit=3"));
+        let short = app.ok(&format!(
+            "/v1/areas/search?{query}{geo}&match=exact&limit=3"
+        ));
         assert_eq!(ids(&short), want[..want.len().min(3)], "{query} limit=3");
         assert_eq!(short["total"], page["total"], "{query} limit=3");
         let has_distance = data(&page).iter().all(|a| a.get("distance_km").is_some());

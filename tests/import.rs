@@ -115,7 +115,10 @@ fn other_names_are_imported_searched_and_held_to_the_rules() {
     let running = start_server(&db);
     let (status, durban) = get(running.addr(), "/v1/areas/durban", &key);
     assert_eq!(status, 200, "{durban}");
-    assert_eq!(durban["other_names"], serde_json::json!(["Port Natal", "ITheku"]));
+    assert_eq!(
+        durban["other_names"],
+        serde_json::json!(["Port Natal", "ITheku"])
+    );
     let (_, found) = get(running.addr(), "/v1/areas/search?q=port%20natal", &key);
     assert_eq!(found["data"][0]["id"], "durban", "{found}");
     assert_eq!(found["data"][0]["match"]["other_name"], "Port Natal");
@@ -127,11 +130,20 @@ fn other_names_are_imported_searched_and_held_to_the_rules() {
              sea-point,Sea Point,western-cape,City of Cape Town,-33.91,18.38,6.5,1,saps,{names}\n"
         )
     };
-    let many = (0..21).map(|i| format!("Name {i}")).collect::<Vec<_>>().join(";");
+    let many = (0..21)
+        .map(|i| format!("Name {i}"))
+        .collect::<Vec<_>>()
+        .join(";");
     let long = "x".repeat(201);
     for (names, says) in [
-        (many.as_str(), "other_names holds 21 names; at most 20 are allowed"),
-        (long.as_str(), "other_names[0] is longer than 200 characters"),
+        (
+            many.as_str(),
+            "other_names holds 21 names; at most 20 are allowed",
+        ),
+        (
+            long.as_str(),
+            "other_names[0] is longer than 200 characters",
+        ),
         ("Fine;\"-- ;\"", "other_names[1] holds no letter or digit"),
     ] {
         let csv = dir.join("names.csv");
@@ -143,15 +155,25 @@ fn other_names_are_imported_searched_and_held_to_the_rules() {
     let jsonl = dir.join("names.jsonl");
     let line = r#"{"id":"a","name":"A","province":"gauteng","municipality":"M","lat":-26.2,"lng":28.0,"dimensions":{"safety":{"score":6,"weight":1,"sources":["s"]}}"#;
     for (names, says) in [
-        (r#""other_names":["Tab\tName"]"#, "other_names[0] holds a control character"),
-        (r#""other_names":"PE""#, "other_names must be an array of strings"),
+        (
+            r#""other_names":["Tab\tName"]"#,
+            "other_names[0] holds a control character",
+        ),
+        (
+            r#""other_names":"PE""#,
+            "other_names must be an array of strings",
+        ),
     ] {
         fs::write(&jsonl, format!("{line},{names}}}\n")).unwrap();
         let text = assert_fails(&import(&db, &jsonl));
         assert!(text.contains(says), "{says}: {text}");
     }
     // A name that folds to the area's name, or to one before it, is dropped.
-    fs::write(&jsonl, format!("{line},\"other_names\":[\"a\",\"Old A\",\"OLD-a\"]}}\n")).unwrap();
+    fs::write(
+        &jsonl,
+        format!("{line},\"other_names\":[\"a\",\"Old A\",\"OLD-a\"]}}\n"),
+    )
+    .unwrap();
     assert_ok(&import(&db, &jsonl));
     let conn = Connection::open(&db).unwrap();
     let kept: Vec<String> = conn

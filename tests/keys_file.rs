@@ -136,9 +136,19 @@ fn the_first_command_moves_an_old_datasets_keys_into_the_keys_file() {
     // A file of an older schema has no other names: Get Area says so, and
     // search still forgives typos, from the vocabulary built at open.
     let area = server.get("/v1/areas/aberdeen-north-1", GROWTH_KEY);
-    assert_eq!(area.json()["other_names"], serde_json::json!([]), "{}", area.text());
+    assert_eq!(
+        area.json()["other_names"],
+        serde_json::json!([]),
+        "{}",
+        area.text()
+    );
     let typo = server.get("/v1/areas/search?q=aberdeeen%20north&limit=1", GROWTH_KEY);
-    assert_eq!(typo.json()["data"][0]["id"], "aberdeen-north-1", "{}", typo.text());
+    assert_eq!(
+        typo.json()["data"][0]["id"],
+        "aberdeen-north-1",
+        "{}",
+        typo.text()
+    );
     assert_eq!(typo.json()["data"][0]["match"]["tier"], "one_typo");
     let me = server.get("/v1/key", GROWTH_KEY).json();
     assert_eq!(
@@ -443,7 +453,10 @@ fn a_client_past_its_keyless_budget_gets_a_new_key_served_once_it_is_read() {
     // server looks for it, so this client may meet 429 until the poll has
     // read the key (README, "Rate limits"); never 401, and served after.
     let first = get_area(&server, &key);
-    assert!([200, 429].contains(&first), "the new key's first request: {first}");
+    assert!(
+        [200, 429].contains(&first),
+        "the new key's first request: {first}"
+    );
     let served = common::wait::within(std::time::Duration::from_secs(3), || {
         (get_area(&server, &key) == 200).then_some(())
     });

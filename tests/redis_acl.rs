@@ -45,9 +45,14 @@ fn the_servers_user_cannot_make_a_key_and_the_servers_serve_as_it() {
     for s in &hosts.servers {
         let metrics = text(&s.get("/metrics", &key).body);
         assert!(metrics.contains("area_redis_up 1\n"), "{metrics}");
-        assert!(metrics.contains("area_rate_limit_local_total 0\n"), "{metrics}");
+        assert!(
+            metrics.contains("area_rate_limit_local_total 0\n"),
+            "{metrics}"
+        );
     }
     // The 10, and the first request of key_in_force's polling at least.
-    within(Duration::from_secs(5), || (hosts.usage_ok(&id) >= 11).then_some(()))
-        .unwrap_or_else(|| panic!("usage counted: {}", hosts.usage_ok(&id)));
+    within(Duration::from_secs(5), || {
+        (hosts.usage_ok(&id) >= 11).then_some(())
+    })
+    .unwrap_or_else(|| panic!("usage counted: {}", hosts.usage_ok(&id)));
 }

@@ -48,8 +48,10 @@ fn errors(server: &Served, key: &str, kind: &str) -> u64 {
 
 /// Waits until the count of bad values of `kind` is above zero.
 fn shows(server: &Served, key: &str, kind: &str) {
-    within(SHOWS_WITHIN, || (errors(server, key, kind) > 0).then_some(()))
-        .unwrap_or_else(|| panic!("a bad {kind} is counted: {:?}", server.log.lock().unwrap()));
+    within(SHOWS_WITHIN, || {
+        (errors(server, key, kind) > 0).then_some(())
+    })
+    .unwrap_or_else(|| panic!("a bad {kind} is counted: {:?}", server.log.lock().unwrap()));
 }
 
 #[test]
@@ -68,8 +70,15 @@ fn bad_values_in_redis_are_counted_and_said_and_the_next_good_version_is_taken()
     redis(&url, &["HSET", "area:keys", "key_bad", "{not json"]);
     redis(&url, &["INCR", "area:version"]);
     shows(&server, &key, "key_record");
-    assert!(server.logged("area:keys field key_bad"), "the log names the record");
-    assert_eq!(server.get("/v1/key", &key).status, 200, "the good key stays");
+    assert!(
+        server.logged("area:keys field key_bad"),
+        "the log names the record"
+    );
+    assert_eq!(
+        server.get("/v1/key", &key).status,
+        200,
+        "the good key stays"
+    );
 
     // A version that is not a number: said once with its key, counted, and
     // Redis is not taken for away.
@@ -83,7 +92,10 @@ fn bad_values_in_redis_are_counted_and_said_and_the_next_good_version_is_taken()
     })
     .expect("the watch goes on reading the version");
     assert_eq!(metric(&server, &key, "area_redis_up"), Some(1));
-    assert_eq!(metric(&server, &key, "area_rate_limit_local_total"), Some(0));
+    assert_eq!(
+        metric(&server, &key, "area_rate_limit_local_total"),
+        Some(0)
+    );
     assert_eq!(server.get("/v1/key", &key).status, 200);
 
     // The next good version is picked up: a key made after it works.
@@ -92,7 +104,17 @@ fn bad_values_in_redis_are_counted_and_said_and_the_next_good_version_is_taken()
     key_in_force(server.addr, &newer);
 
     // A bucket that is not tokens and a time: said, and it starts full.
-    redis(&url, &["HSET", &format!("area:bucket:{id}"), "tokens", "x", "at", "y"]);
+    redis(
+        &url,
+        &[
+            "HSET",
+            &format!("area:bucket:{id}"),
+            "tokens",
+            "x",
+            "at",
+            "y",
+        ],
+    );
     assert_eq!(server.get("/v1/key", &key).status, 200);
     shows(&server, &key, "bucket");
     assert!(server.logged(&format!("area:bucket:{id}")));

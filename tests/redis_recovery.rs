@@ -178,7 +178,11 @@ fn a_usage_file_migrated_again_after_more_requests_adds_only_what_is_new() {
     let ok_in = |out: std::process::Output| -> u64 {
         assert!(out.status.success(), "{}", text(&out.stderr));
         let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        rows.as_array().unwrap().iter().map(|r| r["ok"].as_u64().unwrap()).sum()
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["ok"].as_u64().unwrap())
+            .sum()
     };
     let usage_args = ["keys", "usage", "--key", &id, "--format", "json"];
     let in_redis = || ok_in(admin_run(&url, &admin, &usage_args));

@@ -75,7 +75,10 @@ fn assert_flood_refused(statuses: &BTreeMap<u16, u64>, took: Duration) {
     let limit = u64::from(ANONYMOUS_PER_MINUTE) + took.as_secs() + 1;
     assert!(refused <= limit, "{refused} 401s: {statuses:?}");
     assert!(statuses.get(&429).copied().unwrap_or(0) > 0, "{statuses:?}");
-    let others: Vec<_> = statuses.keys().filter(|s| ![401, 429].contains(*s)).collect();
+    let others: Vec<_> = statuses
+        .keys()
+        .filter(|s| ![401, 429].contains(*s))
+        .collect();
     assert!(others.is_empty(), "{statuses:?}");
 }
 

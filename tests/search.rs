@@ -85,7 +85,10 @@ fn limit_is_1_to_50_defaults_to_10_and_the_body_is_data_total_limit_offset() {
 
 /// Runs a text search and checks total, page and order against brute force.
 fn check_text(app: &TestApp, q: &str) -> Value {
-    let page = app.ok(&format!("/v1/areas/search?q={}&match=exact&limit=50", encode(q)));
+    let page = app.ok(&format!(
+        "/v1/areas/search?q={}&match=exact&limit=50",
+        encode(q)
+    ));
     for item in data(&page) {
         // The list form of the area, as List Areas gives it, and how it matched.
         let mut item = item.clone();

@@ -37,7 +37,11 @@ fn seed(app: &TestApp) -> Vec<(String, usize, Vec<Field>)> {
 
 /// Every match of q in order, by brute force.
 fn expected(areas: &[(String, usize, Vec<Field>)], q: &str) -> Vec<String> {
-    let words: Vec<String> = q.split(' ').filter(|w| !w.is_empty()).map(String::from).collect();
+    let words: Vec<String> = q
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect();
     let mut found: Vec<_> = areas
         .iter()
         .filter_map(|(id, len, f)| order_key(f, &words).map(|k| (k, *len, id.clone())))
@@ -75,7 +79,10 @@ fn the_names_people_type_find_their_place_first() {
     let page = search(app, "port elizabeth", "");
     let renamed = &data(&page)[0];
     assert_eq!(renamed["match"]["other_name"], "Port Elizabeth");
-    assert_eq!(renamed["match"]["words"], serde_json::json!(["port", "elizabeth"]));
+    assert_eq!(
+        renamed["match"]["words"],
+        serde_json::json!(["port", "elizabeth"])
+    );
     let page = search(app, "stellenbosh", "");
     let typo = &data(&page)[0];
     assert_eq!(typo["match"]["words"], serde_json::json!(["stellenbosch"]));
@@ -85,7 +92,14 @@ fn the_names_people_type_find_their_place_first() {
 #[test]
 fn a_string_that_names_no_place_finds_nothing() {
     let app = spawn_app();
-    for q in ["xqzv", "qwertyuiop", "zzzzzz", "blorfington", "kwxjq pzv", "1234567"] {
+    for q in [
+        "xqzv",
+        "qwertyuiop",
+        "zzzzzz",
+        "blorfington",
+        "kwxjq pzv",
+        "1234567",
+    ] {
         assert_eq!(search(app, q, "")["total"], 0, "q={q:?}");
     }
 }
@@ -111,13 +125,18 @@ fn csv_keeps_its_columns_and_geojson_carries_the_match() {
         Some("id,name,province,municipality,truth_score,updated_at,lat,lng")
     );
     assert!(text.contains("mbombela,Mbombela"), "{text}");
-    let geo: Value = app.get("/v1/areas/search?q=nelspruit&format=geojson").json();
+    let geo: Value = app
+        .get("/v1/areas/search?q=nelspruit&format=geojson")
+        .json();
     let props = &geo["features"][0]["properties"];
     assert_eq!(props["match"]["tier"], "other_name", "{geo}");
     assert_eq!(props["match"]["other_name"], "Nelspruit");
     // No q, no match.
     let near = app.ok("/v1/areas/search?lat=-25.47&lng=30.97&radius=5");
-    assert!(data(&near).iter().all(|a| a.get("match").is_none()), "{near}");
+    assert!(
+        data(&near).iter().all(|a| a.get("match").is_none()),
+        "{near}"
+    );
 }
 
 /// Words of a seed text with up to two random edits, joined or split.
@@ -175,5 +194,8 @@ fn every_tier_equals_brute_force_and_paging_meets_each_match_once() {
         several_pages += usize::from(offset > 2 * limit);
         assert_eq!(got, want, "q={q:?}");
     }
-    assert!(several_pages >= 5, "some searches span several pages: {several_pages}");
+    assert!(
+        several_pages >= 5,
+        "some searches span several pages: {several_pages}"
+    );
 }

@@ -49,7 +49,10 @@ fn a_url_file_every_user_may_read_is_refused_and_one_of_its_group_is_taken() {
     let out = run(&["keys", "list"], &[("AREA_REDIS_FILE", &kept)], &dir);
     let said = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
-    assert!(said.contains("Redis at redis://:***@127.0.0.1:1/0"), "{said}");
+    assert!(
+        said.contains("Redis at redis://:***@127.0.0.1:1/0"),
+        "{said}"
+    );
     assert!(!said.contains(PASSWORD), "{said}");
 }
 
@@ -110,7 +113,10 @@ fn no_doc_puts_the_redis_password_on_a_command_line() {
         "AREA_REDIS=redis://:pw@10.0.0.5:6379/0 area-scoring keys migrate",
         "$ AREA_REDIS=redis://app:pw@h:1 \"$BIN\" serve",
     ] {
-        assert!(teaches_a_password_on_a_command_line(taught).is_some(), "{taught}");
+        assert!(
+            teaches_a_password_on_a_command_line(taught).is_some(),
+            "{taught}"
+        );
     }
     for fine in [
         "AREA_REDIS=redis://:<password>@10.0.0.5:6379/0",

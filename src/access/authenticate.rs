@@ -127,7 +127,10 @@ mod tests {
     #[test]
     fn a_held_key_takes_no_keyless_token_and_makes_no_check() {
         let source = Source::default();
-        source.held.borrow_mut().insert(keys::hash("held"), caller("a"));
+        source
+            .held
+            .borrow_mut()
+            .insert(keys::hash("held"), caller("a"));
         let spent = Bucket(Cell::new(0));
         let (found, _) = authenticate(&source, Some(&header("held")), &spent).unwrap();
         assert_eq!((found.key_id.as_str(), source.checks.get()), ("a", 0));
@@ -153,7 +156,10 @@ mod tests {
     #[test]
     fn a_key_found_by_the_check_is_served_and_its_token_given_back() {
         let source = Source::default();
-        source.newer.borrow_mut().insert(keys::hash("new"), caller("n"));
+        source
+            .newer
+            .borrow_mut()
+            .insert(keys::hash("new"), caller("n"));
         let bucket = Bucket(Cell::new(1));
         let (found, _) = authenticate(&source, Some(&header("new")), &bucket).unwrap();
         assert_eq!(found.key_id, "n");

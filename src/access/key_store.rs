@@ -215,11 +215,9 @@ impl KeySource for KeyStore {
     }
 
     fn check_newer(&self) {
-        self.checks.run(|| {
-            match self.refresh.get() {
-                Some(refresh) => refresh(),
-                None => drop(self.read_if_moved(true)),
-            }
+        self.checks.run(|| match self.refresh.get() {
+            Some(refresh) => refresh(),
+            None => drop(self.read_if_moved(true)),
         });
     }
 }

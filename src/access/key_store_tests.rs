@@ -42,7 +42,10 @@ fn a_revoked_key_goes_at_the_next_poll() {
     let (id, key) = create(&path);
     let store = KeyStore::open(&path).unwrap();
     key_file::change(&path, |c| keys::revoke(c, &id)).unwrap();
-    assert!(store.authenticate(Some(&bearer(&key)), &NoLimit).is_ok(), "in memory");
+    assert!(
+        store.authenticate(Some(&bearer(&key)), &NoLimit).is_ok(),
+        "in memory"
+    );
     store.poll();
     assert_eq!(
         store.authenticate(Some(&bearer(&key)), &NoLimit),

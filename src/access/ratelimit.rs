@@ -138,9 +138,11 @@ impl Keyless for KeylessBudget<'_> {
     }
 
     fn give_back(&self) {
-        self.limiter
-            .keyless_buckets()
-            .give_back(&self.client, ANONYMOUS_PER_MINUTE, Instant::now());
+        self.limiter.keyless_buckets().give_back(
+            &self.client,
+            ANONYMOUS_PER_MINUTE,
+            Instant::now(),
+        );
     }
 }
 

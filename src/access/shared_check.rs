@@ -84,8 +84,12 @@ mod tests {
         let (gate, release) = (Arc::new(Barrier::new(2)), Arc::new(Barrier::new(2)));
         // The first check holds until every other request is waiting.
         let first = {
-            let (shared, checks, gate, release) =
-                (shared.clone(), checks.clone(), gate.clone(), release.clone());
+            let (shared, checks, gate, release) = (
+                shared.clone(),
+                checks.clone(),
+                gate.clone(),
+                release.clone(),
+            );
             std::thread::spawn(move || {
                 shared.run(|| {
                     checks.fetch_add(1, Ordering::SeqCst);

@@ -21,8 +21,8 @@ pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 pub use crate::api::format::Format;
-pub use crate::api::search_params::{MatchTier, Matching};
 use crate::api::query::Bounds;
+pub use crate::api::search_params::{MatchTier, Matching};
 
 // ---- List Areas: GET /v1/areas (README, "List Areas") ----
 

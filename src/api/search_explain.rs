@@ -44,7 +44,12 @@ struct Hit {
 
 /// The match of an area whose texts are `name`, `municipality`,
 /// `province` and `other_names`, found at `tier` by the query `words`.
-pub fn explain(texts: [&str; 3], other_names: &[String], words: &[String], tier: MatchTier) -> SearchMatch {
+pub fn explain(
+    texts: [&str; 3],
+    other_names: &[String],
+    words: &[String],
+    tier: MatchTier,
+) -> SearchMatch {
     let mut fields: Vec<Field> = texts
         .iter()
         .map(|t| Field {
@@ -64,12 +69,17 @@ pub fn explain(texts: [&str; 3], other_names: &[String], words: &[String], tier:
     for i in 1..=n {
         let last = i == query.len();
         let mut options = Vec::new();
-        if let (Some(before), Some(hit)) = (&best[i - 1], word_hit(&fields, &query[i - 1], last, tier)) {
+        if let (Some(before), Some(hit)) =
+            (&best[i - 1], word_hit(&fields, &query[i - 1], last, tier))
+        {
             options.push((before, hit));
         }
         if i >= 2
             && tier >= MatchTier::OneTypo
-            && let (Some(before), Some(hit)) = (&best[i - 2], joined_hit(&fields, &query[i - 2], &query[i - 1], last))
+            && let (Some(before), Some(hit)) = (
+                &best[i - 2],
+                joined_hit(&fields, &query[i - 2], &query[i - 1], last),
+            )
         {
             options.push((before, hit));
         }
@@ -104,7 +114,11 @@ fn typos_allowed(letters: usize) -> usize {
 /// looked for only when the area's tier allows them.
 fn word_hit(fields: &[Field], q: &str, last: bool, tier: MatchTier) -> Option<Hit> {
     let forgives = tier >= MatchTier::OneTypo;
-    let allowed = if forgives { typos_allowed(q.chars().count()) } else { 0 };
+    let allowed = if forgives {
+        typos_allowed(q.chars().count())
+    } else {
+        0
+    };
     let mode = if last { Mode::Prefix } else { Mode::Whole };
     let mut best: Option<Hit> = None;
     let mut offer = |grade: u8, words: Vec<String>, f: &Field| {
@@ -147,8 +161,14 @@ fn splits_into(q: &str, left: &str, right: &str, last: bool) -> bool {
     let Some(rest) = q.strip_prefix(left) else {
         return false;
     };
-    let long_enough = left.chars().count() >= SPLIT_PART_MIN && rest.chars().count() >= SPLIT_PART_MIN;
-    long_enough && if last { right.starts_with(rest) } else { right == rest }
+    let long_enough =
+        left.chars().count() >= SPLIT_PART_MIN && rest.chars().count() >= SPLIT_PART_MIN;
+    long_enough
+        && if last {
+            right.starts_with(rest)
+        } else {
+            right == rest
+        }
 }
 
 /// The hit of two query words joined into one word of a field.
@@ -160,7 +180,13 @@ fn joined_hit(fields: &[Field], first: &str, second: &str, last: bool) -> Option
     fields.iter().find_map(|f| {
         f.words
             .iter()
-            .find(|w| if last { w.starts_with(&joined) } else { **w == joined })
+            .find(|w| {
+                if last {
+                    w.starts_with(&joined)
+                } else {
+                    **w == joined
+                }
+            })
             .map(|w| Hit {
                 grade: 3,
                 words: vec![w.clone()],

@@ -63,7 +63,10 @@ fn candidates(grades: &Grades) -> Vec<u32> {
     let size = |i: usize| {
         let g = &grades.words[i];
         let exact = if n == 1 { 0 } else { matches_len(&g.exact.0) };
-        exact + g.other.len() + g.one_typo.anywhere.len() + g.two_typos.anywhere.len()
+        exact
+            + g.other.len()
+            + g.one_typo.anywhere.len()
+            + g.two_typos.anywhere.len()
             + joined(i)
             + joined(i + 1)
     };

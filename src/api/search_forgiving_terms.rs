@@ -14,12 +14,12 @@ use std::sync::Arc;
 use rusqlite::Connection;
 
 use crate::api::contract::{SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM};
+pub use crate::api::search_members::{Members, each_match, holds, matches_len};
 use crate::api::search_words::{other_name_ranks, term_matches};
 use crate::error::ApiResult;
 use crate::search::area_index::AreaIndex;
 use crate::search::fold;
 use crate::search::match_cache::{MatchCache, Matches};
-pub use crate::api::search_members::{Members, each_match, holds, matches_len};
 use crate::search::typo_walk::{Mode, Near};
 use crate::search::vocabulary::{IN_AREAS, IN_OTHER_NAMES, Vocabulary};
 use crate::search::word_store::{fts_term, fts_word, in_name_query};
@@ -132,7 +132,11 @@ pub fn plan(v: &Vocabulary, words: &[String]) -> Option<Plan> {
     let n = words.len();
     let terms: Vec<Terms> = (0..n).map(|i| terms(v, &words[i], i + 1 == n)).collect();
     let joined: Vec<Option<(String, bool)>> = (0..n)
-        .map(|i| (i > 0).then(|| joined_term(v, &words[i - 1], &words[i], i + 1 == n)).flatten())
+        .map(|i| {
+            (i > 0)
+                .then(|| joined_term(v, &words[i - 1], &words[i], i + 1 == n))
+                .flatten()
+        })
         .collect();
     let any = terms
         .iter()
@@ -166,7 +170,11 @@ pub fn read(
         };
         let (mut one_typo, mut two_typos) = (Both::default(), Both::default());
         for near in t.near.iter() {
-            let into = if near.edits == 1 { &mut one_typo } else { &mut two_typos };
+            let into = if near.edits == 1 {
+                &mut one_typo
+            } else {
+                &mut two_typos
+            };
             let text = if near.prefix || !v.extends(near.text.as_bytes()) {
                 fts_term(&near.text)
             } else {
@@ -177,7 +185,14 @@ pub fn read(
         for (left, right) in &t.split {
             let tail = if i + 1 == n { "*" } else { "" };
             let phrase = format!("{} + {}{tail}", fts_word(left), fts_word(right));
-            add_term(conn, index, cache, IN_AREAS | IN_OTHER_NAMES, &phrase, &mut one_typo)?;
+            add_term(
+                conn,
+                index,
+                cache,
+                IN_AREAS | IN_OTHER_NAMES,
+                &phrase,
+                &mut one_typo,
+            )?;
         }
         one_typo.finish();
         two_typos.finish();
@@ -223,7 +238,8 @@ fn add_term(
 ) -> ApiResult<()> {
     if kinds & IN_AREAS != 0 {
         into.anywhere.add(term_matches(conn, index, cache, term)?);
-        into.in_name.add(term_matches(conn, index, cache, &in_name_query(term))?);
+        into.in_name
+            .add(term_matches(conn, index, cache, &in_name_query(term))?);
     }
     if kinds & IN_OTHER_NAMES != 0 {
         let ranks = other_name_ranks(conn, term)?;

@@ -20,14 +20,20 @@ mod reference;
 const AREAS: usize = 20_000;
 const SEARCHES: usize = 160;
 const SUFFIXES: [&str; 5] = ["North", "South", "Park", "Extension", "Gardens"];
-const SYLLABLES: [&str; 12] = ["ka", "lo", "ma", "bi", "tse", "ni", "ra", "vu", "de", "po", "shi", "we"];
+const SYLLABLES: [&str; 12] = [
+    "ka", "lo", "ma", "bi", "tse", "ni", "ra", "vu", "de", "po", "shi", "we",
+];
 
 /// A made-up one-word other name.
 fn made_up(rng: &mut Lcg) -> String {
     let n = 3 + (rng.unit() * 2.0) as usize;
-    let word: String = (0..n).map(|_| SYLLABLES[pick(rng, SYLLABLES.len())]).collect();
+    let word: String = (0..n)
+        .map(|_| SYLLABLES[pick(rng, SYLLABLES.len())])
+        .collect();
     let mut c = word.chars();
-    c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
 }
 
 fn pick(rng: &mut Lcg, n: usize) -> usize {
@@ -44,7 +50,10 @@ fn places() -> Vec<Place> {
             let (name, mut other_names) = if copy == 0 {
                 (p.name.clone(), p.other_names.clone())
             } else {
-                (format!("{} {} {copy}", p.name, SUFFIXES[copy % SUFFIXES.len()]), Vec::new())
+                (
+                    format!("{} {} {copy}", p.name, SUFFIXES[copy % SUFFIXES.len()]),
+                    Vec::new(),
+                )
             };
             if i % 3 == 1 {
                 other_names.push(made_up(&mut rng));
@@ -80,7 +89,9 @@ fn every_area(conn: &Connection) -> Vec<Area> {
     let mut stmt = conn.prepare(sql).unwrap();
     stmt.query_map([], |r| {
         let others: Option<String> = r.get(9)?;
-        let others: Vec<String> = others.map(|o| o.lines().map(String::from).collect()).unwrap_or_default();
+        let others: Vec<String> = others
+            .map(|o| o.lines().map(String::from).collect())
+            .unwrap_or_default();
         let main: [String; 3] = [r.get(6)?, r.get(7)?, r.get(8)?];
         Ok(Area {
             no: r.get(0)?,
@@ -134,7 +145,11 @@ fn typed(rng: &mut Lcg, a: &Area) -> Vec<String> {
         _ => {}
     }
     words.retain(|w| !w.is_empty());
-    if words.is_empty() { vec!["x".into()] } else { words }
+    if words.is_empty() {
+        vec!["x".into()]
+    } else {
+        words
+    }
 }
 
 /// One random edit: a letter added, dropped, changed, or two swapped.
@@ -167,9 +182,20 @@ fn params(rng: &mut Lcg, areas: &[Area], a: &Area, words: Vec<String>) -> Search
         matching: Matching::Forgiving,
     };
     match pick(rng, 5) {
-        0 => p.province = crate::domain::PROVINCES.iter().map(|(s, _)| *s).find(|s| *s == a.province_slug),
+        0 => {
+            p.province = crate::domain::PROVINCES
+                .iter()
+                .map(|(s, _)| *s)
+                .find(|s| *s == a.province_slug)
+        }
         1 => p.min_score = Some(areas[pick(rng, areas.len())].score),
-        2 => p.circle = Some(Circle { lat: a.lat, lng: a.lng, radius_km: 20.0 }),
+        2 => {
+            p.circle = Some(Circle {
+                lat: a.lat,
+                lng: a.lng,
+                radius_km: 20.0,
+            })
+        }
         _ => {}
     }
     p
@@ -181,11 +207,19 @@ fn brute_force(areas: &[Area], p: &SearchParams) -> (Vec<i64>, usize) {
         .iter()
         .filter(|a| p.province.is_none_or(|s| s == a.province_slug))
         .filter(|a| p.min_score.is_none_or(|m| a.score >= m))
-        .filter(|a| p.circle.is_none_or(|c| haversine_km(c.lat, c.lng, a.lat, a.lng) <= c.radius_km))
+        .filter(|a| {
+            p.circle
+                .is_none_or(|c| haversine_km(c.lat, c.lng, a.lat, a.lng) <= c.radius_km)
+        })
         .filter_map(|a| order_key(&a.fields, &p.words).map(|k| (k, a.rank, a.no)))
         .collect();
     found.sort();
-    let page = found.iter().skip(p.offset as usize).take(p.limit as usize).map(|f| f.2).collect();
+    let page = found
+        .iter()
+        .skip(p.offset as usize)
+        .take(p.limit as usize)
+        .map(|f| f.2)
+        .collect();
     (page, found.len())
 }
 
@@ -196,10 +230,13 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
     let path = dir.join("forgiving.db");
     let places = places();
     crate::data::load::create_database(&path, true, |w| {
-        places.iter().try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
+        places
+            .iter()
+            .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
     })
     .unwrap();
-    let conn = Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let conn =
+        Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let areas = every_area(&conn);
     let index = AreaIndex::load(&conn).unwrap();
     let vocabulary = Vocabulary::read(&conn, true).unwrap();
@@ -216,9 +253,24 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
         let p = params(&mut rng, &areas, a, words);
         let (want, total) = brute_force(&areas, &p);
         for matches in &caches[i % 2..] {
-            let data = Searchable { index: &index, matches, vocabulary: &vocabulary, other_names: true };
-            let got = search_with(&conn, &data, &p, (search_text::COLLECT_AT_MOST, Masking::ByCost)).unwrap();
-            let ids: Vec<i64> = got.data.iter().map(|s| area_no(&conn, &s.id).unwrap().unwrap()).collect();
+            let data = Searchable {
+                index: &index,
+                matches,
+                vocabulary: &vocabulary,
+                other_names: true,
+            };
+            let got = search_with(
+                &conn,
+                &data,
+                &p,
+                (search_text::COLLECT_AT_MOST, Masking::ByCost),
+            )
+            .unwrap();
+            let ids: Vec<i64> = got
+                .data
+                .iter()
+                .map(|s| area_no(&conn, &s.id).unwrap().unwrap())
+                .collect();
             assert_eq!((ids, got.total as usize), (want.clone(), total), "{p:?}");
         }
         if let Some((t, _)) = order_key(&a.fields, &p.words) {

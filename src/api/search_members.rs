@@ -26,7 +26,9 @@ impl Members {
 
     pub fn add(&mut self, m: Matches) {
         match m {
-            Matches::List(ranks) if ranks.len() <= MERGED_AT_MOST => self.list.extend_from_slice(&ranks),
+            Matches::List(ranks) if ranks.len() <= MERGED_AT_MOST => {
+                self.list.extend_from_slice(&ranks)
+            }
             long => self.parts.push(long),
         }
     }
@@ -84,4 +86,3 @@ pub fn holds(m: &Matches, rank: u32) -> bool {
         Matches::Bits(b) => b.by_rank.get(rank as usize),
     }
 }
-

@@ -61,7 +61,10 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             if p.history {
                 keys::require(caller.plan, HISTORY_PLAN, "score history")?;
             }
-            Response::json(200, api::areas::get(conn, &dataset.index, id, &p, dataset.other_names)?)
+            Response::json(
+                200,
+                api::areas::get(conn, &dataset.index, id, &p, dataset.other_names)?,
+            )
         }
         Route::AreaHistory(id) => {
             let p = params::history(query)?;

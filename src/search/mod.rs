@@ -21,8 +21,8 @@ pub mod provinces;
 pub mod region;
 mod score_order;
 pub mod shape_mask;
-pub mod typo_walk;
-pub mod vocabulary;
 #[cfg(test)]
 pub mod test_points;
+pub mod typo_walk;
+pub mod vocabulary;
 pub mod word_store;

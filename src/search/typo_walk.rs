@@ -235,7 +235,11 @@ pub fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
     let m = query.len();
     // Three rows of the table at a time: the one two back (for a swap), the
     // last one, and the one being made.
-    let (mut two_back, mut last, mut now) = (vec![0; m + 1], (0..=m).collect::<Vec<usize>>(), vec![0; m + 1]);
+    let (mut two_back, mut last, mut now) = (
+        vec![0; m + 1],
+        (0..=m).collect::<Vec<usize>>(),
+        vec![0; m + 1],
+    );
     let mut best = last[m];
     for (i, &c) in word.iter().enumerate() {
         now[0] = i + 1;

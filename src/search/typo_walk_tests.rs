@@ -15,7 +15,10 @@ mod reference;
 fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
     match mode {
         Mode::Whole => osa(query, word),
-        Mode::Prefix => (0..=word.len()).map(|n| osa(query, &word[..n])).min().unwrap(),
+        Mode::Prefix => (0..=word.len())
+            .map(|n| osa(query, &word[..n]))
+            .min()
+            .unwrap(),
     }
 }
 
@@ -49,7 +52,12 @@ fn finds_exactly_the_words_within_the_bound_with_their_fewest_edits() {
     // Few letters, so that words crowd together and many are near.
     let letters = b"abcde";
     let mut words: Vec<(String, u8)> = (0..3000)
-        .map(|_| (String::from_utf8(random_word(&mut rng, letters)).unwrap(), IN_AREAS))
+        .map(|_| {
+            (
+                String::from_utf8(random_word(&mut rng, letters)).unwrap(),
+                IN_AREAS,
+            )
+        })
         .collect();
     words.sort();
     words.dedup();
@@ -63,14 +71,16 @@ fn finds_exactly_the_words_within_the_bound_with_their_fewest_edits() {
                 for i in 0..v.len() {
                     let w = v.word(i);
                     let d = distance(&query, w, mode);
-                    let expected = (d <= most as usize && !w.starts_with(&query)).then_some(d as u8);
+                    let expected =
+                        (d <= most as usize && !w.starts_with(&query)).then_some(d as u8);
                     // Words the query is a prefix of are left to the exact tier,
                     // whether or not a term covers them.
                     if w.starts_with(&query) {
                         continue;
                     }
                     assert_eq!(
-                        got[i], expected,
+                        got[i],
+                        expected,
                         "{:?} against {:?}, {mode:?}, at most {most}",
                         String::from_utf8_lossy(&query),
                         String::from_utf8_lossy(w)
@@ -80,7 +90,10 @@ fn finds_exactly_the_words_within_the_bound_with_their_fewest_edits() {
             }
         }
     }
-    assert!(checked > 10_000, "the walk was tested on enough near words: {checked}");
+    assert!(
+        checked > 10_000,
+        "the walk was tested on enough near words: {checked}"
+    );
 }
 
 #[test]
@@ -97,8 +110,15 @@ fn a_swap_is_one_edit_and_the_query_itself_is_no_typo() {
     assert!(one("soweto", Mode::Whole).is_empty());
     assert_eq!(one("stellenbosh", Mode::Whole)[0].text, "stellenbosch");
     let typed = one("johanes", Mode::Prefix);
-    assert_eq!((typed[0].text.as_str(), typed[0].prefix, typed[0].edits), ("johannes", true, 1));
-    assert!(near(&v, b"johanesburg", 1, Mode::Whole).iter().any(|n| n.text == "johannesburg"));
+    assert_eq!(
+        (typed[0].text.as_str(), typed[0].prefix, typed[0].edits),
+        ("johannes", true, 1)
+    );
+    assert!(
+        near(&v, b"johanesburg", 1, Mode::Whole)
+            .iter()
+            .any(|n| n.text == "johannesburg")
+    );
 }
 
 #[test]
@@ -107,7 +127,11 @@ fn the_distance_of_one_pair_is_the_textbook_one() {
     for _ in 0..5000 {
         let (a, b) = (random_word(&mut rng, b"abc"), random_word(&mut rng, b"abc"));
         for mode in [Mode::Whole, Mode::Prefix] {
-            assert_eq!(super::distance(&a, &b, mode), distance(&a, &b, mode), "{a:?} {b:?} {mode:?}");
+            assert_eq!(
+                super::distance(&a, &b, mode),
+                distance(&a, &b, mode),
+                "{a:?} {b:?} {mode:?}"
+            );
         }
     }
 }

@@ -237,6 +237,9 @@ mod tests {
             ]
         );
         assert_eq!(v.word_kinds(b"port"), Some(IN_OTHER_NAMES));
-        assert_eq!(Vocabulary::read(&conn, false).unwrap().word_kinds(b"port"), None);
+        assert_eq!(
+            Vocabulary::read(&conn, false).unwrap().word_kinds(b"port"),
+            None
+        );
     }
 }

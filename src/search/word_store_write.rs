@@ -141,7 +141,9 @@ fn heavy_words(terms: &[(String, i64)], heavy: impl Fn(usize) -> bool) -> Vec<St
     sorted.sort_unstable();
     sorted
         .windows(2)
-        .filter(|w| heavy(usize::try_from(w[0].1).unwrap_or(0)) && w[1].0.starts_with(w[0].0.as_str()))
+        .filter(|w| {
+            heavy(usize::try_from(w[0].1).unwrap_or(0)) && w[1].0.starts_with(w[0].0.as_str())
+        })
         .map(|w| w[0].0.clone())
         .collect()
 }

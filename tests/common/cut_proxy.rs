@@ -50,7 +50,11 @@ impl CutProxy {
                 };
                 open.push(client.try_clone().unwrap());
                 open.push(upstream.try_clone().unwrap());
-                pipe(client.try_clone().unwrap(), upstream.try_clone().unwrap(), Duration::ZERO);
+                pipe(
+                    client.try_clone().unwrap(),
+                    upstream.try_clone().unwrap(),
+                    Duration::ZERO,
+                );
                 pipe(upstream, client, delay);
             }
         });

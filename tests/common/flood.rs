@@ -40,7 +40,11 @@ impl Held {
             }
             let lower = line.to_ascii_lowercase();
             if status == 0 {
-                status = lower.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+                status = lower
+                    .split(' ')
+                    .nth(1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
             } else if let Some(v) = lower.strip_prefix("content-length:") {
                 length = v.trim().parse().unwrap_or(0);
             } else if line == "\r\n" {
@@ -106,7 +110,12 @@ impl Flood {
 
 /// Asks `/v1/key` with `key` as `client` on one held connection until
 /// `until` passes: each answer's status and how long it took.
-pub fn ask_until(addr: SocketAddr, client: &str, key: &str, until: Instant) -> Vec<(u16, Duration)> {
+pub fn ask_until(
+    addr: SocketAddr,
+    client: &str,
+    key: &str,
+    until: Instant,
+) -> Vec<(u16, Duration)> {
     let mut held = Held::open(addr).expect("connect");
     let mut answers = Vec::new();
     while Instant::now() < until {

@@ -131,7 +131,11 @@ fn word_grade(fields: &[&Field], q: &str, last: bool) -> u8 {
                 let split = q.strip_prefix(w.as_str()).is_some_and(|rest| {
                     w.chars().count() >= 2
                         && rest.chars().count() >= 2
-                        && if last { next.starts_with(rest) } else { next == rest }
+                        && if last {
+                            next.starts_with(rest)
+                        } else {
+                            next == rest
+                        }
                 });
                 if split {
                     best = best.min(3);
@@ -150,9 +154,13 @@ fn joined_grade(fields: &[&Field], a: &str, b: &str, last: bool) -> u8 {
     }
     let joined = format!("{a}{b}");
     let hit = fields.iter().any(|f| {
-        f.words
-            .iter()
-            .any(|w| if last { w.starts_with(&joined) } else { *w == joined })
+        f.words.iter().any(|w| {
+            if last {
+                w.starts_with(&joined)
+            } else {
+                *w == joined
+            }
+        })
     });
     if hit { 3 } else { NONE }
 }
@@ -168,7 +176,10 @@ pub fn tier(all: &[Field], query: &[String], in_name: bool) -> Option<u8> {
         .filter(|(i, f)| !in_name || *i == 0 || f.other)
         .map(|(_, f)| f)
         .collect();
-    let q: Vec<String> = query.iter().map(|w| w.to_lowercase().replace('ë', "e")).collect();
+    let q: Vec<String> = query
+        .iter()
+        .map(|w| w.to_lowercase().replace('ë', "e"))
+        .collect();
     let n = q.len();
     let mut best = vec![NONE; n + 1];
     best[0] = 1;

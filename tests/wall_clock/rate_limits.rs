@@ -115,7 +115,10 @@ fn ipv6_clients_without_a_key_are_limited_per_64() {
     let db = fresh_db("anonymous-v6");
     let server = start(&db, 2, TIMEOUT);
     let as_client = |ip: &str| {
-        let headers = [format!("X-Real-IP: {ip}"), "Authorization: Bearer ask_guess".into()];
+        let headers = [
+            format!("X-Real-IP: {ip}"),
+            "Authorization: Bearer ask_guess".into(),
+        ];
         exchange(server.addr(), &get_request("/v1/areas", &headers)).expect("an answer")
     };
     // 100 addresses of one /64, each used once: one client rotating through

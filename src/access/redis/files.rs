@@ -13,8 +13,8 @@ use rusqlite::params;
 use sha2::{Digest, Sha256};
 
 use super::conn::Redis;
-use super::keys::{self as shared_keys, KeyRecord, to_hex};
 use super::file_usage;
+use super::keys::{self as shared_keys, KeyRecord, to_hex};
 use super::usage::{self as shared_usage, Row};
 use crate::access::usage::{self, usage_path};
 use crate::access::usage_report;
@@ -133,13 +133,15 @@ fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, String> {
     // The name the same contents were sent under before files had identities.
     let sent_whole = format!("file_{}", &to_hex(&digest.finalize())[..32]);
     let identity = file_usage::identity(path)?;
-    Ok(match file_usage::add(redis, &identity, &sent_whole, &rows)? {
-        0 => format!("{}: its usage was in Redis already", path.display()),
-        added => format!(
-            "{}: usage of {added} requests added to Redis",
-            path.display()
-        ),
-    })
+    Ok(
+        match file_usage::add(redis, &identity, &sent_whole, &rows)? {
+            0 => format!("{}: its usage was in Redis already", path.display()),
+            added => format!(
+                "{}: usage of {added} requests added to Redis",
+                path.display()
+            ),
+        },
+    )
 }
 
 /// Writes Redis's keys, plans and usage into `dir`, as a keys file named

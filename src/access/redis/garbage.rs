@@ -43,7 +43,10 @@ impl Garbage {
     /// Counts a bad value of `kind` at Redis key `key`, and logs it.
     pub fn found(&self, kind: Kind, key: &str, why: &str) {
         self.count(kind);
-        log::error!("Redis holds a bad {} at {key}: {why}; it is left out", kind.label());
+        log::error!(
+            "Redis holds a bad {} at {key}: {why}; it is left out",
+            kind.label()
+        );
     }
 
     fn count(&self, kind: Kind) {
@@ -58,7 +61,10 @@ impl Garbage {
             return Some(0);
         };
         let mut said = self.version_said.lock().unwrap_or_else(|p| p.into_inner());
-        match std::str::from_utf8(raw).ok().and_then(|t| t.parse::<u64>().ok()) {
+        match std::str::from_utf8(raw)
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok())
+        {
             Some(version) => {
                 *said = None;
                 Some(version)

@@ -115,7 +115,10 @@ pub fn load(redis: &Redis) -> Result<KeyState, String> {
         .collect();
     Ok(KeyState {
         // A bad version is counted and said; the keys are good for all that.
-        version: redis.garbage.version(VERSION, version.as_deref()).unwrap_or(0),
+        version: redis
+            .garbage
+            .version(VERSION, version.as_deref())
+            .unwrap_or(0),
         keys,
         plans,
     })

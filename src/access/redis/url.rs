@@ -237,7 +237,10 @@ mod tests {
         let flag = choose(Some("redis://h:2".into()), Some("redis://e:1".into()), None).unwrap();
         assert_eq!(flag.unwrap().host, "h", "the flag beats the variable");
         assert_eq!(choose(None, None, None), Ok(None));
-        assert_eq!(choose(None, Some(String::new()), Some(String::new())), Ok(None));
+        assert_eq!(
+            choose(None, Some(String::new()), Some(String::new())),
+            Ok(None)
+        );
         let both = choose(None, Some("redis://e:1".into()), Some("/f".into())).unwrap_err();
         assert!(both.contains("both"), "{both}");
     }

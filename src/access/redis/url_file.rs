@@ -80,12 +80,19 @@ mod tests {
 
     #[test]
     fn the_url_alone_or_as_an_environment_file_line() {
-        let env = file("env", "# the servers' Redis\n\nAREA_REDIS=redis://h:2/1\n", 0o600);
+        let env = file(
+            "env",
+            "# the servers' Redis\n\nAREA_REDIS=redis://h:2/1\n",
+            0o600,
+        );
         assert_eq!(read(&env).unwrap(), "redis://h:2/1");
         let empty = file("empty", "# nothing\n", 0o600);
         assert!(read(&empty).unwrap_err().contains("no Redis URL"));
         let two = file("two", "redis://:s3cret@a:1\nredis://b:1\n", 0o600);
         let why = read(&two).unwrap_err();
-        assert!(why.contains("more than one") && !why.contains("s3cret"), "{why}");
+        assert!(
+            why.contains("more than one") && !why.contains("s3cret"),
+            "{why}"
+        );
     }
 }

@@ -3,9 +3,9 @@
 //! accepted value or a message that says what is allowed; the readers and
 //! `area.rs` decide which field the message is about.
 
-use crate::search::fold;
 use crate::dates;
 use crate::domain::{DIMENSIONS, PROVINCES, RESERVED_AREA_IDS, round2};
+use crate::search::fold;
 
 /// Longest id, name, municipality and source identifier accepted.
 pub const MAX_ID: usize = 64;
