@@ -16,9 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags, params};
+use rusqlite::{Connection, params};
 
-use crate::access::key_file::{create_private, keep_private};
 use crate::access::redis::conn::Redis;
 use crate::access::redis::usage::SharedUsage;
 use crate::access::usage_report;
@@ -31,22 +30,9 @@ pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
 pub const MAX_WAITING: usize = 100_000;
 /// How long a flush waits for another server's flush to end.
 pub const BUSY_TIMEOUT: Duration = Duration::from_millis(500);
-/// Marks a file as a usage file (PRAGMA application_id, "USGE").
-pub const USAGE_APPLICATION_ID: i64 = 0x5553_4745;
-
-const SCHEMA: &str = "
-    CREATE TABLE IF NOT EXISTS usage (
-        key_id       TEXT    NOT NULL,
-        day          TEXT    NOT NULL,
-        ok           INTEGER NOT NULL DEFAULT 0,
-        errors       INTEGER NOT NULL DEFAULT 0,
-        rate_limited INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (key_id, day)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS last_used (
-        key_id TEXT PRIMARY KEY,
-        at     TEXT NOT NULL
-    ) WITHOUT ROWID;";
+#[path = "usage_file.rs"]
+mod file;
+pub use file::{USAGE_APPLICATION_ID, open_file, usage_path};
 
 /// One key's requests on one day, by how they were answered.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -123,37 +109,6 @@ impl Waiting {
         let days = self.keys.values().flat_map(|k| k.days.values());
         days.map(Counts::total).sum()
     }
-}
-
-/// The usage file beside a keys file: `keys.db` has `keys-usage.db`.
-pub fn usage_path(keys: &Path) -> PathBuf {
-    let stem = keys.file_stem().unwrap_or_default().to_string_lossy();
-    let name = match keys.extension() {
-        Some(ext) => format!("{stem}-usage.{}", ext.to_string_lossy()),
-        None => format!("{stem}-usage"),
-    };
-    keys.with_file_name(name)
-}
-
-/// Opens the usage file for writing, creating it (mode 0600) when missing;
-/// waits up to `patience` for another writer.
-pub fn open_file(path: &Path, patience: Duration) -> Result<Connection, String> {
-    create_private(path)?;
-    if let Some(notice) = keep_private(path)? {
-        log::warn!("{notice}");
-    }
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(patience).map_err(|e| e.to_string())?;
-    let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", path.display());
-    conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(fail)?;
-    // One transaction, so that a reader sees both tables or neither.
-    conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;"))
-        .map_err(fail)?;
-    conn.pragma_update(None, "application_id", USAGE_APPLICATION_ID)
-        .map_err(fail)?;
-    Ok(conn)
 }
 
 /// A server's counts not yet in the usage file.

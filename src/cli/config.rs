@@ -276,3 +276,7 @@ mod serve_config;
 #[cfg(test)]
 #[path = "config_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "config_redis_tests.rs"]
+mod redis_tests;

@@ -8,18 +8,15 @@
 //! Redis could not take by shutdown go to a spool file (0600) beside the keys
 //! file, sent by the next start under their own ids and numbers.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use redis::Commands;
 use serde::{Deserialize, Serialize};
 
 use super::conn::Redis;
 use crate::access::key_file::create_private;
 use crate::access::usage::Counts;
-use crate::access::usage_report::UsageRow;
-use crate::dates;
 
 pub(super) const FLUSHED: &str = "area:usage:flushed";
 pub(super) const USAGE: &str = "area:usage";
@@ -217,130 +214,10 @@ fn read_spool(path: &Path) -> Result<VecDeque<Batch>, String> {
     }
 }
 
-/// Every (key, day) with its counts.
-fn all(redis: &Redis) -> Result<HashMap<(String, String), Counts>, String> {
-    let fields: HashMap<String, u64> = redis.call(|c| c.hgetall(USAGE))?;
-    let mut out: HashMap<(String, String), Counts> = HashMap::new();
-    for (field, n) in fields {
-        let mut parts = field.splitn(3, '|');
-        let (Some(key), Some(day), Some(what)) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        let counts = out.entry((key.into(), day.into())).or_default();
-        match what {
-            "ok" => counts.ok += n,
-            "errors" => counts.errors += n,
-            _ => counts.rate_limited += n,
-        }
-    }
-    Ok(out)
-}
-
-/// `keys usage`: rows from `from` to `to` (inclusive), by key then day.
-pub fn rows(
-    redis: &Redis,
-    from: &str,
-    to: &str,
-    key: Option<&str>,
-) -> Result<Vec<UsageRow>, String> {
-    let mut rows: Vec<UsageRow> = all(redis)?
-        .into_iter()
-        .filter(|((k, day), _)| {
-            day.as_str() >= from && day.as_str() <= to && key.is_none_or(|want| want == k)
-        })
-        .map(|((key_id, day), c)| UsageRow {
-            key_id,
-            day,
-            ok: c.ok,
-            errors: c.errors,
-            rate_limited: c.rate_limited,
-        })
-        .collect();
-    rows.sort_by(|a, b| (&a.key_id, &a.day).cmp(&(&b.key_id, &b.day)));
-    Ok(rows)
-}
-
-/// `keys list`: each key's last-used time and its requests from `since` on.
-pub fn summary(
-    redis: &Redis,
-    since: &str,
-) -> Result<HashMap<String, (Option<String>, u64)>, String> {
-    let mut out: HashMap<String, (Option<String>, u64)> = HashMap::new();
-    for ((key, day), c) in all(redis)? {
-        if day.as_str() >= since {
-            out.entry(key).or_default().1 += c.total();
-        }
-    }
-    let used: HashMap<String, i64> = redis.call(|c| c.hgetall(LAST_USED))?;
-    for (key, at) in used {
-        out.entry(key).or_default().0 = Some(dates::format_timestamp(at));
-    }
-    Ok(out)
-}
-
-/// One key's counts of one day, as every server has added them so far.
-pub fn day(redis: &Redis, key_id: &str, day: &str) -> Result<Counts, String> {
-    let field = |what: &str| format!("{key_id}|{day}|{what}");
-    let (ok, errors, rate_limited): (Option<u64>, Option<u64>, Option<u64>) = redis.call(|c| {
-        redis::cmd("HMGET")
-            .arg(USAGE)
-            .arg(field("ok"))
-            .arg(field("errors"))
-            .arg(field("rate_limited"))
-            .query(c)
-    })?;
-    Ok(Counts {
-        ok: ok.unwrap_or(0),
-        errors: errors.unwrap_or(0),
-        rate_limited: rate_limited.unwrap_or(0),
-    })
-}
+#[path = "usage_read.rs"]
+mod read;
+pub use read::{day, rows, summary};
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::access::redis::url::RedisUrl;
-    use std::os::unix::fs::PermissionsExt;
-    use std::time::Duration;
-
-    fn row(key: &str, ok: u64) -> Row {
-        Row {
-            key_id: key.into(),
-            day: "2026-11-26".into(),
-            counts: (ok, 0, 1),
-            last_used: 1_764_115_200,
-        }
-    }
-
-    #[test]
-    fn batches_redis_does_not_take_wait_in_order_and_spool_privately() {
-        let dir = std::env::temp_dir().join(format!("area-spool-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let spool = dir.join("keys.db.usage-spool");
-        // Nothing listens on port 1: every send fails at once.
-        let away = RedisUrl::parse("redis://127.0.0.1:1").unwrap();
-        let redis = Arc::new(Redis::new(&away, Duration::from_millis(200)).unwrap());
-        let usage = SharedUsage::new(redis.clone(), spool.clone()).unwrap();
-        usage.enqueue(vec![row("key_a", 3)]);
-        usage.enqueue(Vec::new());
-        usage.enqueue(vec![row("key_a", 2), row("key_b", 1)]);
-        assert_eq!(usage.batches(), 2, "an empty flush makes no batch");
-        let why = usage.send_all().unwrap_err();
-        assert!(why.contains("usage of 9 requests"), "{why}");
-        assert_eq!(usage.waiting("key_a", "2026-11-26").ok, 5);
-        usage.spool().unwrap();
-        let mode = std::fs::metadata(&spool).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
-        let next = SharedUsage::new(redis, spool).unwrap();
-        assert_eq!(next.batches(), 2);
-        let queue = next.queue.lock().unwrap();
-        assert_eq!(
-            queue.iter().map(|b| b.seq).collect::<Vec<_>>(),
-            [1, 2],
-            "each batch keeps its number, so Redis applies it once"
-        );
-        assert!(queue.iter().all(|b| b.server == usage.server));
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
+#[path = "usage_tests.rs"]
+mod tests;

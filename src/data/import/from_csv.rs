@@ -9,9 +9,12 @@ use std::io::{Cursor, Read, SeekFrom};
 
 use csv::{Position, ReaderBuilder, StringRecord, Trim};
 
-use super::area::{Draft, DraftDimension, DraftPoint, Row, Span};
-use super::rules;
+use super::area::{Draft, DraftDimension, Row, Span};
 use crate::domain::DIMENSIONS;
+use cells::{history, number, other_names, required_number};
+
+#[path = "csv_cells.rs"]
+mod cells;
 
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
@@ -237,15 +240,7 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         updated_at: cell("updated_at").map(String::from),
         ..Draft::default()
     };
-    // `;` separates names, as it separates a dimension's sources; an empty
-    // cell, or empty pieces between separators, name nothing.
-    d.other_names = cell("other_names").map_or_else(Vec::new, |s| {
-        s.split(';')
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .map(String::from)
-            .collect()
-    });
+    d.other_names = cell("other_names").map_or_else(Vec::new, other_names);
     d.lat = required_number("lat", cell("lat"), &mut problems);
     d.lng = required_number("lng", cell("lng"), &mut problems);
     d.truth_score = cell("truth_score").and_then(|v| number("truth_score", v, &mut problems));
@@ -267,47 +262,6 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
     }
     d.history = cell("history").map_or_else(Vec::new, |h| history(h, &mut problems));
     (d, problems)
-}
-
-fn required_number(name: &str, text: Option<&str>, problems: &mut Vec<String>) -> Option<f64> {
-    match text {
-        None => {
-            problems.push(format!("{name} is missing"));
-            None
-        }
-        Some(t) => number(name, t, problems),
-    }
-}
-
-fn number(name: &str, text: &str, problems: &mut Vec<String>) -> Option<f64> {
-    let n = rules::decimal(text);
-    if n.is_none() {
-        problems.push(format!(
-            "{name} '{text}' is not a number in decimal notation (like 6.25 or -33.91)"
-        ));
-    }
-    n
-}
-
-/// `2026-01-01:6.5;2026-01-02:6.6`: dates are checked later, here only the shape.
-fn history(text: &str, problems: &mut Vec<String>) -> Vec<DraftPoint> {
-    let mut points = Vec::new();
-    for item in text.split(';').map(str::trim) {
-        match item.split_once(':') {
-            Some((date, score)) => points.push(DraftPoint {
-                date: date.trim().to_string(),
-                score: number(
-                    &format!("history score on {}", date.trim()),
-                    score.trim(),
-                    problems,
-                ),
-            }),
-            None => problems.push(format!(
-                "history item '{item}' is not DATE:SCORE (like 2026-01-31:6.5)"
-            )),
-        }
-    }
-    points
 }
 
 #[cfg(test)]

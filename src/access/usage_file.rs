@@ -1,0 +1,57 @@
+//! The usage file itself: where it lies beside the keys file, its tables,
+//! and opening it for writing (private, WAL) (usage.rs owns what goes in).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::access::key_file::{create_private, keep_private};
+
+/// Marks a file as a usage file (PRAGMA application_id, "USGE").
+pub const USAGE_APPLICATION_ID: i64 = 0x5553_4745;
+
+const SCHEMA: &str = "
+    CREATE TABLE IF NOT EXISTS usage (
+        key_id       TEXT    NOT NULL,
+        day          TEXT    NOT NULL,
+        ok           INTEGER NOT NULL DEFAULT 0,
+        errors       INTEGER NOT NULL DEFAULT 0,
+        rate_limited INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_id, day)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS last_used (
+        key_id TEXT PRIMARY KEY,
+        at     TEXT NOT NULL
+    ) WITHOUT ROWID;";
+
+/// The usage file beside a keys file: `keys.db` has `keys-usage.db`.
+pub fn usage_path(keys: &Path) -> PathBuf {
+    let stem = keys.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match keys.extension() {
+        Some(ext) => format!("{stem}-usage.{}", ext.to_string_lossy()),
+        None => format!("{stem}-usage"),
+    };
+    keys.with_file_name(name)
+}
+
+/// Opens the usage file for writing, creating it (mode 0600) when missing;
+/// waits up to `patience` for another writer.
+pub fn open_file(path: &Path, patience: Duration) -> Result<Connection, String> {
+    create_private(path)?;
+    if let Some(notice) = keep_private(path)? {
+        log::warn!("{notice}");
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    conn.busy_timeout(patience).map_err(|e| e.to_string())?;
+    let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", path.display());
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(fail)?;
+    // One transaction, so that a reader sees both tables or neither.
+    conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;"))
+        .map_err(fail)?;
+    conn.pragma_update(None, "application_id", USAGE_APPLICATION_ID)
+        .map_err(fail)?;
+    Ok(conn)
+}
