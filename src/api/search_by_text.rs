@@ -11,7 +11,7 @@ use crate::api::contract::FORGIVING_WORDS_MAX;
 use crate::api::params::SearchParams;
 use crate::api::search_explain::explain;
 use crate::api::search_params::{MatchTier, Matching};
-use crate::api::search_words::word_matches;
+use crate::api::search_words::{WordSets, word_matches};
 use crate::api::{AreaSummary, search_forgiving, search_forgiving_terms, summary};
 use crate::data::stored;
 use crate::error::ApiResult;
@@ -26,7 +26,27 @@ pub fn by_text(
     p: &SearchParams,
     w: Window,
 ) -> ApiResult<(usize, Page, Vec<MatchTier>)> {
-    let sets = word_matches(conn, filter.index, data.matches, &p.words)?;
+    let forgiving = p.matching == Matching::Forgiving && p.words.len() <= FORGIVING_WORDS_MAX;
+    let plan = forgiving
+        .then(|| search_forgiving_terms::plan(data.vocabulary, &p.words))
+        .flatten();
+    // Forgiving search reads each word's exact matches to grade areas; the
+    // strict tier is their intersection, so it reads nothing again.
+    let grades = match &plan {
+        Some(plan) => Some(search_forgiving_terms::read(
+            conn,
+            filter.index,
+            data.matches,
+            data.vocabulary,
+            &p.words,
+            plan,
+        )?),
+        None => None,
+    };
+    let sets = match &grades {
+        Some(g) => WordSets::of_words(g.words.iter().map(|w| &w.exact), filter.index.area_count()),
+        None => word_matches(conn, filter.index, data.matches, &p.words)?,
+    };
     let (total, page) = match sets.anywhere.word_bits() {
         Some(bits) if filter.narrows() => search_text::counted(filter, &sets, &bits, w),
         _ if sets.anywhere.list_len().is_some_and(|n| filter.masks(n)) => {
@@ -36,21 +56,9 @@ pub fn by_text(
     };
     let mut page: Page = page.into_iter().map(|no| filter.entry(no)).collect();
     let mut tiers = vec![MatchTier::Exact; page.len()];
-    let forgiving = p.matching == Matching::Forgiving && p.words.len() <= FORGIVING_WORDS_MAX;
-    let plan = forgiving
-        .then(|| search_forgiving_terms::plan(data.vocabulary, &p.words))
-        .flatten();
-    let Some(plan) = plan else {
+    let Some(grades) = grades else {
         return Ok((total, page, tiers));
     };
-    let grades = search_forgiving_terms::read(
-        conn,
-        filter.index,
-        data.matches,
-        data.vocabulary,
-        &p.words,
-        &plan,
-    )?;
     let rest = Window {
         start: w.start.saturating_sub(total),
         end: w.end.saturating_sub(total),

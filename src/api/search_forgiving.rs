@@ -22,32 +22,37 @@ const NONE: u8 = u8::MAX;
 /// at positions `w` (counted from the first forgiving match), with their tier.
 pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, MatchTier)>) {
     let candidates = candidates(grades);
-    // One run per tier, the names first: (tier, in a name) in order.
-    let mut runs: Vec<Vec<i64>> = vec![Vec::new(); 2 * (MATCH_TIERS.len() - 1)];
+    // Words alone admit every area with a rank: then only the page's few
+    // ranks are looked up, not every match counted.
+    let open = !filter.narrows();
+    // One run of ranks per tier, the names first: (tier, in a name) in order.
+    let mut runs: Vec<Vec<u32>> = vec![Vec::new(); 2 * (MATCH_TIERS.len() - 1)];
     let mut counts = vec![0usize; runs.len()];
     for rank in candidates {
         let tier = tier_of(grades, rank, false);
-        if tier <= 1 || tier == NONE {
+        if tier <= 1 || tier == NONE || !(open || filter.admit(rank).is_some()) {
             continue;
         }
-        let Some(area_no) = filter.admit(rank) else {
-            continue;
-        };
         let in_name = tier_of(grades, rank, true) <= tier;
         let run = 2 * usize::from(tier - 2) + usize::from(!in_name);
         counts[run] += 1;
         // No run needs more than the window's end: the page lies before it.
         if runs[run].len() < w.end {
-            runs[run].push(area_no);
+            runs[run].push(rank);
         }
     }
     let total = counts.iter().sum();
     let page = runs
         .iter()
         .enumerate()
-        .flat_map(|(run, nos)| nos.iter().map(move |&no| (no, MATCH_TIERS[1 + run / 2])))
+        .flat_map(|(run, ranks)| {
+            ranks
+                .iter()
+                .map(move |&rank| (rank, MATCH_TIERS[1 + run / 2]))
+        })
         .skip(w.start)
         .take(w.end.saturating_sub(w.start))
+        .filter_map(|(rank, tier)| Some((filter.admit(rank)?, tier)))
         .collect();
     (total, page)
 }
@@ -111,6 +116,14 @@ fn tier_of(grades: &Grades, rank: u32, in_name: bool) -> u8 {
             if set.contains(rank) {
                 best[i] = best[i].min(best[i - 2].max(3));
             }
+        }
+        // Most candidates miss some word: once the words so far cannot be
+        // read, only joining the next word to this one could still read
+        // them, and only after a readable `best[i - 1]`.
+        if best[i] == NONE
+            && (best[i - 1] == NONE || grades.joined.get(i).is_none_or(Both::is_empty))
+        {
+            return NONE;
         }
     }
     best[n]

@@ -33,6 +33,10 @@ pub struct Both {
 }
 
 impl Both {
+    pub fn is_empty(&self) -> bool {
+        self.anywhere.is_empty() && self.in_name.is_empty()
+    }
+
     fn finish(&mut self) {
         self.anywhere.finish();
         self.in_name.finish();

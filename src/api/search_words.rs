@@ -18,6 +18,18 @@ pub struct WordSets {
     pub in_name: RankSet,
 }
 
+impl WordSets {
+    /// The sets of words whose matches anywhere and in the name were read
+    /// one by one already (forgiving search reads them so, to grade areas).
+    pub fn of_words<'a>(words: impl Iterator<Item = &'a (Matches, Matches)>, areas: usize) -> Self {
+        let (anywhere, in_name) = words.map(|(a, n)| (a.clone(), n.clone())).unzip();
+        WordSets {
+            anywhere: RankSet::new(anywhere, areas),
+            in_name: RankSet::new(in_name, areas),
+        }
+    }
+}
+
 /// The matches of a search's words (see `WordSets`).
 ///
 /// Each word's matches are read on their own, anywhere and in the name, and

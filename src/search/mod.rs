@@ -23,6 +23,8 @@ mod score_order;
 pub mod shape_mask;
 #[cfg(test)]
 pub mod test_points;
+mod trie_top;
+mod typo_rows;
 pub mod typo_walk;
 pub mod vocabulary;
 pub mod word_store;

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
+use crate::search::typo_rows::{self, MOST, Query, Row};
 use crate::search::vocabulary::Vocabulary;
 
 /// How a query word is compared with the vocabulary's words.
@@ -45,44 +46,88 @@ pub struct Near {
 /// a deeper prefix nearer to the query is given as a term of its own, so
 /// that each word's fewest edits are among the terms that cover it.
 pub fn near(v: &Vocabulary, query: &[u8], most: u8, mode: Mode) -> Vec<Near> {
+    let most = most.min(MOST as u8);
+    let Some(rows) = Query::new(query) else {
+        return near_by_scan(v, query, most, mode);
+    };
     let mut walk = Walk {
         v,
         query,
+        rows,
         most,
         mode,
         path: Vec::new(),
         out: Vec::new(),
-        spare: Vec::new(),
     };
-    let first: Vec<u8> = (0..=query.len()).map(|j| j.min(255) as u8).collect();
+    let first = walk.rows.first();
     walk.children(0..v.len(), &first, &first, u8::MAX);
     walk.out
 }
 
-/// How many walks are kept: the words people type recur ("north",
-/// "extension", a town's name), and a walk over a quarter of a million
-/// words costs more than the rest of a search.
+/// `near` for a query too long for the walk's rows, word by word: only a
+/// word nearly as long can be near it, and such queries are rare.
+fn near_by_scan(v: &Vocabulary, query: &[u8], most: u8, mode: Mode) -> Vec<Near> {
+    let shortest = query.len().saturating_sub(usize::from(most));
+    (0..v.len())
+        .filter(|&i| v.word(i).len() >= shortest && !v.word(i).starts_with(query))
+        .filter_map(|i| {
+            let edits = distance(query, v.word(i), mode);
+            (edits <= usize::from(most)).then(|| Near {
+                text: String::from_utf8_lossy(v.word(i)).into_owned(),
+                prefix: false,
+                edits: edits as u8,
+                kinds: v.kinds(i),
+            })
+        })
+        .collect()
+}
+
+/// How many walks each generation of the kept walks holds: the words people
+/// type recur ("north", "extension", a town's name), and a walk over a
+/// quarter of a million words costs more than the rest of a search.
 const WALKS_KEPT: usize = 4096;
 
 /// The walks already made over one vocabulary, by query word, bound and
-/// mode; emptied whole when full, so it never holds more than `WALKS_KEPT`.
+/// mode, in two generations: a full one becomes the old one, and a walk
+/// found in the old one moves to the new, so words in use stay while a
+/// stream of one-off typos passes through. At most twice `WALKS_KEPT`.
 #[derive(Debug, Default)]
-pub struct Walks(Mutex<HashMap<(Vec<u8>, u8, Mode), Arc<[Near]>>>);
+pub struct Walks(Mutex<Generations>);
+
+type WalkKey = (Vec<u8>, u8, Mode);
+
+#[derive(Debug, Default)]
+struct Generations {
+    now: HashMap<WalkKey, Arc<[Near]>>,
+    old: HashMap<WalkKey, Arc<[Near]>>,
+}
+
+impl Generations {
+    fn keep(&mut self, key: WalkKey, walk: Arc<[Near]>) {
+        if self.now.len() >= WALKS_KEPT {
+            self.old = std::mem::take(&mut self.now);
+        }
+        self.now.insert(key, walk);
+    }
+}
 
 impl Walks {
     /// `near`, made once per query word, bound and mode.
     pub fn near(&self, v: &Vocabulary, query: &[u8], most: u8, mode: Mode) -> Arc<[Near]> {
         let key = (query.to_vec(), most, mode);
         let lock = || self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(found) = lock().get(&key) {
-            return found.clone();
+        {
+            let mut kept = lock();
+            if let Some(found) = kept.now.get(&key) {
+                return found.clone();
+            }
+            if let Some(found) = kept.old.remove(&key) {
+                kept.keep(key, found.clone());
+                return found;
+            }
         }
         let made: Arc<[Near]> = near(v, query, most, mode).into();
-        let mut kept = lock();
-        if kept.len() >= WALKS_KEPT {
-            kept.clear();
-        }
-        kept.insert(key, made.clone());
+        lock().keep(key, made.clone());
         made
     }
 }
@@ -90,20 +135,29 @@ impl Walks {
 struct Walk<'a> {
     v: &'a Vocabulary,
     query: &'a [u8],
+    rows: Query,
     most: u8,
     mode: Mode,
     /// The prefix of the node being visited.
     path: Vec<u8>,
     out: Vec<Near>,
-    /// Rows to reuse: one per level of the walk, not one per node.
-    spare: Vec<Vec<u8>>,
+}
+
+/// What every child of one node starts from.
+struct Step<'a> {
+    parent: &'a Row,
+    row: &'a Row,
+    /// The node's last letter (for a swap with the child's).
+    before: Option<u8>,
+    covered: u8,
+    inherit: Option<u8>,
 }
 
 impl Walk<'_> {
     /// Visits the children of the node whose words are `range`, whose prefix
     /// is `path`, and whose row is `row` (its parent's `parent`). `covered`
     /// is the fewest edits a prefix term above already gave this subtree.
-    fn children(&mut self, range: Range<usize>, parent: &[u8], row: &[u8], covered: u8) {
+    fn children(&mut self, range: Range<usize>, parent: &Row, row: &Row, covered: u8) {
         self.children_inheriting(range, parent, row, covered, None);
     }
 
@@ -113,14 +167,30 @@ impl Walk<'_> {
     fn children_inheriting(
         &mut self,
         range: Range<usize>,
-        parent: &[u8],
-        row: &[u8],
+        parent: &Row,
+        row: &Row,
         covered: u8,
         inherit: Option<u8>,
     ) {
         let depth = self.path.len();
+        let before = self.path.last().copied();
+        let step = Step {
+            parent,
+            row,
+            before,
+            covered,
+            inherit,
+        };
+        if let Some(runs) = self.v.runs_at(range.clone(), depth) {
+            for run in runs {
+                // The word that is the prefix itself has no child.
+                if self.v.word(run.start).len() > depth {
+                    self.child(run, &step);
+                }
+            }
+            return;
+        }
         let mut i = range.start;
-        // The word that is the prefix itself sorts first and has no child.
         if i < range.end && self.v.word(i).len() == depth {
             i += 1;
         }
@@ -129,39 +199,42 @@ impl Walk<'_> {
             // next letter alone.
             let c = self.v.word(i)[depth];
             let end = i + self.v.run_of_letter(i..range.end, depth, c);
-            self.path.push(c);
-            let mut covered = covered;
-            let on_path = self.query.get(depth) == Some(&c);
-            if let (Some(edits), false) = (inherit, on_path)
-                && std::str::from_utf8(&self.path).is_ok()
-            {
-                self.emit(&(i..end), true, edits);
-                covered = edits;
-            }
-            let mut next = self.spare.pop().unwrap_or_default();
-            self.next_row(parent, row, c, &mut next);
-            self.visit(i..end, row, &next, covered);
-            self.spare.push(next);
-            self.path.pop();
+            self.child(i..end, &step);
             i = end;
         }
     }
 
-    fn visit(&mut self, range: Range<usize>, parent: &[u8], row: &[u8], covered: u8) {
-        let least = *row.iter().min().expect("a row has the empty prefix's cell");
-        // Every deeper cell is at least the row's least (a swap reaches two
-        // rows back, but only to cells the row below already undercuts).
-        if least > self.most || least >= covered {
-            return;
+    /// Visits the child whose words are `run`.
+    fn child(&mut self, run: Range<usize>, step: &Step) {
+        let c = self.v.word(run.start)[self.path.len()];
+        self.path.push(c);
+        let mut covered = step.covered;
+        let on_path = self.query.get(self.path.len() - 1) == Some(&c);
+        if let (Some(edits), false) = (step.inherit, on_path)
+            && std::str::from_utf8(&self.path).is_ok()
+        {
+            self.emit(&run, true, edits);
+            covered = edits;
+        }
+        let next = self.rows.next(step.parent, step.row, step.before, c);
+        self.visit(run, step.row, &next, covered);
+        self.path.pop();
+    }
+
+    fn visit(&mut self, range: Range<usize>, parent: &Row, row: &Row, covered: u8) {
+        // No deeper prefix is nearer than the nearest in this row (a swap
+        // reaches two rows back, but only to cells the row below undercuts).
+        match row.least() {
+            Some(least) if least <= self.most && least < covered => {}
+            _ => return,
         }
         if self.path.as_slice() == self.query {
             return; // the query's own words match without a typo
         }
-        let edits = row[self.query.len()];
+        let edits = self.rows.edits(row).unwrap_or(u8::MAX);
         let ends_here = self.v.word(range.start).len() == self.path.len();
         // A prefix term must be whole characters: the full-text index's terms are text.
-        let whole_chars = std::str::from_utf8(&self.path).is_ok();
-        if !(edits <= self.most && edits < covered && whole_chars) {
+        if !(edits <= self.most && edits < covered && std::str::from_utf8(&self.path).is_ok()) {
             return self.children(range, parent, row, covered);
         }
         match self.mode {
@@ -189,7 +262,7 @@ impl Walk<'_> {
 
     fn emit(&mut self, range: &Range<usize>, prefix: bool, edits: u8) {
         let kinds = if prefix {
-            self.v.prefix_kinds(&self.path)
+            self.v.kinds_over(range.clone())
         } else {
             self.v.kinds(range.start)
         };
@@ -200,66 +273,13 @@ impl Walk<'_> {
             kinds,
         });
     }
-
-    /// The row of `path` (whose last letter is `c`) from the rows of its
-    /// two shorter prefixes, `parent` (`path` less two letters) and `row`
-    /// (`path` less one).
-    fn next_row(&self, parent: &[u8], row: &[u8], c: u8, next: &mut Vec<u8>) {
-        let q = self.query;
-        let depth = self.path.len();
-        next.clear();
-        next.resize(q.len() + 1, 0);
-        next[0] = depth.min(255) as u8;
-        for j in 1..=q.len() {
-            let substitute = row[j - 1].saturating_add(u8::from(q[j - 1] != c));
-            let mut best = substitute
-                .min(row[j].saturating_add(1))
-                .min(next[j - 1].saturating_add(1));
-            let swapped = depth >= 2
-                && j >= 2
-                && q[j - 1] == self.path[depth - 2]
-                && q[j - 2] == c
-                && q[j - 1] != q[j - 2];
-            if swapped {
-                best = best.min(parent[j - 2].saturating_add(1));
-            }
-            next[j] = best;
-        }
-    }
 }
 
 /// The optimal string alignment distance between two words, or with
 /// `Mode::Prefix` between `query` and the nearest prefix of `word`: what
 /// `near` finds, for one word (api/search_explain.rs).
 pub fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
-    let m = query.len();
-    // Three rows of the table at a time: the one two back (for a swap), the
-    // last one, and the one being made.
-    let (mut two_back, mut last, mut now) = (
-        vec![0; m + 1],
-        (0..=m).collect::<Vec<usize>>(),
-        vec![0; m + 1],
-    );
-    let mut best = last[m];
-    for (i, &c) in word.iter().enumerate() {
-        now[0] = i + 1;
-        for j in 1..=m {
-            let mut d = (last[j - 1] + usize::from(query[j - 1] != c))
-                .min(last[j] + 1)
-                .min(now[j - 1] + 1);
-            if i >= 1 && j >= 2 && query[j - 1] == word[i - 1] && query[j - 2] == c {
-                d = d.min(two_back[j - 2] + 1);
-            }
-            now[j] = d;
-        }
-        best = best.min(now[m]);
-        std::mem::swap(&mut two_back, &mut last);
-        std::mem::swap(&mut last, &mut now);
-    }
-    match mode {
-        Mode::Whole => last[m],
-        Mode::Prefix => best,
-    }
+    typo_rows::distance(query, word, mode == Mode::Prefix)
 }
 
 #[cfg(test)]

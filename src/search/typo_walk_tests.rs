@@ -135,3 +135,25 @@ fn the_distance_of_one_pair_is_the_textbook_one() {
         }
     }
 }
+
+#[test]
+fn a_query_longer_than_the_rows_hold_is_walked_word_by_word() {
+    let long = "ab".repeat(70);
+    let typo = format!("{}x{}", &long[..60], &long[61..]);
+    let v = Vocabulary::from_sorted(
+        [long.as_str(), "abab", &format!("{long}c")]
+            .iter()
+            .map(|w| (w.to_string(), IN_AREAS))
+            .collect(),
+    );
+    let whole = near(&v, typo.as_bytes(), 2, Mode::Whole);
+    let found: Vec<(&str, u8)> = whole.iter().map(|n| (n.text.as_str(), n.edits)).collect();
+    assert_eq!(
+        found,
+        [(long.as_str(), 1), (format!("{long}c").as_str(), 2)]
+    );
+    // As the last word, the longer word's prefix is one edit away.
+    let typed = near(&v, typo.as_bytes(), 2, Mode::Prefix);
+    assert!(typed.iter().all(|n| n.edits == 1), "{typed:?}");
+    assert_eq!(typed.len(), 2);
+}

@@ -13,6 +13,8 @@ use std::ops::Range;
 
 use rusqlite::Connection;
 
+use crate::search::trie_top::TrieTop;
+
 /// A word occurs in a name, municipality or province.
 pub const IN_AREAS: u8 = 1;
 /// A word occurs in an other name.
@@ -36,6 +38,8 @@ pub struct Vocabulary {
     starts: Vec<u32>,
     /// `IN_AREAS` and `IN_OTHER_NAMES` bits of each word.
     kinds: Vec<u8>,
+    /// The trie's first levels, tabled (search/trie_top.rs).
+    top: TrieTop,
 }
 
 impl Vocabulary {
@@ -69,7 +73,29 @@ impl Vocabulary {
         v.bytes.shrink_to_fit();
         v.starts.shrink_to_fit();
         v.kinds.shrink_to_fit();
+        let shared: Vec<u8> = (0..v.len())
+            .map(|i| match i {
+                0 => 0,
+                _ => {
+                    let (a, b) = (v.word(i - 1), v.word(i));
+                    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+                    same.min(usize::from(u8::MAX)) as u8
+                }
+            })
+            .collect();
+        v.top = TrieTop::new(shared.iter().map(|&s| usize::from(s)));
         v
+    }
+
+    /// The runs of `within`'s words (which share their first `depth`
+    /// letters) by their next letter, where the trie's first levels are
+    /// tabled; the word of `depth` letters, if any, is a run of its own.
+    pub fn runs_at(
+        &self,
+        within: Range<usize>,
+        depth: usize,
+    ) -> Option<impl Iterator<Item = Range<usize>>> {
+        self.top.children(within, depth)
     }
 
     pub fn len(&self) -> usize {
@@ -111,9 +137,14 @@ impl Vocabulary {
 
     /// The kinds of every word that starts with `prefix`, together (0 for none).
     pub fn prefix_kinds(&self, prefix: &[u8]) -> u8 {
+        self.kinds_over(self.with_prefix(prefix))
+    }
+
+    /// The kinds of the words `within`, together (0 for none).
+    pub fn kinds_over(&self, within: Range<usize>) -> u8 {
         let mut seen = 0;
-        for i in self.with_prefix(prefix) {
-            seen |= self.kinds[i];
+        for &kinds in &self.kinds[within] {
+            seen |= kinds;
             // Both kinds are soon seen in a long range.
             if seen == IN_AREAS | IN_OTHER_NAMES {
                 break;
@@ -123,9 +154,22 @@ impl Vocabulary {
     }
 
     /// How many of the words `within`, which share their first `depth`
-    /// letters and are longer, have `letter` next: they come first.
+    /// letters and are longer, have `letter` next: they come first, and the
+    /// first has it. Deep in a walk most runs are short, so the search
+    /// gallops from the start, its probes near one another in memory,
+    /// before it halves the last step.
     pub fn run_of_letter(&self, within: Range<usize>, depth: usize, letter: u8) -> usize {
-        self.partition(within, |w| w[depth] <= letter)
+        let (start, end) = (within.start, within.end);
+        let (mut last_in, mut step) = (start, 1);
+        loop {
+            let probe = last_in + step;
+            if probe >= end || self.word(probe)[depth] > letter {
+                let rest = last_in + 1..probe.min(end);
+                return rest.start - start + self.partition(rest, |w| w[depth] <= letter);
+            }
+            last_in = probe;
+            step *= 2;
+        }
     }
 
     /// Whether some word other than `word` itself starts with it.
@@ -136,7 +180,10 @@ impl Vocabulary {
 
     /// The bytes this vocabulary holds on the heap.
     pub fn heap_bytes(&self) -> usize {
-        self.bytes.capacity() + self.starts.capacity() * 4 + self.kinds.capacity()
+        self.bytes.capacity()
+            + self.starts.capacity() * 4
+            + self.kinds.capacity()
+            + self.top.heap_bytes()
     }
 
     /// How many of `within`'s words, which are sorted, `below` holds of:
