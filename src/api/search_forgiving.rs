@@ -12,7 +12,8 @@
 
 use crate::api::contract::{FORGIVING_WORDS_MAX, MATCH_TIERS};
 use crate::api::search::{Filter, Window};
-use crate::api::search_forgiving_terms::{Both, Grades, each_match, holds, matches_len};
+use crate::api::search_forgiving_terms::{Both, Grades, each_match, matches_len};
+use crate::api::search_members::{Members, each_among, each_common};
 use crate::api::search_params::MatchTier;
 
 /// No grade: the word does not match the area at all.
@@ -25,16 +26,20 @@ pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, Ma
     // Words alone admit every area with a rank: then only the page's few
     // ranks are looked up, not every match counted.
     let open = !filter.narrows();
+    let anywhere = Graded::new(grades, &candidates, false);
+    let found: Vec<(u32, u8)> = candidates
+        .iter()
+        .enumerate()
+        .map(|(k, &rank)| (rank, anywhere.tier(k)))
+        .filter(|&(rank, tier)| (2..NONE).contains(&tier) && (open || filter.admit(rank).is_some()))
+        .collect();
+    let ranks: Vec<u32> = found.iter().map(|&(rank, _)| rank).collect();
+    let in_name = Graded::new(grades, &ranks, true);
     // One run of ranks per tier, the names first: (tier, in a name) in order.
     let mut runs: Vec<Vec<u32>> = vec![Vec::new(); 2 * (MATCH_TIERS.len() - 1)];
     let mut counts = vec![0usize; runs.len()];
-    for rank in candidates {
-        let tier = tier_of(grades, rank, false);
-        if tier <= 1 || tier == NONE || !(open || filter.admit(rank).is_some()) {
-            continue;
-        }
-        let in_name = tier_of(grades, rank, true) <= tier;
-        let run = 2 * usize::from(tier - 2) + usize::from(!in_name);
+    for (k, &(rank, tier)) in found.iter().enumerate() {
+        let run = 2 * usize::from(tier - 2) + usize::from(in_name.tier(k) > tier);
         counts[run] += 1;
         // No run needs more than the window's end: the page lies before it.
         if runs[run].len() < w.end {
@@ -96,62 +101,68 @@ fn candidates(grades: &Grades) -> Vec<u32> {
     ranks
 }
 
-/// The tier (1 to 4) at which every word matches the area, anywhere or
-/// (`in_name`) in a name; `NONE` when some word does not match it.
-///
-/// The best over the ways of reading the words, each word alone or two
-/// neighbours joined: `best[i]`, the best tier of the first i words, is
-/// word i alone after `best[i - 1]`, or words i - 1 and i joined after
-/// `best[i - 2]`.
-fn tier_of(grades: &Grades, rank: u32, in_name: bool) -> u8 {
-    let n = grades.words.len();
-    let mut best = [NONE; FORGIVING_WORDS_MAX + 1];
-    best[0] = 1;
-    for i in 1..=n {
-        let alone = grade(grades, i - 1, rank, in_name);
-        best[i] = best[i - 1].max(alone);
-        if i >= 2 {
-            let j = &grades.joined[i - 1];
-            let set = if in_name { &j.in_name } else { &j.anywhere };
-            if set.contains(rank) {
+/// How each word matches each of some areas, anywhere or (`in_name`) in
+/// a name: 1 exactly or as a prefix, 2 through an other name, 3 with one
+/// typo, 4 with two, or `NONE`; and which neighbouring words match it
+/// joined. Each word's sets are swept once along the areas' ranks, in
+/// order, rather than searched for each area.
+struct Graded {
+    words: usize,
+    /// `grade[k * words + i]`: word i's grade for the k-th area.
+    grade: Vec<u8>,
+    /// `joined[k * words + i]`: words i - 1 and i joined match the k-th area.
+    joined: Vec<bool>,
+}
+
+impl Graded {
+    fn new(grades: &Grades, ranks: &[u32], in_name: bool) -> Graded {
+        let n = grades.words.len();
+        let mut grade = vec![NONE; ranks.len() * n];
+        for (i, g) in grades.words.iter().enumerate() {
+            let mut set = |k: usize, to: u8| {
+                let cell = &mut grade[k * n + i];
+                *cell = (*cell).min(to);
+            };
+            let exact = if in_name { &g.exact.1 } else { &g.exact.0 };
+            each_among(exact, ranks, |k| set(k, 1));
+            each_common(ranks, &g.other, |k| set(k, 2));
+            pick(&g.one_typo, in_name).each_among(ranks, |k| set(k, 3));
+            pick(&g.two_typos, in_name).each_among(ranks, |k| set(k, 4));
+        }
+        let mut joined = vec![false; ranks.len() * n];
+        for (i, j) in grades.joined.iter().enumerate().skip(1) {
+            pick(j, in_name).each_among(ranks, |k| joined[k * n + i] = true);
+        }
+        Graded {
+            words: n,
+            grade,
+            joined,
+        }
+    }
+
+    /// The tier (1 to 4) at which every word matches the k-th area; `NONE`
+    /// when some word does not match it.
+    ///
+    /// The best over the ways of reading the words, each word alone or two
+    /// neighbours joined: `best[i]`, the best tier of the first i words, is
+    /// word i alone after `best[i - 1]`, or words i - 1 and i joined after
+    /// `best[i - 2]`.
+    fn tier(&self, k: usize) -> u8 {
+        let n = self.words;
+        let (grade, joined) = (&self.grade[k * n..][..n], &self.joined[k * n..][..n]);
+        let mut best = [NONE; FORGIVING_WORDS_MAX + 1];
+        best[0] = 1;
+        for i in 1..=n {
+            best[i] = best[i - 1].max(grade[i - 1]);
+            if i >= 2 && joined[i - 1] {
                 best[i] = best[i].min(best[i - 2].max(3));
             }
         }
-        // Most candidates miss some word: once the words so far cannot be
-        // read, only joining the next word to this one could still read
-        // them, and only after a readable `best[i - 1]`.
-        if best[i] == NONE
-            && (best[i - 1] == NONE || grades.joined.get(i).is_none_or(Both::is_empty))
-        {
-            return NONE;
-        }
+        best[n]
     }
-    best[n]
 }
 
-/// How word i matches the area: 1 exactly or as a prefix, 2 through an
-/// other name, 3 with one typo, 4 with two, or `NONE`.
-fn grade(grades: &Grades, i: usize, rank: u32, in_name: bool) -> u8 {
-    let g = &grades.words[i];
-    let exact = if in_name { &g.exact.1 } else { &g.exact.0 };
-    if holds(exact, rank) {
-        return 1;
-    }
-    if g.other.binary_search(&rank).is_ok() {
-        return 2;
-    }
-    let pick = |b: &Both| {
-        if in_name {
-            b.in_name.contains(rank)
-        } else {
-            b.anywhere.contains(rank)
-        }
-    };
-    if pick(&g.one_typo) {
-        return 3;
-    }
-    if pick(&g.two_typos) {
-        return 4;
-    }
-    NONE
+/// A set's matches in a name, or anywhere.
+fn pick(b: &Both, in_name: bool) -> &Members {
+    if in_name { &b.in_name } else { &b.anywhere }
 }

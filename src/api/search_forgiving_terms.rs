@@ -168,7 +168,7 @@ pub fn read(
             term_matches(conn, index, cache, &in_name_query(&term))?,
         );
         let other = if t.other {
-            other_name_ranks(conn, &term)?
+            other_name_ranks(conn, cache, &term)?.to_vec()
         } else {
             Vec::new()
         };
@@ -246,7 +246,7 @@ fn add_term(
             .add(term_matches(conn, index, cache, &in_name_query(term))?);
     }
     if kinds & IN_OTHER_NAMES != 0 {
-        let ranks = other_name_ranks(conn, term)?;
+        let ranks = other_name_ranks(conn, cache, term)?;
         into.anywhere.add_ranks(&ranks);
         into.in_name.add_ranks(&ranks);
     }

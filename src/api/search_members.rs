@@ -51,6 +51,15 @@ impl Members {
         self.list.len() + self.parts.iter().map(matches_len).sum::<usize>()
     }
 
+    /// Calls `each` with the place in `ranks` (sorted, each once) of every
+    /// one that is a member, once or (in two parts) more.
+    pub fn each_among(&self, ranks: &[u32], mut each: impl FnMut(usize)) {
+        each_common(ranks, &self.list, &mut each);
+        for m in &self.parts {
+            each_among(m, ranks, &mut each);
+        }
+    }
+
     /// Calls `each` on every member, once or (in two parts) more.
     pub fn each(&self, mut each: impl FnMut(u32)) {
         self.list.iter().for_each(|&r| each(r));
@@ -85,4 +94,50 @@ pub fn holds(m: &Matches, rank: u32) -> bool {
         Matches::List(ranks) => ranks.binary_search(&rank).is_ok(),
         Matches::Bits(b) => b.by_rank.get(rank as usize),
     }
+}
+
+/// Calls `each` with the place in `ranks` (sorted, each once) of every one
+/// that kept matches hold.
+pub fn each_among(m: &Matches, ranks: &[u32], mut each: impl FnMut(usize)) {
+    match m {
+        Matches::List(list) => each_common(ranks, list, each),
+        Matches::Bits(b) => {
+            for (k, &r) in ranks.iter().enumerate() {
+                if b.by_rank.get(r as usize) {
+                    each(k);
+                }
+            }
+        }
+    }
+}
+
+/// Calls `each` with the place in `a` of every rank `b` holds too (both
+/// sorted, each once). Whichever list is behind gallops ahead, so a short
+/// list against a long one costs a few nearby probes a rank, not a search
+/// of the whole.
+pub fn each_common(a: &[u32], b: &[u32], mut each: impl FnMut(usize)) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i = gallop(a, i, b[j]),
+            std::cmp::Ordering::Greater => j = gallop(b, j, a[i]),
+            std::cmp::Ordering::Equal => {
+                each(i);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+}
+
+/// The first place from `from` on whose rank is at least `x`.
+fn gallop(s: &[u32], from: usize, x: u32) -> usize {
+    let mut step = 1;
+    let mut below = from;
+    while below + step < s.len() && s[below + step] < x {
+        below += step;
+        step *= 2;
+    }
+    let end = (below + step + 1).min(s.len());
+    below + s[below..end].partition_point(|&r| r < x)
 }

@@ -2,6 +2,8 @@
 //! search ranks, best first: anywhere (name, municipality, province) and in
 //! the name alone. The lists of common words are kept (search/match_cache.rs).
 
+use std::sync::Arc;
+
 use rusqlite::Connection;
 
 use crate::api::rank_set::RankSet;
@@ -125,9 +127,24 @@ pub fn term_matches(
     Ok(matches)
 }
 
+/// Other names' matches of at least this many areas are kept with the
+/// words' (search/match_cache.rs): a seed place's former name is copied to
+/// every synthetic copy of it, a thousand rows at a million areas, and the
+/// prefix a person types first ("port") matches several.
+const OTHER_NAMES_KEPT_FROM: usize = 256;
+
 /// The search ranks of the areas an other name of which matches an FTS5
 /// query, best first, each once.
-pub fn other_name_ranks(conn: &Connection, fts_query: &str) -> ApiResult<Vec<u32>> {
+pub fn other_name_ranks(
+    conn: &Connection,
+    cache: &MatchCache,
+    fts_query: &str,
+) -> ApiResult<Arc<[u32]>> {
+    // FTS5 queries start with a quote or a column name, never with this.
+    let key = format!("other_names_fts {fts_query}");
+    if let Some(Matches::List(ranks)) = cache.get(&key) {
+        return Ok(ranks);
+    }
     let mut stmt = conn.prepare_cached(
         "SELECT rowid FROM other_names_fts WHERE other_names_fts MATCH ?1 ORDER BY rowid",
     )?;
@@ -139,6 +156,10 @@ pub fn other_name_ranks(conn: &Connection, fts_query: &str) -> ApiResult<Vec<u32
         if ranks.last() != Some(&rank) {
             ranks.push(rank);
         }
+    }
+    let ranks: Arc<[u32]> = ranks.into();
+    if ranks.len() >= OTHER_NAMES_KEPT_FROM {
+        cache.keep(&key, Matches::List(ranks.clone()));
     }
     Ok(ranks)
 }
