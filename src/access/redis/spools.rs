@@ -159,7 +159,7 @@ impl Spools {
                 }
                 Err(e) => {
                     let why = format!("{} is not a usage spool: {e}", path.display());
-                    found.errors.push(move_aside(&mine, &why, &mut left));
+                    found.errors.push(move_aside(&mine, &path, &why, &mut left));
                 }
             }
         }
@@ -219,15 +219,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Renames a spool that does not parse to `….bad-UNIXTIME`, which no
-/// server reads, and says what became of it.
-fn move_aside(path: &Path, why: &str, left: &mut HashSet<PathBuf>) -> String {
-    let bad = with_suffix(path, &format!(".bad-{}", crate::dates::now_unix()));
-    match std::fs::rename(path, &bad) {
+/// Renames a spool that does not parse, read as `mine` and found as
+/// `found`, to `FOUND.bad-UNIXTIME`, which no server reads, and says what
+/// became of it.
+fn move_aside(mine: &Path, found: &Path, why: &str, left: &mut HashSet<PathBuf>) -> String {
+    let bad = with_suffix(found, &format!(".bad-{}", crate::dates::now_unix()));
+    match std::fs::rename(mine, &bad) {
         Ok(()) => format!("{why}; moved aside to {}, its usage not added", bad.display()),
         Err(e) => {
-            left.insert(path.to_path_buf());
-            format!("{why}; not moved aside ({e}), left as it is")
+            left.insert(mine.to_path_buf());
+            format!("{why}; not moved aside ({e}), left as {}", mine.display())
         }
     }
 }

@@ -92,7 +92,7 @@ fn a_spool_that_does_not_parse_is_moved_aside_and_said() {
     let aside: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("keys.db.usage-spool@a.taken-") && n.contains(".bad-"))
+        .filter(|n| n.starts_with("keys.db.usage-spool@b.bad-"))
         .collect();
     assert_eq!(aside.len(), 1, "kept for the operator to look at");
     assert!(a.take_all().errors.is_empty(), "said once");
