@@ -50,7 +50,11 @@ fn stop(servers: &mut [Served]) {
     }
     for s in servers.iter_mut() {
         let exit = s.wait_exit(Duration::from_secs(6));
-        assert!(exit.is_some_and(|e| e.success()), "{:?}", s.log.lock().unwrap());
+        assert!(
+            exit.is_some_and(|e| e.success()),
+            "{:?}",
+            s.log.lock().unwrap()
+        );
     }
 }
 
@@ -96,24 +100,37 @@ fn replicas_spooling_at_once_are_each_counted_once() {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "{} is private", path.display());
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok(), "{text}");
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&text).is_ok(),
+            "{text}"
+        );
     }
     assert_eq!(
         spools_in(&dir),
         ["keys.db.usage-spool@8081", "keys.db.usage-spool@8082"],
         "one spool each, no temporary left"
     );
-    let locks: Vec<String> = files_in(&dir).into_iter().filter(|n| n.ends_with(".lock")).collect();
-    assert!(locks.is_empty(), "a server that stopped holds nothing: {locks:?}");
+    let locks: Vec<String> = files_in(&dir)
+        .into_iter()
+        .filter(|n| n.ends_with(".lock"))
+        .collect();
+    assert!(
+        locks.is_empty(),
+        "a server that stopped holds nothing: {locks:?}"
+    );
 
     // Redis is back; two replicas start at the same moment, and each spool
     // is added by one of them.
     proxy.restore();
     let back = [replica(&dir, &url, "8081"), replica(&dir, &url, "8083")];
-    within(Duration::from_secs(5), || (usage_ok() == made).then_some(()))
-        .unwrap_or_else(|| panic!("{made} requests in Redis, read {}", usage_ok()));
-    within(Duration::from_secs(3), || spools_in(&dir).is_empty().then_some(()))
-        .unwrap_or_else(|| panic!("the spools go once sent: {:?}", spools_in(&dir)));
+    within(Duration::from_secs(5), || {
+        (usage_ok() == made).then_some(())
+    })
+    .unwrap_or_else(|| panic!("{made} requests in Redis, read {}", usage_ok()));
+    within(Duration::from_secs(3), || {
+        spools_in(&dir).is_empty().then_some(())
+    })
+    .unwrap_or_else(|| panic!("the spools go once sent: {:?}", spools_in(&dir)));
     drop(back);
     assert_eq!(usage_ok(), made, "each request counted once");
 }
@@ -146,7 +163,7 @@ fn a_running_replica_adds_the_spool_of_one_that_stopped_once_redis_is_back() {
     })
     .unwrap_or_else(|| panic!("14 in Redis, read {}", ok_of(&url, &admin, &id)));
     assert!(spools_in(&dir).is_empty(), "{:?}", spools_in(&dir));
-    assert!(staying.logged("keys.db.usage-spool@8082 is being added to Redis"));
+    assert!(staying.logged("keys.db.usage-spool@8082 is taken by this server"));
     let mut staying = [staying];
     stop(&mut staying);
     assert_eq!(ok_of(&url, &admin, &id), 14, "counted once");
@@ -180,8 +197,16 @@ fn a_spool_of_garbage_is_moved_aside_and_logged_and_the_server_starts() {
 
 /// ok requests of `id`, as `keys usage` reads them from Redis.
 fn ok_of(url: &str, admin: &Path, id: &str) -> u64 {
-    let out = admin_run(url, admin, &["keys", "usage", "--key", id, "--format", "json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = admin_run(
+        url,
+        admin,
+        &["keys", "usage", "--key", id, "--format", "json"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     rows.as_array()
         .unwrap()

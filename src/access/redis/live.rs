@@ -71,7 +71,11 @@ impl Live {
             live.said.push((log::Level::Error, why));
         }
         if !found.files.is_empty() {
-            let files: Vec<String> = found.files.iter().map(|f| f.display().to_string()).collect();
+            let files: Vec<String> = found
+                .files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect();
             live.said.push((
                 log::Level::Info,
                 format!(
@@ -144,7 +148,10 @@ impl Live {
             .map_err(|e| e.to_string())
             .and_then(|json| write_private(&snapshot, json.as_bytes()));
         if let Err(why) = written {
-            log::warn!("snapshot of the keys not written to {}: {why}", snapshot.display());
+            log::warn!(
+                "snapshot of the keys not written to {}: {why}",
+                snapshot.display()
+            );
         }
     }
 

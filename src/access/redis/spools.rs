@@ -55,7 +55,8 @@ impl SpoolLock {
             // Its last holder removes the file before letting go: a lock
             // taken on a file no longer at `path` is no lock, so open again.
             let held = file.metadata().map_err(failed)?;
-            if std::fs::metadata(&path).is_ok_and(|m| (m.dev(), m.ino()) == (held.dev(), held.ino()))
+            if std::fs::metadata(&path)
+                .is_ok_and(|m| (m.dev(), m.ino()) == (held.dev(), held.ino()))
             {
                 return Ok(Some(SpoolLock { path, _file: file }));
             }
@@ -146,7 +147,9 @@ impl Spools {
             let text = match std::fs::read_to_string(&mine) {
                 Ok(text) => text,
                 Err(e) => {
-                    found.errors.push(format!("cannot read {}: {e}", mine.display()));
+                    found
+                        .errors
+                        .push(format!("cannot read {}: {e}", mine.display()));
                     left.insert(mine);
                     continue;
                 }
@@ -225,7 +228,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 fn move_aside(mine: &Path, found: &Path, why: &str, left: &mut HashSet<PathBuf>) -> String {
     let bad = with_suffix(found, &format!(".bad-{}", crate::dates::now_unix()));
     match std::fs::rename(mine, &bad) {
-        Ok(()) => format!("{why}; moved aside to {}, its usage not added", bad.display()),
+        Ok(()) => format!(
+            "{why}; moved aside to {}, its usage not added",
+            bad.display()
+        ),
         Err(e) => {
             left.insert(mine.to_path_buf());
             format!("{why}; not moved aside ({e}), left as {}", mine.display())

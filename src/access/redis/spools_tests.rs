@@ -34,7 +34,10 @@ fn a_spool_is_taken_by_one_server_at_a_time() {
     // b stops with batches Redis did not take.
     let b = Spools::open(place("b")).unwrap();
     b.write(&[&batch("srv_b", 1), &batch("srv_b", 2)]).unwrap();
-    assert!(a.take_all().batches.is_empty(), "b runs: its spool is its own");
+    assert!(
+        a.take_all().batches.is_empty(),
+        "b runs: its spool is its own"
+    );
     b.release();
     let c = Spools::open(place("c")).unwrap();
     let found = a.take_all();
@@ -62,10 +65,17 @@ fn a_spool_is_taken_by_one_server_at_a_time() {
     let e = Spools::open(place("e")).unwrap();
     let found = e.take_all();
     assert_eq!(found.batches, [batch("srv_c", 1), batch("srv_a", 1)]);
-    assert!(found.files[0].to_string_lossy().contains("usage-spool@d.taken-"));
+    assert!(
+        found.files[0]
+            .to_string_lossy()
+            .contains("usage-spool@d.taken-")
+    );
     e.sent();
     e.release();
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert!(left.is_empty(), "no spool or lock left: {left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -77,7 +87,11 @@ fn a_spool_that_does_not_parse_is_moved_aside_and_said() {
     let bad = Place::new(&keys, "b".into()).spool();
     std::fs::write(&bad, "{\"half\": [").unwrap();
     let good = Place::new(&keys, "c".into());
-    std::fs::write(good.spool(), serde_json::to_string(&[batch("srv_c", 1)]).unwrap()).unwrap();
+    std::fs::write(
+        good.spool(),
+        serde_json::to_string(&[batch("srv_c", 1)]).unwrap(),
+    )
+    .unwrap();
     let a = Spools::open(Place::new(&keys, "a".into())).unwrap();
     let found = a.take_all();
     assert_eq!(found.batches, [batch("srv_c", 1)], "the others still count");

@@ -226,7 +226,10 @@ fn say(found: &Found) {
         log::error!("{why}");
     }
     for file in &found.files {
-        log::info!("usage: the spool {} is being added to Redis", file.display());
+        log::info!(
+            "usage: the spool {} is taken by this server, to be added to Redis",
+            file.display()
+        );
     }
 }
 
