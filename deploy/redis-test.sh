@@ -7,8 +7,9 @@
 # it is missing, starts one on a free loopback port with a random password
 # (deploy/redis-start.sh: requirepass in a config file of mode 0600, never in
 # argv), runs the ignored tests of tests/redis_shared.rs,
-# tests/redis_recovery.rs, tests/redis_strangers.rs, tests/redis_garbage.rs and
-# tests/redis_acl.rs (servers as the ACL user of docs/deployment.md)
+# tests/redis_recovery.rs, tests/redis_spools.rs, tests/redis_strangers.rs,
+# tests/redis_garbage.rs and tests/redis_acl.rs (servers as the ACL user of
+# docs/deployment.md)
 # against it one at a time, and stops that Redis by its own process id.
 set -euo pipefail
 
@@ -31,4 +32,4 @@ echo "redis-test: redis-server $(redis-server --version | awk '{print $3}') on 1
 
 cd "$ROOT"
 AREA_TEST_REDIS=$REDIS_URL AREA_TEST_REDIS_PID=$REDIS_PID \
-    cargo test --features fault-injection --test redis_shared --test redis_recovery --test redis_strangers --test redis_garbage --test redis_acl -- --ignored --test-threads=1 --nocapture "$@"
+    cargo test --features fault-injection --test redis_shared --test redis_recovery --test redis_spools --test redis_strangers --test redis_garbage --test redis_acl -- --ignored --test-threads=1 --nocapture "$@"

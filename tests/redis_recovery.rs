@@ -65,7 +65,11 @@ fn a_server_started_while_redis_is_away_serves_its_snapshot() {
     let (spooled_id, spooled) = hosts.create_key("growth");
     let (_, key) = hosts.create_key("growth");
     common::wait::key_in_force(hosts.servers[0].addr, &key);
-    let snapshot = hosts.dirs[0].join("keys.db.redis-snapshot");
+    // Named by the server's address, port 0 and its process id.
+    let snapshot = hosts.dirs[0].join(format!(
+        "keys.db.redis-snapshot@127_0_0_1_0-{}",
+        hosts.servers[0].child.id()
+    ));
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&snapshot).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the snapshot is private");
@@ -86,7 +90,7 @@ fn a_server_started_while_redis_is_away_serves_its_snapshot() {
     let mut s = s;
     s.signal("TERM");
     assert!(s.wait_exit(Duration::from_secs(6)).is_some());
-    let spool = hosts.dirs[0].join("keys.db.usage-spool");
+    let spool = hosts.dirs[0].join(format!("keys.db.usage-spool@127_0_0_1_0-{}", s.child.id()));
     let mode = std::fs::metadata(&spool).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the spool is private");
     let back = serve(&hosts.dirs[0], &hosts.url);

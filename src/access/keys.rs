@@ -12,7 +12,7 @@ use crate::dates;
 use crate::domain::Plan;
 use crate::error::ApiError;
 
-fn random_hex(bytes: usize) -> Result<String, String> {
+pub(crate) fn random_hex(bytes: usize) -> Result<String, String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| format!("no randomness from the system: {e}"))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())

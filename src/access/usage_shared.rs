@@ -17,16 +17,13 @@ impl Usage {
     }
 
     /// The last flush, at shutdown: with Redis, what it does not take goes
-    /// to the spool file for the next start.
+    /// to this server's spool file for the next start.
     pub fn stop(&self, patience: Duration) -> Result<(), String> {
         let Some((shared, _)) = self.shared.get() else {
             return self.flush(patience);
         };
         self.enqueue_waiting(shared);
-        shared.send_all().or_else(|why| {
-            log::warn!("{why}");
-            shared.spool()
-        })
+        shared.stop()
     }
 
     /// Adds what waits to Redis in numbered batches (access/redis/usage.rs).

@@ -27,7 +27,7 @@ keys, plans, budgets and usage in Redis, shared by every host, instead of those 
 AREA_REDIS_FILE, holding redis://user:password@host:port[/db], or in AREA_REDIS
 
 environment: AREA_DB, AREA_KEYS, AREA_REDIS_FILE, AREA_REDIS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT,
-  AREA_METRICS_ADDR, AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS
+  AREA_METRICS_ADDR, AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS, AREA_INSTANCE
 (a flag beats its variable)
 run 'area-scoring <command> --help' for more";
 
@@ -87,7 +87,8 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
   --redis URL              keys, plans, budgets and usage in Redis, shared with every host, instead of
                            the keys file: redis://host:port[/db] (or AREA_REDIS_FILE, a file of mode
                            0640 holding it, or AREA_REDIS: a password only there); a snapshot of the keys
-                           is kept beside --keys for starts while Redis is down
+                           and a spool of usage Redis did not take are kept beside --keys, named by
+                           AREA_INSTANCE (default: the address)
 
 Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads the
 database file (replacing the file by a rename is also noticed within a second).

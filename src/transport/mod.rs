@@ -120,7 +120,7 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             None,
         ),
         Some(url) => {
-            let (live, keys) = Live::start(url, &config.keys)?;
+            let (live, keys) = Live::start(url, &config.keys, &config.addr)?;
             (None, Vec::new(), keys, Some(live))
         }
     };

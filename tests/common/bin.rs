@@ -28,6 +28,7 @@ pub fn command(args: &[&str], env: &[(&str, &Path)], cwd: &Path) -> Command {
         "AREA_WORKERS",
         "AREA_REDIS",
         "AREA_REDIS_FILE",
+        "AREA_INSTANCE",
         "RUST_LOG",
     ] {
         c.env_remove(var);

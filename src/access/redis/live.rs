@@ -8,37 +8,22 @@
 //! poll that succeeds reloads everything, so a revoke made meanwhile is not
 //! missed, and marks Redis up again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::budget::SharedBuckets;
 use super::conn::{BACKGROUND_TIMEOUT, REQUEST_TIMEOUT, Redis};
 use super::garbage;
+use super::instance::{INSTANCE_VARIABLE, Place, identity, write_private};
 use super::keys::{self, KeyState};
+use super::spools::Spools;
 use super::url::RedisUrl;
 use super::usage::SharedUsage;
-use crate::access::key_file::create_private;
 use crate::access::key_store::{KeyStore, KeyTable};
 
 /// How often a server asks Redis whether keys or plans changed.
 pub const WATCH_EVERY: Duration = Duration::from_millis(250);
-
-/// The snapshot of the keys last loaded, beside the keys file's place.
-pub fn snapshot_path(keys: &Path) -> PathBuf {
-    with_suffix(keys, ".redis-snapshot")
-}
-
-/// Usage Redis could not take by shutdown, beside the keys file's place.
-pub fn spool_path(keys: &Path) -> PathBuf {
-    with_suffix(keys, ".usage-spool")
-}
-
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_os_string();
-    name.push(suffix);
-    PathBuf::from(name)
-}
 
 pub struct Live {
     /// For the watch and usage flushes, which may wait longer.
@@ -47,7 +32,8 @@ pub struct Live {
     pub requests: Arc<Redis>,
     pub buckets: Arc<SharedBuckets>,
     pub usage: Arc<SharedUsage>,
-    snapshot: PathBuf,
+    /// This server's snapshot and spool, and its neighbours'.
+    place: Place,
     /// The version loaded at start; None when started from the snapshot.
     loaded: Option<u64>,
     /// The version of the keys in force, held while keys are installed (never
@@ -61,29 +47,41 @@ pub struct Live {
 
 impl Live {
     /// Connects and loads the keys; with Redis away, starts from the
-    /// snapshot, saying it may be stale. `keys` names where the snapshot and
-    /// spool files go (beside where the keys file would be).
-    pub fn start(url: &RedisUrl, keys: &Path) -> Result<(Live, KeyStore), String> {
+    /// newest snapshot, saying it may be stale. `keys` names the folder of
+    /// the snapshot and spool files (beside where the keys file would be),
+    /// and `addr` this server among those sharing it when `AREA_INSTANCE`
+    /// does not (access/redis/instance.rs).
+    pub fn start(url: &RedisUrl, keys: &Path, addr: &str) -> Result<(Live, KeyStore), String> {
+        let named = std::env::var(INSTANCE_VARIABLE).ok();
+        let place = Place::new(keys, identity(named.as_deref(), addr, std::process::id())?);
         let background = Arc::new(Redis::new(url, BACKGROUND_TIMEOUT)?);
         let requests = Arc::new(Redis::new(url, REQUEST_TIMEOUT)?);
+        let (usage, found) = SharedUsage::new(background.clone(), Spools::open(place.clone())?)?;
         let mut live = Live {
             buckets: Arc::new(SharedBuckets::new(requests.clone())),
-            usage: Arc::new(SharedUsage::new(background.clone(), spool_path(keys))?),
+            usage: Arc::new(usage),
             background,
             requests,
-            snapshot: snapshot_path(keys),
+            place,
             loaded: None,
             installed: Mutex::new(None),
             said: Vec::new(),
         };
-        if live.usage.batches() > 0 {
-            let spool = spool_path(keys);
+        for why in found.errors {
+            live.said.push((log::Level::Error, why));
+        }
+        if !found.files.is_empty() {
+            let files: Vec<String> = found
+                .files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect();
             live.said.push((
                 log::Level::Info,
                 format!(
                     "usage: {} batches from {} wait to be added to Redis",
                     live.usage.batches(),
-                    spool.display()
+                    files.join(", ")
                 ),
             ));
         }
@@ -100,51 +98,59 @@ impl Live {
             Err(why) => {
                 // Said below, once the address is logged: no log line before it.
                 live.requests.set_up(false);
-                let state = live.read_snapshot().map_err(|e| format!("{why}; {e}"))?;
-                live.said.push((
-                    log::Level::Warn,
-                    format!(
-                        "{} live API keys from {}, which may be stale: {why}; this server \
-                         limits keys by itself until Redis is back",
-                        state.table().live_keys(),
-                        live.snapshot.display()
-                    ),
-                ));
-                state
+                live.read_snapshot(&why)?
             }
         };
         let store = KeyStore::held(state.table());
         Ok((live, store))
     }
 
-    fn read_snapshot(&self) -> Result<KeyState, String> {
-        let text = std::fs::read_to_string(&self.snapshot).map_err(|e| {
-            format!(
-                "Redis is not reachable and there is no snapshot of its keys at {} ({e}): \
-                 start this server once while Redis is up",
-                self.snapshot.display()
-            )
-        })?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a snapshot of keys: {e}", self.snapshot.display()))
+    /// The newest snapshot of the folder that parses: this server's own, or
+    /// a neighbour's written since (of the same Redis's keys). Says which,
+    /// and each that does not parse.
+    fn read_snapshot(&mut self, why: &str) -> Result<KeyState, String> {
+        let mut found = self.place.snapshots();
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        found.sort_by_key(|p| std::cmp::Reverse(modified(p)));
+        let mut unusable = String::new();
+        for path in found {
+            let read = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+            match read.and_then(|t| serde_json::from_str::<KeyState>(&t).map_err(|e| e.to_string()))
+            {
+                Ok(state) => {
+                    let said = format!(
+                        "{} live API keys from {}, which may be stale: {why}; this server \
+                         limits keys by itself until Redis is back",
+                        state.table().live_keys(),
+                        path.display()
+                    );
+                    self.said.push((log::Level::Warn, said));
+                    return Ok(state);
+                }
+                Err(e) => {
+                    let said = format!("{} is not a snapshot of keys: {e}", path.display());
+                    unusable.push_str(&format!("; {said}"));
+                    self.said.push((log::Level::Error, said));
+                }
+            }
+        }
+        Err(format!(
+            "{why}; Redis is not reachable and there is no snapshot of its keys at {}{unusable}: \
+             start this server once while Redis is up",
+            self.place.snapshot().display()
+        ))
     }
 
-    /// Writes the snapshot (0600) through a file renamed into place.
+    /// Writes this server's snapshot (0600) through a file renamed into place.
     fn save(&self, state: &KeyState) {
-        let temp = with_suffix(&self.snapshot, ".partial");
-        let _ = std::fs::remove_file(&temp);
+        let snapshot = self.place.snapshot();
         let written = serde_json::to_string(state)
             .map_err(|e| e.to_string())
-            .and_then(|json| {
-                create_private(&temp)?;
-                std::fs::write(&temp, json)
-                    .and_then(|()| std::fs::rename(&temp, &self.snapshot))
-                    .map_err(|e| e.to_string())
-            });
+            .and_then(|json| write_private(&snapshot, json.as_bytes()));
         if let Err(why) = written {
             log::warn!(
                 "snapshot of the keys not written to {}: {why}",
-                self.snapshot.display()
+                snapshot.display()
             );
         }
     }

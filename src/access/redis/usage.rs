@@ -5,17 +5,18 @@
 //! script applies a batch only if its number is above the last one applied
 //! for that server. A batch that timed out is sent again, unchanged, until
 //! Redis answers, so one that arrived late is not counted twice. Batches
-//! Redis could not take by shutdown go to a spool file (0600) beside the keys
-//! file, sent by the next start under their own ids and numbers.
+//! Redis could not take by shutdown go to this server's spool file (0600)
+//! beside the keys file's place (access/redis/spools.rs), sent by the next
+//! start, or by a running server once Redis answers, under their own ids and
+//! numbers.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
 use super::conn::Redis;
-use crate::access::key_file::create_private;
+use super::spools::{Found, Spools};
 use crate::access::usage::Counts;
 
 pub(super) const FLUSHED: &str = "area:usage:flushed";
@@ -92,21 +93,24 @@ pub struct SharedUsage {
     queue: Mutex<VecDeque<Batch>>,
     /// Held by one flush at a time while it sends.
     sending: Mutex<()>,
-    spool: PathBuf,
+    spools: Spools,
 }
 
 impl SharedUsage {
-    /// Starts with the batches a spool file holds, if any.
-    pub fn new(redis: Arc<Redis>, spool: PathBuf) -> Result<SharedUsage, String> {
-        let queue = read_spool(&spool)?;
-        Ok(SharedUsage {
+    /// Starts with the batches of every spool in the folder that no live
+    /// server holds; what was found is in the returned `Found`.
+    pub fn new(redis: Arc<Redis>, spools: Spools) -> Result<(SharedUsage, Found), String> {
+        let mut found = spools.take_all();
+        let queue = std::mem::take(&mut found.batches).into();
+        let usage = SharedUsage {
             redis,
             server: format!("srv_{}", crate::access::keys::new_key()?.0),
             next_seq: Mutex::new(1),
             queue: Mutex::new(queue),
             sending: Mutex::new(()),
-            spool,
-        })
+            spools,
+        };
+        Ok((usage, found))
     }
 
     /// Queues `rows` as a new batch, numbered after the last.
@@ -125,11 +129,11 @@ impl SharedUsage {
     }
 
     /// Sends every batch waiting, oldest first, and stops at the first Redis
-    /// does not take. The queue is not held while Redis is asked, so that
-    /// requests reading it never wait for Redis.
+    /// does not take. Once all are in, takes the spools other servers left
+    /// in the folder meanwhile and sends those too. The queue is not held
+    /// while Redis is asked, so that requests reading it never wait for Redis.
     pub fn send_all(&self) -> Result<(), String> {
         let _one = self.sending.lock().unwrap_or_else(|p| p.into_inner());
-        let mut sent_spooled = false;
         loop {
             let front = self
                 .queue
@@ -137,7 +141,16 @@ impl SharedUsage {
                 .unwrap_or_else(|p| p.into_inner())
                 .front()
                 .cloned();
-            let Some(batch) = front else { break };
+            let Some(batch) = front else {
+                let found = self.spools.take_all();
+                say(&found);
+                if found.batches.is_empty() {
+                    break;
+                }
+                let mut queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
+                queue.extend(found.batches);
+                continue;
+            };
             if let Err(e) = send(&self.redis, &batch) {
                 let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
                 let requests: u64 = queue.iter().map(requests).sum();
@@ -145,37 +158,39 @@ impl SharedUsage {
                     "usage of {requests} requests not added to Redis: {e}"
                 ));
             }
-            sent_spooled |= batch.server != self.server;
             self.queue
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .pop_front();
         }
-        if sent_spooled {
-            let _ = std::fs::remove_file(&self.spool);
-        }
+        self.spools.sent();
         Ok(())
     }
 
-    /// Batches waiting for Redis (at start: those of the spool file).
+    /// Batches waiting for Redis (at start: those of the spools).
     pub fn batches(&self) -> usize {
         self.queue.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
-    /// Writes the batches Redis did not take to the spool file (0600).
-    pub fn spool(&self) -> Result<(), String> {
+    /// The last send, at shutdown: what Redis does not take goes to this
+    /// server's spool (0600) for the next start, of whichever server.
+    pub fn stop(&self) -> Result<(), String> {
+        let done = self.send_all().or_else(|why| {
+            log::warn!("{why}");
+            self.spool()
+        });
+        self.spools.release();
+        done
+    }
+
+    /// Writes the batches Redis did not take to this server's spool (0600).
+    fn spool(&self) -> Result<(), String> {
         let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
-        let json = serde_json::to_string(&*queue).map_err(|e| e.to_string())?;
-        let temp = self.spool.with_extension("partial");
-        let _ = std::fs::remove_file(&temp);
-        create_private(&temp)?;
-        std::fs::write(&temp, json)
-            .and_then(|()| std::fs::rename(&temp, &self.spool))
-            .map_err(|e| format!("cannot write {}: {e}", self.spool.display()))?;
+        self.spools.write(&queue.iter().collect::<Vec<_>>())?;
         log::warn!(
             "usage of {} requests written to {}, to be added to Redis by the next start",
             queue.iter().map(requests).sum::<u64>(),
-            self.spool.display()
+            self.spools.path().display()
         );
         Ok(())
     }
@@ -205,12 +220,16 @@ fn requests(b: &Batch) -> u64 {
     b.rows.iter().map(|r| of(r.counts).total()).sum()
 }
 
-fn read_spool(path: &Path) -> Result<VecDeque<Batch>, String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a usage spool file: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(VecDeque::new()),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+/// Logs what a look through the folder found while serving.
+fn say(found: &Found) {
+    for why in &found.errors {
+        log::error!("{why}");
+    }
+    for file in &found.files {
+        log::info!(
+            "usage: the spool {} is taken by this server, to be added to Redis",
+            file.display()
+        );
     }
 }
 

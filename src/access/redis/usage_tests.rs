@@ -1,6 +1,7 @@
 //! Usage in Redis: rows, spools and snapshots.
 
 use super::*;
+use crate::access::redis::instance::Place;
 use crate::access::redis::url::RedisUrl;
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
@@ -19,11 +20,12 @@ fn batches_redis_does_not_take_wait_in_order_and_spool_privately() {
     let dir = std::env::temp_dir().join(format!("area-spool-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let spool = dir.join("keys.db.usage-spool");
+    let place = Place::new(&dir.join("keys.db"), "a".into());
+    let spool = place.spool();
     // Nothing listens on port 1: every send fails at once.
     let away = RedisUrl::parse("redis://127.0.0.1:1").unwrap();
     let redis = Arc::new(Redis::new(&away, Duration::from_millis(200)).unwrap());
-    let usage = SharedUsage::new(redis.clone(), spool.clone()).unwrap();
+    let (usage, _) = SharedUsage::new(redis.clone(), Spools::open(place.clone()).unwrap()).unwrap();
     usage.enqueue(vec![row("key_a", 3)]);
     usage.enqueue(Vec::new());
     usage.enqueue(vec![row("key_a", 2), row("key_b", 1)]);
@@ -31,10 +33,11 @@ fn batches_redis_does_not_take_wait_in_order_and_spool_privately() {
     let why = usage.send_all().unwrap_err();
     assert!(why.contains("usage of 9 requests"), "{why}");
     assert_eq!(usage.waiting("key_a", "2026-11-26").ok, 5);
-    usage.spool().unwrap();
+    usage.stop().unwrap();
     let mode = std::fs::metadata(&spool).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
-    let next = SharedUsage::new(redis, spool).unwrap();
+    let (next, found) = SharedUsage::new(redis, Spools::open(place).unwrap()).unwrap();
+    assert_eq!(found.files, [spool]);
     assert_eq!(next.batches(), 2);
     let queue = next.queue.lock().unwrap();
     assert_eq!(
