@@ -56,8 +56,12 @@ impl Default for ConnLimits {
 impl ConnLimits {
     /// The cap in all, never above what the descriptor limit leaves.
     pub fn effective_max(&self) -> usize {
-        let room = descriptor_limit().map_or(usize::MAX, |n| n.saturating_sub(DESCRIPTOR_RESERVE));
-        self.max_connections.min(room).max(1)
+        self.max_connections.min(self.descriptor_room()).max(1)
+    }
+
+    /// Descriptors the connections may have, open and lingering together.
+    pub fn descriptor_room(&self) -> usize {
+        descriptor_limit().map_or(usize::MAX, |n| n.saturating_sub(DESCRIPTOR_RESERVE))
     }
 }
 

@@ -46,10 +46,12 @@ pub mod fronts;
 pub mod head;
 mod layer;
 pub mod limits;
+mod linger;
 pub mod listener;
 mod pool;
 mod respond;
 mod stream;
+mod table;
 
 /// Database connections kept: one a worker, one a streaming export.
 fn pool_size(workers: usize) -> PoolSize {
