@@ -29,13 +29,13 @@ use crate::access::redis::live::Live;
 use crate::access::usage::{self, Usage};
 use crate::access::{key_file, migrate};
 use crate::app::exports::MAX_EXPORTS;
-use crate::app::http::{Request, Response};
 use crate::app::{App, redis_link};
 use crate::data::dataset::Store;
 use crate::data::db::PoolSize;
 pub use layer::{Layer, LayerConfig};
 pub use limits::ConnLimits;
 use listener::listen;
+pub use respond::Service;
 
 mod accept;
 mod access_log;
@@ -48,6 +48,7 @@ mod layer;
 pub mod limits;
 mod linger;
 pub mod listener;
+pub mod pace;
 mod pool;
 mod respond;
 mod stream;
@@ -73,8 +74,11 @@ pub struct ServeConfig {
     pub client_timeout: Duration,
     /// Serve /metrics on this address instead of the main one.
     pub metrics_addr: Option<String>,
-    /// `--max-connections` and `--max-connections-per-address`.
+    /// `--max-connections`, `--max-connections-per-address`, the fronts
+    /// believed, and how slowly a client may take an export.
     pub limits: ConnLimits,
+    /// `--max-exports-per-key`.
+    pub exports_per_key: usize,
 }
 
 /// How often the database file is checked for replacement or removal.
@@ -91,23 +95,6 @@ pub struct Running {
     threads: Vec<JoinHandle<()>>,
     /// Ends the watchers and the usage thread.
     stop_watchers: Arc<AtomicBool>,
-}
-
-/// What answers the requests the layer reads: the app, or a fixed answer
-/// (the layer's floor, examples/layer_floor.rs).
-pub trait Service: Send + Sync + 'static {
-    /// Answers a request; `metrics_only` when it came on the metrics listener.
-    fn answer(&self, req: &Request, metrics_only: bool) -> Response;
-}
-
-impl Service for App {
-    fn answer(&self, req: &Request, metrics_only: bool) -> Response {
-        if metrics_only {
-            self.handle_metrics_only(req)
-        } else {
-            self.handle(req)
-        }
-    }
 }
 
 /// Opens the database and the keys, binds the address(es) and starts the workers.
@@ -168,7 +155,8 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         }
     };
     let usage = Usage::new(&config.keys);
-    let app = Arc::new(App::new(store, keys, usage, config.metrics_addr.is_none()));
+    let app = App::new(store, keys, usage, config.metrics_addr.is_none());
+    let app = Arc::new(app.with_exports_per_key(config.exports_per_key));
     if let Some(live) = live {
         redis_link::link(&app, live)?;
     }

@@ -32,6 +32,7 @@ fn capped(name: &str, per_address: usize, max_connections: usize) -> Running {
             count_loopback: true,
             ..Default::default()
         },
+        exports_per_key: area_scoring::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY,
     })
     .expect("the server starts")
 }
