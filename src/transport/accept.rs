@@ -169,7 +169,7 @@ fn cut_short(shared: &Shared, key: usize, cell: &Cell) {
         .lingering_cut
         .fetch_add(1, Ordering::Relaxed);
     log::debug!(
-        "{}: lingering close cut short, {MAX_LINGERING} at most",
+        "{}: its lingering close cut short ({MAX_LINGERING} at most, within the descriptors left)",
         c.peer
     );
 }

@@ -1,11 +1,13 @@
 //! The HTTP/1.1 layer the project owns: httparse reads each request head,
 //! and everything around it is here (docs/http-layer.md is its contract).
 //! listener.rs makes the listening socket and stops it; pool.rs runs the
-//! workers over one readiness set (epoll, through `polling`); conn.rs is one
-//! connection's turn, head.rs the parsing, respond.rs the meeting with the
-//! app, answer.rs the bytes of an answer, stream.rs the export's thread,
-//! access_log.rs the log's, limits.rs the bounds and caps, fronts.rs whose
-//! X-Real-IP is believed, drain.rs stopping.
+//! workers over one readiness set (epoll, through `polling`); accept.rs
+//! admits connections into table.rs's table; conn.rs is one connection's
+//! turn, linger.rs its lingering close, head.rs the parsing, respond.rs the
+//! meeting with the app, answer.rs the bytes of an answer, stream.rs the
+//! export's thread and pace.rs how slowly its client may read,
+//! access_log.rs the log's thread, limits.rs the bounds and caps, fronts.rs
+//! whose X-Real-IP is believed, drain.rs stopping.
 //!
 //! The threads are the workers, main (signals), the dataset and keys
 //! watchers, usage, the access-log writer, and one per export while it

@@ -100,3 +100,33 @@ impl Table {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{TcpListener, TcpStream};
+
+    #[test]
+    fn lingering_closes_past_the_bound_go_oldest_first() {
+        // One connection stands for them all: the bound counts entries.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let stream = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let peer = stream.local_addr().unwrap();
+        let one: Cell = Arc::new(Mutex::new(Conn::new(stream, peer, false, None)));
+        let mut inner = Inner::default();
+        for key in 0..MAX_LINGERING + 2 {
+            inner.lingering.insert(key, one.clone());
+        }
+        let cut: Vec<usize> = inner.past_bound(usize::MAX).iter().map(|c| c.0).collect();
+        assert_eq!(cut, [0, 1]);
+        // Ten descriptors of room, eight taken by open connections: two lingering.
+        for key in 0..8 {
+            inner.open.insert(100_000 + key, one.clone());
+        }
+        let cut = inner.past_bound(10);
+        assert_eq!(cut.len(), MAX_LINGERING - 2);
+        let kept: Vec<usize> = inner.lingering.keys().copied().collect();
+        assert_eq!(kept, [MAX_LINGERING, MAX_LINGERING + 1], "the newest stay");
+        assert_eq!(inner.past_bound(5).len(), 2, "no room: none lingers");
+    }
+}
