@@ -816,7 +816,7 @@ RESPONSES = {
         "Retry-After",
     ),
     "ServiceUnavailable": error_response(
-        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy), or (export) too many exports are in flight (4 per server, 2 per key), or the server is stopping; retry after Retry-After seconds.",
+        "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy), or (export) too many exports are in flight (4 per server, 2 per key by default), or the server is stopping; retry after Retry-After seconds.",
         "ErrorServiceUnavailable",
         "Retry-After",
     ),

@@ -23,6 +23,7 @@ mod wall_clock {
     mod rate_limits;
     mod reload;
     mod slow_clients;
+    mod slow_exports;
 }
 
 use std::sync::{Mutex, MutexGuard};

@@ -1,6 +1,6 @@
 //! Export Areas as an HTTP answer: the plan check, a slot among the
-//! `MAX_EXPORTS` that may stream at once, the validators and the
-//! attachment's name. The body itself is api/export.rs's, streamed by the
+//! `MAX_EXPORTS` that may stream at once (and the `--max-exports-per-key`
+//! of one key), the validators and the attachment's name. The body itself is api/export.rs's, streamed by the
 //! transport on a thread of its own, so exports never hold a worker.
 //!
 //! A slot is taken before the body is made and given back when the body is
@@ -23,15 +23,36 @@ use crate::error::{ApiError, ApiResult};
 
 /// Exports streaming at once, at most. Each holds a database connection and
 /// a thread for as long as its client reads, so the pool is made larger by
-/// as many (transport/mod.rs).
+/// as many (transport/mod.rs), and takes CPU beside the workers' (measured
+/// at four, bench/RESULTS.md): a number to change with a measurement, not
+/// a flag. A client too slow to take its export is closed
+/// (transport/pace.rs), so slow readers do not hold these for long.
 pub const MAX_EXPORTS: usize = 4;
-/// Exports one key may stream at once, so that one client reading slowly
-/// cannot hold every slot.
-pub const MAX_EXPORTS_PER_KEY: usize = 2;
+/// Exports one key may stream at once by default (`--max-exports-per-key`,
+/// 1 to `MAX_EXPORTS`), so that one client cannot hold every slot.
+pub const DEFAULT_MAX_EXPORTS_PER_KEY: usize = 2;
 
-/// The exports streaming now, by key (a key with none has no entry).
-#[derive(Debug, Default, Clone)]
-pub struct ExportSlots(Arc<Mutex<HashMap<String, usize>>>);
+/// The exports streaming now, by key (a key with none has no entry), and
+/// how many one key may stream.
+#[derive(Debug, Clone)]
+pub struct ExportSlots {
+    running: Arc<Mutex<HashMap<String, usize>>>,
+    per_key: usize,
+}
+
+impl Default for ExportSlots {
+    fn default() -> ExportSlots {
+        ExportSlots::new(DEFAULT_MAX_EXPORTS_PER_KEY)
+    }
+}
+
+impl super::App {
+    /// Lets one key stream `per_key` exports at once (`--max-exports-per-key`).
+    pub fn with_exports_per_key(mut self, per_key: usize) -> super::App {
+        self.exports = ExportSlots::new(per_key);
+        self
+    }
+}
 
 /// One export's slot, given back when dropped.
 struct Slot {
@@ -40,10 +61,17 @@ struct Slot {
 }
 
 impl ExportSlots {
+    pub fn new(per_key: usize) -> ExportSlots {
+        ExportSlots {
+            running: Arc::default(),
+            per_key: per_key.clamp(1, MAX_EXPORTS),
+        }
+    }
+
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
         // The counts stay whole even if a holder panicked: each change is
         // one step under the lock.
-        self.0
+        self.running
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -51,7 +79,7 @@ impl ExportSlots {
     fn take(&self, key_id: &str) -> ApiResult<Slot> {
         let mut running = self.running();
         let mine = running.get(key_id).copied().unwrap_or(0);
-        if mine >= MAX_EXPORTS_PER_KEY {
+        if mine >= self.per_key {
             return Err(ApiError::ExportsBusy {
                 running: mine,
                 per_key: true,
@@ -161,17 +189,16 @@ mod tests {
     #[test]
     fn slots_are_bounded_in_all_and_by_key_and_given_back_when_dropped() {
         let slots = ExportSlots::default();
-        let a: Vec<Slot> = (0..MAX_EXPORTS_PER_KEY)
-            .map(|_| slots.take("a").unwrap())
-            .collect();
+        let per_key = DEFAULT_MAX_EXPORTS_PER_KEY;
+        let a: Vec<Slot> = (0..per_key).map(|_| slots.take("a").unwrap()).collect();
         assert_eq!(
             slots.take("a").err(),
             Some(ApiError::ExportsBusy {
-                running: MAX_EXPORTS_PER_KEY,
+                running: per_key,
                 per_key: true
             })
         );
-        let b: Vec<Slot> = (0..MAX_EXPORTS - MAX_EXPORTS_PER_KEY)
+        let b: Vec<Slot> = (0..MAX_EXPORTS - per_key)
             .map(|_| slots.take("b").unwrap())
             .collect();
         assert_eq!(
@@ -185,5 +212,23 @@ mod tests {
         assert!(slots.take("a").is_ok(), "key a's slots came back");
         drop(b);
         assert!(slots.running().is_empty(), "every slot came back");
+    }
+
+    #[test]
+    fn the_cap_per_key_is_the_one_configured() {
+        let one = ExportSlots::new(1);
+        let _a = one.take("a").unwrap();
+        assert!(matches!(
+            one.take("a"),
+            Err(ApiError::ExportsBusy { per_key: true, .. })
+        ));
+        assert!(one.take("b").is_ok(), "another key has its own");
+        let all = ExportSlots::new(MAX_EXPORTS);
+        let held: Vec<Slot> = (0..MAX_EXPORTS).map(|_| all.take("a").unwrap()).collect();
+        assert!(matches!(
+            all.take("b"),
+            Err(ApiError::ExportsBusy { per_key: false, .. })
+        ));
+        drop(held);
     }
 }

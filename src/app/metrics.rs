@@ -41,8 +41,14 @@ pub struct Metrics {
 /// Connections and what the HTTP layer refused or dropped.
 #[derive(Default)]
 pub struct LayerCounts {
-    /// Connections open now.
+    /// Connections open now, in the table the caps count.
     pub open: AtomicU64,
+    /// Connections refused at a cap, in their lingering close now.
+    pub lingering: AtomicU64,
+    /// Lingering closes cut short past their bound.
+    pub lingering_cut: AtomicU64,
+    /// Exports closed because their client took the answer too slowly.
+    pub exports_too_slow: AtomicU64,
     /// Connections refused past `--max-connections` with none idle to close.
     pub refused_total: AtomicU64,
     /// Connections refused past `--max-connections-per-address`.
@@ -138,12 +144,30 @@ impl Metrics {
 impl LayerCounts {
     fn render(&self, out: &mut String) {
         let l = |n: &AtomicU64| n.load(Ordering::Relaxed);
-        let rows: [(&str, &str, &str, String); 4] = [
+        let rows: [(&str, &str, &str, String); 7] = [
             (
                 "area_connections_open",
                 "gauge",
                 "Client connections open now.",
                 format!("{}", l(&self.open)),
+            ),
+            (
+                "area_connections_lingering",
+                "gauge",
+                "Connections refused by a cap, in their lingering close now.",
+                format!("{}", l(&self.lingering)),
+            ),
+            (
+                "area_lingering_closes_cut_total",
+                "counter",
+                "Lingering closes of refused connections cut short past their bound.",
+                format!("{}", l(&self.lingering_cut)),
+            ),
+            (
+                "area_exports_too_slow_total",
+                "counter",
+                "Exports closed because their client took the answer too slowly.",
+                format!("{}", l(&self.exports_too_slow)),
             ),
             (
                 "area_connections_refused_total",

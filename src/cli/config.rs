@@ -24,6 +24,8 @@ pub const CLIENT_TIMEOUT_SECS: RangeInclusive<u64> = 1..=3600;
 pub const MAX_CONNECTIONS: RangeInclusive<usize> = 1..=1_000_000;
 /// `--max-connections-per-address`; 0 turns the cap off.
 pub const MAX_CONNECTIONS_PER_ADDRESS: RangeInclusive<usize> = 0..=1_000_000;
+/// `--max-exports-per-key`: one key may take every export slot, no more.
+pub const EXPORTS_PER_KEY: RangeInclusive<usize> = 1..=crate::app::exports::MAX_EXPORTS;
 /// `--workers`; the default is twice the cores.
 pub const WORKERS: RangeInclusive<usize> = 1..=256;
 /// `init --synthetic N`.

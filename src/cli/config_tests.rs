@@ -47,6 +47,7 @@ fn flags_beat_environment_beats_defaults() {
             client_timeout: Duration::from_secs(10),
             metrics_addr: None,
             limits: crate::transport::ConnLimits::default(),
+            exports_per_key: crate::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY,
         }
     );
     let Command::Serve(c) = parse(&args("serve --workers=5"), &no_env).unwrap() else {
@@ -234,4 +235,24 @@ fn parses_every_command() {
         parse(&args("serve --help"), &no_env).unwrap(),
         Command::Help(SERVE_USAGE)
     );
+}
+
+#[test]
+fn max_exports_per_key_is_a_flag_or_variable_from_one_to_the_servers_most() {
+    let serve = |line: &str, env: &dyn Fn(&str) -> Option<String>| match parse(&args(line), env) {
+        Ok(Command::Serve(c)) => Ok(c.exports_per_key),
+        Ok(other) => panic!("{other:?}"),
+        Err(e) => Err(e.message),
+    };
+    let env = |k: &str| (k == "AREA_MAX_EXPORTS_PER_KEY").then(|| "3".to_string());
+    assert_eq!(serve("serve", &no_env), Ok(2));
+    assert_eq!(serve("serve", &env), Ok(3));
+    assert_eq!(serve("serve --max-exports-per-key 4", &env), Ok(4));
+    for bad in ["0", "5", "two"] {
+        let said = serve(&format!("serve --max-exports-per-key {bad}"), &no_env).unwrap_err();
+        assert_eq!(
+            said,
+            format!("--max-exports-per-key must be a number from 1 to 4, not '{bad}'")
+        );
+    }
 }

@@ -65,7 +65,7 @@ API keys are in the keys file, untouched (--keys is accepted and not needed).
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]
                           [--client-timeout SECS] [--metrics-addr HOST:PORT]
                           [--max-connections N] [--max-connections-per-address N]
-                          [--trusted-front ADDR[,ADDR...]]
+                          [--max-exports-per-key N] [--trusted-front ADDR[,ADDR...]]
 
   --db PATH                database file (default data/areas.db, or AREA_DB)
   --keys PATH              keys file, shared by replicas (default keys.db beside the database, or AREA_KEYS)
@@ -80,6 +80,8 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOS
   --max-connections-per-address N
                            connections per client address (IPv6: per /64), loopback and trusted
                            fronts not counted; 0 for no cap (default 64, or AREA_MAX_CONNECTIONS_PER_ADDRESS)
+  --max-exports-per-key N  exports one key may stream at once, 1 to 4, the server's most
+                           (default 2, or AREA_MAX_EXPORTS_PER_KEY)
   --trusted-front ADDR[,ADDR...]
                            IP addresses of fronts on other hosts (nginx) whose X-Real-IP is
                            believed: requests without a key are limited per real client. A front

@@ -1,13 +1,15 @@
 //! `serve`'s flags and variables: the dataset and keys, the address, the
-//! workers and timeouts, and the HTTP layer's caps and trusted fronts.
+//! workers and timeouts, the HTTP layer's caps and trusted fronts, and the
+//! exports one key may stream.
 
 use std::time::Duration;
 
 use super::{
-    CLIENT_TIMEOUT_SECS, Command, Context, DEFAULT_ADDR, DEFAULT_CLIENT_TIMEOUT_SECS, Files,
-    MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, UsageError, WORKERS, default_workers, number,
-    usage_error,
+    CLIENT_TIMEOUT_SECS, Command, Context, DEFAULT_ADDR, DEFAULT_CLIENT_TIMEOUT_SECS,
+    EXPORTS_PER_KEY, Files, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, UsageError, WORKERS,
+    default_workers, number, usage_error,
 };
+use crate::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY;
 use crate::cli::flags::Flags;
 use crate::cli::help::SERVE_USAGE;
 use crate::transport::fronts::{TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedFronts};
@@ -24,6 +26,7 @@ impl Context<'_> {
             "--metrics-addr",
             "--max-connections",
             "--max-connections-per-address",
+            "--max-exports-per-key",
             TRUSTED_FRONT_FLAG,
         ];
         let f = match self.flags(args, SERVE_USAGE, &valued, &[], 0)? {
@@ -45,9 +48,17 @@ impl Context<'_> {
             SERVE_USAGE,
         )?;
         let limits = self.conn_limits(&f)?;
+        let exports_per_key = number(
+            self.setting(&f, "--max-exports-per-key", "AREA_MAX_EXPORTS_PER_KEY"),
+            "--max-exports-per-key",
+            EXPORTS_PER_KEY,
+            "a number",
+            SERVE_USAGE,
+        )?;
         let Files { db, keys, redis } = self.files(&f);
         Ok(Command::Serve(ServeConfig {
             limits,
+            exports_per_key: exports_per_key.unwrap_or(DEFAULT_MAX_EXPORTS_PER_KEY),
             db,
             keys,
             redis,
@@ -95,6 +106,16 @@ impl Context<'_> {
                 .map_err(usage_error(SERVE_USAGE))?
                 .unwrap_or_default(),
             ..defaults
+        };
+        // The tests of the slow-export rule cannot wait its minute.
+        #[cfg(feature = "fault-injection")]
+        let limits = match (self.env)("AREA_FAULT_EXPORT_PACE") {
+            Some(pace) => ConnLimits {
+                export_pace: crate::transport::pace::Pace::parse(&pace)
+                    .map_err(usage_error(SERVE_USAGE))?,
+                ..limits
+            },
+            None => limits,
         };
         Ok(limits)
     }

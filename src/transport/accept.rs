@@ -16,7 +16,8 @@ use super::conn::Conn;
 use super::layer::{CAP_RETRY_AFTER_SECS, Shared};
 use super::limits::addr_key;
 use super::pool::{Cell, close, lock};
-use super::respond;
+use super::table::MAX_LINGERING;
+use super::{linger, respond};
 use crate::error::ApiError;
 
 /// Keys of connections in the readiness set come after the listeners'.
@@ -74,7 +75,9 @@ pub fn rearm_listener(shared: &Shared, index: usize) {
     }
 }
 
-/// Registers a new connection, making room under the caps first.
+/// Registers a new connection, making room under the caps first. One
+/// refused at a cap goes to the lingering closes instead, outside the table
+/// (table.rs), with its 503 to write.
 fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics_only: bool) {
     let layer = &shared.app_metrics().layer;
     if socket.set_nonblocking(true).is_err() {
@@ -87,24 +90,45 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
     // Read at each accept: an operator may lower the descriptor limit of a
     // running server (prlimit).
     let max = shared.limits.effective_max();
-    if shared.table.len() >= max && !evict_oldest_idle(shared) {
-        layer.refused_total.fetch_add(1, Ordering::Relaxed);
-        return refuse_now(shared, socket, peer, max);
-    }
+    let full = shared.table.len() >= max && !evict_oldest_idle(shared);
     let key = shared.table.next.fetch_add(1, Ordering::Relaxed) + FIRST_CONNECTION;
     let mut c = Conn::new(socket, peer, metrics_only, None);
-    {
+    let refused = if full {
+        layer.refused_total.fetch_add(1, Ordering::Relaxed);
+        log::debug!("{peer} refused: {max} connections open");
+        true
+    } else {
         let mut inner = shared.table.lock();
         match addr {
-            Some(a) if !inner.1.take(a, shared.limits.per_address) => {
+            Some(a) if !inner.per_address.take(a, shared.limits.per_address) => {
                 layer.refused_per_address.fetch_add(1, Ordering::Relaxed);
-                c.refuse_with(cap_refusal(shared));
+                true
             }
-            a => c.addr = a,
+            a => {
+                c.addr = a;
+                false
+            }
         }
-        inner.0.insert(key, Arc::new(Mutex::new(c)));
+    };
+    if refused {
+        c.refuse_with(cap_refusal(shared));
+        c.refused = true;
     }
-    layer.open.fetch_add(1, Ordering::Relaxed);
+    let cut = {
+        let mut inner = shared.table.lock();
+        let cell = Arc::new(Mutex::new(c));
+        if refused {
+            inner.lingering.insert(key, cell);
+            layer.lingering.fetch_add(1, Ordering::Relaxed);
+        } else {
+            inner.open.insert(key, cell);
+            layer.open.fetch_add(1, Ordering::Relaxed);
+        }
+        inner.past_bound(shared.limits.descriptor_room())
+    };
+    for (key, cell) in cut {
+        cut_short(shared, key, &cell);
+    }
     let Some(cell) = shared.table.get(key) else {
         return;
     };
@@ -130,18 +154,30 @@ fn cap_refusal(shared: &Shared) -> Vec<u8> {
     super::answer::bytes(&response, 1, false, super::answer::Framing::Close)
 }
 
-/// Past `--max-connections` with none idle: answered at once, unregistered.
-fn refuse_now(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, max: usize) {
-    use std::io::Write;
-    let _ = (&socket).write(&cap_refusal(shared));
-    let _ = socket.shutdown(std::net::Shutdown::Write);
-    log::debug!("{peer} refused: {max} connections open");
+/// Ends a lingering close past the bound: what it can write and read
+/// without waiting, then the close.
+fn cut_short(shared: &Shared, key: usize, cell: &Cell) {
+    let mut c = lock(cell);
+    if c.closed {
+        return;
+    }
+    linger::cut(&mut c);
+    close(shared, key, &mut c);
+    shared
+        .app_metrics()
+        .layer
+        .lingering_cut
+        .fetch_add(1, Ordering::Relaxed);
+    log::debug!(
+        "{}: its lingering close cut short ({MAX_LINGERING} at most, within the descriptors left)",
+        c.peer
+    );
 }
 
 /// Closes the connection idle the longest, if any is idle: true if room was made.
 fn evict_oldest_idle(shared: &Shared) -> bool {
     let mut oldest: Option<(Instant, usize, Cell)> = None;
-    for (key, cell) in shared.table.snapshot() {
+    for (key, cell) in shared.table.open() {
         let Ok(c) = cell.try_lock() else { continue };
         if c.is_idle() && oldest.as_ref().is_none_or(|(at, _, _)| c.idle_at() < *at) {
             let at = c.idle_at();

@@ -5,12 +5,13 @@
 //! and answers leave in order (docs/http-layer.md, "Connections").
 
 use std::io::{ErrorKind, Read, Write};
-use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::time::Instant;
 
 use super::head::{self, Parsed};
 use super::layer::{QUIET, Shared};
-use super::limits::{AddrKey, LINGER_BYTES, MAX_HEAD_BYTES, REQUESTS_PER_TURN};
+use super::limits::{AddrKey, MAX_HEAD_BYTES, REQUESTS_PER_TURN};
+use super::linger;
 use super::respond::{self, Reply};
 
 pub struct Conn {
@@ -21,13 +22,14 @@ pub struct Conn {
     /// Counted under this address for `--max-connections-per-address`.
     pub addr: Option<AddrKey>,
     /// Received and not yet answered.
-    buf: Vec<u8>,
+    pub(super) buf: Vec<u8>,
     out: Vec<u8>,
     sent: usize,
     /// The answer being written is the connection's last.
     close_after: bool,
-    /// Sending side shut after the last answer; reading what comes to drop it.
-    lingering: Option<(Instant, usize)>,
+    /// Sending side shut after the last answer; reading what comes to drop
+    /// it: since when, and how many bytes so far (linger.rs).
+    pub(super) lingering: Option<(Instant, usize)>,
     /// Since when nothing has been received (no head begun).
     idle_at: Instant,
     /// When the first byte of the head not yet complete came.
@@ -36,6 +38,8 @@ pub struct Conn {
     progress_at: Instant,
     /// Removed from the set; a worker that finds it so does nothing.
     pub closed: bool,
+    /// Refused at a cap: only its 503 and lingering close, outside the table.
+    pub refused: bool,
     /// Waiting for the turn it yielded (see `Next::Yield`).
     yielded: bool,
 }
@@ -74,6 +78,7 @@ impl Conn {
             head_at: now,
             progress_at: now,
             closed: false,
+            refused: false,
             yielded: false,
         }
     }
@@ -121,8 +126,8 @@ impl Conn {
         matches!(self.stream.peek(&mut [0u8; 1]), Ok(n) if n > 0)
     }
 
-    /// Queues an answer written by the layer itself before the connection
-    /// is registered (a refusal at accept), then the lingering close.
+    /// Queues an answer written by the layer itself, then the lingering
+    /// close: a refusal at accept, or a streamed answer that found no thread.
     pub fn refuse_with(&mut self, bytes: Vec<u8>) {
         self.out = bytes;
         self.sent = 0;
@@ -130,7 +135,7 @@ impl Conn {
     }
 }
 
-enum Flow {
+pub(super) enum Flow {
     Done,
     Blocked,
     Gone,
@@ -140,7 +145,7 @@ enum Flow {
 pub fn turn(c: &mut Conn, shared: &Shared) -> Next {
     c.yielded = false;
     if c.lingering.is_some() {
-        return linger(c);
+        return linger::read_and_drop(c);
     }
     match flush(c) {
         Flow::Done => {}
@@ -148,7 +153,7 @@ pub fn turn(c: &mut Conn, shared: &Shared) -> Next {
         Flow::Gone => return Next::Close,
     }
     if c.close_after {
-        return begin_linger(c);
+        return linger::begin(c);
     }
     let mut answered = 0;
     loop {
@@ -183,7 +188,7 @@ pub fn turn(c: &mut Conn, shared: &Shared) -> Next {
         }
         c.progress_at = Instant::now();
         match flush(c) {
-            Flow::Done if c.close_after => return begin_linger(c),
+            Flow::Done if c.close_after => return linger::begin(c),
             Flow::Done => {}
             Flow::Blocked => return Next::Writable,
             Flow::Gone => return Next::Close,
@@ -220,7 +225,7 @@ fn quiet_stop(shared: &Shared, c: &Conn) -> bool {
 }
 
 /// Writes what is pending until done or the socket is full.
-fn flush(c: &mut Conn) -> Flow {
+pub(super) fn flush(c: &mut Conn) -> Flow {
     while c.sent < c.out.len() {
         match c.stream.write(&c.out[c.sent..]) {
             Ok(0) => return Flow::Gone,
@@ -255,36 +260,6 @@ fn fill(c: &mut Conn) -> Flow {
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(e) if e.kind() == ErrorKind::WouldBlock => return Flow::Blocked,
             Err(_) => return Flow::Gone,
-        }
-    }
-}
-
-/// After the last answer: shut the sending side and read what the client
-/// still sends, so that closing does not reset the answer away.
-fn begin_linger(c: &mut Conn) -> Next {
-    let _ = c.stream.shutdown(Shutdown::Write);
-    c.lingering = Some((Instant::now(), 0));
-    c.buf = Vec::new();
-    linger(c)
-}
-
-fn linger(c: &mut Conn) -> Next {
-    let mut scratch = [0u8; 8192];
-    loop {
-        match c.stream.read(&mut scratch) {
-            Ok(0) => return Next::Close,
-            Ok(n) => {
-                let Some((_, read)) = c.lingering.as_mut() else {
-                    return Next::Close;
-                };
-                *read += n;
-                if *read >= LINGER_BYTES {
-                    return Next::Close;
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == ErrorKind::WouldBlock => return Next::Readable,
-            Err(_) => return Next::Close,
         }
     }
 }

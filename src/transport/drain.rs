@@ -87,12 +87,14 @@ impl Layer {
             }
         }
         let _ = shared.poller.notify();
-        while shared.table.len() > 0 || shared.streams.load(Ordering::SeqCst) > 0 {
+        // A refused connection's lingering close ends within `LINGER_FOR`.
+        let open = || shared.table.len() + shared.table.lingering();
+        while open() > 0 || shared.streams.load(Ordering::SeqCst) > 0 {
             if Instant::now() >= deadline {
                 log::warn!(
                     "abandoned {} connection(s) and {} export(s) at the shutdown deadline \
                      (clients not reading their answers)",
-                    shared.table.len(),
+                    open(),
                     shared.streams.load(Ordering::SeqCst)
                 );
                 break;

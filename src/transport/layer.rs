@@ -43,7 +43,7 @@ pub(super) struct Shared {
     /// One worker waits on the set at a time and takes one event.
     pub(super) wait_turn: Mutex<()>,
     pub(super) swept_at: Mutex<Instant>,
-    pub(super) table: pool::Table,
+    pub(super) table: super::table::Table,
     /// The main listener, then the metrics listener if any.
     pub(super) listeners: Vec<TcpListener>,
     pub(super) accept_paused: Vec<Mutex<Option<Instant>>>,
@@ -109,7 +109,7 @@ impl Layer {
             poller,
             wait_turn: Mutex::new(()),
             swept_at: Mutex::new(Instant::now()),
-            table: pool::Table::default(),
+            table: super::table::Table::default(),
             accept_paused: listeners.iter().map(|_| Mutex::new(None)).collect(),
             listeners,
             accept_failing: AtomicBool::new(false),

@@ -1,12 +1,14 @@
 //! The bounds the layer holds every connection to, and the two connection
 //! caps: in all (`--max-connections`) and per client address
 //! (`--max-connections-per-address`). docs/http-layer.md names the test of each.
+//! How slowly an export may be taken is pace.rs's.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use super::fronts::TrustedFronts;
+use super::pace::Pace;
 use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 /// Header lines a request may have; one more is 431 headers_too_large.
@@ -40,6 +42,8 @@ pub struct ConnLimits {
     /// Peers that are fronts: not counted by the per-address cap, and
     /// believed about the client (fronts.rs).
     pub fronts: TrustedFronts,
+    /// How slowly a client may take an export (pace.rs).
+    pub export_pace: Pace,
 }
 
 impl Default for ConnLimits {
@@ -49,6 +53,7 @@ impl Default for ConnLimits {
             per_address: DEFAULT_MAX_PER_ADDRESS,
             count_loopback: false,
             fronts: TrustedFronts::default(),
+            export_pace: Pace::default(),
         }
     }
 }
@@ -56,8 +61,12 @@ impl Default for ConnLimits {
 impl ConnLimits {
     /// The cap in all, never above what the descriptor limit leaves.
     pub fn effective_max(&self) -> usize {
-        let room = descriptor_limit().map_or(usize::MAX, |n| n.saturating_sub(DESCRIPTOR_RESERVE));
-        self.max_connections.min(room).max(1)
+        self.max_connections.min(self.descriptor_room()).max(1)
+    }
+
+    /// Descriptors the connections may have, open and lingering together.
+    pub fn descriptor_room(&self) -> usize {
+        descriptor_limit().map_or(usize::MAX, |n| n.saturating_sub(DESCRIPTOR_RESERVE))
     }
 }
 

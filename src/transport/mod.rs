@@ -1,11 +1,13 @@
 //! The HTTP/1.1 layer the project owns: httparse reads each request head,
 //! and everything around it is here (docs/http-layer.md is its contract).
 //! listener.rs makes the listening socket and stops it; pool.rs runs the
-//! workers over one readiness set (epoll, through `polling`); conn.rs is one
-//! connection's turn, head.rs the parsing, respond.rs the meeting with the
-//! app, answer.rs the bytes of an answer, stream.rs the export's thread,
-//! access_log.rs the log's, limits.rs the bounds and caps, fronts.rs whose
-//! X-Real-IP is believed, drain.rs stopping.
+//! workers over one readiness set (epoll, through `polling`); accept.rs
+//! admits connections into table.rs's table; conn.rs is one connection's
+//! turn, linger.rs its lingering close, head.rs the parsing, respond.rs the
+//! meeting with the app, answer.rs the bytes of an answer, stream.rs the
+//! export's thread and pace.rs how slowly its client may read,
+//! access_log.rs the log's thread, limits.rs the bounds and caps, fronts.rs
+//! whose X-Real-IP is believed, drain.rs stopping.
 //!
 //! The threads are the workers, main (signals), the dataset and keys
 //! watchers, usage, the access-log writer, and one per export while it
@@ -29,13 +31,13 @@ use crate::access::redis::live::Live;
 use crate::access::usage::{self, Usage};
 use crate::access::{key_file, migrate};
 use crate::app::exports::MAX_EXPORTS;
-use crate::app::http::{Request, Response};
 use crate::app::{App, redis_link};
 use crate::data::dataset::Store;
 use crate::data::db::PoolSize;
 pub use layer::{Layer, LayerConfig};
 pub use limits::ConnLimits;
 use listener::listen;
+pub use respond::Service;
 
 mod accept;
 mod access_log;
@@ -46,10 +48,13 @@ pub mod fronts;
 pub mod head;
 mod layer;
 pub mod limits;
+mod linger;
 pub mod listener;
+pub mod pace;
 mod pool;
 mod respond;
 mod stream;
+mod table;
 
 /// Database connections kept: one a worker, one a streaming export.
 fn pool_size(workers: usize) -> PoolSize {
@@ -71,8 +76,11 @@ pub struct ServeConfig {
     pub client_timeout: Duration,
     /// Serve /metrics on this address instead of the main one.
     pub metrics_addr: Option<String>,
-    /// `--max-connections` and `--max-connections-per-address`.
+    /// `--max-connections`, `--max-connections-per-address`, the fronts
+    /// believed, and how slowly a client may take an export.
     pub limits: ConnLimits,
+    /// `--max-exports-per-key`.
+    pub exports_per_key: usize,
 }
 
 /// How often the database file is checked for replacement or removal.
@@ -89,23 +97,6 @@ pub struct Running {
     threads: Vec<JoinHandle<()>>,
     /// Ends the watchers and the usage thread.
     stop_watchers: Arc<AtomicBool>,
-}
-
-/// What answers the requests the layer reads: the app, or a fixed answer
-/// (the layer's floor, examples/layer_floor.rs).
-pub trait Service: Send + Sync + 'static {
-    /// Answers a request; `metrics_only` when it came on the metrics listener.
-    fn answer(&self, req: &Request, metrics_only: bool) -> Response;
-}
-
-impl Service for App {
-    fn answer(&self, req: &Request, metrics_only: bool) -> Response {
-        if metrics_only {
-            self.handle_metrics_only(req)
-        } else {
-            self.handle(req)
-        }
-    }
 }
 
 /// Opens the database and the keys, binds the address(es) and starts the workers.
@@ -166,7 +157,8 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         }
     };
     let usage = Usage::new(&config.keys);
-    let app = Arc::new(App::new(store, keys, usage, config.metrics_addr.is_none()));
+    let app = App::new(store, keys, usage, config.metrics_addr.is_none());
+    let app = Arc::new(app.with_exports_per_key(config.exports_per_key));
     if let Some(live) = live {
         redis_link::link(&app, live)?;
     }

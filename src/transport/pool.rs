@@ -9,7 +9,6 @@
 //! and one wait handing out one event is what gives each ready connection to
 //! exactly one worker.
 
-use std::collections::HashMap;
 use std::num::NonZeroUsize;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -19,7 +18,7 @@ use polling::{Event, Events};
 
 use super::conn::{self, Conn, Next};
 use super::layer::Shared;
-use super::limits::PerAddress;
+pub(super) use super::table::Cell;
 use super::{accept, respond, stream};
 use crate::error::ApiError;
 
@@ -29,44 +28,8 @@ pub const METRICS_LISTENER: usize = 1;
 /// How long one wait lasts at most, so that timeouts are swept and a stop seen.
 const TICK: Duration = Duration::from_millis(100);
 
-pub(super) type Cell = Arc<Mutex<Conn>>;
-
 pub fn lock(cell: &Mutex<Conn>) -> MutexGuard<'_, Conn> {
     cell.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Every open connection, by key, and the counts per client address.
-#[derive(Default)]
-pub struct Table {
-    inner: Mutex<(HashMap<usize, Cell>, PerAddress)>,
-    pub(super) next: std::sync::atomic::AtomicUsize,
-}
-
-impl Table {
-    pub(super) fn lock(&self) -> MutexGuard<'_, (HashMap<usize, Cell>, PerAddress)> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    pub fn len(&self) -> usize {
-        self.lock().0.len()
-    }
-
-    pub fn snapshot(&self) -> Vec<(usize, Cell)> {
-        self.lock().0.iter().map(|(k, c)| (*k, c.clone())).collect()
-    }
-
-    pub(super) fn get(&self, key: usize) -> Option<Cell> {
-        self.lock().0.get(&key).cloned()
-    }
-
-    fn remove(&self, key: usize, c: &Conn) {
-        let mut inner = self.lock();
-        if inner.0.remove(&key).is_some()
-            && let Some(a) = c.addr
-        {
-            inner.1.give_back(a);
-        }
-    }
 }
 
 /// A worker's loop, until the server has stopped.
@@ -142,11 +105,13 @@ pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
     let _ = shared.poller.delete(&c.stream);
     c.closed = true;
     shared.table.remove(key, c);
-    shared
-        .app_metrics()
-        .layer
-        .open
-        .fetch_sub(1, Ordering::Relaxed);
+    let layer = &shared.app_metrics().layer;
+    let count = if c.refused {
+        &layer.lingering
+    } else {
+        &layer.open
+    };
+    count.fetch_sub(1, Ordering::Relaxed);
 }
 
 /// Closes the connections whose time is up, and re-arms a paused listener;

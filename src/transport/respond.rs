@@ -1,5 +1,6 @@
-//! A parsed head to the app's `Request`, the app's answer to bytes, and the
-//! access-log line: the only place the layer and the app meet.
+//! A parsed head to the app's `Request`, the `Service` that answers it (the
+//! app), its answer to bytes, and the access-log line: the only place the
+//! layer and the app meet.
 
 use std::io::Read;
 use std::net::IpAddr;
@@ -10,13 +11,30 @@ use super::conn::Conn;
 use super::head::Head;
 use super::layer::Shared;
 use crate::app::http::{self, Request, Response, Stream};
-use crate::app::stamp;
+use crate::app::{App, stamp};
 use crate::error::ApiError;
 
 /// An export to stream: its head, then its body in chunks.
 pub struct Streamed {
     pub head: Vec<u8>,
     pub body: Box<dyn Read + Send>,
+}
+
+/// What answers the requests the layer reads: the app, or a fixed answer
+/// (the layer's floor, examples/layer_floor.rs).
+pub trait Service: Send + Sync + 'static {
+    /// Answers a request; `metrics_only` when it came on the metrics listener.
+    fn answer(&self, req: &Request, metrics_only: bool) -> Response;
+}
+
+impl Service for App {
+    fn answer(&self, req: &Request, metrics_only: bool) -> Response {
+        if metrics_only {
+            self.handle_metrics_only(req)
+        } else {
+            self.handle(req)
+        }
+    }
 }
 
 pub enum Reply {

@@ -1,21 +1,37 @@
 //! A streamed answer (the export) on a thread of its own, at a lower
-//! priority, for as long as the client takes a byte every `--client-timeout`:
-//! the head, then the body in chunks as it is read, then the last chunk and
-//! the close. A body that fails to read mid-way ends without its last chunk,
-//! so the client can tell. At most `MAX_EXPORTS` run (app/exports.rs).
+//! priority: the head, then the body in chunks as it is read, then the last
+//! chunk and the close. A body that fails to read mid-way ends without its
+//! last chunk, so the client can tell. At most `MAX_EXPORTS` run
+//! (app/exports.rs), so a client that takes its answer too slowly is closed
+//! (reset, not lingered: what the kernel holds for it is dropped with it):
+//! one that takes nothing for `--client-timeout`, or less than the pace of
+//! pace.rs. Both are logged and counted in `area_exports_too_slow_total`.
 
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::layer::Shared;
 use super::limits::{LINGER_BYTES, LINGER_FOR};
+use super::pace::{Pace, TooSlow, Watch};
 use super::respond::Streamed;
 
 /// How much of a streamed body is read and sent at a time.
 const CHUNK: usize = 64 * 1024;
+/// How long one write waits on the client at most before the thread looks
+/// at its pace and timeout.
+const WRITE_WAIT: Duration = Duration::from_millis(250);
+
+/// Why an export ended before its end.
+enum Stop {
+    /// Nothing taken for `--client-timeout`.
+    Stalled,
+    TooSlow(TooSlow),
+    /// The client went away, or the socket failed.
+    Failed(std::io::Error),
+}
 
 /// Starts the thread; Err when it cannot be started (the caller answers 503).
 pub fn spawn(shared: &Arc<Shared>, socket: TcpStream, streamed: Streamed) -> Result<(), ()> {
@@ -25,11 +41,23 @@ pub fn spawn(shared: &Arc<Shared>, socket: TcpStream, streamed: Streamed) -> Res
         .name("stream".into())
         .spawn(move || {
             yield_to_workers();
-            let timeout = shared2.client_timeout;
-            if let Err(e) = send(&socket, streamed, timeout) {
-                log::debug!("an export ended early: {e}");
+            let mut out = Writer {
+                socket: &socket,
+                watch: Watch::new(shared2.limits.export_pace),
+                client_timeout: shared2.client_timeout,
+                progress_at: Instant::now(),
+            };
+            match send(&mut out, streamed) {
+                Ok(()) => linger(&socket),
+                Err(Stop::Failed(e)) => {
+                    log::debug!("an export ended early: {e}");
+                    linger(&socket);
+                }
+                Err(stop) => {
+                    too_slow(&shared2, &stop, shared2.limits.export_pace);
+                    reset(&socket);
+                }
             }
-            linger(&socket);
             shared2.streams.fetch_sub(1, Ordering::SeqCst);
         });
     started.map(|_| ()).map_err(|e| {
@@ -38,10 +66,14 @@ pub fn spawn(shared: &Arc<Shared>, socket: TcpStream, streamed: Streamed) -> Res
     })
 }
 
-fn send(mut socket: &TcpStream, streamed: Streamed, timeout: Duration) -> std::io::Result<()> {
-    socket.set_nonblocking(false)?;
-    socket.set_write_timeout(Some(timeout))?;
-    socket.write_all(&streamed.head)?;
+/// The body is dropped (its export slot and database connection given
+/// back) when this returns, before any close.
+fn send(out: &mut Writer, streamed: Streamed) -> Result<(), Stop> {
+    out.socket.set_nonblocking(false).map_err(Stop::Failed)?;
+    out.socket
+        .set_write_timeout(Some(WRITE_WAIT))
+        .map_err(Stop::Failed)?;
+    out.write_all(&streamed.head)?;
     let mut body = streamed.body;
     let mut chunk = vec![0u8; CHUNK];
     loop {
@@ -53,15 +85,81 @@ fn send(mut socket: &TcpStream, streamed: Streamed, timeout: Duration) -> std::i
             }
         };
         if n == 0 {
-            // The body holds the export's slot and a database connection:
-            // both are given back before the client can see the end, so a
-            // client that starts its next export at once finds its slot free.
+            // Given back before the client can see the end, so a client
+            // that starts its next export at once finds its slot free.
             drop(body);
-            return socket.write_all(b"0\r\n\r\n");
+            return out.write_all(b"0\r\n\r\n");
         }
         let framed = [format!("{n:x}\r\n").as_bytes(), &chunk[..n], b"\r\n"].concat();
-        socket.write_all(&framed)?;
+        out.write_all(&framed)?;
     }
+}
+
+/// The socket, and how the client has taken what was written so far.
+struct Writer<'a> {
+    socket: &'a TcpStream,
+    watch: Watch,
+    client_timeout: Duration,
+    /// When the client last took a byte.
+    progress_at: Instant,
+}
+
+impl Writer<'_> {
+    fn write_all(&mut self, mut bytes: &[u8]) -> Result<(), Stop> {
+        while !bytes.is_empty() {
+            let started = Instant::now();
+            let written = self.socket.write(bytes);
+            let took = started.elapsed();
+            let sent = match written {
+                Ok(0) => return Err(Stop::Failed(ErrorKind::WriteZero.into())),
+                Ok(n) => {
+                    bytes = &bytes[n..];
+                    self.progress_at = Instant::now();
+                    n
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+                    ) =>
+                {
+                    0
+                }
+                Err(e) => return Err(Stop::Failed(e)),
+            };
+            self.watch.wrote(sent, took).map_err(Stop::TooSlow)?;
+            if self.progress_at.elapsed() >= self.client_timeout {
+                return Err(Stop::Stalled);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn too_slow(shared: &Shared, stop: &Stop, pace: Pace) {
+    shared
+        .app_metrics()
+        .layer
+        .exports_too_slow
+        .fetch_add(1, Ordering::Relaxed);
+    match stop {
+        Stop::TooSlow(TooSlow { took, over }) => log::info!(
+            "an export closed: its client took {took} bytes in {:.1} s of waiting, \
+             under {} bytes a second",
+            over.as_secs_f64(),
+            pace.min_rate
+        ),
+        _ => log::info!(
+            "an export closed: its client took nothing for {} s",
+            shared.client_timeout.as_secs()
+        ),
+    }
+}
+
+/// Closes with a reset: the client is not taking the answer, and what the
+/// kernel still holds for it would otherwise wait on it.
+fn reset(socket: &TcpStream) {
+    let _ = socket2::SockRef::from(socket).set_linger(Some(Duration::ZERO));
 }
 
 /// Shuts the sending side and reads what still comes, briefly, so that the

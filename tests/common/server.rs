@@ -33,6 +33,7 @@ pub fn start_with(
         client_timeout,
         metrics_addr,
         limits: Default::default(),
+        exports_per_key: area_scoring::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY,
     })
     .expect("the server starts")
 }

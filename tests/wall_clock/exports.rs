@@ -22,7 +22,7 @@ use crate::serial;
 const AREAS: usize = 20_000;
 
 /// `init --synthetic 20000 --history-days 2` by the real binary.
-fn synthetic_db() -> PathBuf {
+pub(super) fn synthetic_db() -> PathBuf {
     let dir = scratch_dir("exports-synthetic");
     let db = dir.join("areas.db");
     let n = AREAS.to_string();

@@ -113,6 +113,7 @@ fn the_per_address_cap_refuses_with_503_and_frees_on_close() {
             count_loopback: true,
             ..Default::default()
         },
+        exports_per_key: area_scoring::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY,
     })
     .unwrap();
     let addr = running.addr();

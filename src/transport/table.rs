@@ -1,0 +1,132 @@
+//! The connection table: every open connection by key, with the counts per
+//! client address, and apart from it the lingering closes of connections
+//! refused at a cap. A refused connection never takes a place in the table,
+//! so refusals cannot crowd out the clients the caps let in; its lingering
+//! close (conn.rs) still lets it read its 503 before the close. The
+//! lingering closes are bounded (`MAX_LINGERING`, and the descriptors the
+//! table leaves): past the bound the oldest is cut short (`Conn::cut`).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::conn::Conn;
+use super::limits::PerAddress;
+
+pub(super) type Cell = Arc<Mutex<Conn>>;
+
+/// Lingering closes of refused connections kept at once, at most.
+pub const MAX_LINGERING: usize = 1024;
+
+/// Every connection by key (keys grow with each accept, so the first key
+/// of `lingering` is its oldest).
+#[derive(Default)]
+pub struct Table {
+    inner: Mutex<Inner>,
+    pub(super) next: AtomicUsize,
+}
+
+#[derive(Default)]
+pub(super) struct Inner {
+    /// The connections the caps count.
+    pub(super) open: HashMap<usize, Cell>,
+    pub(super) per_address: PerAddress,
+    /// Refused connections in their lingering close, counted by no cap.
+    pub(super) lingering: BTreeMap<usize, Cell>,
+}
+
+impl Inner {
+    /// Takes out the oldest lingering closes past `MAX_LINGERING` and past
+    /// what `room` descriptors leave beside the open connections; the
+    /// caller cuts them short, outside the table's lock.
+    pub(super) fn past_bound(&mut self, room: usize) -> Vec<(usize, Cell)> {
+        let bound = MAX_LINGERING.min(room.saturating_sub(self.open.len()));
+        let mut cut = Vec::new();
+        while self.lingering.len() > bound {
+            match self.lingering.pop_first() {
+                Some(oldest) => cut.push(oldest),
+                None => break,
+            }
+        }
+        cut
+    }
+}
+
+impl Table {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Open connections: what `--max-connections` counts.
+    pub fn len(&self) -> usize {
+        self.lock().open.len()
+    }
+
+    pub fn lingering(&self) -> usize {
+        self.lock().lingering.len()
+    }
+
+    /// Every connection, open or lingering after a refusal.
+    pub fn snapshot(&self) -> Vec<(usize, Cell)> {
+        let inner = self.lock();
+        let all = inner.open.iter().chain(inner.lingering.iter());
+        all.map(|(k, c)| (*k, c.clone())).collect()
+    }
+
+    /// The open connections only.
+    pub fn open(&self) -> Vec<(usize, Cell)> {
+        let inner = self.lock();
+        inner.open.iter().map(|(k, c)| (*k, c.clone())).collect()
+    }
+
+    pub(super) fn get(&self, key: usize) -> Option<Cell> {
+        let inner = self.lock();
+        inner
+            .open
+            .get(&key)
+            .or_else(|| inner.lingering.get(&key))
+            .cloned()
+    }
+
+    /// Takes `c` out; an open connection gives its address's place back.
+    pub(super) fn remove(&self, key: usize, c: &Conn) {
+        let mut inner = self.lock();
+        if c.refused {
+            inner.lingering.remove(&key);
+        } else if inner.open.remove(&key).is_some()
+            && let Some(a) = c.addr
+        {
+            inner.per_address.give_back(a);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{TcpListener, TcpStream};
+
+    #[test]
+    fn lingering_closes_past_the_bound_go_oldest_first() {
+        // One connection stands for them all: the bound counts entries.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let stream = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let peer = stream.local_addr().unwrap();
+        let one: Cell = Arc::new(Mutex::new(Conn::new(stream, peer, false, None)));
+        let mut inner = Inner::default();
+        for key in 0..MAX_LINGERING + 2 {
+            inner.lingering.insert(key, one.clone());
+        }
+        let cut: Vec<usize> = inner.past_bound(usize::MAX).iter().map(|c| c.0).collect();
+        assert_eq!(cut, [0, 1]);
+        // Ten descriptors of room, eight taken by open connections: two lingering.
+        for key in 0..8 {
+            inner.open.insert(100_000 + key, one.clone());
+        }
+        let cut = inner.past_bound(10);
+        assert_eq!(cut.len(), MAX_LINGERING - 2);
+        let kept: Vec<usize> = inner.lingering.keys().copied().collect();
+        assert_eq!(kept, [MAX_LINGERING, MAX_LINGERING + 1], "the newest stay");
+        assert_eq!(inner.past_bound(5).len(), 2, "no room: none lingers");
+    }
+}
