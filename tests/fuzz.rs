@@ -55,7 +55,14 @@ fn check_all_parsers(raw: &str) -> Result<(), TestCaseError> {
     refused_properly(&search)?;
     if let Ok(p) = search {
         prop_assert!((1..=50).contains(&p.limit));
-        prop_assert!(!p.words.is_empty() || p.circle.is_some() || p.min_score.is_some());
+        // A search needs one criterion (README, "Search Areas").
+        prop_assert!(
+            !p.words.is_empty()
+                || p.circle.is_some()
+                || p.min_score.is_some()
+                || p.bbox.is_some()
+                || p.province.is_some()
+        );
         prop_assert!(p.words.iter().all(|w| w.chars().any(char::is_alphanumeric)));
         if let Some(c) = p.circle {
             prop_assert!((-90.0..=90.0).contains(&c.lat) && (-180.0..=180.0).contains(&c.lng));
