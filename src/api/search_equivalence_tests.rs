@@ -143,7 +143,7 @@ fn every_search_equals_brute_force_over_every_area() {
     let areas = every_area(&conn);
     assert_eq!(areas.len(), AREAS);
     let index = AreaIndex::load(&conn).unwrap();
-    let none_kept = MatchCache::new(usize::MAX);
+    let none_kept = MatchCache::keeping_nothing();
     let all_kept = MatchCache::new(1);
     assert!(crate::search::word_store::has_stored_sets(&conn, &index));
     let stored = MatchCache::new(1).with_stored_sets(true);

@@ -65,8 +65,9 @@ pub struct Grades {
 struct Terms {
     other: bool,
     near: Arc<[Near]>,
-    /// Split in two: (left, right) words of the vocabulary.
-    split: Vec<(String, String)>,
+    /// Split in two: (left, right) words of the vocabulary, and the tables
+    /// that hold both (vocabulary.rs, `IN_AREAS`, `IN_OTHER_NAMES`).
+    split: Vec<(String, String, u8)>,
 }
 
 /// What a word may match beyond its exact matches; `last` says it may
@@ -92,13 +93,16 @@ fn terms(v: &Vocabulary, word: &str, last: bool) -> Terms {
         .filter(|&i| folded[i..].chars().count() >= SPLIT_PART_MIN)
         .filter_map(|i| {
             let (left, right) = folded.split_at(i);
-            let right_found = if last {
-                !v.with_prefix(right.as_bytes()).is_empty()
+            // Most lefts are no word: the right is looked up only after.
+            // Both parts must be in one table for its phrase to match.
+            let left_kinds = v.word_kinds(left.as_bytes())?;
+            let right_kinds = if last {
+                v.prefix_kinds(right.as_bytes())
             } else {
-                v.word_kinds(right.as_bytes()).is_some()
+                v.word_kinds(right.as_bytes())?
             };
-            (v.word_kinds(left.as_bytes()).is_some() && right_found)
-                .then(|| (left.to_string(), right.to_string()))
+            let kinds = left_kinds & right_kinds;
+            (kinds != 0).then(|| (left.to_string(), right.to_string(), kinds))
         })
         .collect();
     Terms {
@@ -186,17 +190,10 @@ pub fn read(
             };
             add_term(conn, index, cache, near.kinds, &text, into)?;
         }
-        for (left, right) in &t.split {
+        for (left, right, kinds) in &t.split {
             let tail = if i + 1 == n { "*" } else { "" };
             let phrase = format!("{} + {}{tail}", fts_word(left), fts_word(right));
-            add_term(
-                conn,
-                index,
-                cache,
-                IN_AREAS | IN_OTHER_NAMES,
-                &phrase,
-                &mut one_typo,
-            )?;
+            add_term(conn, index, cache, *kinds, &phrase, &mut one_typo)?;
         }
         one_typo.finish();
         two_typos.finish();

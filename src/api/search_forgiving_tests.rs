@@ -241,7 +241,7 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
     let index = AreaIndex::load(&conn).unwrap();
     let vocabulary = Vocabulary::read(&conn, true).unwrap();
     let caches = [
-        MatchCache::new(usize::MAX),
+        MatchCache::keeping_nothing(),
         MatchCache::new(1),
         MatchCache::for_areas(AREAS).with_stored_sets(true),
     ];

@@ -93,7 +93,7 @@ fn kept_match_lists_answer_as_fts5_does() {
     // Nothing kept: every list comes from FTS5. Every word repeats across
     // the searches, so all but a word's first search read it together with
     // the other words known to be light.
-    let none_kept = MatchCache::new(usize::MAX);
+    let none_kept = MatchCache::keeping_nothing();
     let from_fts5 = answers(&none_kept);
     assert_eq!(none_kept.kept_bytes(), 0);
     assert!(none_kept.is_light(&fts_term("cape")));
@@ -130,7 +130,7 @@ fn kept_match_lists_answer_as_fts5_does() {
 fn intersected_word_lists_are_fts5s_and() {
     let (dir, conn) = seed_database("and");
     let index = AreaIndex::load(&conn).unwrap();
-    let none_kept = MatchCache::new(usize::MAX);
+    let none_kept = MatchCache::keeping_nothing();
     let read = |query: &str| {
         let mut all = Vec::new();
         each_rank(&conn, query, |r| {

@@ -3,6 +3,7 @@
 //! the name alone. The lists of common words are kept (search/match_cache.rs).
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use rusqlite::Connection;
 
@@ -193,7 +194,7 @@ fn kept_or_stored(
 
 /// Every match, and how many: the kept matches (search/match_cache.rs), or
 /// else read from FTS5 and kept when `keeping` says so of their number (as
-/// bitmaps when it says that too).
+/// bitmaps when it says that too), or when the read was slow.
 pub fn all_matches(
     conn: &Connection,
     index: &AreaIndex,
@@ -204,11 +205,12 @@ pub fn all_matches(
     if let Some(found) = kept(cache, fts_query) {
         return Ok(found);
     }
+    let started = Instant::now();
     let read = word_store::ranks_of(conn, fts_query)?;
     let count = read.len();
     let (keep, as_bits) = keeping(count);
     let matches = word_store::kept_form(index, read, as_bits);
-    if keep {
+    if keep || cache.worth_keeping(count, started.elapsed()) {
         cache.keep(fts_query, matches.clone());
     }
     Ok((matches, count))

@@ -29,6 +29,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::search::bitmap::Bits;
 
@@ -72,8 +73,16 @@ pub struct MatchCache {
     /// Whether the dataset stores its heavy words' matches (word_store.rs),
     /// so that a word not kept is read from there, and one not stored is light.
     stored: bool,
+    /// Whether a read that took `SLOW_READ` is kept however few its matches.
+    slow_reads: bool,
     lists: Mutex<Lists>,
 }
+
+/// A read from FTS5 that took this long is kept, however few its matches:
+/// a phrase of a rare word and a common one ("ivory park", a split word)
+/// matches a few areas, but FTS5 steps through the common word's whole list
+/// to find them (bench/PROFILE.md), and the same split recurs.
+pub const SLOW_READ: Duration = Duration::from_micros(200);
 
 impl Default for MatchCache {
     fn default() -> MatchCache {
@@ -147,8 +156,22 @@ impl MatchCache {
         MatchCache {
             heavy,
             stored: false,
+            slow_reads: true,
             lists: Mutex::default(),
         }
+    }
+
+    /// A cache that keeps nothing (tests: every list read from FTS5).
+    pub fn keeping_nothing() -> MatchCache {
+        MatchCache {
+            slow_reads: false,
+            ..MatchCache::new(usize::MAX)
+        }
+    }
+
+    /// Whether a read of `matches` that took `took` is worth keeping.
+    pub fn worth_keeping(&self, matches: usize, took: Duration) -> bool {
+        self.is_heavy(matches) || (self.slow_reads && took >= SLOW_READ)
     }
 
     /// The cache of a dataset that stores its heavy words' matches, or not.
