@@ -24,6 +24,8 @@ pub struct Request {
     pub if_none_match: Option<String>,
     /// The representations the client takes (List, Search and Export read it).
     pub accept: Option<String>,
+    /// The content codings the client takes (app/encoding.rs reads it).
+    pub accept_encoding: Option<String>,
     /// Who to count unauthenticated requests against (see transport/wire.rs).
     pub client: Option<std::net::IpAddr>,
     /// Bytes of all header lines, for the 16 KiB limit.
