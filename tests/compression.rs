@@ -11,6 +11,7 @@ mod common;
 
 use std::io::Read;
 
+use area_scoring::app::encoding::GZIP_MIN_BYTES;
 use common::Plan;
 use common::bin::Served;
 use common::cache::assert_head_like_get;
@@ -18,8 +19,6 @@ use common::client::{Reply, send};
 
 /// What browsers, curl --compressed and Python's requests send, give or take.
 const TAKES_GZIP: &str = "gzip, deflate, br, zstd";
-/// app/encoding.rs's GZIP_MIN_BYTES: shorter bodies go as they are.
-const GZIP_MIN_BYTES: usize = 1400;
 
 /// Every route and format that answers 200, and whether its body on the
 /// seed is long enough that gzip must be used. GET /v1/key is left out: its

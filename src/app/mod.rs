@@ -10,7 +10,7 @@
 //! `caching` tags and encodes a successful answer (`encoding`, `gzip`).
 
 mod caching;
-mod encoding;
+pub mod encoding;
 mod endpoints;
 pub mod exports;
 mod gzip;
