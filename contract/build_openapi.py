@@ -1384,7 +1384,7 @@ GET_OPS = {
     "/metrics": {
         "operationId": "metrics",
         "summary": "Prometheus metrics",
-        "description": "Prometheus text exposition format (0.0.4): requests by route and status, a latency histogram by route, the database pool's busy and idle connections, and rate-limit refusals. No key needed. When serve is given --metrics-addr, /metrics moves to that address and answers 404 not_found here.",
+        "description": "Prometheus text exposition format (0.0.4): requests by route and status, a latency histogram by route, the database pool's busy and idle connections, rate-limit refusals, and the body bytes sent by content coding. No key needed. When serve is given --metrics-addr, /metrics moves to that address and answers 404 not_found here.",
         "tags": ["meta"],
         "security": [],
         "parameters": [ref("parameters", "AcceptEncoding"), ref("parameters", "XRequestId")],

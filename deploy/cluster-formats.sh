@@ -46,7 +46,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H "If-None-Match: $e
 check "a page's ETag through the front" "$([[ "$code" == 304 ]] && echo 0 || echo 1)" "If-None-Match $etag: $code"
 
 # Accept-Encoding goes in through its map, and the replica's gzip and its tag
-# come out as they are (docs/deployment.md, "The front").
+# come out as they are (docs/deployment.md, "What the front is for").
 code=$(curl -s -D "$WORK/gzip.head" -o "$WORK/export.csv.gz" -w '%{http_code}' --max-time 20 \
     -H "$auth" -H "Accept-Encoding: gzip" "$FRONT/v1/areas/export?format=csv" || true)
 gzip_etag=$(sed -n 's/^ETag: //ip' "$WORK/gzip.head" | tr -d '\r')
