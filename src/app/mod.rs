@@ -13,7 +13,7 @@ mod caching;
 pub mod encoding;
 mod endpoints;
 pub mod exports;
-mod gzip;
+pub mod gzip;
 pub mod http;
 mod key_info;
 mod listing;
