@@ -19,7 +19,7 @@ DURATION=${BENCH_DURATION:-3}
 WARMUP=${BENCH_WARMUP:-1}
 OUT=${GZIP_OUT:-bench/RESULTS-gzip.md}
 # Each export is fetched this many times a coding, for the CPU ticks (10 ms) to count.
-EXPORT_ROUNDS=5
+EXPORT_ROUNDS=20
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 WORK=$(mktemp -d /tmp/area-gzip.XXXXXX)
@@ -51,6 +51,7 @@ if [ -z "$DB" ]; then
 fi
 KEY=$("$BIN" keys create --db "$DB" --plan enterprise --label bench-gzip 2>/dev/null)
 mkdir -p "$WORK/cases" "$WORK/bodies" "$WORK/www"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r -a CASES <<<"$(python3 bench/cases.py "$DB" "$WORK/cases")"
 
 "$BIN" serve --db "$DB" --addr 127.0.0.1:0 --max-connections-per-address 0 2>"$WORK/server.log" &
@@ -124,12 +125,14 @@ nginx_area=$(run "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx-area.txt" "$NGINX_P
 nginx_list=$(run "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx-list.txt" "$NGINX_PID" gzip)
 kill "$NGINX_PID"
 
-"$COST_BIN" $(for c in "${CASES[@]}"; do [ "$c" = first_use ] || echo "$WORK/bodies/$c"; done) >"$WORK/cost.tsv"
+# An empty body's cost is the compressor's reset, which every gzipped answer pays.
+: >"$WORK/bodies/empty"
+"$COST_BIN" "$WORK/bodies/empty" $(for c in "${CASES[@]}"; do [ "$c" = first_use ] || echo "$WORK/bodies/$c"; done) >"$WORK/cost.tsv"
 
 areas=$(curl -s -H "Authorization: Bearer $KEY" "http://$ADDR/v1/areas?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
-python3 - "$WORK" "$areas" "$DURATION" "$nginx_area" "$nginx_list" >"$OUT" <<'PY'
+python3 - "$WORK" "$areas" "$DURATION" "$nginx_area" "$nginx_list" "$LOAD_BEFORE" "$(cut -d' ' -f1-3 /proc/loadavg)" "$EXPORT_ROUNDS" >"$OUT" <<'PY'
 import sys
-work, areas, duration, nginx_area, nginx_list = sys.argv[1:6]
+work, areas, duration, nginx_area, nginx_list, load_before, load_after, rounds = sys.argv[1:9]
 cost = {l.split("\t")[0]: l.rstrip("\n").split("\t") for l in open(f"{work}/cost.tsv") if not l.startswith("file\t")}
 rows = [l.split() for l in open(f"{work}/cases.tsv")]
 print("# Compression\n")
@@ -138,6 +141,8 @@ print("each case without and with `Accept-Encoding: gzip`. Bytes are per answer,
 print("CPU is the server's user+system time per request (10 ms ticks); gzip µs is one compression of the case's")
 print("first answer by the server's own code alone (examples/gzip_cost.rs). Bodies under 1,400 bytes go")
 print("uncompressed (src/app/encoding.rs).\n")
+print(f"Load average before / after: {load_before} / {load_after} (2 cores). An empty body takes "
+      f"{cost['empty'][3]} µs to gzip: the compressor's reset, which every gzipped answer pays.\n")
 print("| case | body bytes | bytes/answer | gzip bytes/answer | smaller by | CPU µs/req | gzip CPU µs/req | req/s | gzip req/s | gzip µs alone |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 by = {}
@@ -148,7 +153,7 @@ for r in rows:
     ratio = f"{int(b) / int(gb):.1f}x" if int(gb) else "-"
     print(f"| {name} | {c[1]} | {b} | {gb} | {ratio} | {cpu} | {gcpu} | {rps} | {grps} | {c[3] if int(c[1]) >= 1400 else '(not gzipped)'} |")
 print("\n## Exports\n")
-print("Each export fetched 5 times a coding with curl; CPU is the server's per export (the stream's thread at nice 10).\n")
+print(f"Each export fetched {rounds} times a coding with curl; CPU is the server's per export (the stream's thread at nice 10).\n")
 print("| format | bytes | gzip bytes | smaller by | CPU ms | gzip CPU ms | wall ms | gzip wall ms |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for l in open(f"{work}/exports.tsv"):

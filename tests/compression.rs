@@ -26,8 +26,16 @@ const TAKES_GZIP: &str = "gzip, deflate, br, zstd";
 const TARGETS: [(&str, &str, bool); 23] = [
     ("/v1/areas/soweto", "", false),
     ("/v1/areas/soweto?include=nearby", "", false),
-    ("/v1/areas/soweto/history?period=1y&granularity=daily", "", true),
-    ("/v1/areas/compare?ids=aberdeen,soweto,alexandra,addo,alberton", "", false),
+    (
+        "/v1/areas/soweto/history?period=1y&granularity=daily",
+        "",
+        true,
+    ),
+    (
+        "/v1/areas/compare?ids=aberdeen,soweto,alexandra,addo,alberton",
+        "",
+        false,
+    ),
     ("/v1/areas?limit=100", "", true),
     ("/v1/areas?limit=100&format=csv", "", true),
     ("/v1/areas?limit=100&format=geojson", "", true),
@@ -35,7 +43,11 @@ const TARGETS: [(&str, &str, bool); 23] = [
     ("/v1/areas?limit=100", "application/geo+json", true),
     ("/v1/areas/search?q=west&limit=50", "", true),
     ("/v1/areas/search?q=west&limit=50&format=csv", "", true),
-    ("/v1/areas/search?lat=-26.2&lng=28.05&radius=50&format=geojson", "", true),
+    (
+        "/v1/areas/search?lat=-26.2&lng=28.05&radius=50&format=geojson",
+        "",
+        true,
+    ),
     ("/v1/areas/export", "", true),
     ("/v1/areas/export?format=ndjson", "", true),
     ("/v1/areas/export?format=csv", "", true),
@@ -85,20 +97,44 @@ fn every_route_and_format_decompresses_to_its_identity_answer() {
         };
         let plain = with(None, "GET");
         assert_eq!(plain.status, 200, "{what}: {}", plain.text());
-        assert_eq!(plain.header("Content-Encoding"), None, "{what}: no Accept-Encoding");
+        assert_eq!(
+            plain.header("Content-Encoding"),
+            None,
+            "{what}: no Accept-Encoding"
+        );
         let zipped = with(Some(TAKES_GZIP), "GET");
         assert_eq!(zipped.status, 200, "{what}");
-        assert_eq!(zipped.header("Content-Type"), plain.header("Content-Type"), "{what}");
-        assert!(vary_names_accept_encoding(&plain), "{what}: {:?}", plain.header("Vary"));
+        assert_eq!(
+            zipped.header("Content-Type"),
+            plain.header("Content-Type"),
+            "{what}"
+        );
+        assert!(
+            vary_names_accept_encoding(&plain),
+            "{what}: {:?}",
+            plain.header("Vary")
+        );
         assert!(vary_names_accept_encoding(&zipped), "{what}");
         if long {
-            assert!(plain.body.len() >= GZIP_MIN_BYTES, "{what}: {} bytes", plain.body.len());
+            assert!(
+                plain.body.len() >= GZIP_MIN_BYTES,
+                "{what}: {} bytes",
+                plain.body.len()
+            );
             assert_eq!(zipped.header("Content-Encoding"), Some("gzip"), "{what}");
             assert_eq!(gunzip(&zipped.body), plain.body, "{what}: byte for byte");
             assert!(zipped.body.len() < plain.body.len(), "{what}: smaller");
         } else {
-            assert!(plain.body.len() < GZIP_MIN_BYTES, "{what}: {} bytes", plain.body.len());
-            assert_eq!(zipped.header("Content-Encoding"), None, "{what}: too short to gzip");
+            assert!(
+                plain.body.len() < GZIP_MIN_BYTES,
+                "{what}: {} bytes",
+                plain.body.len()
+            );
+            assert_eq!(
+                zipped.header("Content-Encoding"),
+                None,
+                "{what}: too short to gzip"
+            );
             assert_eq!(zipped.body, plain.body, "{what}");
         }
         let refused = with(Some("gzip;q=0, deflate"), "GET");
@@ -154,10 +190,14 @@ fn each_coding_has_its_own_tag_and_if_none_match_answers_by_it() {
         }
     }
     // A body too short to gzip has one tag for every client.
-    let get_area = |headers: &[(&str, &str)]| ask(&served, &key, "GET", "/v1/areas/soweto", headers);
+    let get_area =
+        |headers: &[(&str, &str)]| ask(&served, &key, "GET", "/v1/areas/soweto", headers);
     let tag = get_area(&[]).header("ETag").unwrap().to_string();
     let again = get_area(&[("Accept-Encoding", "gzip"), ("If-None-Match", &tag)]);
-    assert_eq!((again.status, again.header("ETag")), (304, Some(tag.as_str())));
+    assert_eq!(
+        (again.status, again.header("ETag")),
+        (304, Some(tag.as_str()))
+    );
 }
 
 /// `area_response_body_bytes_total` by coding, read from /metrics.

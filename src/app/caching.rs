@@ -40,7 +40,9 @@ pub fn apply_caching(mut response: Response, req: &Request) -> Response {
     } else {
         Coding::of_body(req.accept_encoding.as_deref(), response.body.len())
     };
-    negotiate(response, req, coding, Some(&etag), |r, c| compress(r, req, c))
+    negotiate(response, req, coding, Some(&etag), |r, c| {
+        compress(r, req, c)
+    })
 }
 
 /// The coding of a successful answer that has no validator, as it is never
@@ -202,7 +204,6 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     // Spread the last step's bits over the whole tag.
     (h ^ (h >> 32)).wrapping_mul(K) ^ (h >> 29)
 }
-
 
 #[cfg(test)]
 #[path = "caching_tests.rs"]

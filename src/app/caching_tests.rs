@@ -53,7 +53,10 @@ fn answers_304_only_for_a_matching_tag() {
     );
     assert_eq!((error.status, error.header("ETag")), (500, None));
     assert_eq!(error.header("Cache-Control"), Some("no-store"));
-    assert_eq!((error.header("Vary"), error.header("Content-Encoding")), (None, None));
+    assert_eq!(
+        (error.header("Vary"), error.header("Content-Encoding")),
+        (None, None)
+    );
 }
 
 #[test]
@@ -85,7 +88,10 @@ fn a_body_above_the_threshold_goes_in_gzip_with_its_own_tag() {
         (Some("gzip"), tag, 200),
         (Some("gzip;q=0"), tag, 304),
     ] {
-        let reply = apply_caching(Response::json(200, body.clone()), &request(coding, Some(held)));
+        let reply = apply_caching(
+            Response::json(200, body.clone()),
+            &request(coding, Some(held)),
+        );
         assert_eq!(reply.status, status, "{coding:?} holding {held}");
         if status == 304 {
             assert!(reply.body.is_empty() && reply.header("Content-Encoding").is_none());
@@ -98,7 +104,10 @@ fn a_body_above_the_threshold_goes_in_gzip_with_its_own_tag() {
 fn a_short_body_goes_as_it_is_with_the_plain_tag() {
     let body = b"{\"id\":\"za-gp-soweto\"}".to_vec();
     let plain = apply_caching(Response::json(200, body.clone()), &request(None, None));
-    let asked = apply_caching(Response::json(200, body.clone()), &request(Some("gzip"), None));
+    let asked = apply_caching(
+        Response::json(200, body.clone()),
+        &request(Some("gzip"), None),
+    );
     assert_eq!(asked.body, body);
     assert_eq!(asked.header("Content-Encoding"), None);
     assert_eq!(asked.header("ETag"), plain.header("ETag"));
@@ -134,14 +143,20 @@ fn a_stream_is_gzipped_as_read_whatever_its_length_and_head_reads_none() {
         (reply, body)
     };
     let (plain, body) = streamed("GET", None);
-    assert_eq!((plain.header("ETag"), body.as_slice()), (Some("\"export\""), &b"[]"[..]));
+    assert_eq!(
+        (plain.header("ETag"), body.as_slice()),
+        (Some("\"export\""), &b"[]"[..])
+    );
     let (zipped, body) = streamed("GET", Some("gzip"));
     assert_eq!(zipped.header("ETag"), Some("\"export-gzip\""));
     assert_eq!(zipped.header("Content-Encoding"), Some("gzip"));
     assert_eq!(gunzip(&body), b"[]");
     let (head, body) = streamed("HEAD", Some("gzip"));
     assert_eq!(head.headers, zipped.headers, "HEAD has GET's headers");
-    assert_eq!(body, b"[]", "HEAD's stream is not compressed, as it is never read");
+    assert_eq!(
+        body, b"[]",
+        "HEAD's stream is not compressed, as it is never read"
+    );
 }
 
 #[test]
@@ -149,12 +164,18 @@ fn a_kept_body_is_gzipped_once_and_tagged_by_coding() {
     let body: &'static [u8] = page().leak();
     let kept = Kept::new(body);
     let plain = kept.answer(Response::json(200, Vec::new()), &request(None, None));
-    assert_eq!((plain.body.as_slice(), plain.header("ETag")), (body, Some(kept.etag())));
+    assert_eq!(
+        (plain.body.as_slice(), plain.header("ETag")),
+        (body, Some(kept.etag()))
+    );
     let zipped = kept.answer(Response::json(200, Vec::new()), &request(Some("*"), None));
     assert_eq!(gunzip(&zipped.body), body);
     assert_eq!(zipped.header("Vary"), Some("Accept-Encoding"));
     let tag = zipped.header("ETag").unwrap();
-    let again = kept.answer(Response::json(200, Vec::new()), &request(Some("gzip"), Some(tag)));
+    let again = kept.answer(
+        Response::json(200, Vec::new()),
+        &request(Some("gzip"), Some(tag)),
+    );
     assert_eq!((again.status, again.header("ETag")), (304, Some(tag)));
 }
 
@@ -175,4 +196,3 @@ fn every_byte_and_the_length_count_in_the_tag() {
     }
     assert_ne!(fingerprint(&[0]), fingerprint(&[]));
 }
-

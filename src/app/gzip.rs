@@ -42,7 +42,10 @@ pub fn gzip(body: &[u8]) -> Option<Vec<u8>> {
 
 /// `body` gzipped at the best level, for a body kept for the process's life.
 pub fn gzip_kept(body: &[u8]) -> Option<Vec<u8>> {
-    member(&mut Compress::new(Compression::new(KEPT_LEVEL), false), body)
+    member(
+        &mut Compress::new(Compression::new(KEPT_LEVEL), false),
+        body,
+    )
 }
 
 /// One gzip member of `body`, made with a fresh or reset raw-deflate compressor.
@@ -102,7 +105,9 @@ mod tests {
 
     #[test]
     fn a_stream_decompresses_to_what_it_read() {
-        let body: Vec<u8> = (0..300_000u32).flat_map(|i| (i % 251).to_le_bytes()).collect();
+        let body: Vec<u8> = (0..300_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
         let mut zipped = Vec::new();
         gzip_stream(Box::new(std::io::Cursor::new(body.clone())))
             .read_to_end(&mut zipped)

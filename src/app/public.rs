@@ -39,7 +39,9 @@ impl App {
         match route {
             Route::OpenApi => Ok(OPENAPI.answer(openapi_head(), req)),
             Route::Health => Ok(caching::encode(self.health()?, req)),
-            Route::Metrics if self.metrics_here => Ok(caching::encode(self.metrics_response(), req)),
+            Route::Metrics if self.metrics_here => {
+                Ok(caching::encode(self.metrics_response(), req))
+            }
             _ => Err(ApiError::NotFound {
                 path: req.path().to_string(),
             }),
