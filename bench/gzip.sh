@@ -140,7 +140,8 @@ print(f"Written by `bash bench/gzip.sh` (run by `make bench`): {int(areas):,} ar
 print("each case without and with `Accept-Encoding: gzip`. Bytes are per answer, head included, as wrk read them;")
 print("CPU is the server's user+system time per request (10 ms ticks); gzip µs is one compression of the case's")
 print("first answer by the server's own code alone (examples/gzip_cost.rs). Bodies under 1,400 bytes go")
-print("uncompressed (src/app/encoding.rs).\n")
+print("uncompressed (src/app/encoding.rs). Each row is one run of each coding, identity first: on a")
+print("busy machine single runs move by tens of percent, so compare CPU in alternated runs before concluding.\n")
 print(f"Load average before / after: {load_before} / {load_after} (2 cores). An empty body takes "
       f"{cost['empty'][3]} µs to gzip: the compressor's reset, which every gzipped answer pays.\n")
 print("| case | body bytes | bytes/answer | gzip bytes/answer | smaller by | CPU µs/req | gzip CPU µs/req | req/s | gzip req/s | gzip µs alone |")

@@ -4,12 +4,12 @@
 //! acceptable, so no answer is ever 406.
 
 /// Bodies shorter than this go as they are. Measured on the seed with the
-/// worker's compressor (bench/RESULTS-gzip.md): resetting it costs about
-/// 9 µs however short the body, and gzip of a 1 KB Get Area body about
-/// 14 µs, against 33 µs for the whole Get Area request, to save 430 bytes.
-/// Get Area's body is 0.8 to 1.1 KB (1,080 bytes at most on 5,000 synthetic
-/// areas), so it stays below; a List page of 20 rows (3.4 KB) and of 100
-/// (16.8 KB) are above.
+/// server's own compressor (examples/gzip_cost.rs, bench/RESULTS-gzip.md): its
+/// reset alone costs 9 µs on a quiet machine (18 on a busy one) however short
+/// the body, and gzip of a 0.9 KB Get Area body 14 µs (23), as much again as
+/// the whole Get Area request's CPU, to save 430 bytes. Get Area's body is 0.8
+/// to 1.1 KB (1,080 bytes at most on 5,000 synthetic areas), so it stays
+/// below; a List page of 20 rows (3.4 KB) and of 100 (16.8 KB) are above.
 pub const GZIP_MIN_BYTES: usize = 1400;
 
 /// What an ETag ends with, inside its quotes, for the gzip coding: a tag per

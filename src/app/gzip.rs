@@ -7,11 +7,12 @@ use std::io::Read;
 
 use flate2::{Compress, Compression, Crc, FlushCompress, Status};
 
-/// The level of answers made per request, whole or streamed. Level 1 took a
-/// List page of 100 rows (16.8 KB) to 2.7 KB in 35 µs; level 6 to 2.1 KB in
-/// 124 µs. An export at level 1 costs its thread about a third more CPU
-/// (bench/RESULTS-gzip.md), and that thread is one core at most, at a
-/// lower priority than the workers (transport/stream.rs).
+/// The level of answers made per request, whole or streamed. With flate2 on
+/// the seed, level 1 took a List page of 100 rows (16.8 KB) to 2.7 KB in
+/// 35 µs, level 6 to 2.1 KB in 124 µs. An export at level 1 cost its thread
+/// a quarter to a half more CPU (4.5 to 6.8 ms an export on the seed, 1 to
+/// 2.7 ms more), and that thread is one core at most, at a lower priority
+/// than the workers (transport/stream.rs).
 pub const LEVEL: u32 = 1;
 
 /// The level of bodies compressed once and kept (the pages' files and the
