@@ -7,7 +7,8 @@
 //! `public` answers the routes that need no key (`pages` the browser's);
 //! `endpoints` calls the
 //! handler of an API route; `http` holds the app's own request and response;
-//! `caching` tags and encodes a successful answer (`encoding`, `gzip`).
+//! `caching` tags and encodes a successful answer (`encoding`, `gzip`);
+//! `sent` counts the body bytes handed to the connection.
 
 mod caching;
 pub mod encoding;
