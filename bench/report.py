@@ -93,7 +93,8 @@ def main(meta_path, tsv_path, n, small):
     w("Written by `make bench` (bench/run.sh); do not edit by hand. Findings and profiles: bench/PROFILE.md.\n")
     w("The same run's HTTP layer beside nginx and the axum peer, and held connections: "
       "bench/RESULTS-layer-run.md; its 30-minute soak: bench/RESULTS-soak.md; Get Area with and "
-      "without Redis: bench/RESULTS-redis.md. Earlier runs, read: bench/RESULTS-layer.md, "
+      "without Redis: bench/RESULTS-redis.md; every case with `Accept-Encoding: gzip` (bytes and "
+      "CPU per request): bench/RESULTS-gzip.md. Earlier runs, read: bench/RESULTS-layer.md, "
       "bench/RESULTS-hardening.md.\n")
     w("## Machine\n")
     for key in ("cores", "cpu", "memory", "kernel", "date", "commit", "wrk", "nginx"):

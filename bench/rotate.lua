@@ -1,10 +1,11 @@
 -- wrk script for bench/run.sh: owns the request rotation and the result line.
 --
--- Usage: wrk ... -s bench/rotate.lua URL -- PATHS_FILE API_KEY
+-- Usage: wrk ... -s bench/rotate.lua URL -- PATHS_FILE API_KEY [ACCEPT_ENCODING]
 -- Each request takes the next path from PATHS_FILE (one request target per
 -- line, made by bench/cases.py), so a run spreads over many ids, queries and
 -- points instead of measuring one cached answer. Every request carries the
--- Authorization header. done() prints one machine-readable RESULT line.
+-- Authorization header, and Accept-Encoding when given (bench/gzip.sh).
+-- done() prints one machine-readable RESULT line, then a BYTES line.
 
 local paths = {}
 local next_index = 1
@@ -19,6 +20,9 @@ function init(args)
   file:close()
   assert(#paths > 0, "no paths in " .. args[1])
   wrk.headers["Authorization"] = "Bearer " .. args[2]
+  if args[3] and #args[3] > 0 then
+    wrk.headers["Accept-Encoding"] = args[3]
+  end
   -- Threads start at different points so that two threads never run in step.
   next_index = (math.floor(os.clock() * 1000003) % #paths) + 1
 end
@@ -40,4 +44,6 @@ function done(summary, latency, requests)
     e.status,
     e.connect + e.read + e.write + e.timeout,
     summary.requests))
+  -- BYTES bytes_read_per_answer (head and body, as on the wire)
+  io.write(string.format("BYTES %.0f\n", summary.bytes / math.max(summary.requests, 1)))
 end

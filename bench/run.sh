@@ -9,6 +9,7 @@
 # databases under bench/data (gitignored, keyed by size and stored layout),
 # the server and nginx it starts (stopped by the EXIT trap), and the raw
 # results. Only 127.0.0.1 is ever a target; every wrk run is bounded in time.
+# Compression's figures are bench/gzip.sh's, which this runs on the larger database.
 #
 # Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000, or 100000 when
 # BENCH_N is a million or more), BENCH_DAYS (400),
@@ -294,6 +295,8 @@ main() {
   echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"
   python3 bench/report.py "$WORK/meta" "$WORK/results.tsv" "$N" "$SMALL_N" >bench/RESULTS.md
   cat bench/RESULTS.md
+  # Every case again without and with Accept-Encoding: gzip (bench/RESULTS-gzip.md).
+  BIN="$BIN" bash bench/gzip.sh "$big" || say "warning: the gzip run failed"
   # Redis, the layer beside nginx and the axum peer, held connections, the soak.
   BIN="$BIN" BENCH_DB="$big" BENCH_N="$N" bash bench/after_endpoints.sh \
     "$(awk '/^date /{print $2}' "$WORK/meta")" "$(awk '/^commit /{print $2}' "$WORK/meta")"

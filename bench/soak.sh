@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Soak (not in make test): wrk at 64 connections over mixed endpoints
-# for SOAK_SECS (default 1800: 30 minutes), with an atomic-rename reload of the
+# Soak (not in make test): wrk at 64 connections over mixed endpoints, half
+# of them (wrk's second thread) taking gzip (Accept-Encoding), for SOAK_SECS (default 1800: 30 minutes), with an atomic-rename reload of the
 # database every minute (SIGHUP on every other one, the file watcher alone on
 # the rest), and beside it, in a loop, the hostile shapes the HTTP layer
 # refuses (docs/http-layer.md): HTTP/2.0 and 3.0 lines, a chunked GET, a
@@ -68,9 +68,11 @@ cat >"$WORK/mixed.lua" <<LUA
 -- Rotates over every endpoint; counts answers by status in each thread.
 local ids = { $IDS }
 local auth = { ["Authorization"] = "Bearer $KEY" }
+local zipped = { ["Authorization"] = "Bearer $KEY", ["Accept-Encoding"] = "gzip" }
 local n = 0
 local threads = {}
-function setup(thread) table.insert(threads, thread) end
+-- The second thread's connections take gzip: half the clients.
+function setup(thread) table.insert(threads, thread); thread:set("gzip", #threads % 2 == 0) end
 function init(args) statuses = {} end
 local function enc(s) return (s:gsub("[^%w%-_.~]", function(c) return string.format("%%%02X", string.byte(c)) end)) end
 function request()
@@ -86,7 +88,7 @@ function request()
   elseif k == 4 then path = "/v1/areas/" .. id .. "/history?period=90d&granularity=weekly"
   else path = "/v1/areas/compare?ids=" .. id .. "," .. other end
   if id == other and k == 5 then path = "/v1/areas?sort=truth_score" end
-  return wrk.format("GET", path, auth)
+  return wrk.format("GET", path, gzip and zipped or auth)
 end
 function response(status, headers, body)
   statuses[status] = (statuses[status] or 0) + 1

@@ -20,6 +20,8 @@ http {
   fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
   uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
   scgi_temp_path $WORK/nginx/tmp/scgi;
+  # A client that takes gzip gets NAME.gz where there is one (bench/gzip.sh).
+  gzip_static on;
   server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; }
 }
 EOF

@@ -76,6 +76,8 @@ FORMATS = {
 }
 LIST_FORMATS = ["json", "geojson", "csv"]
 EXPORT_FORMATS = ["json", "ndjson", "csv", "geojson"]
+# Bodies shorter than this go uncompressed (src/app/encoding.rs).
+GZIP_MIN_BYTES = 1400
 
 # ---------------------------------------------------------------------------
 # Numbers. lat, lng, radius and min_score are `type: number` parameters: the
@@ -605,7 +607,7 @@ HEADERS = {
         "schema": {"type": "string", "pattern": r"^[A-Za-z0-9._-]{1,64}$"},
     },
     "ETag": {
-        "description": "Strong validator of the body. Send it back in If-None-Match to get 304 when nothing changed.",
+        "description": "Strong validator of the representation: one per content coding (gzip's ends in -gzip inside the quotes). Send it back in If-None-Match to get 304 when nothing changed.",
         "required": True,
         "schema": {"type": "string", "pattern": r'^"[\x21\x23-\x7e]*"$'},
     },
@@ -620,14 +622,24 @@ HEADERS = {
         "schema": {"type": "string", "const": "no-store"},
     },
     "Vary": {
-        "description": "The body depends on the Authorization header.",
+        "description": "The body depends on the Authorization header (List, Search and Export: and on Accept), and its content coding on Accept-Encoding.",
         "required": True,
-        "schema": {"type": "string", "pattern": "Authorization"},
+        "schema": {"type": "string", "pattern": "^Authorization(, Accept)?, Accept-Encoding$"},
     },
     "Vary-Negotiated": {
-        "description": "The body depends on the Authorization header, and (without format=) on Accept.",
+        "description": "The body depends on the Authorization header, and (without format=) on Accept; its content coding on Accept-Encoding.",
         "required": True,
-        "schema": {"type": "string", "const": "Authorization, Accept"},
+        "schema": {"type": "string", "const": "Authorization, Accept, Accept-Encoding"},
+    },
+    "Vary-Coding": {
+        "description": "The content coding depends on Accept-Encoding.",
+        "required": True,
+        "schema": {"type": "string", "const": "Accept-Encoding"},
+    },
+    "Content-Encoding": {
+        "description": f"gzip when the request's Accept-Encoding takes gzip (q above 0, and not below identity's where identity is named) and the body is {GZIP_MIN_BYTES} bytes or more; an export whenever Accept-Encoding takes gzip. Absent: the body is as it is (identity).",
+        "required": False,
+        "schema": {"type": "string", "const": "gzip"},
     },
     "Link": {
         "description": 'RFC 8288 links to other pages of the same request: rel="first" and rel="last" always, rel="prev" when offset > 0, rel="next" while more areas remain. Each URL is an absolute path that repeats the request\'s own parameters, in their order, with only offset changed (offset added when the request had none).',
@@ -723,7 +735,7 @@ def optional(name):
 
 
 # Components that describe one header in two ways are named apart; the header they describe:
-HEADER_NAME = {"Cache-Control-NoStore": "Cache-Control", "Vary-Negotiated": "Vary"}
+HEADER_NAME = {"Cache-Control-NoStore": "Cache-Control", "Vary-Negotiated": "Vary", "Vary-Coding": "Vary"}
 
 
 def headers(*names, optional_names=()):
@@ -865,6 +877,13 @@ PARAMETERS = {
         "description": "ETags from earlier answers (comma-separated, W/ prefixes ignored) or `*`: when one is current the answer is 304 with no body.",
         "schema": {"type": "string"},
     },
+    "AcceptEncoding": {
+        "name": "Accept-Encoding",
+        "in": "header",
+        "required": False,
+        "description": "Content codings you take, with q-values (RFC 9110): gzip (or x-gzip) with q above 0, and not below identity's where identity is named, gets a gzip body once it is long enough (see Content-Encoding). Anything else, or none, gets the body as it is: never 406.",
+        "schema": {"type": "string"},
+    },
     "XRequestId": {
         "name": "X-Request-Id",
         "in": "header",
@@ -874,7 +893,7 @@ PARAMETERS = {
     },
 }
 
-REQUEST_HEADERS = [ref("parameters", "IfNoneMatch"), ref("parameters", "XRequestId")]
+REQUEST_HEADERS = [ref("parameters", "IfNoneMatch"), ref("parameters", "AcceptEncoding"), ref("parameters", "XRequestId")]
 
 NUMBER_NOTE = " Written as JSON writes numbers (-33.9249, 5, 1e-05, 2.5E1), also with a bare point (.5, 2.); a leading '+', nan and inf are 400."
 INTEGER_NOTE = " Plain decimal digits with an optional leading '-'."
@@ -903,7 +922,7 @@ EXPORT_CSV_COLUMNS = LIST_CSV_COLUMNS + DIMENSIONS
 
 
 def success(description, schema_name, links=None):
-    r = json_response(description, schema_name, headers(*COMMON, *CACHE, optional_names=RATE))
+    r = json_response(description, schema_name, headers(*COMMON, *CACHE, "Content-Encoding", optional_names=RATE))
     if links:
         r["links"] = links
     return r
@@ -953,7 +972,7 @@ def page_success(description, schema_name, collection_name, links, csv_optional=
     }
     return {
         "description": description + " JSON unless format= (which wins) or Accept asks for GeoJSON or CSV; any other Accept gets JSON.",
-        "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Link", "X-Total-Count", optional_names=RATE),
+        "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Content-Encoding", "Link", "X-Total-Count", optional_names=RATE),
         "content": {FORMATS[f][0]: media(schemas[f], examples[f]) for f in LIST_FORMATS},
         "links": links,
     }
@@ -1010,7 +1029,7 @@ def export_success():
     return {
         "description": "Every area (of the province, if given), ordered by id. JSON unless format= (which wins) or Accept asks for another of the export's representations.",
         # X-Total-Count is counted as the body starts, so HEAD and 304 go without it.
-        "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Content-Disposition", optional_names=(*RATE, "X-Total-Count")),
+        "headers": headers(*COMMON, "ETag", "Cache-Control", "Vary-Negotiated", "Content-Encoding", "Content-Disposition", optional_names=(*RATE, "X-Total-Count")),
         "content": {FORMATS[f][0]: media_types[f] for f in EXPORT_FORMATS},
     }
 
@@ -1334,7 +1353,7 @@ GET_OPS = {
         "tags": ["keys"],
         "parameters": REQUEST_HEADERS,
         "responses": api_responses(
-            json_response("The key.", "KeyInfo", headers(*COMMON, "Cache-Control-NoStore", optional_names=RATE)),
+            json_response("The key.", "KeyInfo", headers(*COMMON, "Cache-Control-NoStore", "Vary-Coding", "Content-Encoding", optional_names=RATE)),
             validated=False,
         ),
     },
@@ -1346,7 +1365,7 @@ GET_OPS = {
         "security": [],
         "parameters": REQUEST_HEADERS,
         "responses": public_responses(
-            json_response("The OpenAPI 3.1 document.", "OpenApiDocument", headers(*COMMON, *CACHE)),
+            json_response("The OpenAPI 3.1 document.", "OpenApiDocument", headers(*COMMON, *CACHE, "Content-Encoding")),
             extra={"304": ref("responses", "NotModified")},
         ),
     },
@@ -1356,23 +1375,23 @@ GET_OPS = {
         "description": "Whether the database answers. No key needed, no rate limit; for load balancers and supervisors.",
         "tags": ["meta"],
         "security": [],
-        "parameters": [ref("parameters", "XRequestId")],
+        "parameters": [ref("parameters", "AcceptEncoding"), ref("parameters", "XRequestId")],
         "responses": public_responses(
-            json_response("The database answers.", "Health", headers(*COMMON, "Cache-Control-NoStore")),
+            json_response("The database answers.", "Health", headers(*COMMON, "Cache-Control-NoStore", "Vary-Coding", "Content-Encoding")),
             extra={"503": ref("responses", "ServiceUnavailable")},
         ),
     },
     "/metrics": {
         "operationId": "metrics",
         "summary": "Prometheus metrics",
-        "description": "Prometheus text exposition format (0.0.4): requests by route and status, a latency histogram by route, the database pool's busy and idle connections, and rate-limit refusals. No key needed. When serve is given --metrics-addr, /metrics moves to that address and answers 404 not_found here.",
+        "description": "Prometheus text exposition format (0.0.4): requests by route and status, a latency histogram by route, the database pool's busy and idle connections, rate-limit refusals, and the body bytes sent by content coding. No key needed. When serve is given --metrics-addr, /metrics moves to that address and answers 404 not_found here.",
         "tags": ["meta"],
         "security": [],
-        "parameters": [ref("parameters", "XRequestId")],
+        "parameters": [ref("parameters", "AcceptEncoding"), ref("parameters", "XRequestId")],
         "responses": public_responses(
             {
                 "description": "The metrics.",
-                "headers": headers(*COMMON, "Cache-Control-NoStore"),
+                "headers": headers(*COMMON, "Cache-Control-NoStore", "Vary-Coding", "Content-Encoding"),
                 "content": {"text/plain; version=0.0.4; charset=utf-8": {"schema": {"type": "string"}}},
             },
             extra={"404": json_response("not_found: /metrics was moved to --metrics-addr.", "ErrorNotFound", headers(*COMMON))},
@@ -1426,7 +1445,7 @@ for _path, _get in GET_OPS.items():
     PATHS[_path] = item
 
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 Read-only JSON API over scored geographic areas (South African places with a
 truth_score from 0 to 10 and its breakdown by seven dimensions).
 
@@ -1435,7 +1454,7 @@ Conventions, for every operation:
 * **Authentication**: `Authorization: Bearer <API key>` (scheme in any case).
   Keys are on a plan: free, starter, growth, enterprise. Score history and
   the export need growth or above. /healthz, /metrics, /v1/openapi.json and OPTIONS need no key.
-* **Errors** have one shape, `{"error": {"code", "message", "status", "param"?}}`,
+* **Errors** have one shape, `{{"error": {{"code", "message", "status", "param"?}}}}`,
   where `status` equals the HTTP status and `param` names the offending query
   parameter. Checks run in this order and the first that fails answers:
   request size (414, 431), authentication (401), rate limit (429), path
@@ -1468,9 +1487,13 @@ Conventions, for every operation:
   RFC 8288 `Link` header (rel first, last, and prev and next where they
   exist) whose URLs repeat the request's parameters with only offset changed.
 * **Caching**: successful answers carry a strong ETag and
-  `Cache-Control: private, max-age=60`, and `Vary: Authorization` (List and
-  Search: `Vary: Authorization, Accept`); `If-None-Match` with the current ETag
-  answers 304 without a body.
+  `Cache-Control: private, max-age=60`, and `Vary: Authorization, Accept-Encoding`
+  (List, Search and Export: `Vary: Authorization, Accept, Accept-Encoding`);
+  `If-None-Match` with the current ETag answers 304 without a body.
+* **Compression**: with `Accept-Encoding` taking gzip (q-values read; `gzip;q=0`
+  refuses it), bodies of {GZIP_MIN_BYTES} bytes or more, and exports, come gzipped
+  (`Content-Encoding: gzip`) with their own ETag (`-gzip` inside the quotes);
+  otherwise, and without Accept-Encoding, as they are.
 * **Rate limits**: per key, a token bucket sized by the plan's requests per
   minute (free 60, starter 600, growth 3000, enterprise unlimited by default).
   Authenticated answers carry X-RateLimit-Limit, -Remaining and -Reset; over

@@ -2,7 +2,8 @@
 # uses its FRONT, KEY, WORK and `check`. The front passes Accept to the
 # replicas and lets their Link, X-Total-Count and Content-Disposition headers
 # through (README, "Representations" and "Export Areas"), and serves the
-# browser pages with their headers, `/` chosen by Accept (README, "In a browser").
+# browser pages with their headers, `/` chosen by Accept (README, "In a browser");
+# Accept-Encoding goes in too, and gzip answers come out as the replica made them.
 
 auth="Authorization: Bearer $KEY"
 code=$(curl -s -D "$WORK/csv.head" -o "$WORK/search.csv" -w '%{http_code}' --max-time 5 \
@@ -43,3 +44,16 @@ etag=$(sed -n 's/^ETag: //ip' "$WORK/landing.head" | tr -d '\r')
 code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H "If-None-Match: $etag" \
     -H "Accept: text/html" "$FRONT/" || true)
 check "a page's ETag through the front" "$([[ "$code" == 304 ]] && echo 0 || echo 1)" "If-None-Match $etag: $code"
+
+# Accept-Encoding goes in through its map, and the replica's gzip and its tag
+# come out as they are (docs/deployment.md, "What the front is for").
+code=$(curl -s -D "$WORK/gzip.head" -o "$WORK/export.csv.gz" -w '%{http_code}' --max-time 20 \
+    -H "$auth" -H "Accept-Encoding: gzip" "$FRONT/v1/areas/export?format=csv" || true)
+gzip_etag=$(sed -n 's/^ETag: //ip' "$WORK/gzip.head" | tr -d '\r')
+again=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H "$auth" -H "Accept-Encoding: gzip" \
+    -H "If-None-Match: $gzip_etag" "$FRONT/v1/areas/export?format=csv" || true)
+verdict=1
+[[ "$code" == 200 && "$again" == 304 && "$gzip_etag" == *-gzip\" ]] &&
+    grep -qi '^Content-Encoding: gzip' "$WORK/gzip.head" &&
+    gzip -dc "$WORK/export.csv.gz" | cmp -s - "$WORK/export.csv" && verdict=0
+check "gzip through the front" "$verdict" "status=$code, $(wc -c <"$WORK/export.csv.gz") bytes for $(wc -c <"$WORK/export.csv"), ETag $gzip_etag, again $again"

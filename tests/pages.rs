@@ -105,7 +105,7 @@ fn a_second_visit_with_the_etag_is_304_without_a_body() {
 fn root_is_html_for_a_browser_and_a_json_index_otherwise() {
     let page = browse("/");
     assert_eq!(page.header("Content-Type"), Some(HTML));
-    assert_eq!(page.header("Vary"), Some("Accept"));
+    assert_eq!(page.header("Vary"), Some("Accept, Accept-Encoding"));
     for link in ["/docs", "/explore", "/v1/openapi.json", "/healthz"] {
         assert!(page.text().contains(&format!("href=\"{link}\"")), "{link}");
     }
@@ -119,7 +119,7 @@ fn root_is_html_for_a_browser_and_a_json_index_otherwise() {
         let index = get("/", &headers);
         assert_eq!(index.status, 200, "{accept:?}");
         assert_eq!(index.header("Content-Type"), Some(JSON), "{accept:?}");
-        assert_eq!(index.header("Vary"), Some("Accept"));
+        assert_eq!(index.header("Vary"), Some("Accept, Accept-Encoding"));
         let links = &index.json()["links"];
         assert_eq!(links["docs"], "/docs");
         assert_eq!(links["explore"], "/explore");

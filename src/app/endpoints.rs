@@ -4,6 +4,7 @@
 
 use rusqlite::Connection;
 
+use super::encoding::Coding;
 use super::exports::{self, ExportSlots};
 use super::http::{Request, Response};
 use super::listing;
@@ -49,7 +50,8 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             listing::answer(req, &page, format, p.circle.is_some())
         }
         Route::ExportAreas => {
-            exports::answer(req, dataset, caller, &params::export(query)?, exports)?
+            let p = params::export(query)?;
+            exports::answer(&tags_of_coding(req), dataset, caller, &p, exports)?
         }
         Route::CompareAreas => {
             Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)
@@ -81,4 +83,19 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             unreachable!("these routes answer before a dataset is needed")
         }
     })
+}
+
+/// The request as the export sees it: it checks If-None-Match before taking
+/// a slot, against the identity tag it knows, so it is shown the client's
+/// tags of the coding its stream will go in (gzip whenever accepted), as
+/// identity tags. app/caching.rs then answers 304 by the client's own tags.
+fn tags_of_coding(req: &Request) -> Request {
+    let coding = Coding::preferred(req.accept_encoding.as_deref());
+    Request {
+        if_none_match: req
+            .if_none_match
+            .as_deref()
+            .map(|tags| coding.identity_tags(tags)),
+        ..req.clone()
+    }
 }

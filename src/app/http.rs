@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
+pub use super::caching::{etag_matches, etag_of};
 use crate::api::format::Format;
 use crate::error::ApiError;
 
@@ -24,6 +25,8 @@ pub struct Request {
     pub if_none_match: Option<String>,
     /// The representations the client takes (List, Search and Export read it).
     pub accept: Option<String>,
+    /// The content codings the client takes (app/encoding.rs reads it).
+    pub accept_encoding: Option<String>,
     /// Who to count unauthenticated requests against (see transport/wire.rs).
     pub client: Option<std::net::IpAddr>,
     /// Bytes of all header lines, for the 16 KiB limit.
@@ -128,80 +131,6 @@ pub fn preflight(allow: &str) -> Response {
         body: Vec::new(),
         stream: None,
     }
-}
-
-/// Caching for a successful answer: a strong ETag of the body, a 304 without
-/// body when the client already has it, and private caching for a minute
-/// (answers depend on the key, hence Vary). Errors are never cached.
-pub fn apply_caching(mut response: Response, if_none_match: Option<&str>) -> Response {
-    // An answer never to be kept (GET /v1/key) has no validator either.
-    if response.status != 200 || response.header("Cache-Control") == Some("no-store") {
-        return response;
-    }
-    // A streamed answer brings its own tag; any other is tagged by its body.
-    let etag = match response.header("ETag") {
-        Some(tag) => tag.to_string(),
-        None => etag_of(&response.body),
-    };
-    response.headers.retain(|(name, _)| *name != "ETag");
-    let cached = if_none_match.is_some_and(|header| etag_matches(header, &etag));
-    if cached {
-        response.status = 304;
-        response.body.clear();
-        response.stream = None;
-        response.headers.retain(|(name, _)| *name != "Content-Type");
-    }
-    response.headers.push(("ETag", etag));
-    response
-        .headers
-        .push(("Cache-Control", "private, max-age=60".into()));
-    // An answer that was negotiated says so already (Vary: Authorization, Accept).
-    if response.header("Vary").is_none() {
-        response.headers.push(("Vary", "Authorization".into()));
-    }
-    response
-}
-
-/// Whether an If-None-Match header names `etag` (or is `*`); a weak
-/// validator (`W/"..."`) matches its strong twin, as RFC 9110's weak
-/// comparison for If-None-Match says.
-pub fn etag_matches(if_none_match: &str, etag: &str) -> bool {
-    if_none_match
-        .split(',')
-        .map(str::trim)
-        .any(|t| t == "*" || t.trim_start_matches("W/") == etag)
-}
-
-/// A strong ETag: the quoted digest of `bytes`.
-pub fn etag_of(bytes: &[u8]) -> String {
-    format!("\"{:016x}\"", fingerprint(bytes))
-}
-
-/// A 64-bit digest of the body, eight bytes a step. Each step is a bijection
-/// of the state for a given word (xor, multiply by an odd constant, rotate),
-/// so two bodies of one length that differ in a single word never share a tag,
-/// and other collisions are as unlikely as in any 64-bit hash. Byte-at-a-time
-/// FNV-1a cost 4-5 cycles a byte: a 15 KB history answer spent 4% of its CPU
-/// here (perf, bench/PROFILE.md).
-fn fingerprint(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let step = |h: u64, word: [u8; 8]| {
-        (h ^ u64::from_le_bytes(word))
-            .wrapping_mul(K)
-            .rotate_left(29)
-    };
-    let mut chunks = bytes.chunks_exact(8);
-    let mut h = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = step(h, word);
-    }
-    let mut last = [0u8; 8];
-    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = step(h, last);
-    // Spread the last step's bits over the whole tag.
-    (h ^ (h >> 32)).wrapping_mul(K) ^ (h >> 29)
 }
 
 /// Request ids: the client's when it is safe to echo, else a new one made of a

@@ -36,6 +36,8 @@ pub struct Metrics {
     extra: OnceLock<Extra>,
     /// What the HTTP layer counts (src/transport/), without a lock.
     pub layer: LayerCounts,
+    /// Bytes of answer bodies by coding (app/sent.rs), without a lock.
+    pub body_bytes: super::sent::BodyBytes,
 }
 
 /// Connections and what the HTTP layer refused or dropped.
@@ -129,6 +131,7 @@ impl Metrics {
         let _ = writeln!(out, "area_db_connections{{state=\"busy\"}} {busy}");
         let _ = writeln!(out, "area_db_connections{{state=\"idle\"}} {idle}");
         self.layer.render(&mut out);
+        self.body_bytes.render(&mut out);
         if let Some(extra) = self.extra.get() {
             out.push_str(&extra());
         }

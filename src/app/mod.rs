@@ -6,10 +6,15 @@
 //! answers (401, 429, 404 not_found, 405, 400, 403, 404 area_not_found).
 //! `public` answers the routes that need no key (`pages` the browser's);
 //! `endpoints` calls the
-//! handler of an API route; `http` holds the app's own request and response.
+//! handler of an API route; `http` holds the app's own request and response;
+//! `caching` tags and encodes a successful answer (`encoding`, `gzip`);
+//! `sent` counts the body bytes handed to the connection.
 
+mod caching;
+pub mod encoding;
 mod endpoints;
 pub mod exports;
+pub mod gzip;
 pub mod http;
 mod key_info;
 mod listing;
@@ -17,6 +22,7 @@ pub mod metrics;
 mod pages;
 mod public;
 pub mod redis_link;
+mod sent;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -76,6 +82,7 @@ impl App {
             Response::error(&ApiError::Internal)
         });
         stamp(&mut response, request_id);
+        sent::count(&self.metrics, &mut response, req.method == "HEAD");
         let label = route.as_ref().map_or("unmatched", Route::label);
         self.metrics
             .record(label, response.status, started.elapsed());
@@ -103,7 +110,7 @@ impl App {
                 let mut caller = None;
                 let result = self.api(req, route, method, &mut rate_headers, &mut caller);
                 let mut response = match result {
-                    Ok(r) => http::apply_caching(r, req.if_none_match.as_deref()),
+                    Ok(r) => caching::apply_caching(r, req),
                     Err(e) => Response::error(&e),
                 };
                 response.headers.extend(rate_headers);

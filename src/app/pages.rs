@@ -4,12 +4,14 @@
 //! explorer), and the files they load under `/web/`.
 //!
 //! The files are the repository's `web/` folder, built into the binary, so a
-//! server needs nothing beside itself. Each file's ETag is computed once. The
+//! server needs nothing beside itself. Each file's ETag is computed once, and
+//! its gzip the first time a client takes it (app/caching.rs, `Kept`). The
 //! pages call the public API as any client does; their Content-Security-Policy
 //! lets them load and call nothing but this server (README, "In a browser").
 
 use std::sync::OnceLock;
 
+use super::caching::Kept;
 use super::http::{self, Request, Response};
 use crate::error::ApiError;
 
@@ -75,8 +77,7 @@ const INDEX_JSON: &str = "{\"name\":\"Area Scoring API\",\"links\":{\
 struct Served {
     path: &'static str,
     content_type: &'static str,
-    body: &'static [u8],
-    etag: String,
+    kept: Kept,
 }
 
 /// Every file, then the JSON index of `/`, each tagged once.
@@ -90,8 +91,7 @@ fn served() -> &'static [Served] {
             .map(|&(path, content_type, body)| Served {
                 path,
                 content_type,
-                body,
-                etag: http::etag_of(body),
+                kept: Kept::new(body),
             })
             .collect()
     })
@@ -116,24 +116,14 @@ pub fn answer(req: &Request, path: &str) -> Result<Response, ApiError> {
             ("Content-Security-Policy", CONTENT_SECURITY_POLICY.into()),
             ("X-Content-Type-Options", "nosniff".into()),
             ("Referrer-Policy", "no-referrer".into()),
-            ("ETag", file.etag.clone()),
         ],
-        body: file.body.to_vec(),
+        body: Vec::new(),
         stream: None,
     };
     if path == "/" {
         response.headers.push(("Vary", "Accept".into()));
     }
-    if req
-        .if_none_match
-        .as_deref()
-        .is_some_and(|h| http::etag_matches(h, &file.etag))
-    {
-        response.status = 304;
-        response.body.clear();
-        response.headers.retain(|(n, _)| *n != "Content-Type");
-    }
-    Ok(response)
+    Ok(file.kept.answer(response, req))
 }
 
 /// `/docs/` or `/explore/`: a permanent redirect (308) to the page, whose
@@ -186,9 +176,10 @@ mod tests {
 
     #[test]
     fn files_with_other_bytes_have_other_tags() {
-        let bodies: std::collections::HashSet<&[u8]> = served().iter().map(|f| f.body).collect();
+        let bodies: std::collections::HashSet<&[u8]> =
+            served().iter().map(|f| f.kept.body()).collect();
         let tags: std::collections::HashSet<&str> =
-            served().iter().map(|f| f.etag.as_str()).collect();
+            served().iter().map(|f| f.kept.etag()).collect();
         assert_eq!(tags.len(), bodies.len());
     }
 }

@@ -2,16 +2,19 @@
 //! OpenAPI document, health, and metrics (on the main listener, or alone on
 //! `--metrics-addr`).
 
-use super::http::{self, Request, Response};
-use super::pages;
-use super::{App, stamp};
+use std::sync::LazyLock;
+
+use super::caching::{self, Kept};
+use super::http::{Request, Response};
+use super::{App, pages, sent, stamp};
 use crate::api::params;
 use crate::api::query::Query;
 use crate::api::router::{ALLOWED_METHODS, Method, Route};
 use crate::error::{ApiError, ApiResult};
 
 /// The OpenAPI document, served as is at /v1/openapi.json.
-const OPENAPI: &str = include_str!("../../docs/openapi.json");
+static OPENAPI: LazyLock<Kept> =
+    LazyLock::new(|| Kept::new(include_bytes!("../../docs/openapi.json")));
 
 impl App {
     /// Routes that need no key: pages, the OpenAPI document, health and metrics.
@@ -34,12 +37,11 @@ impl App {
         }
         params::none(Query::parse(req.query())?)?;
         match route {
-            Route::OpenApi => Ok(http::apply_caching(
-                Response::json(200, OPENAPI.as_bytes().to_vec()),
-                req.if_none_match.as_deref(),
-            )),
-            Route::Health => self.health(),
-            Route::Metrics if self.metrics_here => Ok(self.metrics_response()),
+            Route::OpenApi => Ok(OPENAPI.answer(openapi_head(), req)),
+            Route::Health => Ok(caching::encode(self.health()?, req)),
+            Route::Metrics if self.metrics_here => {
+                Ok(caching::encode(self.metrics_response(), req))
+            }
             _ => Err(ApiError::NotFound {
                 path: req.path().to_string(),
             }),
@@ -63,12 +65,15 @@ impl App {
     pub fn handle_metrics_only(&self, req: &Request) -> Response {
         let request_id = self.request_ids.for_request(req.request_id.as_deref());
         let mut response = match (Method::parse(&req.method), req.path()) {
-            (Method::Get | Method::Head, "/metrics") => self.metrics_response(),
+            (Method::Get | Method::Head, "/metrics") => {
+                caching::encode(self.metrics_response(), req)
+            }
             (_, path) => Response::error(&ApiError::NotFound {
                 path: path.to_string(),
             }),
         };
         stamp(&mut response, request_id);
+        sent::count(&self.metrics, &mut response, req.method == "HEAD");
         response
     }
 
@@ -94,4 +99,14 @@ impl App {
             stream: None,
         }
     }
+}
+
+/// The OpenAPI document's status and headers, cached like an API answer.
+fn openapi_head() -> Response {
+    let mut response = Response::json(200, Vec::new());
+    response.headers.extend([
+        ("Cache-Control", caching::PRIVATE_CACHE_CONTROL.into()),
+        ("Vary", "Authorization".into()),
+    ]);
+    response
 }

@@ -20,6 +20,7 @@ pub struct Head {
     pub request_id: Option<String>,
     pub if_none_match: Option<String>,
     pub accept: Option<String>,
+    pub accept_encoding: Option<String>,
     pub real_ip: Option<String>,
     /// Whether the connection stays open after the answer.
     pub keep_alive: bool,
@@ -117,6 +118,7 @@ fn check(req: &httparse::Request) -> Result<Head, ApiError> {
             "x-request-id" => head.request_id = kept(),
             "if-none-match" => head.if_none_match = kept(),
             "accept" => head.accept = kept(),
+            "accept-encoding" => head.accept_encoding = kept(),
             "x-real-ip" => head.real_ip = kept(),
             "content-length" => lengths.push(value.unwrap_or_default()),
             "transfer-encoding" => chunked = true,

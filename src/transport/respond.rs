@@ -116,6 +116,7 @@ fn to_request(head: &Head, client: IpAddr) -> Request {
         request_id: head.request_id.clone(),
         if_none_match: head.if_none_match.clone(),
         accept: head.accept.clone(),
+        accept_encoding: head.accept_encoding.clone(),
         client: Some(client),
         header_bytes: head.header_bytes,
     }

@@ -18,11 +18,12 @@ pub fn assert_cached_privately(reply: &Reply, what: &str) {
         "{what}"
     );
     let vary = reply.header("Vary").unwrap_or_default();
-    assert!(
-        vary.split(',')
-            .any(|v| v.trim().eq_ignore_ascii_case("Authorization")),
-        "{what}: Vary {vary:?}"
-    );
+    for name in ["Authorization", "Accept-Encoding"] {
+        assert!(
+            vary.split(',').any(|v| v.trim().eq_ignore_ascii_case(name)),
+            "{what}: Vary {vary:?} names {name}"
+        );
+    }
 }
 
 pub fn assert_cors(reply: &Reply, what: &str) {

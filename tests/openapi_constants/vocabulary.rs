@@ -44,6 +44,17 @@ fn documented_representations_are_the_servers() {
 }
 
 #[test]
+fn the_documented_gzip_threshold_is_the_servers() {
+    use area_scoring::app::encoding::GZIP_MIN_BYTES;
+    let header = &doc()["components"]["headers"]["Content-Encoding"];
+    let said = header["description"].as_str().unwrap();
+    let bytes = format!(" {GZIP_MIN_BYTES} bytes or more");
+    assert!(said.contains(&bytes), "{said}");
+    let info = doc()["info"]["description"].as_str().unwrap();
+    assert!(info.contains(&bytes), "the Compression convention");
+}
+
+#[test]
 fn export_rows_carry_every_dimension() {
     let keys = |v: &serde_json::Value| -> BTreeSet<String> {
         v["properties"]
