@@ -18,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     let v = Vocabulary::read(&conn, true)?;
+    println!("{} words, {} KiB in memory", v.len(), v.heap_bytes() / 1024);
     let words = std::fs::read_to_string(words)?;
     let bands = [(TYPO_ONE_FROM, TYPO_TWO_FROM, 1), (TYPO_TWO_FROM, usize::MAX, 2)];
     for mode in [Mode::Whole, Mode::Prefix] {
