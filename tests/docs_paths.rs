@@ -86,8 +86,23 @@ enum Span {
 
 /// The spans of one line to read: backticks, link targets and parentheses
 /// (a link's target is read once, as a link), in the order of the line.
-fn spans(line: &str) -> Vec<(&str, Span)> {
+/// `open` says whether a parenthesis of an earlier line of the paragraph is
+/// still open, and is left saying it for the next.
+fn spans<'a>(line: &'a str, open: &mut bool) -> Vec<(&'a str, Span)> {
     let mut found = Vec::new();
+    if *open {
+        let end = line.find(')').unwrap_or(line.len());
+        found.push((0, &line[..end], Span::Parentheses));
+    }
+    let mut depth = usize::from(*open);
+    for c in line.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    *open = depth > 0;
     let mut from = 0;
     while let Some(open) = line[from..].find('`').map(|i| from + i + 1) {
         let Some(close) = line[open..].find('`').map(|i| open + i) else {
@@ -213,18 +228,22 @@ fn check(doc: &str, text: &str, root: &Path, targets: &BTreeSet<String>) -> Vec<
         .map(Path::to_path_buf)
         .unwrap_or_default();
     let mut problems = Vec::new();
-    let mut fenced = false;
+    let (mut fenced, mut open) = (false, false);
     for (n, line) in text.lines().enumerate() {
         let at = format!("{doc}:{}", n + 1);
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
+            open = false;
             continue;
         }
         let mut make_texts: Vec<&str> = Vec::new();
         if fenced {
             make_texts.push(line.split('#').next().unwrap_or(""));
         } else {
-            for (span, kind) in spans(line) {
+            if line.trim().is_empty() {
+                open = false;
+            }
+            for (span, kind) in spans(line, &mut open) {
                 let is_link = kind == Span::Link;
                 let words: Vec<&str> = if is_link {
                     span.split_whitespace().take(1).collect()
@@ -321,6 +340,11 @@ fn a_stale_path_or_target_fails_with_file_and_line() {
             "docs/x.md:1: `tests/*.nope` does not exist",
             "docs/x.md:1: `make tset`: the Makefile has no such target",
         ]
+    );
+    let wrapped = "a parenthesis (opened here and\nclosed after src/nope.rs) on the next line";
+    assert_eq!(
+        check("docs/x.md", wrapped, &root, &targets),
+        ["docs/x.md:2: `src/nope.rs` does not exist"]
     );
     let fine = "```sh\nmake install PREFIX=x && make run # make nothing\n```\n\
         see <https://x.example/src/a.rs>, `--db`, (`src/main.rs:1`, `tests/*.rs`), \
