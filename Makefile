@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build install test test-ui bench bench-layer bench-build contract cluster-test redis-test clean
+.PHONY: run build install test docs-cli test-ui bench bench-layer bench-build contract cluster-test redis-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -33,6 +33,12 @@ test:
 	tests/trusted_front.rs (unshare -rn true failed: a container's seccomp or AppArmor \
 	profile may forbid them)" >&2; exit 1; }
 	cargo test --all-targets --features fault-injection
+
+## docs-cli: write docs/cli.md, each command's --help as the (debug) binary prints it;
+## make test fails when the page and the binary differ
+docs-cli:
+	cargo build --quiet
+	bash tools/docs_cli.sh target/debug/area-scoring > docs/cli.md.new && mv docs/cli.md.new docs/cli.md
 
 ## test-ui: the pages (/, /docs, /explore) in Debian's headless chromium via selenium
 ## (installs chromium, chromium-driver and a pinned selenium in tests/ui/.venv when missing)

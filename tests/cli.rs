@@ -148,6 +148,44 @@ fn help_works_for_every_subcommand() {
     }
 }
 
+/// The top-level help and each command's help say one thing: every flag and
+/// variable `serve --help` names is in the top-level `serve` synopsis and
+/// environment list, and `import --help` sends the reader to the page that
+/// holds the file format.
+#[test]
+fn the_top_level_help_names_every_serve_flag_and_import_points_to_its_page() {
+    let words = |help: &str, prefix: &str| -> Vec<String> {
+        help.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .filter(|w| w.starts_with(prefix) && w.len() > prefix.len())
+            .map(str::to_string)
+            .collect()
+    };
+    let top = text(&run(&["--help"], &[], Path::new("/")).stdout);
+    let serve = text(&run(&["serve", "--help"], &[], Path::new("/")).stdout);
+    let synopsis: String = top
+        .lines()
+        .skip_while(|l| !l.starts_with("  serve "))
+        .take_while(|l| !l.starts_with("  keys "))
+        .collect();
+    assert!(words(&serve, "--").contains(&"--trusted-front".to_string()));
+    for flag in words(&serve, "--") {
+        assert!(
+            words(&synopsis, "--").contains(&flag),
+            "{flag} in: {synopsis}"
+        );
+    }
+    for variable in words(&serve, "AREA_") {
+        assert!(
+            words(&top, "AREA_").contains(&variable),
+            "{variable} in: {top}"
+        );
+    }
+    let import = text(&run(&["import", "--help"], &[], Path::new("/")).stdout);
+    assert!(import.contains("docs/import.md"), "{import}");
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/import.md");
+    assert!(page.is_file(), "docs/import.md exists");
+}
+
 #[test]
 fn area_db_applies_to_every_subcommand_and_a_flag_beats_it() {
     let dir = scratch_dir("cli-env");

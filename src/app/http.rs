@@ -27,7 +27,8 @@ pub struct Request {
     pub accept: Option<String>,
     /// The content codings the client takes (app/encoding.rs reads it).
     pub accept_encoding: Option<String>,
-    /// Who to count unauthenticated requests against (see transport/wire.rs).
+    /// Who to count unauthenticated requests against: the peer, or a trusted
+    /// front's X-Real-IP (transport/fronts.rs).
     pub client: Option<std::net::IpAddr>,
     /// Bytes of all header lines, for the 16 KiB limit.
     pub header_bytes: usize,

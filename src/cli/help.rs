@@ -6,8 +6,10 @@ commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] FILE                            replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
-  serve [--db PATH] [--keys PATH] [--addr HOST:PORT] [--workers N] [--client-timeout SECS]
-        [--metrics-addr HOST:PORT]                   serve the API
+  serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
+        [--client-timeout SECS] [--metrics-addr HOST:PORT] [--max-connections N]
+        [--max-connections-per-address N] [--max-exports-per-key N]
+        [--trusted-front ADDR[,ADDR...]]             serve the API
   keys create --plan PLAN [--label TEXT]             issue an API key (plans: free, starter, growth, enterprise)
   keys list                                          list keys (ids, never the keys), last use, 30-day requests
   keys revoke ID                                     revoke a key by its id
@@ -27,7 +29,8 @@ keys, plans, budgets and usage in Redis, shared by every host, instead of those 
 AREA_REDIS_FILE, holding redis://user:password@host:port[/db], or in AREA_REDIS
 
 environment: AREA_DB, AREA_KEYS, AREA_REDIS_FILE, AREA_REDIS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT,
-  AREA_METRICS_ADDR, AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS, AREA_INSTANCE
+  AREA_METRICS_ADDR, AREA_MAX_CONNECTIONS, AREA_MAX_CONNECTIONS_PER_ADDRESS, AREA_MAX_EXPORTS_PER_KEY,
+  AREA_TRUSTED_FRONT, AREA_INSTANCE
 (a flag beats its variable)
 run 'area-scoring <command> --help' for more";
 
@@ -45,7 +48,8 @@ Creates the database from schema.sql and the seed places with synthetic scores.
 
 pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
 
-Replaces the areas of the database with those in FILE (.csv or .jsonl; see README).
+Replaces the areas of the database with those in FILE (.csv or .jsonl; the format is in
+docs/import.md).
 Every row is checked first and every bad row reported; nothing changes unless all are good.
 API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous
 (see rollback). A running server picks up the new file within a second.
@@ -62,7 +66,8 @@ A running server picks it up within a second. Exits 1 when there is no previous 
 API keys are in the keys file, untouched (--keys is accepted and not needed).
   --db PATH   database file (default data/areas.db, or AREA_DB)";
 
-pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--addr HOST:PORT] [--workers N]
+pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--keys PATH] [--redis URL]
+                          [--addr HOST:PORT] [--workers N]
                           [--client-timeout SECS] [--metrics-addr HOST:PORT]
                           [--max-connections N] [--max-connections-per-address N]
                           [--max-exports-per-key N] [--trusted-front ADDR[,ADDR...]]
