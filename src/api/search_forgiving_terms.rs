@@ -205,8 +205,8 @@ pub fn read(
         });
     }
     let mut joined: Vec<Both> = (0..n).map(|_| Both::default()).collect();
-    for i in 1..n {
-        if let Some((text, prefix)) = plan.joined[i].clone() {
+    for (into, planned) in joined.iter_mut().zip(&plan.joined).skip(1) {
+        if let Some((text, prefix)) = planned.clone() {
             let kinds = if prefix {
                 v.prefix_kinds(text.as_bytes())
             } else {
@@ -217,8 +217,8 @@ pub fn read(
             } else {
                 fts_word(&text)
             };
-            add_term(conn, index, cache, kinds, &term, &mut joined[i])?;
-            joined[i].finish();
+            add_term(conn, index, cache, kinds, &term, into)?;
+            into.finish();
         }
     }
     Ok(Grades {

@@ -187,7 +187,9 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
     let dlng = distance * angle.sin() / (KM_PER_DEGREE * p.lat.to_radians().cos());
     // Five decimals, like the seed's coordinates.
     let round5 = |x: f64| (x * 1e5).round() / 1e5;
-    let other_names = (k % OTHER_NAME_EVERY == 0).then(|| made_up_name(&mut rng));
+    let other_names = k
+        .is_multiple_of(OTHER_NAME_EVERY)
+        .then(|| made_up_name(&mut rng));
     Generated {
         name: format!("{} {suffix} {number}", p.name),
         other_names: other_names.into_iter().collect(),

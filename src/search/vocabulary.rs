@@ -59,7 +59,7 @@ impl Vocabulary {
     pub fn from_sorted(words: Vec<(String, u8)>) -> Vocabulary {
         let mut v = Vocabulary::default();
         for (word, kind) in words {
-            if v.len() > 0 && v.word(v.len() - 1) == word.as_bytes() {
+            if !v.is_empty() && v.word(v.len() - 1) == word.as_bytes() {
                 *v.kinds.last_mut().expect("a word was pushed") |= kind;
                 continue;
             }
