@@ -22,20 +22,8 @@ OUT=${GZIP_OUT:-bench/RESULTS-gzip.md}
 EXPORT_ROUNDS=20
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-WORK=$(mktemp -d /tmp/area-gzip.XXXXXX)
-chmod 755 "$WORK" # nginx workers may run as nobody and must read the bodies
-STARTED=()
-cleanup() {
-  local pid
-  for pid in "${STARTED[@]}"; do
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-say() { printf '[gzip %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+BENCH_TAG=gzip
+. "$(dirname "$0")/work.sh"
 . bench/static_nginx.sh
 
 # A process and its threads, in CPU ticks (utime + stime).

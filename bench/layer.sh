@@ -25,16 +25,8 @@ PEER_DIR=../shared/anchors/axum-peer
 PEER=$TARGET/axum-peer/release/axum-peer
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 . "$(dirname "$0")/static_nginx.sh"
-WORK=$(mktemp -d /tmp/area-layer.XXXXXX)
-chmod 755 "$WORK"
-STARTED=()
-cleanup() {
-  local pid
-  for pid in "${STARTED[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-say() { printf '[layer %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+BENCH_TAG=layer
+. "$(dirname "$0")/work.sh"
 
 command -v wrk >/dev/null || { echo "wrk is missing: make bench installs it" >&2; exit 1; }
 cargo build --release --quiet --bin area-scoring --example layer_floor

@@ -34,21 +34,8 @@ CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauten
   search_q_heavy_geo_min search_min_score search_bbox search_province_min search_province_prefix3
   search_q_typo1 search_q_typo2 search_q_joined search_q_other_name search_q_prefix3_exact search_q_name_exact compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
 
-WORK=$(mktemp -d /tmp/area-bench.XXXXXX)
-chmod 755 "$WORK" # nginx workers may run as nobody and must read the bodies
-STARTED=()
-cleanup() {
-  local pid
-  for pid in "${STARTED[@]}"; do
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+BENCH_TAG=bench
+. "$(dirname "$0")/work.sh"
 
 install_tools() {
   local missing=()

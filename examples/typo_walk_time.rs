@@ -20,11 +20,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let v = Vocabulary::read(&conn, true)?;
     println!("{} words, {} KiB in memory", v.len(), v.heap_bytes() / 1024);
     let words = std::fs::read_to_string(words)?;
-    let bands = [(TYPO_ONE_FROM, TYPO_TWO_FROM, 1), (TYPO_TWO_FROM, usize::MAX, 2)];
+    let bands = [
+        (TYPO_ONE_FROM, TYPO_TWO_FROM, 1),
+        (TYPO_TWO_FROM, usize::MAX, 2),
+    ];
     for mode in [Mode::Whole, Mode::Prefix] {
         for (shortest, longer_than, most) in bands {
             let (mut walks, mut micros, mut worst) = (0, 0.0, 0.0f64);
-            for word in words.lines().filter(|w| (shortest..longer_than).contains(&w.len())) {
+            for word in words
+                .lines()
+                .filter(|w| (shortest..longer_than).contains(&w.len()))
+            {
                 let started = Instant::now();
                 std::hint::black_box(near(&v, word.as_bytes(), most, mode));
                 let took = started.elapsed().as_secs_f64() * 1e6;
@@ -33,7 +39,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 worst = worst.max(took);
             }
             let mean = micros / f64::from(walks.max(1));
-            println!("{mode:?}, {most} edits: {walks} walks, mean {mean:.1} us, worst {worst:.1} us");
+            println!(
+                "{mode:?}, {most} edits: {walks} walks, mean {mean:.1} us, worst {worst:.1} us"
+            );
         }
     }
     Ok(())
