@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # bench/after_endpoints.sh DATE COMMIT: what `make bench` (bench/run.sh) runs
 # after the endpoints, over the same database: Get Area with a limited key
-# without and with Redis (bench/redis.sh -> bench/RESULTS-redis.md); the HTTP
+# without and with Redis (bench/redis.sh -> bench/RESULTS-redis.md); what a
+# stranger's flood and keyless clients cost the others (bench/strangers.sh ->
+# bench/RESULTS-strangers.md); the HTTP
 # layer beside nginx and the axum peer, and the held connections
 # (bench/layer.sh -> bench/RESULTS-layer-run.md); and the soak
 # (bench/soak.sh -> bench/RESULTS-soak.md). Exits non-zero when the soak
@@ -17,6 +19,7 @@ SOAK_SECS=${BENCH_SOAK_SECS:-1800}
 say() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 BIN="$BIN" bash bench/redis.sh
+BIN="$BIN" bash bench/strangers.sh
 
 say "the layer against nginx and the axum peer over $BENCH_N areas, then held connections"
 layer=$(BENCH_DB="$BENCH_DB" bash bench/layer.sh)
