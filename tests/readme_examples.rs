@@ -149,7 +149,11 @@ fn an_unmarked_curl_example_off_the_seed_is_reported_by_file_and_line() {
     let (found, unrunnable) = examples_of("docs/x.md", page);
     assert!(found.is_empty());
     assert_eq!(unrunnable.len(), 1);
-    assert!(unrunnable[0].starts_with("docs/x.md:3: "), "{}", unrunnable[0]);
+    assert!(
+        unrunnable[0].starts_with("docs/x.md:3: "),
+        "{}",
+        unrunnable[0]
+    );
     let marked = page.replace("text\n", "<!-- not run: a public address -->\n");
     assert_eq!(examples_of("docs/x.md", &marked).1, Vec::<String>::new());
 }
