@@ -126,7 +126,7 @@ def main(db_path, outdir):
     # every distinct 3-letter prefix and every heavy word.
     cases["first_use"] = sorted(set(cases["search_q_prefix3"]) | {f"/v1/areas/search?q={w}" for w in heavy})
     rng.shuffle(cases["first_use"])
-    # Search within a province (README, "Search Areas"), above a floor (a
+    # Search within a province (docs/api.md, "Search Areas"), above a floor (a
     # page in ten deep, 5,000 matches in) and with a 3-letter prefix. Drawn
     # with a generator of their own, so that the lists above stay as they were.
     more = random.Random(20261126)
@@ -165,7 +165,7 @@ def misspell(rng, word, edits):
 
 
 def forgiving_cases(db, rows, cases):
-    """Forgiving search (README, "Search Areas"), the names as people type
+    """Forgiving search (docs/api.md, "Search Areas"), the names as people type
     them: a name with one typo in a word of 5 to 8 letters, with two in a word
     of 9 or more, two words joined, an other name; and today's two text cases
     with match=exact, to compare with the strict search. A generator of their

@@ -5,7 +5,7 @@ export at once, again and again, while wrk measures Get Area beside them.
 Usage: export.py ADDR KEYS SERVER_PID GET_AREA_PATHS DURATION_S >> meta
 
 KEYS is a comma-separated list of four keys on the growth plan or above, one
-for each client: one key may stream two exports at once (README, "Export
+for each client: one key may stream two exports at once (docs/api.md, "Export
 Areas"). wrk asks for Get Area with the first.
 
 Prints `export_*` lines for bench/report.py: the size of one download (CSV

@@ -6,7 +6,7 @@ Usage: report.py META RESULTS_TSV N SMALL_N  (Markdown on stdout)
 META holds `key value` lines (machine, build times, start-to-first-200, log
 counts); RESULTS_TSV one row per wrk run: label, req/s, p50 ms, p99 ms,
 non-2xx, socket errors, requests, VmHWM kB, VmRSS kB, other CPU %. This file
-owns the layout of RESULTS.md and the check of every target (README, "Benchmarks and contract").
+owns the layout of RESULTS.md and the check of every target (docs/testing.md, "Benchmarks and contract").
 """
 
 import sys
@@ -45,7 +45,7 @@ NAMES = {
 FLOOR = ("healthz", "GET /healthz (for reference, not a target case)")
 RSS_LIMIT_KB = 64 * 1024  # 64 MB read as 64 MiB
 FIRST200_LIMIT_MS = 200
-# The million-area tier's own limits (README, "Benchmarks and contract").
+# The million-area tier's own limits (docs/testing.md, "Benchmarks and contract").
 MILLION = 1_000_000
 RSS_LIMIT_MILLION_KB = 128 * 1024
 FIRST200_LIMIT_MILLION_MS = 1000

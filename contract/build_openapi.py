@@ -978,7 +978,7 @@ def page_success(description, schema_name, collection_name, links, csv_optional=
     }
 
 
-# The seed's Aberdeen, as the export writes it (dated, as the README's
+# The seed's Aberdeen, as the export writes it (dated, as docs/api.md's
 # examples are, by an init on 2026-11-22).
 EXPORT_EXAMPLE_AREA = {
     "id": "aberdeen",
@@ -1399,7 +1399,7 @@ GET_OPS = {
     },
 }
 
-# A curl example per operation, as the README shows them (its examples are
+# A curl example per operation, as docs/api.md shows them (its examples are
 # run and compared by tests/readme_examples.rs), in the x-codeSamples
 # extension that API reference renderers read.
 _AUTH = '-H "Authorization: Bearer $KEY"'

@@ -43,7 +43,7 @@ fn list_defaults_to_twenty_by_name_and_counts_every_seed_area() {
         assert_eq!(
             keys(area),
             want,
-            "exactly the list form of README \"List Areas\""
+            "exactly the list form of docs/api.md \"List Areas\""
         );
     }
     // An empty query string is no query at all.
@@ -172,7 +172,7 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
         assert_eq!(
             names,
             BTreeSet::from(DIMENSIONS),
-            "the seven dimensions of README \"Get Area\""
+            "the seven dimensions of docs/api.md \"Get Area\""
         );
         let score = detail["truth_score"].as_f64().unwrap();
         assert!((0.0..=10.0).contains(&score) && has_two_decimals_at_most(score));
@@ -248,7 +248,7 @@ fn include_takes_history_and_nearby_in_any_order_and_nothing_else() {
     let nearby = app.ok("/v1/areas/aberdeen?include=nearby");
     assert!(nearby.get("history").is_none() && nearby["nearby"] == both["nearby"]);
     // On the wire: the plain body, with nearby and then history appended to
-    // the same object, the detail form's keys in README "Get Area"'s order.
+    // the same object, the detail form's keys in docs/api.md "Get Area"'s order.
     let plain = app.get("/v1/areas/aberdeen").text();
     let full = app.get("/v1/areas/aberdeen?include=history,nearby").text();
     let open = plain.strip_suffix('}').expect("an object");

@@ -1,4 +1,4 @@
-//! Caching and browser clients over real HTTP (README "Every response"): strong
+//! Caching and browser clients over real HTTP (docs/api.md "Every response"): strong
 //! ETags, 304 on If-None-Match, `private, max-age=60` with `Vary:
 //! Authorization, Accept-Encoding`, errors never cached; CORS headers on every answer, OPTIONS
 //! preflight without a key, 405 with Allow after authentication; X-Request-Id.

@@ -1,5 +1,5 @@
 //! The command line, driven as a user drives it: the built binary run with
-//! `std::process::Command` (README "Configuration", "Keys"). keys
+//! `std::process::Command` (docs/operations.md "Configuration", "Keys"). keys
 //! create/list/revoke (and a running server seeing a revocation), usage
 //! errors, --help everywhere, and AREA_DB for every subcommand. init, schema
 //! versions and serve on bad files: tests/cli_init.rs.
@@ -69,7 +69,7 @@ fn keys_are_created_listed_without_the_key_and_revoked() {
         fields.get(4).is_some_and(|t| looks_like_a_time(t)),
         "revoked time shown: {fields:?}"
     );
-    // The running server refuses the revoked key (README "Keys": on the next
+    // The running server refuses the revoked key (docs/operations.md "Keys": on the next
     // request; the wait is generous).
     let reply = until(
         Duration::from_secs(8),

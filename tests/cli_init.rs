@@ -1,5 +1,5 @@
 //! The database file's life on the command line, the built binary run as a
-//! user runs it (README "Data: init, import, reload", "Configuration"): init
+//! user runs it (docs/operations.md "Data: init, import, reload", "Configuration"): init
 //! refuses an existing file and --force replaces it keeping the keys; a file
 //! of an older schema is refused by serve and rewritten by init --force or
 //! import keeping the keys, one of a newer schema is left alone; serve on a

@@ -1,4 +1,4 @@
-//! Compressed answers from the real binary over HTTP (README "Every
+//! Compressed answers from the real binary over HTTP (docs/api.md "Every
 //! response"): with `Accept-Encoding: gzip`, every route and format answers
 //! gzip that decompresses to the identity answer byte for byte (exports as
 //! they stream, pages, the OpenAPI document), bodies under the threshold go

@@ -1,7 +1,7 @@
-//! Every row of the error table of README "Errors", each a test of its own:
+//! Every row of the error table of docs/api.md "Errors", each a test of its own:
 //! each answer has the one error shape (checked by `assert_error`), HEAD gets
 //! the same status and headers without a body, and the checks run in the
-//! README's order (401, 404 not_found, 405, 400, 403, 404 area_not_found),
+//! docs/api.md's order (401, 404 not_found, 405, 400, 403, 404 area_not_found),
 //! shown by requests that fail two checks at once (`check_order`). The errors
 //! that need a server of their own or a large request (500, 414, 431, 503,
 //! 429): tests/errors_outside_the_table.rs.
@@ -175,7 +175,7 @@ mod check_order {
 /// A server may have read the key while it was live (its first request, or
 /// another test's unknown key, reads a changed keys file at once), and
 /// then refuses it from its next look at the file, within the second the
-/// README promises: the key is handed out once refused.
+/// docs/api.md promises: the key is handed out once refused.
 fn revoked_key() -> &'static str {
     static KEY: OnceLock<String> = OnceLock::new();
     KEY.get_or_init(|| {

@@ -1,4 +1,4 @@
-//! The errors outside the table of README "Errors", in the same one shape:
+//! The errors outside the table of docs/api.md "Errors", in the same one shape:
 //! 500 internal_error saying nothing of the internals, 414 and 431 for a
 //! request too large, 503 with Retry-After while the database file is gone,
 //! and 429 with Retry-After for requests without a key past the limit. Each

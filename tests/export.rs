@@ -218,7 +218,7 @@ fn free_and_starter_keys_may_not_export() {
             .status,
         200
     );
-    // Parameters are checked before the plan (README "Errors").
+    // Parameters are checked before the plan (docs/api.md "Errors").
     let reply = app.get_as(Plan::Free, "/v1/areas/export?format=xml");
     assert_invalid(&reply, &["format"]);
 }

@@ -1,4 +1,4 @@
-//! The query-string parser (README "Parameters"), every endpoint's parameter
+//! The query-string parser (docs/api.md "Parameters"), every endpoint's parameter
 //! parser and the router, fuzzed and property-tested with proptest. No input
 //! panics; every input is either parsed or refused with 400 invalid_parameter
 //! naming a parameter; what is parsed holds the documented bounds;
@@ -55,7 +55,7 @@ fn check_all_parsers(raw: &str) -> Result<(), TestCaseError> {
     refused_properly(&search)?;
     if let Ok(p) = search {
         prop_assert!((1..=50).contains(&p.limit));
-        // A search needs one criterion (README, "Search Areas").
+        // A search needs one criterion (docs/api.md, "Search Areas").
         prop_assert!(
             !p.words.is_empty()
                 || p.circle.is_some()

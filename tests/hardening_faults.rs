@@ -1,5 +1,5 @@
 //! A database that fails, in-process: it answers 503 service_unavailable with
-//! Retry-After (never 500, README "Errors"), and the server recovers by itself
+//! Retry-After (never 500, docs/api.md "Errors"), and the server recovers by itself
 //! once the file is good again: overwritten in place with garbage then
 //! restored; with a hot journal, once any area-scoring command that writes
 //! has rolled it back. A file removed, or locked by a writer:

@@ -1,4 +1,4 @@
-//! Hostile input, in-process (README "Errors", "Every response"): 414 and 431
+//! Hostile input, in-process (docs/api.md "Errors", "Every response"): 414 and 431
 //! at their exact bounds in the API's error shape, no CR or LF in any header a
 //! client can influence, and a panicking handler answering 500 while every
 //! worker keeps serving.

@@ -1,4 +1,4 @@
-//! Memory flat across reloads (README "Data: init, import, reload"): `serve`
+//! Memory flat across reloads (docs/operations.md "Data: init, import, reload"): `serve`
 //! runs with glibc's per-thread malloc cache off (src/main.rs says why),
 //! unless the operator set that tunable themselves. RSS itself is measured by
 //! bench/soak.sh, too slow for make test.

@@ -1,4 +1,4 @@
-//! Operations over real HTTP (README "Metrics and health", "Without a key"):
+//! Operations over real HTTP (docs/operations.md "Metrics and health", "Without a key"):
 //! /healthz answers 200 with the area count, 503 while the database file is
 //! gone and 200 again when it is back; /v1/openapi.json and /metrics need no
 //! key; the Prometheus counters count exactly the requests a test made (each

@@ -1,4 +1,4 @@
-//! `GET /v1/key` (README "Keys"): the calling key's id, plan, rate limit with
+//! `GET /v1/key` (docs/operations.md "Keys"): the calling key's id, plan, rate limit with
 //! what is left of it, and its requests today, counted as the usage file
 //! counts them; never cached.
 

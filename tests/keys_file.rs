@@ -1,4 +1,4 @@
-//! The keys file against the real binary (README "Keys"): keys moved out of a
+//! The keys file against the real binary (docs/operations.md "Keys"): keys moved out of a
 //! dataset file made before the keys file existed, copies merged, plans and
 //! keys changed from the command line, the modes of every file holding keys
 //! or usage, and backups. Timed behaviour (two servers, a revoke within a
@@ -451,7 +451,7 @@ fn a_client_past_its_keyless_budget_gets_a_new_key_served_once_it_is_read() {
     let key = common::bin::create_key(&db, "growth", "first request");
     // A key the server does not hold yet costs a keyless token before the
     // server looks for it, so this client may meet 429 until the poll has
-    // read the key (README, "Rate limits"); never 401, and served after.
+    // read the key (docs/api.md, "Rate limits"); never 401, and served after.
     let first = get_area(&server, &key);
     assert!(
         [200, 429].contains(&first),

@@ -15,7 +15,7 @@
 //! - `patterns`: the string parameters' patterns (bbox, ids, dimensions,
 //!   include) against the server's own parsers, through `regex`;
 //! - `vocabulary`: representations, errors, provinces, dimensions, plans,
-//!   the README's parameter tables and its account of forgiving search.
+//!   docs/api.md's parameter tables and its account of forgiving search.
 
 #[path = "openapi_constants/doc.rs"]
 mod doc;

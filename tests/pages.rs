@@ -1,4 +1,4 @@
-//! The browser pages over real HTTP (README "In a browser"): `/`, `/docs`,
+//! The browser pages over real HTTP (docs/browser.md): `/`, `/docs`,
 //! `/explore` and their files answer without a key (never 401, whatever the
 //! Authorization header), with their Content-Type, an ETag that a second
 //! visit turns into 304, Cache-Control, and a Content-Security-Policy that
@@ -188,7 +188,7 @@ fn a_page_typed_with_a_trailing_slash_is_a_permanent_redirect_to_it() {
 }
 
 /// The OpenAPI document the server serves tells a client of the same
-/// redirects (its info.description, as the README does).
+/// redirects (its info.description, as docs/browser.md does).
 #[test]
 fn the_served_document_describes_the_redirects() {
     let document = get("/v1/openapi.json", &[]).json();

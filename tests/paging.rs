@@ -31,7 +31,7 @@ fn pages_cover_every_area_exactly_once_in_every_order() {
     assert_eq!(
         provinces.len(),
         9,
-        "the seed spans the nine provinces of README \"List Areas\""
+        "the seed spans the nine provinces of docs/api.md \"List Areas\""
     );
     for sort in ["name", "truth_score", "updated_at"] {
         for order in ["asc", "desc"] {

@@ -1,4 +1,4 @@
-//! The parsing rules of README "Parameters", sent raw: form-decoding
+//! The parsing rules of docs/api.md "Parameters", sent raw: form-decoding
 //! (percent-escapes in names and values, `+` as a space), invalid UTF-8, the
 //! integer and number grammars, repeated and unknown parameters, and the Bearer
 //! scheme's case.

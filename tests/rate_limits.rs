@@ -1,4 +1,4 @@
-//! Rate limits in-process (README "Rate limits"): X-RateLimit-* on every
+//! Rate limits in-process (docs/api.md "Rate limits"): X-RateLimit-* on every
 //! authenticated answer, errors included; limits read from the keys file and
 //! in force within a second of a change; enterprise unlimited. The budgets spent against the clock
 //! (free plan, requests without a valid key): tests/wall_clock/rate_limits.rs.

@@ -1,5 +1,7 @@
-//! Every curl example of the README, run against the seed with a growth key,
-//! and compared exactly with the output the README shows under it. The seed
+//! Every curl example of README.md and docs/*.md, run against the seed with a
+//! growth key, and compared exactly with the output the page shows under it;
+//! a failure names the page and line. A shell block the test cannot run (a
+//! public address, the reader's own data) is marked `<!-- not run: why -->`. The seed
 //! is built as of the day the README's examples were made (`README_DAY`), so
 //! its synthetic scores and dates are the README's whatever day the test runs.
 //! An example with no output block must still answer 200. The README is what
@@ -17,7 +19,7 @@ use common::client::Reply;
 use common::{Plan, TestApp, scratch_dir};
 use serde_json::Value;
 
-/// The day of `init` the README's examples show (README, "API reference").
+/// The day of `init` the README's examples show (docs/api.md, "API reference").
 const README_DAY: (i64, u32, u32) = (2026, 11, 23);
 
 /// The server over the seed as `init` made it on `README_DAY`.
@@ -33,43 +35,127 @@ fn readme_app() -> &'static TestApp {
 
 /// One curl example and the output block under it, if any.
 struct Example {
-    line: usize,
+    /// `file:line` of the command.
+    at: String,
     command: String,
     /// The output block's language (json, csv, text) and text.
     output: Option<(String, String)>,
 }
 
-/// The curl commands that use `$KEY`, each with the fenced block right after.
-fn examples() -> Vec<Example> {
-    let readme = include_str!("../README.md");
-    let lines: Vec<&str> = readme.lines().collect();
-    let mut found = Vec::new();
-    for (i, window) in lines.windows(3).enumerate() {
-        let [open, command, close] = window else {
-            continue;
-        };
-        if *open != "```sh" || !command.starts_with("curl ") || *close != "```" {
+/// What marks a shell block the test does not run (a public address, the
+/// reader's own data), on the line before the block: `<!-- not run: why -->`.
+const NOT_RUN: &str = "<!-- not run:";
+
+/// The documents whose examples run: README.md and docs/*.md.
+fn documents() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    names.sort();
+    names.insert(0, "README.md".to_string());
+    names
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(root.join(&name)).expect("a document");
+            (name, text)
+        })
+        .collect()
+}
+
+/// Every curl example of one document, each with the fenced block right
+/// after it; and, as `file:line: why`, each curl command in a shell block
+/// that is neither one example the test can run nor marked as not run.
+fn examples_of(name: &str, text: &str) -> (Vec<Example>, Vec<String>) {
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut found, mut unrunnable) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].trim_start().starts_with("```") {
+            i += 1;
             continue;
         }
-        if !command.contains("$KEY") {
-            continue;
+        let open = lines[i].trim();
+        let body: Vec<&str> = lines[i + 1..]
+            .iter()
+            .take_while(|l| l.trim() != "```")
+            .copied()
+            .collect();
+        let close = i + 1 + body.len();
+        let marked = i > 0 && lines[i - 1].trim_start().starts_with(NOT_RUN);
+        let curls: Vec<usize> = (0..body.len())
+            .filter(|j| body[*j].trim_start().starts_with("curl "))
+            .collect();
+        if open == "```sh" && !marked && !curls.is_empty() {
+            let command = body[0];
+            let runnable = body.len() == 1
+                && command.starts_with("curl ")
+                && command.contains("$KEY")
+                && command.contains("localhost:8080");
+            if !runnable {
+                for j in curls {
+                    unrunnable.push(format!(
+                        "{name}:{}: a curl example the test cannot run (one command a \
+                         block, on localhost:8080 with $KEY); or mark it {NOT_RUN} why -->",
+                        i + 2 + j
+                    ));
+                }
+            } else {
+                let output = lines.get(close + 1).and_then(|fence| {
+                    let kind = fence.strip_prefix("```").filter(|k| !k.is_empty())?;
+                    let shown: Vec<&str> = lines[close + 2..]
+                        .iter()
+                        .take_while(|l| **l != "```")
+                        .copied()
+                        .collect();
+                    Some((kind.to_string(), shown.join("\n")))
+                });
+                found.push(Example {
+                    at: format!("{name}:{}", i + 2),
+                    command: command.to_string(),
+                    output,
+                });
+            }
         }
-        let output = lines.get(i + 3).and_then(|fence| {
-            let kind = fence.strip_prefix("```").filter(|k| !k.is_empty())?;
-            let body: Vec<&str> = lines[i + 4..]
-                .iter()
-                .take_while(|l| **l != "```")
-                .copied()
-                .collect();
-            Some((kind.to_string(), body.join("\n")))
-        });
-        found.push(Example {
-            line: i + 2,
-            command: command.to_string(),
-            output,
-        });
+        i = close + 1;
     }
-    found
+    (found, unrunnable)
+}
+
+/// Every curl example of README.md and docs/*.md.
+fn examples() -> Vec<Example> {
+    documents()
+        .iter()
+        .flat_map(|(name, text)| examples_of(name, text).0)
+        .collect()
+}
+
+#[test]
+fn every_curl_example_runs_or_is_marked_as_not_run() {
+    let unrunnable: Vec<String> = documents()
+        .iter()
+        .flat_map(|(name, text)| examples_of(name, text).1)
+        .collect();
+    assert!(unrunnable.is_empty(), "{}", unrunnable.join("\n"));
+}
+
+#[test]
+fn an_unmarked_curl_example_off_the_seed_is_reported_by_file_and_line() {
+    let page = "text\n```sh\ncurl -s https://api.example.org/healthz\n```\n";
+    let (found, unrunnable) = examples_of("docs/x.md", page);
+    assert!(found.is_empty());
+    assert_eq!(unrunnable.len(), 1);
+    assert!(
+        unrunnable[0].starts_with("docs/x.md:3: "),
+        "{}",
+        unrunnable[0]
+    );
+    let marked = page.replace("text\n", "<!-- not run: a public address -->\n");
+    assert_eq!(examples_of("docs/x.md", &marked).1, Vec::<String>::new());
 }
 
 /// A curl command's words, as a POSIX shell splits them (quotes only: the
@@ -189,7 +275,7 @@ fn today() -> String {
 }
 
 #[test]
-fn the_readme_shows_examples_of_every_feature() {
+fn the_pages_show_examples_of_every_feature() {
     let all: Vec<String> = examples().into_iter().map(|e| e.command).collect();
     for path in [
         "/v1/areas?",
@@ -217,11 +303,11 @@ fn every_curl_example_answers_what_the_readme_shows() {
     let app = readme_app();
     let key = app.key(Plan::Growth).to_string();
     let examples = examples();
-    assert!(examples.len() >= 8, "the README's examples were found");
+    assert!(examples.len() >= 8, "the documents' examples were found");
     let (y, m, d) = README_DAY;
     let readme_day = dates::format_date(dates::from_civil(y, m, d));
     for example in examples {
-        let at = format!("README.md line {}: {}", example.line, example.command);
+        let at = format!("{}: {}", example.at, example.command);
         // Usage is counted by the clock's day: a run that crosses midnight
         // may see either.
         let before = today();

@@ -3,7 +3,7 @@
 //! (counted by Redis itself, `INFO commandstats`), a key made during such a
 //! flood works on its first request from another client, and with every
 //! Redis round trip 20 ms slower, keys held in memory are still answered
-//! throughout the flood (README, "Rate limits").
+//! throughout the flood (docs/api.md, "Rate limits").
 //!
 //! Counts, not timings, so the tests hold on a busy machine. These need a
 //! Redis server: `make redis-test` starts one on a free port.

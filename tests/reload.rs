@@ -1,4 +1,4 @@
-//! Live reload against the real binary (README "Data: init, import,
+//! Live reload against the real binary (docs/operations.md "Data: init, import,
 //! reload"): a change made in place is noticed by the file watcher (size and
 //! modification time) and reloaded once the file is valid, and SIGHUP reads
 //! the file again; a file that

@@ -1,4 +1,4 @@
-//! Forgiving search end to end on the seed (README, "Search Areas"): the
+//! Forgiving search end to end on the seed (docs/api.md, "Search Areas"): the
 //! names people type find their place first; exact names still come
 //! first; strings that name no place find nothing; every tier's members,
 //! order and total equal brute force (tests/common/forgiving.rs) for random

@@ -110,7 +110,7 @@ fn every_page_of_every_search_covers_each_match_once_in_order() {
             let distance = list_form.as_object_mut().unwrap().remove("distance_km");
             let matched = list_form.as_object_mut().unwrap().remove("match");
             assert_eq!(list_form, listed.item, "{base}: the list form");
-            // Strict matching: every item found exactly (README, "Search Areas").
+            // Strict matching: every item found exactly (docs/api.md, "Search Areas").
             assert_eq!(
                 matched.map(|m| m["tier"].clone()),
                 c.q.as_ref().map(|_| "exact".into()),

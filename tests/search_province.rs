@@ -1,4 +1,4 @@
-//! Search Areas by province (README, "Search Areas"): `province` takes the
+//! Search Areas by province (docs/api.md, "Search Areas"): `province` takes the
 //! slugs List Areas takes, is enough on its own, and narrows every other
 //! criterion; an unknown slug is refused naming `province`. Every page of
 //! each combination is checked against brute force in tests/search_paging.rs.

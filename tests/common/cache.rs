@@ -58,7 +58,7 @@ pub fn assert_cors(reply: &Reply, what: &str) {
     );
 }
 
-/// Checks that an answer to HEAD has the headers of the answer to GET (README
+/// Checks that an answer to HEAD has the headers of the answer to GET (docs/api.md
 /// "Every response"): every one but those that differ per request (Date,
 /// X-Request-Id, the rate limit's remaining and reset) and the body's
 /// framing; a Content-Length on HEAD, if any, is the GET body's length.

@@ -1,11 +1,11 @@
 //! Independent arithmetic the tests check the server against: great-circle
 //! distance, two-decimal rounding, calendar days, and the text folding of
-//! search. Written from the definitions in the README ("Search Areas", "Get
+//! search. Written from the definitions in the docs/api.md ("Search Areas", "Get
 //! Area History"), not taken from src/.
 
 use serde_json::Value;
 
-/// The Earth radius README "Search Areas" fixes for geo matching, in kilometres.
+/// The Earth radius docs/api.md "Search Areas" fixes for geo matching, in kilometres.
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;
 
 /// Haversine distance in kilometres between two points in degrees.

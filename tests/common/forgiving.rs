@@ -1,4 +1,4 @@
-//! Forgiving search by brute force (README, "Search Areas"): the tier at
+//! Forgiving search by brute force (docs/api.md, "Search Areas"): the tier at
 //! which a query's words match an area, computed directly from the area's
 //! texts with the edit distance worked out in full, word against word. The
 //! reference that both the end-to-end tests (tests/search_forgiving.rs) and

@@ -1,5 +1,5 @@
 //! Spending a rate-limit budget: sending until the first 429, and reading the
-//! X-RateLimit-* headers (README "Rate limits").
+//! X-RateLimit-* headers (docs/api.md "Rate limits").
 
 use std::time::{Duration, Instant};
 

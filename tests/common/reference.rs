@@ -1,4 +1,4 @@
-//! Brute-force Search (README "Search Areas", viewports and provinces included): the
+//! Brute-force Search (docs/api.md "Search Areas", viewports and provinces included): the
 //! matches of a set of criteria over every area and their documented order,
 //! worked out from the list form of each area and its centre, without the
 //! server's index. `Criteria` also writes the criteria as a query string.

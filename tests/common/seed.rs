@@ -43,8 +43,8 @@ pub fn seed_area_count() -> u64 {
     text.lines().filter(|l| !l.trim().is_empty()).count() as u64 - 1
 }
 
-/// The seven dimension names in the order of README "Get Area", written out
-/// here rather than taken from src/, so that the tests check src/ against the README.
+/// The seven dimension names in the order of docs/api.md "Get Area", written out
+/// here rather than taken from src/, so that the tests check src/ against docs/api.md.
 pub const DIMENSIONS: [&str; 7] = [
     "safety",
     "infrastructure",

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::client::{Reply, get};
 
 /// Waits until the server takes `key`: a key created while it runs is in
-/// force within a second (README, "Keys"); fails the test after 3 s.
+/// force within a second (docs/operations.md, "Keys"); fails the test after 3 s.
 pub fn key_in_force(addr: SocketAddr, key: &str) {
     within(Duration::from_secs(3), || {
         (get(addr, "/v1/key", Some(key)).status == 200).then_some(())

@@ -1,5 +1,5 @@
 //! Representations, errors, provinces, dimensions and plans as the server
-//! has them, and the README's parameter tables.
+//! has them, and docs/api.md's parameter tables.
 
 use std::collections::BTreeSet;
 
@@ -132,7 +132,7 @@ fn every_error() -> Vec<ApiError> {
 
 #[test]
 fn documented_error_codes_and_statuses_are_the_servers() {
-    // Answered only by the nginx front of deploy/ (README, "Deployment"), never by the server.
+    // Answered only by the nginx front of deploy/ (docs/operations.md, "Deployment"), never by the server.
     let front: BTreeSet<(String, u64)> = [
         ("bad_gateway".to_string(), 502),
         ("gateway_timeout".to_string(), 504),
@@ -242,12 +242,12 @@ fn documented_plans_are_the_servers() {
     assert_eq!(plan, &serde_json::json!(plans), "GET /v1/key's plans");
 }
 
-/// The README's account of forgiving search (README, "Search Areas") names
+/// docs/api.md's account of forgiving search ("Search Areas") names
 /// the contract's word lengths and tiers; its lines are read joined, as
 /// Markdown wraps them anywhere.
 #[test]
-fn readme_forgiving_search_names_the_contracts_bounds() {
-    let readme = include_str!("../../README.md");
+fn api_page_forgiving_search_names_the_contracts_bounds() {
+    let readme = include_str!("../../docs/api.md");
     let text = readme.split_whitespace().collect::<Vec<_>>().join(" ");
     let tiers: Vec<String> = MATCH_TIERS
         .iter()
@@ -262,14 +262,14 @@ fn readme_forgiving_search_names_the_contracts_bounds() {
         format!("`tier` ({})", tiers.join(", ")),
     ];
     let missing: Vec<&String> = said.iter().filter(|s| !text.contains(s.as_str())).collect();
-    assert!(missing.is_empty(), "the README does not say: {missing:#?}");
+    assert!(missing.is_empty(), "docs/api.md does not say: {missing:#?}");
 }
 
-/// The README's parameter tables (README, "List Areas", "Search Areas",
+/// docs/api.md's parameter tables ("List Areas", "Search Areas",
 /// "Compare Areas", "Get Area History") name the same bounds and defaults.
 #[test]
-fn readme_parameter_tables_name_the_contracts_bounds() {
-    let readme = include_str!("../../README.md");
+fn api_page_parameter_tables_name_the_contracts_bounds() {
+    let readme = include_str!("../../docs/api.md");
     let ticked = |words: &[&str]| -> String {
         let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
         quoted.join(", ")
@@ -308,11 +308,11 @@ fn readme_parameter_tables_name_the_contracts_bounds() {
         ),
     ];
     let missing: Vec<&String> = rows.iter().filter(|r| !readme.contains(*r)).collect();
-    assert!(missing.is_empty(), "the README does not say: {missing:#?}");
+    assert!(missing.is_empty(), "docs/api.md does not say: {missing:#?}");
     let province_row = readme
         .lines()
         .find(|l| l.starts_with("| `province` |"))
-        .expect("the README lists the provinces");
+        .expect("docs/api.md lists the provinces");
     for (slug, _) in PROVINCES {
         assert!(province_row.contains(&format!("`{slug}`")), "{slug}");
     }
@@ -320,7 +320,7 @@ fn readme_parameter_tables_name_the_contracts_bounds() {
     let match_row = readme
         .lines()
         .find(|l| l.starts_with("| `match` |"))
-        .expect("the README's Search Areas table has match");
+        .expect("docs/api.md's Search Areas table has match");
     let quoted: Vec<String> = words(&MATCHINGS).iter().map(|w| format!("`{w}`")).collect();
     let values = format!("| `match` | {}: ", quoted.join(" or "));
     let default = format!(" | `{}` |", word_of(&MATCHINGS, MATCHING_DEFAULT));

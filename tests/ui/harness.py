@@ -53,7 +53,7 @@ class Server:
             check=True, capture_output=True, text=True)
         key = out.stdout.strip()
         # The server reads the keys file again shortly after it changes
-        # (README, "Keys"): wait until the key is in force.
+        # (docs/operations.md, "Keys"): wait until the key is in force.
         deadline = time.monotonic() + 10
         while self.get("/v1/key", key)[0] != 200:
             if time.monotonic() > deadline:

@@ -1,7 +1,7 @@
 """How long /explore takes, in Debian's headless chromium, from entering a
 growth key to the map showing every area over the land (the key's check, one
 export request and web/land.json, parsed and drawn). A measurement to record
-in the README, not a test:
+in docs/browser.md, not a test:
 
     area-scoring init --db /tmp/areas-100k.db --synthetic 100000
     tests/ui/.venv/bin/python tests/ui/measure.py /tmp/areas-100k.db [RUNS]

@@ -3,7 +3,7 @@ Natural Earth) under the dots, from this server alone, and labels its grid
 by side (S, E). The pixels are read from the canvas where the page's own
 projection (data-view: centre and pixels per degree) puts known places.
 
-The last test leaves tests/ui/screenshots/explorer.png, the README's picture
+The last test leaves tests/ui/screenshots/explorer.png, docs/browser.md's picture
 (docs/explorer.png is a copy of it)."""
 
 import math
@@ -60,7 +60,7 @@ def near(a, b, tolerance=3):
 class MapLand(Pages):
     @classmethod
     def setUpClass(cls):
-        # The README's picture's size: the map, the panel and the comparison in one view.
+        # The picture's size in docs/browser.md: the map, the panel and the comparison in one view.
         cls.driver = browser(width=1400, height=1000)
 
     def full_map(self):

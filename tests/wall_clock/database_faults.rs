@@ -2,7 +2,7 @@
 //! time: a removed file answers 503 within the file watcher's look (every
 //! second) and 200 again once renamed back; a writer's lock on the served
 //! file holds no read (the file is read as immutable), and what it commits in
-//! place is noticed and reloaded (README "Errors", "Data: init, import,
+//! place is noticed and reloaded (docs/api.md "Errors", "Data: init, import,
 //! reload").
 
 use std::fs;

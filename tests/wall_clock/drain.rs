@@ -2,7 +2,7 @@
 //! pipelined megabytes of answers before the signal. A new connection is
 //! refused within 200 ms while that one is still being answered, the server
 //! exits 0 within 5 s even when its client never reads, and answers written
-//! during the drain say `Connection: close` (README "Data: init, import,
+//! during the drain say `Connection: close` (docs/operations.md "Data: init, import,
 //! reload").
 
 use std::io::{ErrorKind, Read, Write};

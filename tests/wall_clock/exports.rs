@@ -1,4 +1,4 @@
-//! Exports at once, against the clock (README "Export Areas"): at most two
+//! Exports at once, against the clock (docs/api.md "Export Areas"): at most two
 //! for one key and four in all stream together, and the next is refused with
 //! 503 and Retry-After; four
 //! exports whose clients stop reading hold no worker, so Get Area, List and

@@ -1,5 +1,5 @@
 //! `keys revoke` takes effect on a running server within a second, without a
-//! restart (README "Keys"), against the real binary. With two servers
+//! restart (docs/operations.md "Keys"), against the real binary. With two servers
 //! sharing the keys file: keys_shared.rs.
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! One keys file shared by servers, against the real binary (README "Keys"
+//! One keys file shared by servers, against the real binary (docs/operations.md "Keys"
 //! and "Usage"): a revocation refused by every server within a second, usage
 //! counted exactly across servers and signals, and key changes and imports
 //! under load answered without a single failure.
@@ -148,7 +148,7 @@ fn kill_9_loses_no_more_than_the_last_few_seconds_of_usage() {
             200
         );
     }
-    // The README promises at most 10 s lost; the server writes every 2 s.
+    // docs/operations.md promises at most 10 s lost; the server writes every 2 s.
     std::thread::sleep(Duration::from_secs(3));
     server.signal("KILL");
     drop(server);

@@ -1,6 +1,6 @@
 //! SIGTERM and SIGINT against the real binary, under a steady stream of
 //! requests: every request sent before the signal is answered 200 and the
-//! server exits 0 within 5 s (README "Data: init, import, reload"). Draining
+//! server exits 0 within 5 s (docs/operations.md "Data: init, import, reload"). Draining
 //! a connection with answers still to write: tests/wall_clock/drain.rs.
 
 use std::io::{Read, Write};

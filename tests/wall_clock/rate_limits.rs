@@ -1,4 +1,4 @@
-//! Rate-limit budgets spent against the clock, in-process (README "Rate
+//! Rate-limit budgets spent against the clock, in-process (docs/api.md "Rate
 //! limits"): the free plan's 60 a minute and the per-address limit for
 //! requests without a valid key (X-Real-IP from the loopback front
 //! separating clients: an IPv4 address each, an IPv6 /64 each). Tokens refill while the test sends, so how many pass

@@ -1,4 +1,4 @@
-//! Live reload under load, against the real binary (README "Data: init,
+//! Live reload under load, against the real binary (docs/operations.md "Data: init,
 //! import, reload"): a new database renamed over the old one, alone or with
 //! SIGHUP, is picked up while two clients hammer the server, with no failed
 //! request, and the new data shows within the file watcher's look (every

@@ -1,4 +1,4 @@
-//! Slow and hostile clients, in-process (README "Configuration",
+//! Slow and hostile clients, in-process (docs/operations.md "Configuration",
 //! `--client-timeout`). A silent client is dropped after the read timeout; 500
 //! silent or byte-at-a-time clients do not slow a normal client past 100 ms; a
 //! client that pipelines requests and never reads the answers does not hold a

@@ -1,4 +1,4 @@
-//! Export slots against slow readers, on the real binary (README "Export
+//! Export slots against slow readers, on the real binary (docs/api.md "Export
 //! Areas", docs/http-layer.md): four clients that take their exports far
 //! below the minimum rate, two on each of two keys and so every slot, are
 //! closed and counted, and a third key then exports the whole dataset at
