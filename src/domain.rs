@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-/// The nine provinces: filter slug and display name (README, "Parameters").
+/// The nine provinces: filter slug and display name (docs/api.md, "Parameters").
 pub const PROVINCES: [(&str, &str); 9] = [
     ("eastern-cape", "Eastern Cape"),
     ("free-state", "Free State"),
@@ -18,7 +18,7 @@ pub const PROVINCES: [(&str, &str); 9] = [
     ("western-cape", "Western Cape"),
 ];
 
-/// The seven dimensions, in the order responses list them (README, "Get Area").
+/// The seven dimensions, in the order responses list them (docs/api.md, "Get Area").
 pub const DIMENSIONS: [&str; 7] = [
     "safety",
     "infrastructure",

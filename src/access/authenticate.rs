@@ -9,7 +9,7 @@
 //! anywhere thus works on its first request, and when it does, the keyless
 //! token goes back: a valid key is never counted as a request without one.
 //! A revoked key stays in memory until the next poll, within the second the
-//! README promises.
+//! docs/operations.md ("Keys") promises.
 
 use crate::access::keys::{self, Caller};
 use crate::error::ApiError;

@@ -1,6 +1,6 @@
 //! The keys file: API keys and plans, in an SQLite file of their own, apart
 //! from the dataset. Every replica on a host points at the same one, so a key
-//! is created, revoked or moved to another plan once (README, "Keys").
+//! is created, revoked or moved to another plan once (docs/operations.md, "Keys").
 //!
 //! The file is created with mode 0600 before SQLite first opens it. SQLite
 //! gives the journals it creates beside a file that file's mode, so they are

@@ -5,7 +5,7 @@
 //! inode, size, modification time, or SQLite's change counter, which moves on
 //! every commit) it reads the file again and swaps the new table in whole. A
 //! key created, revoked or moved to another plan by any command therefore
-//! takes effect within a second on every server sharing the file (README,
+//! takes effect within a second on every server sharing the file (docs/operations.md,
 //! "Keys"). A file that cannot be read keeps the last table serving.
 //!
 //! A key not in the table is not refused on the table's word alone: the

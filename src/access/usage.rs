@@ -1,6 +1,6 @@
 //! Requests per key and per UTC day, for billing: counted in memory on the
 //! request path, and added to the usage file by `flush` every few seconds and
-//! at shutdown (README, "Usage").
+//! at shutdown (docs/operations.md, "Keys").
 //!
 //! The usage file sits beside the keys file but apart from it, since every
 //! change to the keys file makes every server read it again. A flush adds
@@ -24,7 +24,7 @@ use crate::access::usage_report;
 use crate::dates::{self, SECONDS_PER_DAY};
 
 /// How often a server adds its counts to the usage file: a kill -9 loses at
-/// most this much of them (README promises 10 s).
+/// most this much of them (docs/operations.md, "Keys", promises 10 s).
 pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
 /// Key-days waiting in memory at most while the usage file cannot be written.
 pub const MAX_WAITING: usize = 100_000;

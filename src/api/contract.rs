@@ -1,6 +1,6 @@
 //! The numbers and words of the query-parameter contract, each stated once:
 //! every bound, default and accepted word of every endpoint's parameters
-//! (README, "Parameters" and each endpoint's table). `params.rs` parses with
+//! (docs/api.md, "Parameters" and each endpoint's table). `params.rs` parses with
 //! these and nothing else.
 //!
 //! This module is the single source that docs/openapi.json is checked against.
@@ -24,7 +24,7 @@ pub use crate::api::format::Format;
 use crate::api::query::Bounds;
 pub use crate::api::search_params::{MatchTier, Matching};
 
-// ---- List Areas: GET /v1/areas (README, "List Areas") ----
+// ---- List Areas: GET /v1/areas (docs/api.md, "List Areas") ----
 
 /// The parameters List Areas takes; any other is 400.
 pub const LIST_PARAMS: [&str; 6] = ["province", "limit", "offset", "sort", "order", "format"];
@@ -46,7 +46,7 @@ pub const ORDER_DEFAULT: Order = Order::Asc;
 /// The representations of List and Search (`format=`, or Accept); JSON is the default.
 pub const LIST_FORMATS: [Format; 3] = [Format::Json, Format::GeoJson, Format::Csv];
 
-// ---- Get Area: GET /v1/areas/{area_id} (README, "Get Area") ----
+// ---- Get Area: GET /v1/areas/{area_id} (docs/api.md, "Get Area") ----
 
 pub const AREA_PARAMS: [&str; 1] = ["include"];
 pub const INCLUDE_HISTORY: &str = "history";
@@ -54,7 +54,7 @@ pub const INCLUDE_NEARBY: &str = "nearby";
 /// The extras `include` may list, each at most once, in any order.
 pub const INCLUDES: [&str; 2] = [INCLUDE_HISTORY, INCLUDE_NEARBY];
 
-// ---- Search Areas: GET /v1/areas/search (README, "Search Areas") ----
+// ---- Search Areas: GET /v1/areas/search (docs/api.md, "Search Areas") ----
 
 pub const SEARCH_PARAMS: [&str; 11] = [
     "q",
@@ -70,7 +70,7 @@ pub const SEARCH_PARAMS: [&str; 11] = [
     "match",
 ];
 /// How q's words match (`match=`): forgiving typos, joined and split words
-/// and other names, or exactly as a prefix of a word (README, "Search Areas").
+/// and other names, or exactly as a prefix of a word (docs/api.md, "Search Areas").
 pub const MATCHINGS: [(&str, Matching); 2] = [
     ("forgiving", Matching::Forgiving),
     ("exact", Matching::Exact),
@@ -123,7 +123,7 @@ pub const SEARCH_LIMIT_MIN: i64 = 1;
 pub const SEARCH_LIMIT_MAX: i64 = 50;
 pub const SEARCH_LIMIT_DEFAULT: i64 = 10;
 
-// ---- Plans (README, "Authentication and plans") ----
+// ---- Plans (docs/api.md, "Authentication and plans") ----
 
 /// History (the endpoint, and Get Area's include=history) needs this plan.
 pub const HISTORY_PLAN: Plan = Plan::Growth;
@@ -131,20 +131,20 @@ pub const HISTORY_PLAN: Plan = Plan::Growth;
 /// higher plans pay for.
 pub const EXPORT_PLAN: Plan = Plan::Growth;
 
-// ---- Export Areas: GET /v1/areas/export (README, "Export Areas") ----
+// ---- Export Areas: GET /v1/areas/export (docs/api.md, "Export Areas") ----
 
 pub const EXPORT_PARAMS: [&str; 2] = ["province", "format"];
 /// The export's representations, JSON first (the default).
 pub const EXPORT_FORMATS: [Format; 4] =
     [Format::Json, Format::NdJson, Format::Csv, Format::GeoJson];
 
-// ---- Compare Areas: GET /v1/areas/compare (README, "Compare Areas") ----
+// ---- Compare Areas: GET /v1/areas/compare (docs/api.md, "Compare Areas") ----
 
 pub const COMPARE_PARAMS: [&str; 2] = ["ids", "dimensions"];
 pub const COMPARE_IDS_MIN: usize = 2;
 pub const COMPARE_IDS_MAX: usize = 5;
 
-// ---- Get Area History: GET /v1/areas/{area_id}/history (README, "Get Area History") ----
+// ---- Get Area History: GET /v1/areas/{area_id}/history (docs/api.md, "Get Area History") ----
 
 pub const HISTORY_PARAMS: [&str; 2] = ["period", "granularity"];
 /// Each period's word and its length in days.

@@ -75,7 +75,7 @@ fn csv_has_a_header_and_a_row_an_area_with_every_column() {
     let body = export(Format::Csv, None, 4096);
     let mut reader = csv::Reader::from_reader(&body[..]);
     let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    // The header is also pinned, letter by letter, by the README's example.
+    // The header is also pinned, letter by letter, by docs/api.md's example.
     let mut want = crate::api::render::LIST_FIELDS.to_vec();
     want.extend(["lat", "lng"]);
     want.extend(DIMENSIONS);

@@ -31,7 +31,7 @@ pub use crate::domain::DimensionMap;
 use crate::domain::round2;
 use crate::error::ApiResult;
 
-/// An area in list form (README, "List Areas"); search adds distance_km when geo is given.
+/// An area in list form (docs/api.md, "List Areas"); search adds distance_km when geo is given.
 #[derive(Debug, Serialize)]
 pub struct AreaSummary {
     pub id: String,

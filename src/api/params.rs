@@ -1,7 +1,7 @@
 //! Each endpoint's query parameters, parsed into typed values or refused with 400.
 //!
 //! Parse, don't validate: once a handler holds a `ListParams` or `SearchParams`,
-//! every bound in the README has already been checked. The names, bounds,
+//! every bound in docs/api.md has already been checked. The names, bounds,
 //! defaults and words come from `contract`; each parser takes exactly its
 //! endpoint's list of names there, so what it accepts is what the OpenAPI
 //! document is checked to describe.

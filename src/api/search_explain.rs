@@ -1,4 +1,4 @@
-//! How a search item matched (`match` in README, "Search Areas"): its tier,
+//! How a search item matched (`match` in docs/api.md, "Search Areas"): its tier,
 //! the other name it was found by, and the area's words the query's words
 //! were taken for, so a client can show "Gqeberha (formerly Port
 //! Elizabeth)" or "results for johannesburg". Worked out for the items of

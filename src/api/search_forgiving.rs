@@ -1,4 +1,4 @@
-//! The forgiving tiers of a text search (README, "Search Areas"): after the
+//! The forgiving tiers of a text search (docs/api.md, "Search Areas"): after the
 //! areas every word matches exactly or as a prefix (the strict tier,
 //! api/search_text.rs), those matched through an other name, then with one
 //! typo (a joined or split word counts as one), then with two. An area's

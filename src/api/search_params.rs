@@ -1,4 +1,4 @@
-//! Search Areas' query parameters (README, "Search Areas"), parsed into a
+//! Search Areas' query parameters (docs/api.md, "Search Areas"), parsed into a
 //! `SearchParams` or refused with 400: the words of q, the circle, the
 //! viewport, the score floor, the province and the page.
 

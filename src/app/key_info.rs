@@ -1,6 +1,6 @@
 //! `GET /v1/key`: what a key holder may know of their own key: its id, plan,
-//! rate limit and what is left of it, and today's requests so far (README,
-//! "Keys"). The browser pages read the plan from it.
+//! rate limit and what is left of it, and today's requests so far (docs/api.md,
+//! "The calling key"). The browser pages read the plan from it.
 
 use serde::Serialize;
 

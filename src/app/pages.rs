@@ -7,7 +7,7 @@
 //! server needs nothing beside itself. Each file's ETag is computed once, and
 //! its gzip the first time a client takes it (app/caching.rs, `Kept`). The
 //! pages call the public API as any client does; their Content-Security-Policy
-//! lets them load and call nothing but this server (README, "In a browser").
+//! lets them load and call nothing but this server (docs/browser.md).
 
 use std::sync::OnceLock;
 

@@ -171,7 +171,7 @@ impl Context<'_> {
         switches: &[&str],
         max_positional: usize,
     ) -> Result<Result<Flags, Command>, UsageError> {
-        // Every command takes --redis (README, "Keys").
+        // Every command takes --redis (docs/operations.md, "Keys").
         let valued = [valued, &[REDIS_FLAG]].concat();
         let f =
             Flags::parse(args, &valued, switches, max_positional).map_err(usage_error(usage))?;

@@ -25,7 +25,7 @@ commands:
 every command takes --db PATH (the dataset) and --keys PATH (the keys file, by default
 keys.db in the dataset's folder; the usage file is keys-usage.db beside it), and --redis URL:
 keys, plans, budgets and usage in Redis, shared by every host, instead of those files
-(README, \"Keys\"); a password goes only in a file of mode 0640 or 0600 named by
+(docs/operations.md, \"Keys\"); a password goes only in a file of mode 0640 or 0600 named by
 AREA_REDIS_FILE, holding redis://user:password@host:port[/db], or in AREA_REDIS
 
 environment: AREA_DB, AREA_KEYS, AREA_REDIS_FILE, AREA_REDIS, AREA_ADDR, AREA_WORKERS, AREA_CLIENT_TIMEOUT,

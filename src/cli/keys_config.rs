@@ -1,5 +1,5 @@
 //! The operator's commands on keys, plans and their files: `keys`, `plans`
-//! and `backup`, parsed into a `Command` (README, "Keys").
+//! and `backup`, parsed into a `Command` (docs/operations.md, "Keys").
 
 use std::path::PathBuf;
 

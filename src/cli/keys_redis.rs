@@ -1,6 +1,6 @@
 //! The operator's commands on keys and plans when Redis is named: the same
 //! actions and output as on the keys file, with no dataset nor keys file
-//! needed (README, "Keys"). Every call gives up after `CLI_TIMEOUT`.
+//! needed (docs/operations.md, "Keys"). Every call gives up after `CLI_TIMEOUT`.
 
 use super::config::{Files, KeysAction, PlansAction};
 use super::keys_cmd::{print_list, print_usage, usage_window};

@@ -123,7 +123,7 @@ impl Dataset {
         let other_names = schema >= db::OTHER_NAMES_VERSION;
         let vocabulary = Vocabulary::read(&conn, other_names).map_err(|e| e.to_string())?;
         // Debug: at info it would come before the address, which the first
-        // line names (README, "Configuration").
+        // line names (docs/operations.md, "Configuration").
         log::debug!(
             "{}: {} words to search, {} KiB in memory (search/vocabulary.rs)",
             path.display(),

@@ -57,7 +57,7 @@ impl PoolSize {
 /// Opens a pool of read-only connections after checking the file.
 ///
 /// A file of the current schema is never written while it is served (import
-/// and rollback replace it by a rename; README, "Data: init, import, reload"),
+/// and rollback replace it by a rename; docs/operations.md, "Data: init, import, reload"),
 /// so its connections open it with SQLite's `immutable=1`: a read takes no
 /// file lock and looks for no journal (a lock cycle per request otherwise).
 /// A version-2 file may still lose its key tables in place, so it is read

@@ -274,8 +274,8 @@ pub fn init(path: &Path, force: bool) -> Result<i64, String> {
 }
 
 /// `init` as if run on `day` (days since 1970-01-01): the synthetic scores
-/// depend on the calendar, so a test that compares answers with the README's
-/// builds the seed as of the day the README shows.
+/// depend on the calendar, so a test that compares answers with the docs'
+/// examples (tests/readme_examples.rs) builds the seed as of the day they show.
 pub fn init_as_of(path: &Path, force: bool, day: i64) -> Result<i64, String> {
     let mut places = seed::seed_places()?;
     places.sort_by(|a, b| a.id.cmp(&b.id));

@@ -6,7 +6,7 @@
 //! owner, and a server still reading the old file is not disturbed. Rollback
 //! swaps the two names, each step a rename, so the database path always
 //! names a complete file, and a running server sees a new inode and reloads
-//! (README "Data: init, import, reload"). Both hold `WriteLock`, so neither
+//! (docs/operations.md, "Data: init, import, reload"). Both hold `WriteLock`, so neither
 //! meets a replacement halfway. A rollback killed between its renames leaves
 //! the replaced dataset at `<db>.current-PID`; the next command moves it to
 //! `<db>.previous` (load.rs, `remove_stale_temps`).

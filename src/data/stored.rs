@@ -78,7 +78,7 @@ pub struct Coordinates {
     pub lng: f64,
 }
 
-/// An area in detail form (README, "Get Area"), without the optional nearby and
+/// An area in detail form (docs/api.md, "Get Area"), without the optional nearby and
 /// history. data/load.rs serializes it once per area into area_detail; Get Area
 /// answers those bytes and appends nearby and history when asked.
 #[derive(Debug, Serialize)]

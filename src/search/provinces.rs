@@ -1,4 +1,4 @@
-//! Which areas lie in each province, for Search's `province` (README,
+//! Which areas lie in each province, for Search's `province` (docs/api.md,
 //! "Search Areas"): per province, a bitmap over the area index's positions
 //! (grid order), one in score order and one by search rank, built once
 //! when a dataset is opened.

@@ -9,7 +9,7 @@
 //! by thousands of words is computed once, and a subtree whose row holds
 //! nothing within the bound is never entered.
 //!
-//! Two modes (README, "Search Areas"): a whole word (every query word but
+//! Two modes (docs/api.md, "Search Areas"): a whole word (every query word but
 //! the last) must be within the bound as a whole; the last word, which may
 //! still be being typed, matches every word that has a prefix within the bound.
 

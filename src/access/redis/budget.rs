@@ -10,7 +10,7 @@
 //! memory until spent. Leased tokens are taken from the one bucket, so no key
 //! gets more than its budget; what a server leased and has not used when a
 //! key stops calling (at most a thousandth per worker) is what the key can
-//! lose, within the 2% the budget allows (README, "Rate limits").
+//! lose, within the 2% the budget allows (docs/api.md, "Rate limits").
 //!
 //! When Redis does not answer within `REQUEST_TIMEOUT`, or is known to be
 //! down, the caller falls back to this server's own bucket (`None`); the

@@ -117,7 +117,7 @@ impl Redis {
             self.idle.lock().unwrap_or_else(|p| p.into_inner()).clear();
             log::error!(
                 "{why}; running on this server's own state until Redis is back: \
-                 each server limits keys by itself meanwhile (README, \"Rate limits\")"
+                 each server limits keys by itself meanwhile (docs/api.md, \"Rate limits\")"
             );
         }
     }
