@@ -1,0 +1,74 @@
+//! Tests of synthetic.rs.
+use super::*;
+
+fn places() -> Vec<Place> {
+    seed::read_places(seed::SEED_CSV).unwrap()
+}
+
+fn per_province(areas: &[Generated], places: &[Place]) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for a in areas {
+        *counts
+            .entry(places[a.place].province_slug.clone())
+            .or_insert(0) += 1;
+    }
+    counts
+}
+
+#[test]
+fn weights_sum_to_one() {
+    let sum: f64 = PROVINCE_WEIGHTS.iter().map(|(_, w)| w).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn counts_add_up_for_any_n() {
+    for n in [0, 1, 8, 9, 10, 17, 1000, 99_999, 100_000] {
+        assert_eq!(province_counts(n).iter().sum::<usize>(), n, "{n}");
+    }
+}
+
+#[test]
+fn makes_exactly_n_areas_with_unique_sorted_ids() {
+    let places = places();
+    for n in [1, 9, 1000, 20_000] {
+        let areas = generate(&places, n).unwrap();
+        assert_eq!(areas.len(), n);
+        assert!(areas.windows(2).all(|w| w[0].id < w[1].id), "n = {n}");
+    }
+}
+
+#[test]
+fn is_deterministic() {
+    let places = places();
+    assert_eq!(
+        generate(&places, 5000).unwrap(),
+        generate(&places, 5000).unwrap()
+    );
+}
+
+#[test]
+fn every_province_is_present_and_gauteng_is_densest() {
+    let places = places();
+    for n in [9, 1000, 100_000] {
+        let counts = per_province(&generate(&places, n).unwrap(), &places);
+        assert_eq!(counts.len(), 9, "n = {n}: {counts:?}");
+        let gauteng = counts["gauteng"];
+        assert!(counts.values().all(|&c| c <= gauteng), "{counts:?}");
+        if n >= 1000 {
+            assert!(counts.values().filter(|&&c| c == gauteng).count() == 1);
+        }
+    }
+}
+
+#[test]
+fn copies_stay_near_their_place_and_are_named_after_it() {
+    let places = places();
+    for a in generate(&places, 3000).unwrap() {
+        let p = &places[a.place];
+        let km = crate::search::geo::haversine_km(p.lat, p.lng, a.lat, a.lng);
+        assert!(km <= JITTER_KM + 0.01, "{} is {km} km away", a.id);
+        assert!(a.name.starts_with(&p.name) && a.id.starts_with(&p.id));
+        assert!(a.name.rsplit(' ').next().unwrap().parse::<usize>().is_ok());
+    }
+}
