@@ -11,6 +11,8 @@
 //! path must match at least one file. `make X`, in backticks or a fenced
 //! block, must name a target of the Makefile. A failure names file:line.
 
+#[path = "common/docs.rs"]
+mod docs;
 #[path = "docs_paths/files.rs"]
 mod files;
 #[path = "docs_paths/words.rs"]
@@ -52,16 +54,7 @@ fn root() -> PathBuf {
 
 /// The documents this check reads, relative to the root.
 fn documents() -> Vec<String> {
-    let mut docs = vec!["README.md".to_string()];
-    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/")
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".md"))
-        .map(|name| format!("docs/{name}"))
-        .collect();
-    pages.sort();
-    docs.extend(pages);
+    let mut docs = docs::pages();
     docs.extend(["bench/PROFILE.md".to_string(), "seed/README.md".to_string()]);
     docs
 }

@@ -49,16 +49,7 @@ const NOT_RUN: &str = "<!-- not run:";
 /// The documents whose examples run: README.md and docs/*.md.
 fn documents() -> Vec<(String, String)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(root.join("docs"))
-        .expect("docs/")
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".md"))
-        .map(|name| format!("docs/{name}"))
-        .collect();
-    names.sort();
-    names.insert(0, "README.md".to_string());
-    names
+    common::docs::pages()
         .into_iter()
         .map(|name| {
             let text = std::fs::read_to_string(root.join(&name)).expect("a document");

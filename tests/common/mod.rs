@@ -5,7 +5,7 @@
 //! real binary (`bin`), servers of a test's own (`server`), the seed read
 //! independently (`seed`), independent arithmetic (`calc`), walking pages
 //! and their Link headers (`pages`), brute-force Search (`reference`) and
-//! a seeded random source (`rng`), reading exports (`exports`).
+//! a seeded random source (`rng`), reading exports (`exports`), the docs' pages (`docs`).
 //! Here: `spawn_app()`, the in-process server every test in a binary shares,
 //! over a fresh database with one API key per plan.
 
@@ -20,6 +20,7 @@ pub mod cache;
 pub mod calc;
 pub mod client;
 pub mod db;
+pub mod docs;
 pub mod exports;
 pub mod forgiving;
 pub mod pages;
