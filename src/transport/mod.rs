@@ -1,7 +1,8 @@
 //! The HTTP/1.1 layer the project owns: httparse reads each request head,
 //! and everything around it is here (docs/http-layer.md is its contract).
 //! listener.rs makes the listening socket and stops it; pool.rs runs the
-//! workers over one readiness set (epoll, through `polling`); accept.rs
+//! workers, all waiting at once on one readiness set (epoll.rs, with the
+//! tick and the stop bell of bells.rs); accept.rs
 //! admits connections into table.rs's table; conn.rs is one connection's
 //! turn, linger.rs its lingering close, head.rs the parsing, respond.rs the
 //! meeting with the app, answer.rs the bytes of an answer, stream.rs the
@@ -42,8 +43,10 @@ pub use respond::Service;
 mod accept;
 mod access_log;
 mod answer;
+mod bells;
 mod conn;
 mod drain;
+mod epoll;
 pub mod fronts;
 pub mod head;
 mod layer;
