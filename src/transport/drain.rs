@@ -42,7 +42,7 @@ impl Running {
     pub fn shutdown(mut self) {
         let signalled = Instant::now();
         self.layer.stop();
-        self.stop_watchers.store(true, Ordering::SeqCst);
+        self.stop_watchers.stop();
         // A watcher in the middle of opening a new dataset is not waited for.
         join_within(self.threads.drain(..), Instant::now() + AFTER_DEADLINE);
         // Last, so that every request answered is counted (README, "Usage"),
