@@ -128,7 +128,11 @@ mod tests {
             .collect();
         thread::sleep(Duration::from_millis(200));
         let done: Vec<_> = waiters.iter().filter(|w| w.is_finished()).collect();
-        assert_eq!(done.len(), 1, "one waiter takes the event, the other waits on");
+        assert_eq!(
+            done.len(),
+            1,
+            "one waiter takes the event, the other waits on"
+        );
         // Still readable (the byte was never read): re-armed, it goes to the other.
         set.rearm(&server, 7, Interest::Read).unwrap();
         let keys: Vec<_> = waiters.into_iter().map(|w| w.join().unwrap()).collect();

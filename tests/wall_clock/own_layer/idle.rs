@@ -112,5 +112,8 @@ fn a_quiet_servers_threads_sleep() {
     );
     // Each watcher wakes at its interval, the keys' every 250 ms.
     let watchers = woke("db-watch") + woke("keys-watch") + woke("usage");
-    assert!(watchers <= 15, "the watchers woke {watchers} times: {after:?}");
+    assert!(
+        watchers <= 15,
+        "the watchers woke {watchers} times: {after:?}"
+    );
 }
