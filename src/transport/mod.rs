@@ -40,6 +40,10 @@ use listener::listen;
 pub use respond::Service;
 use watch::{Stop, count_usage, every};
 
+// epoll, timerfd and eventfd are Linux's.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+compile_error!("the HTTP layer waits on epoll (src/transport/epoll.rs): it builds on Linux only");
+
 mod accept;
 mod access_log;
 mod answer;
