@@ -6,7 +6,7 @@
 //! costs more than this, so its requests per second cannot exceed this
 //! program's, and this against nginx is what the layer costs on its own.
 //!
-//! Usage: layer_floor FILE. Listens on 127.0.0.1 on a free port, prints
+//! Usage: layer_floor FILE (LAYER_WORKERS: how many workers). Listens on 127.0.0.1 on a free port, prints
 //! `ADDR host:port` on stdout, and answers every request with FILE's bytes as
 //! JSON until killed. The access log goes nowhere (no logger is set up).
 
@@ -31,7 +31,11 @@ fn main() {
     let body = std::fs::read(&file).expect("read FILE");
     let listener = listen("127.0.0.1:0").expect("listen");
     let addr = listener.local_addr().expect("local address");
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
+    // The server's default, unless LAYER_WORKERS names another count.
+    let workers = std::env::var("LAYER_WORKERS")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() * 2));
     let config = LayerConfig {
         workers,
         client_timeout: Duration::from_secs(10),

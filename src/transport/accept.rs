@@ -10,18 +10,15 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use polling::Event;
-
 use super::conn::Conn;
+use super::epoll::Interest;
 use super::layer::{CAP_RETRY_AFTER_SECS, Shared};
 use super::limits::addr_key;
-use super::pool::{Cell, close, lock};
+use super::pool::{Cell, FIRST_CONNECTION, close, lock};
 use super::table::MAX_LINGERING;
 use super::{linger, respond};
 use crate::error::ApiError;
 
-/// Keys of connections in the readiness set come after the listeners'.
-const FIRST_CONNECTION: usize = super::pool::METRICS_LISTENER + 1;
 /// Connections accepted in one turn on a listener, before others get theirs.
 const ACCEPTS_PER_TURN: usize = 64;
 /// The pause after accept() fails for want of descriptors or memory.
@@ -70,8 +67,8 @@ pub fn accept(shared: &Arc<Shared>, metrics_only: bool) {
 pub fn rearm_listener(shared: &Shared, index: usize) {
     if !shared.is_stopping() {
         let _ = shared
-            .poller
-            .modify(&shared.listeners[index], Event::readable(index));
+            .set
+            .rearm(&shared.listeners[index], index, Interest::Read);
     }
 }
 
@@ -132,12 +129,19 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
     let Some(cell) = shared.table.get(key) else {
         return;
     };
-    let c = lock(&cell);
-    // SAFETY: the socket is deleted from the set (`close`) before it drops.
-    let added = unsafe { shared.poller.add(&c.stream, Event::all(key)) };
-    if added.is_err() {
-        drop(c);
-        let mut c = lock(&cell);
+    let mut c = lock(&cell);
+    // Already closed to make room for another: never added.
+    if c.closed {
+        return;
+    }
+    // A refused connection has its 503 to write; an admitted one waits for
+    // its request.
+    let interest = if refused {
+        Interest::Write
+    } else {
+        Interest::Read
+    };
+    if shared.set.add(&c.stream, key, interest).is_err() {
         close(shared, key, &mut c);
     }
 }
@@ -174,29 +178,35 @@ fn cut_short(shared: &Shared, key: usize, cell: &Cell) {
     );
 }
 
-/// Closes the connection idle the longest, if any is idle: true if room was made.
+/// Closes the connection idle the longest, if any is idle: true if room
+/// was made. Taken from the table's list of the idle ones (table.rs), so
+/// that at the cap an accept costs the table no look through each time.
 fn evict_oldest_idle(shared: &Shared) -> bool {
-    let mut oldest: Option<(Instant, usize, Cell)> = None;
-    for (key, cell) in shared.table.open() {
-        let Ok(c) = cell.try_lock() else { continue };
-        if c.is_idle() && oldest.as_ref().is_none_or(|(at, _, _)| c.idle_at() < *at) {
-            let at = c.idle_at();
-            drop(c);
-            oldest = Some((at, key, cell));
+    let mut listed = shared.table.idlest();
+    let mut relisted = false;
+    loop {
+        let Some((at, key)) = listed.pop() else {
+            if relisted {
+                return false;
+            }
+            *listed = shared.table.list_idle();
+            relisted = true;
+            continue;
+        };
+        // Closed since, or busy, or idle again since a later time: not it.
+        let Some(cell) = shared.table.get(key) else {
+            continue;
+        };
+        let Ok(mut c) = cell.try_lock() else { continue };
+        if c.closed || c.refused || !c.is_idle() || c.idle_at() != at {
+            continue;
         }
-    }
-    let Some((_, key, cell)) = oldest else {
-        return false;
-    };
-    let mut c = lock(&cell);
-    if c.closed {
+        close(shared, key, &mut c);
+        shared
+            .app_metrics()
+            .layer
+            .evicted
+            .fetch_add(1, Ordering::Relaxed);
         return true;
     }
-    close(shared, key, &mut c);
-    shared
-        .app_metrics()
-        .layer
-        .evicted
-        .fetch_add(1, Ordering::Relaxed);
-    true
 }

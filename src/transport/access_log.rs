@@ -3,10 +3,11 @@
 //! line (simple_logger's: UTC time to the millisecond, level, target), with
 //! the time the request was answered, not the time the line was written.
 //!
-//! Workers append whole lines to one buffer; the writer takes the buffer
-//! every 50 ms, or sooner when 64 KiB wait, and writes it in one call.
-//! A line a request would cost a thread wake-up and a write each; batched,
-//! both are shared by every line of the batch. When the writer falls behind,
+//! Workers append whole lines to one buffer; the writer sleeps until the
+//! first line of a batch comes, lets the batch gather for 50 ms (or less,
+//! once 64 KiB wait), and writes it in one call. A line a request would
+//! cost a thread wake-up and a write each; batched, both are shared by
+//! every line of the batch, and a quiet server's writer never wakes. When the writer falls behind,
 //! lines are dropped and counted (`area_access_log_dropped_total` in
 //! /metrics), rather than slowing requests.
 
@@ -14,7 +15,7 @@ use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::app::metrics::Metrics;
 use crate::dates::format_timestamp_millis;
@@ -25,7 +26,7 @@ const TARGET: &str = "area_scoring::access";
 const BACKLOG_BYTES: usize = 1 << 20;
 /// The writer is woken early once this much waits.
 const WAKE_AT_BYTES: usize = 64 << 10;
-/// How long a line waits for the writer at most while the log is quiet.
+/// How long a batch gathers after its first line, at most.
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
 
 pub struct AccessLog {
@@ -86,8 +87,11 @@ impl AccessLog {
             dropped.fetch_add(1, Ordering::Relaxed);
             return;
         }
+        let first = batch.bytes.is_empty();
         batch.bytes.extend_from_slice(line.as_bytes());
-        if batch.bytes.len() >= WAKE_AT_BYTES {
+        // The first line wakes the writer to start its wait; a batch grown
+        // large ends that wait early.
+        if first || batch.bytes.len() >= WAKE_AT_BYTES {
             self.shared.wake.notify_one();
         }
     }
@@ -109,10 +113,17 @@ fn write_batches(pending: &Pending) {
     loop {
         let closed = {
             let mut batch = lock(&pending.lines);
-            if batch.bytes.is_empty() && !batch.closed {
+            while batch.bytes.is_empty() && !batch.closed {
+                batch = pending.wake.wait(batch).unwrap_or_else(|e| e.into_inner());
+            }
+            let gather_until = Instant::now() + FLUSH_EVERY;
+            while !batch.closed && batch.bytes.len() < WAKE_AT_BYTES {
+                let Some(left) = gather_until.checked_duration_since(Instant::now()) else {
+                    break;
+                };
                 batch = pending
                     .wake
-                    .wait_timeout(batch, FLUSH_EVERY)
+                    .wait_timeout(batch, left)
                     .unwrap_or_else(|e| e.into_inner())
                     .0;
             }

@@ -30,7 +30,8 @@ pub struct Conn {
     /// Sending side shut after the last answer; reading what comes to drop
     /// it: since when, and how many bytes so far (linger.rs).
     pub(super) lingering: Option<(Instant, usize)>,
-    /// Since when nothing has been received (no head begun).
+    /// Since when the connection has been idle: its last answer written
+    /// whole (or its last head received, or its accept).
     idle_at: Instant,
     /// When the first byte of the head not yet complete came.
     head_at: Instant,
@@ -237,6 +238,9 @@ pub(super) fn flush(c: &mut Conn) -> Flow {
             Err(e) if e.kind() == ErrorKind::WouldBlock => return Flow::Blocked,
             Err(_) => return Flow::Gone,
         }
+    }
+    if !c.out.is_empty() {
+        c.idle_at = c.progress_at;
     }
     c.out = Vec::new();
     c.sent = 0;

@@ -7,9 +7,8 @@ use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use polling::Event;
-
 use super::Running;
+use super::epoll::Interest;
 use super::layer::{Layer, SHUTDOWN_DEADLINE};
 use super::pool::{self, lock};
 use crate::access::usage;
@@ -43,7 +42,7 @@ impl Running {
     pub fn shutdown(mut self) {
         let signalled = Instant::now();
         self.layer.stop();
-        self.stop_watchers.store(true, Ordering::SeqCst);
+        self.stop_watchers.stop();
         // A watcher in the middle of opening a new dataset is not waited for.
         join_within(self.threads.drain(..), Instant::now() + AFTER_DEADLINE);
         // Last, so that every request answered is counted (README, "Usage"),
@@ -65,7 +64,7 @@ impl Layer {
         *shared.stopped_at.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
         shared.stopping.store(true, Ordering::SeqCst);
         for listener in &shared.listeners {
-            let _ = shared.poller.delete(listener);
+            let _ = shared.set.delete(listener);
         }
         let mut all_stopped = true;
         for switch in &self.switches {
@@ -79,14 +78,14 @@ impl Layer {
         }
         // A turn for every connection now: one with requests waiting in the
         // kernel is answered; an idle one is closed once quiet (the sweep).
+        // One a worker holds gets its turn there, and is re-armed after it.
         for (key, cell) in shared.table.snapshot() {
             if let Ok(c) = cell.try_lock()
                 && !c.closed
             {
-                let _ = shared.poller.modify(&c.stream, Event::all(key));
+                let _ = shared.set.rearm(&c.stream, key, Interest::Both);
             }
         }
-        let _ = shared.poller.notify();
         // A refused connection's lingering close ends within `LINGER_FOR`.
         let open = || shared.table.len() + shared.table.lingering();
         while open() > 0 || shared.streams.load(Ordering::SeqCst) > 0 {
@@ -101,10 +100,10 @@ impl Layer {
             }
             thread::sleep(Duration::from_millis(10));
         }
-        shared.done.store(true, Ordering::SeqCst);
-        let _ = shared.poller.notify();
-        // Each worker ends within a wait (100 ms); one that does not is left
-        // to end with the process, so that the exit deadline holds under load.
+        shared.bell.ring();
+        // Each worker ends at its next wait; one still in a turn past the
+        // wait below is left to end with the process, so that the exit
+        // deadline holds under load.
         let joined = join_within(self.workers.drain(..), Instant::now() + AFTER_DEADLINE);
         // Whatever is left (past the deadline) closes here, not at exit.
         if joined {

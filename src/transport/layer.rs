@@ -1,6 +1,6 @@
-//! The layer itself, apart from the app: the readiness set, the listeners,
-//! the workers and the access log, started over any `Service` and stopped
-//! by drain.rs.
+//! The layer itself, apart from the app: the readiness set with its tick
+//! and stop bell, the listeners, the workers and the access log, started
+//! over any `Service` and stopped by drain.rs.
 
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use polling::{Event, Poller};
-
 use super::access_log::AccessLog;
+use super::bells::{Bell, Tick};
+use super::epoll::{Epoll, Interest};
 use super::limits::ConnLimits;
 use super::listener::AcceptSwitch;
 use super::{Service, pool, spawn};
@@ -37,12 +37,13 @@ pub struct LayerConfig {
 pub(super) struct Shared {
     pub(super) stopping: AtomicBool,
     pub(super) stopped_at: Mutex<Option<Instant>>,
-    /// Every connection is closed (or the deadline passed): workers end.
-    pub(super) done: AtomicBool,
-    pub(super) poller: Poller,
-    /// One worker waits on the set at a time and takes one event.
-    pub(super) wait_turn: Mutex<()>,
-    pub(super) swept_at: Mutex<Instant>,
+    /// Every worker waits on it at once (pool.rs).
+    pub(super) set: Epoll,
+    /// Its event is the sweep of the timeouts.
+    pub(super) tick: Tick,
+    /// Rung when every connection is closed (or the deadline passed): the
+    /// workers end.
+    pub(super) bell: Bell,
     pub(super) table: super::table::Table,
     /// The main listener, then the metrics listener if any.
     pub(super) listeners: Vec<TcpListener>,
@@ -96,19 +97,22 @@ impl Layer {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| e.to_string())?;
         let (log, log_writer) = AccessLog::start(metrics.clone())?;
-        let poller = Poller::new().map_err(|e| format!("cannot watch connections: {e}"))?;
+        let watch = |e: std::io::Error| format!("cannot watch connections: {e}");
+        let set = Epoll::new().map_err(watch)?;
         for (key, listener) in listeners.iter().enumerate() {
-            // SAFETY: the listeners live in `Shared` as long as the poller does.
-            unsafe { poller.add(listener, Event::readable(key)) }
-                .map_err(|e| format!("cannot watch the listener: {e}"))?;
+            set.add(listener, key, Interest::Read).map_err(watch)?;
         }
+        let tick = Tick::every(pool::TICK).map_err(watch)?;
+        set.add(&tick, pool::TICK_KEY, Interest::Read)
+            .map_err(watch)?;
+        let bell = Bell::new().map_err(watch)?;
+        set.add_always(&bell, pool::STOP_KEY).map_err(watch)?;
         let shared = Arc::new(Shared {
             stopping: AtomicBool::new(false),
             stopped_at: Mutex::new(None),
-            done: AtomicBool::new(false),
-            poller,
-            wait_turn: Mutex::new(()),
-            swept_at: Mutex::new(Instant::now()),
+            set,
+            tick,
+            bell,
             table: super::table::Table::default(),
             accept_paused: listeners.iter().map(|_| Mutex::new(None)).collect(),
             listeners,

@@ -1,7 +1,8 @@
 //! The HTTP/1.1 layer the project owns: httparse reads each request head,
 //! and everything around it is here (docs/http-layer.md is its contract).
 //! listener.rs makes the listening socket and stops it; pool.rs runs the
-//! workers over one readiness set (epoll, through `polling`); accept.rs
+//! workers, all waiting at once on one readiness set (epoll.rs, with the
+//! tick and the stop bell of bells.rs); accept.rs
 //! admits connections into table.rs's table; conn.rs is one connection's
 //! turn, linger.rs its lingering close, head.rs the parsing, respond.rs the
 //! meeting with the app, answer.rs the bytes of an answer, stream.rs the
@@ -10,7 +11,7 @@
 //! whose X-Real-IP is believed, drain.rs stopping.
 //!
 //! The threads are the workers, main (signals), the dataset and keys
-//! watchers, usage, the access-log writer, and one per export while it
+//! watchers and usage (watch.rs), the access-log writer, and one per export while it
 //! streams. An idle connection holds a descriptor and a small buffer, no thread.
 //!
 //! On SIGTERM or SIGINT the listening sockets stop accepting at once (new
@@ -22,13 +23,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::access::key_store::KeyStore;
 use crate::access::redis::live::Live;
-use crate::access::usage::{self, Usage};
+use crate::access::usage::Usage;
 use crate::access::{key_file, migrate};
 use crate::app::exports::MAX_EXPORTS;
 use crate::app::{App, redis_link};
@@ -38,12 +38,19 @@ pub use layer::{Layer, LayerConfig};
 pub use limits::ConnLimits;
 use listener::listen;
 pub use respond::Service;
+use watch::{Stop, count_usage, every};
+
+// epoll, timerfd and eventfd are Linux's.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+compile_error!("the HTTP layer waits on epoll (src/transport/epoll.rs): it builds on Linux only");
 
 mod accept;
 mod access_log;
 mod answer;
+mod bells;
 mod conn;
 mod drain;
+mod epoll;
 pub mod fronts;
 pub mod head;
 mod layer;
@@ -55,6 +62,7 @@ mod pool;
 mod respond;
 mod stream;
 mod table;
+mod watch;
 
 /// Database connections kept: one a worker, one a streaming export.
 fn pool_size(workers: usize) -> PoolSize {
@@ -96,7 +104,7 @@ pub struct Running {
     layer: Layer,
     threads: Vec<JoinHandle<()>>,
     /// Ends the watchers and the usage thread.
-    stop_watchers: Arc<AtomicBool>,
+    stop_watchers: Arc<Stop>,
 }
 
 /// Opens the database and the keys, binds the address(es) and starts the workers.
@@ -172,7 +180,7 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         app.clone(),
         app.metrics.clone(),
     )?;
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(Stop::default());
     let mut threads = Vec::new();
     // Apart, so that opening a new dataset (a second at 100,000 areas) never
     // holds back a revocation.
@@ -235,51 +243,5 @@ impl Running {
         self.shutdown();
         log::info!("stopped");
         Ok(())
-    }
-}
-
-/// Calls `poll` every `every`, in short naps so that shutdown never waits a
-/// whole interval for the thread.
-fn every(every: Duration, stopping: &AtomicBool, poll: impl Fn()) {
-    let mut last = Instant::now();
-    while !stopping.load(Ordering::SeqCst) {
-        thread::sleep(Duration::from_millis(50));
-        if last.elapsed() >= every {
-            poll();
-            last = Instant::now();
-        }
-    }
-}
-
-/// Adds the usage counted to the usage file every `FLUSH_EVERY`, apart from
-/// the watch, whose reloads must not wait behind a locked usage file. The last
-/// flush is shutdown's.
-fn count_usage(app: &App, stopping: &AtomicBool) {
-    let mut flushed = Instant::now();
-    let mut failing = false;
-    while !stopping.load(Ordering::SeqCst) {
-        thread::sleep(Duration::from_millis(50));
-        if flushed.elapsed() >= usage::FLUSH_EVERY {
-            failing = flush_usage(app, failing);
-            flushed = Instant::now();
-        }
-    }
-}
-
-/// One flush; a failure is logged when it starts and when it ends, not every
-/// few seconds between. Returns whether this one failed.
-fn flush_usage(app: &App, failing: bool) -> bool {
-    match app.usage.flush(usage::BUSY_TIMEOUT) {
-        Ok(()) if failing => {
-            log::info!("usage written again to {}", app.usage.path().display());
-            false
-        }
-        Ok(()) => false,
-        Err(why) => {
-            if !failing {
-                log::warn!("{why}; they wait in memory for the next try");
-            }
-            true
-        }
     }
 }

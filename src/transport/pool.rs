@@ -1,60 +1,67 @@
-//! The workers: each waits, in turn, on the one readiness set, takes one
-//! ready connection (one-shot interest, so no other worker gets it until it
-//! is re-armed), gives it a turn (conn.rs) and re-arms it. A ready listener
-//! is accepted from the same way (accept.rs). Between turns a worker sweeps
-//! the timeouts.
+//! The workers: all wait at once on the one readiness set (epoll.rs), and
+//! each wait takes one event. A connection's event gives its worker a turn
+//! (conn.rs) with the connection to itself: registered one-shot, it reports
+//! nothing more until the worker re-arms it at the end of the turn, or closes
+//! it. A listener's event is a turn of accepting (accept.rs), the tick's a
+//! sweep of the timeouts (bells.rs), the stop bell's the end.
 //!
-//! The workers wait in turn (`wait_turn`), not all at once: `polling` lets one
-//! thread wait on a set at a time (another's wait returns at once, empty),
-//! and one wait handing out one event is what gives each ready connection to
-//! exactly one worker.
+//! Closing never races with a turn: whoever closes (a turn, the sweep, an
+//! eviction, the drain) holds the connection's lock, takes it out of the set
+//! and marks it closed; a worker holding an event taken before finds it
+//! gone from the table, or marked closed, and does nothing.
 
-use std::num::NonZeroUsize;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use polling::{Event, Events};
-
 use super::conn::{self, Conn, Next};
+use super::epoll::Interest;
 use super::layer::Shared;
 pub(super) use super::table::Cell;
 use super::{accept, respond, stream};
 use crate::error::ApiError;
 
-/// Keys of the listeners in the readiness set; connections come after.
+/// Keys of the set's own registrations; connections' keys come after.
 pub const MAIN_LISTENER: usize = 0;
 pub const METRICS_LISTENER: usize = 1;
-/// How long one wait lasts at most, so that timeouts are swept and a stop seen.
-const TICK: Duration = Duration::from_millis(100);
+pub const TICK_KEY: usize = 2;
+pub const STOP_KEY: usize = 3;
+pub const FIRST_CONNECTION: usize = 4;
+/// How often the timeouts are swept (and a paused listener looked at).
+pub const TICK: Duration = Duration::from_millis(100);
+/// The pause after a wait fails (never seen: the set outlives the workers),
+/// so that a failing wait cannot spin.
+const WAIT_FAILED_PAUSE: Duration = Duration::from_millis(10);
 
 pub fn lock(cell: &Mutex<Conn>) -> MutexGuard<'_, Conn> {
     cell.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A worker's loop, until the server has stopped.
+/// A worker's loop, until the stop bell.
 pub fn work(shared: &Arc<Shared>) {
-    let mut events = Events::with_capacity(NonZeroUsize::MIN);
-    while !shared.done.load(Ordering::SeqCst) {
-        events.clear();
-        let key = {
-            let _turn = shared.wait_turn.lock().unwrap_or_else(|p| p.into_inner());
-            if shared.done.load(Ordering::SeqCst) {
-                return;
-            }
-            if shared.poller.wait(&mut events, Some(TICK)).is_err() {
-                None
-            } else {
-                events.iter().next().map(|e| e.key)
+    loop {
+        let key = match shared.set.wait_one() {
+            Ok(Some(key)) => key,
+            Ok(None) => continue,
+            Err(e) => {
+                log::error!("waiting for connections failed: {e}");
+                std::thread::sleep(WAIT_FAILED_PAUSE);
+                continue;
             }
         };
         match key {
-            Some(MAIN_LISTENER) => accept::accept(shared, false),
-            Some(METRICS_LISTENER) => accept::accept(shared, true),
-            Some(key) => drive(shared, key),
-            None => {}
+            MAIN_LISTENER => accept::accept(shared, false),
+            METRICS_LISTENER => accept::accept(shared, true),
+            TICK_KEY => {
+                shared.tick.take();
+                sweep(shared);
+                if let Err(e) = shared.set.rearm(&shared.tick, TICK_KEY, Interest::Read) {
+                    log::error!("timeouts are no longer swept: {e}");
+                }
+            }
+            STOP_KEY => return,
+            key => drive(shared, key),
         }
-        sweep(shared);
     }
 }
 
@@ -67,13 +74,13 @@ fn drive(shared: &Arc<Shared>, key: usize) {
         return;
     }
     let interest = match conn::turn(&mut c, shared) {
-        Next::Readable => Event::readable(key),
-        Next::Writable => Event::writable(key),
-        Next::Yield => Event::all(key),
+        Next::Readable => Interest::Read,
+        Next::Writable => Interest::Write,
+        Next::Yield => Interest::Both,
         Next::Close => return close(shared, key, &mut c),
         Next::Stream(s) => return hand_off(shared, key, &mut c, s),
     };
-    if shared.poller.modify(&c.stream, interest).is_err() {
+    if shared.set.rearm(&c.stream, key, interest).is_err() {
         close(shared, key, &mut c);
     }
 }
@@ -88,11 +95,7 @@ fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: respond::Streamed
         Ok(Ok(())) => close(shared, key, c),
         _ => {
             c.refuse_with(respond::refusal(shared, &ApiError::ServiceUnavailable));
-            if shared
-                .poller
-                .modify(&c.stream, Event::writable(key))
-                .is_err()
-            {
+            if shared.set.rearm(&c.stream, key, Interest::Write).is_err() {
                 close(shared, key, c);
             }
         }
@@ -100,9 +103,10 @@ fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: respond::Streamed
 }
 
 /// Takes `c` out of the set and the table; its socket closes when the last
-/// handle on it drops (a streaming thread may hold one).
+/// handle on it drops (a streaming thread may hold one). The caller holds
+/// `c`'s lock.
 pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
-    let _ = shared.poller.delete(&c.stream);
+    let _ = shared.set.delete(&c.stream);
     c.closed = true;
     shared.table.remove(key, c);
     let layer = &shared.app_metrics().layer;
@@ -114,18 +118,10 @@ pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
     count.fetch_sub(1, Ordering::Relaxed);
 }
 
-/// Closes the connections whose time is up, and re-arms a paused listener;
-/// one worker at a time, every `TICK` at most.
+/// Closes the connections whose time is up, and re-arms a paused listener.
+/// Only the worker holding the tick's event sweeps.
 fn sweep(shared: &Shared) {
-    let Ok(mut last) = shared.swept_at.try_lock() else {
-        return;
-    };
     let now = Instant::now();
-    if now.duration_since(*last) < TICK {
-        return;
-    }
-    *last = now;
-    drop(last);
     for index in 0..shared.listeners.len() {
         let mut paused = shared.accept_paused[index]
             .lock()

@@ -5,10 +5,19 @@
 //! close (conn.rs) still lets it read its 503 before the close. The
 //! lingering closes are bounded (`MAX_LINGERING`, and the descriptors the
 //! table leaves): past the bound the oldest is cut short (`Conn::cut`).
+//!
+//! At `--max-connections` the longest-idle connection closes to make room.
+//! The idle ones are listed once, by how long they have been idle
+//! (`idlest`), and each accept at the cap takes from the end of the list,
+//! checking that the one taken is still idle since the same time; the
+//! table is looked through again only when the list runs out. A connection
+//! that becomes idle after the listing became so later than every
+//! connection listed, so the list's end is still the longest idle.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use super::conn::Conn;
 use super::limits::PerAddress;
@@ -24,6 +33,9 @@ pub const MAX_LINGERING: usize = 1024;
 pub struct Table {
     inner: Mutex<Inner>,
     pub(super) next: AtomicUsize,
+    /// Open connections idle when last listed, with the time each has been
+    /// idle since, the longest idle last.
+    idlest: Mutex<Vec<(Instant, usize)>>,
 }
 
 #[derive(Default)]
@@ -86,6 +98,26 @@ impl Table {
             .get(&key)
             .or_else(|| inner.lingering.get(&key))
             .cloned()
+    }
+
+    /// The idle connections to close first at the cap (see the note above).
+    pub(super) fn idlest(&self) -> MutexGuard<'_, Vec<(Instant, usize)>> {
+        self.idlest.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Lists the open connections idle now (one a worker holds is not),
+    /// the longest idle last.
+    pub(super) fn list_idle(&self) -> Vec<(Instant, usize)> {
+        let mut idle: Vec<_> = self
+            .open()
+            .into_iter()
+            .filter_map(|(key, cell)| {
+                let c = cell.try_lock().ok()?;
+                c.is_idle().then(|| (c.idle_at(), key))
+            })
+            .collect();
+        idle.sort_unstable_by(|a, b| b.cmp(a));
+        idle
     }
 
     /// Takes `c` out; an open connection gives its address's place back.

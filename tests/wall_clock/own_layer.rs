@@ -15,6 +15,7 @@ use crate::common::*;
 mod access_log;
 mod connections;
 mod heads;
+mod idle;
 mod refusals;
 
 /// How long a count may take to come back to its baseline.
