@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 
 DURATION=${BENCH_DURATION:-10}
 CONNS=${BENCH_CONNECTIONS:-16}
+PEER_AIM=1.5 # Get Area against the axum peer, at the size of BENCH_DB
 TARGET=${CARGO_TARGET_DIR:-target}
 BIN=$TARGET/release/area-scoring
 FLOOR=$TARGET/release/examples/layer_floor
@@ -75,6 +76,7 @@ case_row() {
   n=$(awk '/requests in/{print $1}' <<<"$out")
   p99=$(awk '$1=="99%"{v=$2; if (v ~ /us$/) {sub("us","",v); v/=1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v*=1000}; print v}' <<<"$out")
   grep -q "Non-2xx" <<<"$out" && say "warning: $name had non-2xx answers"
+  LAST_RPS=$rps
   printf '| %s | %.0f | %.2f | %.1f |\n' "$name" "$rps" "$p99" \
     "$(awk -v t=$((after - before)) -v hz="$HZ" -v n="$n" 'BEGIN{print t / hz * 1e6 / n}')"
 }
@@ -101,6 +103,7 @@ case_row "the layer's floor (examples/layer_floor.rs), same bytes" "$FLOOR_PID" 
 kill "$FLOOR_PID"
 
 case_row "this server, Get Area" "$SERVER" "http://$ADDR/v1/areas/$AREA" "Authorization: Bearer $KEY"
+SERVER_RPS=$LAST_RPS
 case_row "this server, List page 1" "$SERVER" "http://$ADDR/v1/areas" "Authorization: Bearer $KEY"
 
 if [ -x "$PEER" ]; then
@@ -110,8 +113,15 @@ if [ -x "$PEER" ]; then
   STARTED+=("$PEER_PID")
   until curl -sf -o /dev/null "http://127.0.0.1:$peer_port/v1/areas/$AREA"; do sleep 0.05; done
   case_row "axum peer, Get Area" "$PEER_PID" "http://127.0.0.1:$peer_port/v1/areas/$AREA"
+  PEER_RPS=$LAST_RPS
   case_row "axum peer, List page 1" "$PEER_PID" "http://127.0.0.1:$peer_port/v1/areas?limit=20"
   kill "$PEER_PID"
+fi
+
+if [ -n "${PEER_RPS:-}" ]; then
+  # The aim (docs/testing.md, "Benchmarks and contract"): at least PEER_AIM times the peer.
+  awk -v s="$SERVER_RPS" -v p="$PEER_RPS" -v aim="$PEER_AIM" 'BEGIN{r = p > 0 ? s / p : 0;
+    printf "\nGet Area against the axum peer: %.2fx (aim: at least %sx): %s\n", r, aim, r >= aim ? "met" : "**missed**"}'
 fi
 
 # Held connections, against the same server.

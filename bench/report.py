@@ -11,6 +11,8 @@ owns the layout of RESULTS.md and the check of every target (docs/testing.md, "B
 
 import sys
 
+import targets
+
 NAMES = {
     "get_area": "Get Area",
     "get_area_nearby": "Get Area include=nearby",
@@ -137,12 +139,12 @@ def main(meta_path, tsv_path, n, small):
     if r and r["requests"]:
         w(f"| {FLOOR[1]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
           f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% |")
-    r = rows.get(("floor", "get_area"))
+    r = rows.get((f"floor-{n}", "get_area"))
     if r and r["requests"]:
         w(f"| the layer alone (examples/layer_floor.rs), same bytes as Get Area | {r['rps']:.0f} "
           f"| {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} | - | {r['cpu_us']} | {r['other']}% |")
     for case in ("get_area", "list_first"):
-        r = rows.get(("nginx", case))
+        r = rows.get((f"nginx-{n}", case))
         if r:
             w(f"| nginx, same bytes as {NAMES[case]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} "
               f"| {r['non2xx']} | {r['sock']} | (nginx) | {r['cpu_us']} | {r['other']}% |")
@@ -151,27 +153,7 @@ def main(meta_path, tsv_path, n, small):
       "user+system CPU time during the case divided by the requests answered (10 ms tick resolution); "
       "other CPU is what processes other than the server and wrk used, as a share of the machine.\n")
 
-    w("## Server / nginx (requests per second, same bytes)\n")
-    w("| case | server req/s | nginx req/s | ratio |")
-    w("|---|---:|---:|---:|")
-    ratios = {}
-    for case in ("get_area", "list_first"):
-        s, g = rows.get((n, case)), rows.get(("nginx", case))
-        if s and g and g["rps"] > 0:
-            ratios[case] = s["rps"] / g["rps"]
-            w(f"| {NAMES[case]} | {s['rps']:.0f} | {g['rps']:.0f} | {ratios[case]:.2f} |")
-    floor, g = rows.get((n, FLOOR[0])), rows.get(("nginx", "get_area"))
-    if floor and g and g["rps"] > 0:
-        w(f"| {FLOOR[1]}, against nginx's Get Area bytes | {floor['rps']:.0f} | {g['rps']:.0f} "
-          f"| {floor['rps'] / g['rps']:.2f} |")
-    alone = rows.get(("floor", "get_area"))
-    if alone and g and g["rps"] > 0:
-        w(f"| the HTTP layer alone, no application code, same bytes as Get Area | {alone['rps']:.0f} | {g['rps']:.0f} "
-          f"| {alone['rps'] / g['rps']:.2f} |")
-    if floor or alone:
-        w("\nThe HTTP layer alone has no application code at all: it bounds what any endpoint can reach "
-          "with this design, and no endpoint's ratio can exceed its.")
-
+    ratios = targets.nginx_table(w, rows, NAMES, FLOOR, n, small)
     w(f"\n## p50 growth from {small} to {n} areas\n")
     w(f"| case | p50 ms at {small} | p50 ms at {n} | growth | CPU µs/req at {small} | CPU µs/req at {n} |")
     w("|---|---:|---:|---:|---:|---:|")
@@ -210,51 +192,8 @@ def main(meta_path, tsv_path, n, small):
         w(f"- Get Area beside them: {meta.get('export_get_area_rps', '?')} req/s, "
           f"p99 {meta.get('export_get_area_p99_ms', '?')} ms, non-2xx {meta.get('export_get_area_non2xx', '?')}\n")
 
-    w("## Targets\n")
-    w("| target | measured | verdict |")
-    w("|---|---|---|")
-
-    def verdict(ok):
-        return "met" if ok else "**missed**"
-
-    for case in ("get_area", "list_first"):
-        if case in ratios:
-            w(f"| {NAMES[case]} ≥ 0.5 of nginx req/s | {ratios[case]:.2f} | {verdict(ratios[case] >= 0.5)} |")
-    big = {c: rows[(n, c)] for c in NAMES if (n, c) in rows}
-    dead = [NAMES[c] for c, r in big.items() if r["requests"] == 0]
-    if dead:
-        w(f"| every case answered at {n} | {len(dead)} cases got no answer at all: {', '.join(dead)} | **missed** |")
-    slow = [f"{NAMES[c]} {r['p99']:.1f} ms" for c, r in big.items() if r["p99"] > 10]
-    w(f"| every case p99 ≤ 10 ms at {n} | worst {max((r['p99'] for r in big.values()), default=0):.2f} ms"
-      f"{'; over: ' + ', '.join(slow) if slow else ''} | {verdict(not slow)} |")
-    bad = sum(r["non2xx"] for r in big.values())
-    sock = sum(max(r["sock"], 0) for r in big.values())
-    w(f"| zero non-2xx at {n} | {bad} | {verdict(bad == 0)} |")
-    w(f"| zero socket errors at {n} | {sock}{' + refused connections' if dead else ''} "
-      f"| {verdict(sock == 0 and not dead)} |")
-    first, deep = big.get("list_first"), big.get("list_deep")
-    if first and deep and first["requests"] and deep["requests"]:
-        cost = deep["p50"] / first["p50"] if first["p50"] else float("inf")
-        w(f"| deep page ≤ 2x first page (p50) | {cost:.2f}x ({deep['p50']:.2f} vs {first['p50']:.2f} ms; "
-          f"req/s {deep['rps']:.0f} vs {first['rps']:.0f}) | {verdict(cost <= 2)} |")
-    grown = [f"{NAMES[c]} {g:.1f}x" for c, g in growth.items() if g > 2]
-    w(f"| no p50 grows > 2x from {small} to {n} | worst {max(growth.values(), default=0):.2f}x"
-      f"{'; over: ' + ', '.join(grown) if grown else ''} | {verdict(not grown)} |")
-    peak = max((r["hwm"] for r in big.values()), default=0)
-    w(f"| peak RSS ≤ {rss_limit // 1024} MiB at {n} | {mb(peak)} | {verdict(peak <= rss_limit)} |")
-    now = big.get("healthz", {}).get("rss") or max((r["rss"] for r in big.values()), default=0)
-    w(f"| RSS after the last case < {rss_limit // 1024} MiB at {n} | {mb(now)} | {verdict(now < rss_limit)} |")
-    fu99 = meta.get(f"first_use_{n}_heavy_p99")
-    if fu99:
-        w(f"| a heavy word's first use p99 ≤ 10 ms at {n} | {fu99} ms (max {meta.get(f'first_use_{n}_heavy_max')} ms) "
-          f"| {verdict(float(fu99) <= 10)} |")
-    export_peak = int(meta.get("export_rss_peak_kb", 0))
-    if export_peak:
-        w(f"| RSS < {rss_limit // 1024} MiB at {n} while {meta.get('export_clients')} clients download the export "
-          f"| {mb(export_peak)} | {verdict(export_peak < rss_limit)} |")
-    f200 = meta.get("first200_" + n)
-    if f200:
-        w(f"| serve → first 200 ≤ {f200_limit} ms at {n} | {f200} ms | {verdict(float(f200) <= f200_limit)} |")
+    targets.busy_table(w, rows, NAMES, n)
+    targets.write(w, meta, rows, NAMES, ratios, growth, n, small, rss_limit, f200_limit, mb)
     logged = {k[4:]: v for k, v in meta.items() if k.startswith("log_") and v not in ("0", "")}
     if logged:
         w("\nServer log lines at WARN or ERROR during cases: "

@@ -13,7 +13,8 @@
 #
 # Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000, or 100000 when
 # BENCH_N is a million or more), BENCH_DAYS (400),
-# BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2),
+# BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2), BENCH_BUSY_DURATION
+# seconds per case beside two busy processes (5; 0 leaves that pass out),
 # BENCH_SOAK_SECS (bench/after_endpoints.sh), BIN, and
 # BENCH_SERVE_ARGS: extra `serve` flags (default none: what users run).
 set -euo pipefail
@@ -27,6 +28,7 @@ if [ "$N" -ge 1000000 ]; then SMALL_N=${BENCH_SMALL_N:-100000}; else SMALL_N=${B
 DAYS=${BENCH_DAYS:-400}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
+BUSY_DURATION=${BENCH_BUSY_DURATION:-5}
 read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
@@ -50,6 +52,7 @@ install_tools() {
 }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 . "$(dirname "$0")/static_nginx.sh"
+. "$(dirname "$0")/beside.sh"
 
 # The database for N areas, built once and reused while what it stores is
 # the same: the schema, the seed places, and the versions of the schema and
@@ -178,14 +181,12 @@ run_size() {
   python3 bench/first_use.py "$addr" "$key" "$WORK/cases-$size/first_use.txt" "$size" >>"$WORK/meta" ||
     say "warning: the first-use run failed"
   echo "first_use_rss_$size $(status_kb "$server" VmRSS)" >>"$WORK/meta"
-  if [ "$size" = "$N" ]; then
-    # The very bytes the server answers, for nginx to serve.
-    mkdir -p "$WORK/www"
-    curl -sf -m 10 -o "$WORK/www/area.json" -H "Authorization: Bearer $key" \
-      "http://$addr$(head -1 "$WORK/cases-$size/get_area.txt")" || say "warning: no Get Area body for nginx"
-    curl -sf -m 10 -o "$WORK/www/list.json" -H "Authorization: Bearer $key" "http://$addr/v1/areas" ||
-      say "warning: no List Areas body for nginx"
-  fi
+  # The very bytes the server answers at this size, for nginx to serve (bench/beside.sh).
+  mkdir -p "$WORK/www-$size"
+  curl -sf -m 10 -o "$WORK/www-$size/area.json" -H "Authorization: Bearer $key" \
+    "http://$addr$(head -1 "$WORK/cases-$size/get_area.txt")" || say "warning: no Get Area body for nginx"
+  curl -sf -m 10 -o "$WORK/www-$size/list.json" -H "Authorization: Bearer $key" "http://$addr/v1/areas" ||
+    say "warning: no List Areas body for nginx"
   for c in "${CASES[@]}"; do
     first=$(head -1 "$WORK/cases-$size/$c.txt")
     rm -f "$WORK/body.json"
@@ -209,43 +210,6 @@ run_size() {
   fi
   kill "$server"
   wait "$launcher" 2>/dev/null || true
-}
-
-# nginx on loopback, 2 workers, no access log, its own prefix: the HTTP limit.
-run_nginx() {
-  local key=$1 port pid
-  [ -s "$WORK/www/area.json" ] && [ -s "$WORK/www/list.json" ] ||
-    { say "skipping nginx: the server gave no bodies to serve"; return; }
-  start_static_nginx
-  port=$NGINX_PORT pid=$NGINX_PID
-  echo /area.json >"$WORK/nginx-area.txt"
-  echo /list.json >"$WORK/nginx-list.txt"
-  # nginx's RSS is its master's; the workers are what serve, but the column is
-  # about the API server, so it is left as nginx's master for completeness.
-  wrk_case "nginx get_area" "http://127.0.0.1:$port" "$WORK/nginx-area.txt" "$key" "$pid"
-  wrk_case "nginx list_first" "http://127.0.0.1:$port" "$WORK/nginx-list.txt" "$key" "$pid"
-  kill "$pid"
-  wait "$pid" 2>/dev/null || true
-}
-
-# The layer's floor: src/transport/ with no application code, serving the
-# same Get Area bytes, measured the same way. Needs run_nginx's files.
-run_floor() {
-  local key=$1 pid addr
-  [ -s "$WORK/www/area.json" ] || { say "skipping the floor: no Get Area body"; return; }
-  cargo build --release --quiet --example layer_floor
-  "$FLOOR_BIN" "$WORK/www/area.json" >"$WORK/floor.out" &
-  pid=$!
-  STARTED+=("$pid")
-  local tries=0
-  until addr=$(awk '/^ADDR/{print $2}' "$WORK/floor.out" 2>/dev/null) && [ -n "$addr" ]; do
-    tries=$((tries + 1))
-    [ $tries -lt 100 ] || { say "the floor server did not start"; return; }
-    sleep 0.05
-  done
-  wrk_case "floor get_area" "http://$addr" "$WORK/nginx-area.txt" "$key" "$pid"
-  kill "$pid"
-  wait "$pid" 2>/dev/null || true
 }
 
 machine() {
@@ -276,9 +240,11 @@ main() {
   EXPORT_KEYS=$(for _ in 1 2 3 4; do "$BIN" keys create --db "$big" --plan enterprise --label bench-export 2>/dev/null; done | paste -sd,)
   key_small=$("$BIN" keys create --db "$small" --plan enterprise --label bench 2>/dev/null)
   run_size "$N" "$big" "$key_big"
-  run_nginx "$key_big"
-  run_floor "$key_big"
+  run_nginx "$N" "$key_big"
+  run_floor "$N" "$key_big"
+  run_busy "$N" "$big" "$key_big"
   run_size "$SMALL_N" "$small" "$key_small"
+  run_nginx "$SMALL_N" "$key_small"
   echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"
   python3 bench/report.py "$WORK/meta" "$WORK/results.tsv" "$N" "$SMALL_N" >bench/RESULTS.md
   cat bench/RESULTS.md
