@@ -87,7 +87,8 @@ database() {
       [ -z "$kb" ] || [ "$kb" -le "$peak" ] || peak=$kb
       sleep 0.5
     done
-    wait "$pid"
+    # A command substitution does not inherit `set -e`: a failed build must stop the run here.
+    wait "$pid" || { say "building $db failed"; rm -f "$db"; return 1; }
     echo "$((SECONDS - t0)) s, peak RSS $((peak / 1024)) MiB" >"$db.build"
     echo "build_${n} $(cat "$db.build")" >>"$WORK/meta"
   else
@@ -233,8 +234,8 @@ main() {
   machine >"$WORK/meta"
   : >"$WORK/results.tsv"
   local big small key_big key_small
-  big=$(database "$N")
-  small=$(database "$SMALL_N")
+  big=$(database "$N") || exit 1
+  small=$(database "$SMALL_N") || exit 1
   key_big=$("$BIN" keys create --db "$big" --plan enterprise --label bench 2>/dev/null)
   # One key per export client: a key may stream two exports at once.
   EXPORT_KEYS=$(for _ in 1 2 3 4; do "$BIN" keys create --db "$big" --plan enterprise --label bench-export 2>/dev/null; done | paste -sd,)
