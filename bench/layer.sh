@@ -121,7 +121,7 @@ fi
 if [ -n "${PEER_RPS:-}" ]; then
   # The aim (docs/testing.md, "Benchmarks and contract"): at least PEER_AIM times the peer.
   awk -v s="$SERVER_RPS" -v p="$PEER_RPS" -v aim="$PEER_AIM" 'BEGIN{r = p > 0 ? s / p : 0;
-    printf "\nGet Area against the axum peer: %.2fx (aim: at least %sx): %s\n", r, aim, r >= aim ? "met" : "**missed**"}'
+    printf "\nGet Area against the axum peer: %.2fx (aim: at least %sx): %s\n", r, aim, (r >= aim ? "met" : "**missed**")}'
 fi
 
 # Held connections, against the same server.

@@ -15,7 +15,8 @@
 # BENCH_N is a million or more), BENCH_DAYS (400),
 # BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2), BENCH_BUSY_DURATION
 # seconds per case beside two busy processes (5; 0 leaves that pass out),
-# BENCH_SOAK_SECS (bench/after_endpoints.sh), BIN, and
+# BENCH_SOAK_SECS (bench/after_endpoints.sh), BENCH_AFTER (1; 0 stops after the
+# endpoints and compression, before bench/after_endpoints.sh), BIN, and
 # BENCH_SERVE_ARGS: extra `serve` flags (default none: what users run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -252,6 +253,7 @@ main() {
   # Every case again without and with Accept-Encoding: gzip (bench/RESULTS-gzip.md).
   BIN="$BIN" bash bench/gzip.sh "$big" || say "warning: the gzip run failed"
   # Redis, the layer beside nginx and the axum peer, held connections, the soak.
+  [ "${BENCH_AFTER:-1}" = 1 ] || { say "endpoints and compression only (BENCH_AFTER=0)"; return; }
   BIN="$BIN" BENCH_DB="$big" BENCH_N="$N" bash bench/after_endpoints.sh \
     "$(awk '/^date /{print $2}' "$WORK/meta")" "$(awk '/^commit /{print $2}' "$WORK/meta")"
 }
