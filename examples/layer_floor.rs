@@ -13,10 +13,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use area_scoring::app::http::{Request, Response};
-use area_scoring::app::metrics::Metrics;
 use area_scoring::transport::listener::listen;
-use area_scoring::transport::{ConnLimits, Layer, LayerConfig, Service};
+use area_scoring::transport::{
+    ConnLimits, Layer, LayerConfig, LayerCounts, Request, Response, Service,
+};
 
 struct Fixed(Vec<u8>);
 
@@ -44,8 +44,8 @@ fn main() {
             ..ConnLimits::default()
         },
     };
-    let metrics = Arc::new(Metrics::new());
-    let _layer = Layer::start(vec![listener], config, Arc::new(Fixed(body)), metrics)
+    let counts = Arc::new(LayerCounts::default());
+    let _layer = Layer::start(vec![listener], config, Arc::new(Fixed(body)), counts)
         .expect("the layer starts");
     println!("ADDR {addr}");
     loop {

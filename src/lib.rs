@@ -19,4 +19,5 @@ pub mod dates;
 pub mod domain;
 pub mod error;
 pub mod search;
+pub mod server;
 pub mod transport;

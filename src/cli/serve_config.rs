@@ -13,7 +13,8 @@ use crate::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY;
 use crate::cli::flags::Flags;
 use crate::cli::help::SERVE_USAGE;
 use crate::transport::fronts::{TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedFronts};
-use crate::transport::{ConnLimits, ServeConfig};
+use crate::server::ServeConfig;
+use crate::transport::ConnLimits;
 
 impl Context<'_> {
     pub(super) fn serve(&self, args: &[String]) -> Result<Command, UsageError> {

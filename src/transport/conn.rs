@@ -12,7 +12,7 @@ use super::head::{self, Parsed};
 use super::layer::{QUIET, Shared};
 use super::limits::{AddrKey, MAX_HEAD_BYTES, REQUESTS_PER_TURN};
 use super::linger;
-use super::respond::{self, Reply};
+use super::service::{self, Reply};
 
 pub struct Conn {
     pub stream: TcpStream,
@@ -54,7 +54,7 @@ pub enum Next {
     Yield,
     Close,
     /// A streamed answer: the connection leaves the set for a thread.
-    Stream(respond::Streamed),
+    Stream(service::Streamed),
 }
 
 impl Conn {
@@ -101,7 +101,7 @@ impl Conn {
         let (from, limit) = if let Some((at, _)) = self.lingering {
             (at, super::limits::LINGER_FOR)
         } else if self.sent < self.out.len() {
-            (self.progress_at, shared.client_timeout)
+            (self.progress_at, shared.bounds.client_timeout)
         } else if let Some(stop_at) = shared.stopped_at() {
             // Stopping: a connection with requests to answer (a turn to come,
             // or bytes not yet read) is left to the workers; what has not
@@ -114,10 +114,10 @@ impl Conn {
             // A client timeout shorter than the head's bounds that too.
             (
                 self.head_at,
-                super::limits::HEAD_TIMEOUT.min(shared.client_timeout),
+                super::limits::HEAD_TIMEOUT.min(shared.bounds.client_timeout),
             )
         } else {
-            (self.idle_at, shared.client_timeout)
+            (self.idle_at, shared.bounds.client_timeout)
         };
         now.duration_since(from) >= limit
     }
@@ -167,7 +167,7 @@ pub fn turn(c: &mut Conn, shared: &Shared) -> Next {
             },
             Parsed::Refused(err) => {
                 c.buf.clear();
-                c.out = respond::refusal(shared, &err);
+                c.out = service::refusal(shared, &err);
                 c.sent = 0;
                 c.close_after = true;
             }
@@ -177,7 +177,7 @@ pub fn turn(c: &mut Conn, shared: &Shared) -> Next {
                 (c.idle_at, c.head_at) = (now, now);
                 // While stopping, the last complete request received says close.
                 let last = shared.is_stopping() && !another_waits(c);
-                match respond::answer(shared, c, &head, last) {
+                match service::answer(shared, c, &head, last) {
                     Reply::Bytes { bytes, close } => {
                         c.out = bytes;
                         c.sent = 0;
