@@ -14,6 +14,7 @@ use super::conn::Conn;
 use super::epoll::Interest;
 use super::layer::{CAP_RETRY_AFTER_SECS, Shared};
 use super::limits::addr_key;
+use super::phase::Then;
 use super::workers::{Cell, FIRST_CONNECTION, close, lock};
 use super::table::MAX_LINGERING;
 use super::serialize::{self, Framing};
@@ -110,7 +111,7 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
         }
     };
     if refused {
-        c.refuse_with(cap_refusal(shared));
+        c.queue(cap_refusal(shared), Then::Close);
         c.refused = true;
     }
     let cut = {
@@ -133,7 +134,7 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
     };
     let mut c = lock(&cell);
     // Already closed to make room for another: never added.
-    if c.closed {
+    if c.is_closed() {
         return;
     }
     // A refused connection has its 503 to write; an admitted one waits for
@@ -164,7 +165,7 @@ fn cap_refusal(shared: &Shared) -> Vec<u8> {
 /// without waiting, then the close.
 fn cut_short(shared: &Shared, key: usize, cell: &Cell) {
     let mut c = lock(cell);
-    if c.closed {
+    if c.is_closed() {
         return;
     }
     linger::cut(&mut c);
@@ -200,7 +201,7 @@ fn evict_oldest_idle(shared: &Shared) -> bool {
             continue;
         };
         let Ok(mut c) = cell.try_lock() else { continue };
-        if c.closed || c.refused || !c.is_idle() || c.idle_at() != at {
+        if c.refused || c.idle_since() != Some(at) {
             continue;
         }
         close(shared, key, &mut c);

@@ -55,7 +55,7 @@ impl Layer {
         // One a worker holds gets its turn there, and is re-armed after it.
         for (key, cell) in shared.table.snapshot() {
             if let Ok(c) = cell.try_lock()
-                && !c.closed
+                && !c.is_closed()
             {
                 let _ = shared.waits.set.rearm(&c.stream, key, Interest::Both);
             }

@@ -113,7 +113,7 @@ impl Table {
             .into_iter()
             .filter_map(|(key, cell)| {
                 let c = cell.try_lock().ok()?;
-                c.is_idle().then(|| (c.idle_at(), key))
+                c.idle_since().map(|since| (since, key))
             })
             .collect();
         idle.sort_unstable_by(|a, b| b.cmp(a));

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use super::conn::{self, Conn, Next};
 use super::epoll::Interest;
 use super::layer::Shared;
+use super::phase::{Phase, Then};
 pub(super) use super::table::Cell;
 use super::{accept, service, stream};
 use crate::error::ApiError;
@@ -70,7 +71,7 @@ fn drive(shared: &Arc<Shared>, key: usize) {
         return;
     };
     let mut c = lock(&cell);
-    if c.closed {
+    if c.is_closed() {
         return;
     }
     let interest = match conn::turn(&mut c, shared) {
@@ -94,7 +95,10 @@ fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: service::Streamed
     {
         Ok(Ok(())) => close(shared, key, c),
         _ => {
-            c.refuse_with(service::refusal(shared, &ApiError::ServiceUnavailable));
+            c.queue(
+                service::refusal(shared, &ApiError::ServiceUnavailable),
+                Then::Close,
+            );
             if shared.waits.set.rearm(&c.stream, key, Interest::Write).is_err() {
                 close(shared, key, c);
             }
@@ -107,7 +111,7 @@ fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: service::Streamed
 /// `c`'s lock.
 pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
     let _ = shared.waits.set.delete(&c.stream);
-    c.closed = true;
+    c.phase = Phase::Closed;
     shared.table.remove(key, c);
     let counts = &shared.answering.counts;
     let count = if c.refused {
@@ -134,7 +138,7 @@ fn sweep(shared: &Shared) {
     for (key, cell) in shared.table.snapshot() {
         // A connection a worker is on now is that worker's to close.
         let Ok(mut c) = cell.try_lock() else { continue };
-        if !c.closed && c.expired(shared, now) {
+        if !c.is_closed() && c.expired(shared, now) {
             close(shared, key, &mut c);
         }
     }
