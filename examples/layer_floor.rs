@@ -2,7 +2,8 @@
 //! project's own layer (src/transport/: the listener, the readiness set, the
 //! workers, httparse, the answer's bytes, the access log) with the server's
 //! default number of workers, answering every request with one fixed body.
-//! No routing, no key check, no SQL: whatever the API server does on top
+//! It uses `area_scoring::transport` alone: the layer needs nothing else of
+//! the crate. No routing, no key check, no SQL: whatever the API server does on top
 //! costs more than this, so its requests per second cannot exceed this
 //! program's, and this against nginx is what the layer costs on its own.
 //!

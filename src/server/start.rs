@@ -1,7 +1,8 @@
 //! Starting the server: the keys (moved out of an old dataset first, or
 //! found in Redis), the dataset, the listeners, the app on the layer, and
 //! the threads that watch the files and write the usage. What it opens is
-//! logged after the address the first line names (docs/operations.md).
+//! logged after the address the first line names (docs/operations.md,
+//! "Configuration").
 
 use std::sync::Arc;
 use std::time::Duration;

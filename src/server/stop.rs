@@ -1,7 +1,7 @@
 //! Stopping the server: the layer first (transport/drain.rs), so that every
 //! request received is answered; then the watchers; and last the usage
 //! flush, so that every request answered is counted (docs/operations.md,
-//! "Usage"), waiting for the usage file as long as the exit deadline allows.
+//! "Keys": usage), waiting for the usage file as long as the exit deadline allows.
 
 use std::time::{Duration, Instant};
 
@@ -10,7 +10,7 @@ use crate::access::usage;
 use crate::transport::{AFTER_DEADLINE, join_within};
 
 /// When the last usage flush gives up, from the signal: the process exits
-/// within 5 s of it (docs/operations.md).
+/// within 5 s of it (docs/http-layer.md, "Shutdown").
 const USAGE_DEADLINE: Duration = Duration::from_millis(4800);
 
 impl Running {

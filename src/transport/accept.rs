@@ -15,8 +15,8 @@ use super::epoll::Interest;
 use super::layer::{CAP_RETRY_AFTER_SECS, Shared};
 use super::limits::addr_key;
 use super::phase::Then;
-use super::workers::{Cell, FIRST_CONNECTION, close, lock};
-use super::table::MAX_LINGERING;
+use super::workers::{FIRST_CONNECTION, close, lock};
+use super::table::{Cell, Entry, Idle, MAX_LINGERING};
 use super::serialize::{self, Framing};
 use super::{linger, service};
 use crate::error::ApiError;
@@ -126,7 +126,7 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
         }
         inner.past_bound(shared.bounds.limits.descriptor_room())
     };
-    for (key, cell) in cut {
+    for Entry { key, cell } in cut {
         cut_short(shared, key, &cell);
     }
     let Some(cell) = shared.table.get(key) else {
@@ -188,7 +188,7 @@ fn evict_oldest_idle(shared: &Shared) -> bool {
     let mut listed = shared.table.idlest();
     let mut relisted = false;
     loop {
-        let Some((at, key)) = listed.pop() else {
+        let Some(Idle { since, key }) = listed.pop() else {
             if relisted {
                 return false;
             }
@@ -201,7 +201,7 @@ fn evict_oldest_idle(shared: &Shared) -> bool {
             continue;
         };
         let Ok(mut c) = cell.try_lock() else { continue };
-        if c.refused || c.idle_since() != Some(at) {
+        if c.refused || c.idle_since() != Some(since) {
             continue;
         }
         close(shared, key, &mut c);

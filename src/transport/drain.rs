@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::epoll::Interest;
 use super::layer::{Layer, SHUTDOWN_DEADLINE};
+use super::table::Entry;
 use super::workers::{self, lock};
 
 /// How long stopping waits for a thread to end once its work is done.
@@ -53,7 +54,7 @@ impl Layer {
         // A turn for every connection now: one with requests waiting in the
         // kernel is answered; an idle one is closed once quiet (the sweep).
         // One a worker holds gets its turn there, and is re-armed after it.
-        for (key, cell) in shared.table.snapshot() {
+        for Entry { key, cell } in shared.table.snapshot() {
             if let Ok(c) = cell.try_lock()
                 && !c.is_closed()
             {
@@ -81,7 +82,7 @@ impl Layer {
         let joined = join_within(self.workers.drain(..), Instant::now() + AFTER_DEADLINE);
         // Whatever is left (past the deadline) closes here, not at exit.
         if joined {
-            for (key, cell) in shared.table.snapshot() {
+            for Entry { key, cell } in shared.table.snapshot() {
                 workers::close(&shared, key, &mut lock(&cell));
             }
         }

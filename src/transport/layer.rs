@@ -21,7 +21,8 @@ use super::table::Table;
 use super::{Service, spawn, workers};
 
 /// How long shutdown waits for connections and exports at most: the process
-/// exits within 5 s of the signal (docs/operations.md), with room for the exit.
+/// exits within 5 s of the signal (docs/http-layer.md, "Shutdown"), with
+/// room for the exit.
 pub(super) const SHUTDOWN_DEADLINE: Duration = Duration::from_millis(4200);
 /// While stopping, an idle connection closes once nothing has come on it
 /// for this long: a request sent just before the signal may still be on its way.

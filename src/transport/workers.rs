@@ -18,7 +18,7 @@ use super::conn::{self, Conn, Next};
 use super::epoll::Interest;
 use super::layer::Shared;
 use super::phase::{Phase, Then};
-pub(super) use super::table::Cell;
+use super::table::Entry;
 use super::{accept, service, stream};
 use crate::error::ApiError;
 
@@ -135,7 +135,7 @@ fn sweep(shared: &Shared) {
             accept::rearm_listener(shared, index);
         }
     }
-    for (key, cell) in shared.table.snapshot() {
+    for Entry { key, cell } in shared.table.snapshot() {
         // A connection a worker is on now is that worker's to close.
         let Ok(mut c) = cell.try_lock() else { continue };
         if !c.is_closed() && c.expired(shared, now) {
