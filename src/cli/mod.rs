@@ -14,9 +14,9 @@ use crate::data::load;
 use crate::data::previous;
 use crate::data::synthetic;
 use crate::server;
+use crate::server::ServeConfig;
 use config::{Command, Synthetic};
 use std::path::Path;
-use crate::server::ServeConfig;
 
 pub fn main(args: &[String]) -> i32 {
     let command = match config::parse(args, &|k| std::env::var(k).ok()) {

@@ -15,9 +15,9 @@ use super::epoll::Interest;
 use super::layer::{CAP_RETRY_AFTER_SECS, Shared};
 use super::limits::addr_key;
 use super::phase::Then;
-use super::workers::{FIRST_CONNECTION, close, lock};
-use super::table::{Cell, Entry, Idle, MAX_LINGERING};
 use super::serialize::{self, Framing};
+use super::table::{Cell, Entry, Idle, MAX_LINGERING};
+use super::workers::{FIRST_CONNECTION, close, lock};
 use super::{linger, service};
 use crate::error::ApiError;
 
@@ -56,7 +56,8 @@ pub fn accept(shared: &Arc<Shared>, metrics_only: bool) {
                 if !shared.accept_failing.swap(true, Ordering::SeqCst) {
                     log::error!("cannot accept a connection ({e}); retrying");
                 }
-                *shared.listeners[index].paused_until
+                *shared.listeners[index]
+                    .paused_until
                     .lock()
                     .unwrap_or_else(|p| p.into_inner()) = Some(Instant::now() + ACCEPT_PAUSE);
                 return;

@@ -139,3 +139,60 @@ impl Conn {
         matches!(self.stream.peek(&mut [0u8; 1]), Ok(n) if n > 0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::{TcpListener, TcpStream};
+
+    /// A connection as the layer holds it, and its client's end.
+    fn pair() -> (Conn, TcpStream) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (stream, peer) = listener.accept().unwrap();
+        stream.set_nonblocking(true).unwrap();
+        (Conn::new(stream, peer, false, None), client)
+    }
+
+    #[test]
+    fn an_answer_written_whole_frees_the_connection_and_a_last_one_ends_it() {
+        let (mut c, mut client) = pair();
+        assert!(c.idle_since().is_some(), "a new connection is idle");
+        c.queue(b"one".to_vec(), Then::KeepOpen);
+        assert!(c.idle_since().is_none(), "writing is not idle");
+        assert!(matches!(conn::flush(&mut c), Flow::Done));
+        assert!(c.idle_since().is_some(), "idle once its answer is out");
+        c.buf.extend_from_slice(b"GET / HT");
+        c.queue(b"two".to_vec(), Then::KeepOpen);
+        assert!(matches!(conn::flush(&mut c), Flow::Done));
+        assert!(matches!(c.phase, Phase::Reading { .. }), "a head begun");
+        c.queue(b"three".to_vec(), Then::Close);
+        assert!(matches!(conn::flush(&mut c), Flow::Last));
+        let mut got = [0u8; 11];
+        client.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"onetwothree");
+    }
+
+    #[test]
+    fn at_a_stop_a_quiet_idle_connection_closes_and_one_with_bytes_unread_does_not() {
+        let (c, mut client) = pair();
+        let now = Instant::now() + QUIET;
+        let Phase::Idle { since } = c.phase else {
+            panic!("a new connection is idle")
+        };
+        assert!(c.closes_at_stop(since, now), "quiet since the stop");
+        assert!(!c.closes_at_stop(now, now), "the stop has only begun");
+        client.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
+        while !c.unread() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(!c.closes_at_stop(since, now), "a request waits to be read");
+        let (mut writing, _client) = pair();
+        writing.queue(b"answer".to_vec(), Then::KeepOpen);
+        assert!(
+            !writing.closes_at_stop(since, now + QUIET),
+            "writing keeps its bounds"
+        );
+    }
+}

@@ -56,7 +56,11 @@ pub fn work(shared: &Arc<Shared>) {
             TICK_KEY => {
                 shared.waits.tick.take();
                 sweep(shared);
-                if let Err(e) = shared.waits.set.rearm(&shared.waits.tick, TICK_KEY, Interest::Read) {
+                if let Err(e) = shared
+                    .waits
+                    .set
+                    .rearm(&shared.waits.tick, TICK_KEY, Interest::Read)
+                {
                     log::error!("timeouts are no longer swept: {e}");
                 }
             }
@@ -99,7 +103,12 @@ fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: service::Streamed
                 service::refusal(shared, &ApiError::ServiceUnavailable),
                 Then::Close,
             );
-            if shared.waits.set.rearm(&c.stream, key, Interest::Write).is_err() {
+            if shared
+                .waits
+                .set
+                .rearm(&c.stream, key, Interest::Write)
+                .is_err()
+            {
                 close(shared, key, c);
             }
         }
@@ -127,7 +136,8 @@ pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
 fn sweep(shared: &Shared) {
     let now = Instant::now();
     for index in 0..shared.listeners.len() {
-        let mut paused = shared.listeners[index].paused_until
+        let mut paused = shared.listeners[index]
+            .paused_until
             .lock()
             .unwrap_or_else(|p| p.into_inner());
         if paused.is_some_and(|until| now >= until) {
