@@ -2,7 +2,8 @@
 //! project's own layer (src/transport/: the listener, the readiness set, the
 //! workers, httparse, the answer's bytes, the access log) with the server's
 //! default number of workers, answering every request with one fixed body.
-//! No routing, no key check, no SQL: whatever the API server does on top
+//! It uses `area_scoring::transport` alone: the layer needs nothing else of
+//! the crate. No routing, no key check, no SQL: whatever the API server does on top
 //! costs more than this, so its requests per second cannot exceed this
 //! program's, and this against nginx is what the layer costs on its own.
 //!
@@ -13,10 +14,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use area_scoring::app::http::{Request, Response};
-use area_scoring::app::metrics::Metrics;
 use area_scoring::transport::listener::listen;
-use area_scoring::transport::{ConnLimits, Layer, LayerConfig, Service};
+use area_scoring::transport::{
+    ConnLimits, Layer, LayerConfig, LayerCounts, Request, Response, Service,
+};
 
 struct Fixed(Vec<u8>);
 
@@ -44,8 +45,8 @@ fn main() {
             ..ConnLimits::default()
         },
     };
-    let metrics = Arc::new(Metrics::new());
-    let _layer = Layer::start(vec![listener], config, Arc::new(Fixed(body)), metrics)
+    let counts = Arc::new(LayerCounts::default());
+    let _layer = Layer::start(vec![listener], config, Arc::new(Fixed(body)), counts)
         .expect("the layer starts");
     println!("ADDR {addr}");
     loop {

@@ -1,6 +1,6 @@
 //! Every way a request can fail, and the one body shape that says so.
 //!
-//! Handlers return `Result<T, ApiError>`; `app/http.rs` turns an `ApiError` into a
+//! Handlers return `Result<T, ApiError>`; `transport/response.rs` turns an `ApiError` into a
 //! response with `status()`, `headers()` and `body()`. No other module builds an
 //! error body, so a client always sees
 //! `{"error": {"code", "message", "status", "param"?}}` with `status` equal to the

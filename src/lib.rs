@@ -2,8 +2,11 @@
 //!
 //! The folders are the subsystems; each depends only on those listed after it:
 //! - `cli`: the commands, their flags and help;
-//! - `transport`: the HTTP/1.1 layer (on httparse), the listener, the worker pool, signals and shutdown;
-//! - `app`: one request from start to finish, the app's own HTTP types, metrics;
+//! - `server`: the app on the HTTP layer: what it opens, its threads, signals, the stop;
+//! - `app`: one request from start to finish, CORS, metrics;
+//! - `transport`: the HTTP/1.1 layer (on httparse) over any `Service`, with the
+//!   `Request` and `Response` it trades and its own counters: the listener,
+//!   the workers, each connection's phase, the layer's stop;
 //! - `api`: routes, query parameters and the endpoint handlers;
 //! - `access`: API keys, plans and rate limits;
 //! - `data`: database files, the served dataset, building and importing data;
@@ -19,4 +22,5 @@ pub mod dates;
 pub mod domain;
 pub mod error;
 pub mod search;
+pub mod server;
 pub mod transport;

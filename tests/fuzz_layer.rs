@@ -10,10 +10,10 @@ use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use area_scoring::app::http::{Request, Response};
-use area_scoring::app::metrics::Metrics;
 use area_scoring::transport::listener::listen;
-use area_scoring::transport::{ConnLimits, Layer, LayerConfig, Service};
+use area_scoring::transport::{
+    ConnLimits, Layer, LayerConfig, LayerCounts, Request, Response, Service,
+};
 use proptest::prelude::*;
 
 struct Echo;
@@ -41,7 +41,7 @@ fn addr() -> SocketAddr {
             vec![listener],
             config,
             Arc::new(Echo),
-            Arc::new(Metrics::new()),
+            Arc::new(LayerCounts::default()),
         )
         .unwrap();
         (addr, layer)

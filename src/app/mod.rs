@@ -6,7 +6,8 @@
 //! answers (401, 429, 404 not_found, 405, 400, 403, 404 area_not_found).
 //! `public` answers the routes that need no key (`pages` the browser's);
 //! `endpoints` calls the
-//! handler of an API route; `http` holds the app's own request and response;
+//! handler of an API route; `http` adds CORS to the layer's `Request` and
+//! `Response` (src/transport/);
 //! `caching` tags and encodes a successful answer (`encoding`, `gzip`);
 //! `sent` counts the body bytes handed to the connection.
 
@@ -83,7 +84,7 @@ impl App {
         });
         stamp(&mut response, request_id);
         sent::count(&self.metrics, &mut response, req.method == "HEAD");
-        let label = route.as_ref().map_or("unmatched", Route::label);
+        let label = route.as_ref().map_or(metrics::UNMATCHED, Route::label);
         self.metrics
             .record(label, response.status, started.elapsed());
         response

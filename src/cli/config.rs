@@ -11,7 +11,7 @@ use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, REDIS_VARIABLE, RedisUrl};
 use crate::access::redis::url_file::REDIS_FILE_VARIABLE;
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
-use crate::transport::ServeConfig;
+use crate::server::ServeConfig;
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
 
 pub const DEFAULT_DB: &str = "data/areas.db";

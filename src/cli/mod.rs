@@ -13,10 +13,10 @@ use crate::data::import;
 use crate::data::load;
 use crate::data::previous;
 use crate::data::synthetic;
-use crate::transport;
+use crate::server;
+use crate::server::ServeConfig;
 use config::{Command, Synthetic};
 use std::path::Path;
-use transport::ServeConfig;
 
 pub fn main(args: &[String]) -> i32 {
     let command = match config::parse(args, &|k| std::env::var(k).ok()) {
@@ -84,7 +84,7 @@ fn run(command: Command) -> Result<(), String> {
             eprintln!("{}", previous::rollback(&db)?);
             Ok(())
         }
-        // The server moves them itself, logging it (transport::start).
+        // The server moves them itself, logging it (server::start).
         Command::Serve(config) => serve(&config),
         // With Redis, no dataset nor keys file is needed, nor touched.
         Command::Keys { files, action } => {
@@ -153,5 +153,5 @@ fn serve(config: &ServeConfig) -> Result<(), String> {
         .env()
         .init()
         .map_err(|e| e.to_string())?;
-    transport::start(config)?.run_until_signalled()
+    server::start(config)?.run_until_signalled()
 }

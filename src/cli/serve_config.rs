@@ -12,8 +12,9 @@ use super::{
 use crate::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY;
 use crate::cli::flags::Flags;
 use crate::cli::help::SERVE_USAGE;
+use crate::server::ServeConfig;
+use crate::transport::ConnLimits;
 use crate::transport::fronts::{TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedFronts};
-use crate::transport::{ConnLimits, ServeConfig};
 
 impl Context<'_> {
     pub(super) fn serve(&self, args: &[String]) -> Result<Command, UsageError> {

@@ -14,9 +14,11 @@ use super::conn::Conn;
 use super::epoll::Interest;
 use super::layer::{CAP_RETRY_AFTER_SECS, Shared};
 use super::limits::addr_key;
-use super::pool::{Cell, FIRST_CONNECTION, close, lock};
-use super::table::MAX_LINGERING;
-use super::{linger, respond};
+use super::phase::Then;
+use super::serialize::{self, Framing};
+use super::table::{Cell, Entry, Idle, MAX_LINGERING};
+use super::workers::{FIRST_CONNECTION, close, lock};
+use super::{linger, service};
 use crate::error::ApiError;
 
 /// Connections accepted in one turn on a listener, before others get theirs.
@@ -30,7 +32,7 @@ pub fn accept(shared: &Arc<Shared>, metrics_only: bool) {
         return;
     };
     for _ in 0..ACCEPTS_PER_TURN {
-        match listener.accept() {
+        match listener.socket.accept() {
             Ok((socket, peer)) => {
                 if shared.accept_failing.swap(false, Ordering::SeqCst) {
                     log::info!("accepting connections again");
@@ -47,14 +49,15 @@ pub fn accept(shared: &Arc<Shared>, metrics_only: bool) {
                 // EMFILE, ENFILE, ENOBUFS, ENOMEM: logged once per burst,
                 // retried after a pause (the sweep re-arms the listener).
                 shared
-                    .app_metrics()
-                    .layer
+                    .answering
+                    .counts
                     .accept_errors
                     .fetch_add(1, Ordering::Relaxed);
                 if !shared.accept_failing.swap(true, Ordering::SeqCst) {
                     log::error!("cannot accept a connection ({e}); retrying");
                 }
-                *shared.accept_paused[index]
+                *shared.listeners[index]
+                    .paused_until
                     .lock()
                     .unwrap_or_else(|p| p.into_inner()) = Some(Instant::now() + ACCEPT_PAUSE);
                 return;
@@ -67,8 +70,9 @@ pub fn accept(shared: &Arc<Shared>, metrics_only: bool) {
 pub fn rearm_listener(shared: &Shared, index: usize) {
     if !shared.is_stopping() {
         let _ = shared
+            .waits
             .set
-            .rearm(&shared.listeners[index], index, Interest::Read);
+            .rearm(&shared.listeners[index].socket, index, Interest::Read);
     }
 }
 
@@ -76,29 +80,29 @@ pub fn rearm_listener(shared: &Shared, index: usize) {
 /// refused at a cap goes to the lingering closes instead, outside the table
 /// (table.rs), with its 503 to write.
 fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics_only: bool) {
-    let layer = &shared.app_metrics().layer;
+    let counts = &shared.answering.counts;
     if socket.set_nonblocking(true).is_err() {
         return;
     }
     let _ = socket.set_nodelay(true);
     // A named front speaks for many clients, as one on loopback does.
-    let addr = addr_key(&peer, shared.limits.count_loopback)
-        .filter(|_| !shared.limits.fronts.names(peer.ip()));
+    let addr = addr_key(&peer, shared.bounds.limits.count_loopback)
+        .filter(|_| !shared.bounds.limits.fronts.names(peer.ip()));
     // Read at each accept: an operator may lower the descriptor limit of a
     // running server (prlimit).
-    let max = shared.limits.effective_max();
+    let max = shared.bounds.limits.effective_max();
     let full = shared.table.len() >= max && !evict_oldest_idle(shared);
     let key = shared.table.next.fetch_add(1, Ordering::Relaxed) + FIRST_CONNECTION;
     let mut c = Conn::new(socket, peer, metrics_only, None);
     let refused = if full {
-        layer.refused_total.fetch_add(1, Ordering::Relaxed);
+        counts.refused_total.fetch_add(1, Ordering::Relaxed);
         log::debug!("{peer} refused: {max} connections open");
         true
     } else {
         let mut inner = shared.table.lock();
         match addr {
-            Some(a) if !inner.per_address.take(a, shared.limits.per_address) => {
-                layer.refused_per_address.fetch_add(1, Ordering::Relaxed);
+            Some(a) if !inner.per_address.take(a, shared.bounds.limits.per_address) => {
+                counts.refused_per_address.fetch_add(1, Ordering::Relaxed);
                 true
             }
             a => {
@@ -108,7 +112,7 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
         }
     };
     if refused {
-        c.refuse_with(cap_refusal(shared));
+        c.queue(cap_refusal(shared), Then::Close);
         c.refused = true;
     }
     let cut = {
@@ -116,14 +120,14 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
         let cell = Arc::new(Mutex::new(c));
         if refused {
             inner.lingering.insert(key, cell);
-            layer.lingering.fetch_add(1, Ordering::Relaxed);
+            counts.lingering.fetch_add(1, Ordering::Relaxed);
         } else {
             inner.open.insert(key, cell);
-            layer.open.fetch_add(1, Ordering::Relaxed);
+            counts.open.fetch_add(1, Ordering::Relaxed);
         }
-        inner.past_bound(shared.limits.descriptor_room())
+        inner.past_bound(shared.bounds.limits.descriptor_room())
     };
-    for (key, cell) in cut {
+    for Entry { key, cell } in cut {
         cut_short(shared, key, &cell);
     }
     let Some(cell) = shared.table.get(key) else {
@@ -131,7 +135,7 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
     };
     let mut c = lock(&cell);
     // Already closed to make room for another: never added.
-    if c.closed {
+    if c.is_closed() {
         return;
     }
     // A refused connection has its 503 to write; an admitted one waits for
@@ -141,7 +145,7 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
     } else {
         Interest::Read
     };
-    if shared.set.add(&c.stream, key, interest).is_err() {
+    if shared.waits.set.add(&c.stream, key, interest).is_err() {
         close(shared, key, &mut c);
     }
 }
@@ -149,27 +153,27 @@ fn admit(shared: &Shared, socket: TcpStream, peer: std::net::SocketAddr, metrics
 /// 503 with Retry-After: 1 for a connection past a cap.
 fn cap_refusal(shared: &Shared) -> Vec<u8> {
     let mut response =
-        respond::layer_error(shared, &Default::default(), &ApiError::ServiceUnavailable);
+        service::layer_error(shared, &Default::default(), &ApiError::ServiceUnavailable);
     for (name, value) in response.headers.iter_mut() {
         if *name == "Retry-After" {
             *value = CAP_RETRY_AFTER_SECS.to_string();
         }
     }
-    super::answer::bytes(&response, 1, false, super::answer::Framing::Close)
+    serialize::bytes(&response, 1, false, Framing::Close)
 }
 
 /// Ends a lingering close past the bound: what it can write and read
 /// without waiting, then the close.
 fn cut_short(shared: &Shared, key: usize, cell: &Cell) {
     let mut c = lock(cell);
-    if c.closed {
+    if c.is_closed() {
         return;
     }
     linger::cut(&mut c);
     close(shared, key, &mut c);
     shared
-        .app_metrics()
-        .layer
+        .answering
+        .counts
         .lingering_cut
         .fetch_add(1, Ordering::Relaxed);
     log::debug!(
@@ -185,7 +189,7 @@ fn evict_oldest_idle(shared: &Shared) -> bool {
     let mut listed = shared.table.idlest();
     let mut relisted = false;
     loop {
-        let Some((at, key)) = listed.pop() else {
+        let Some(Idle { since, key }) = listed.pop() else {
             if relisted {
                 return false;
             }
@@ -198,13 +202,13 @@ fn evict_oldest_idle(shared: &Shared) -> bool {
             continue;
         };
         let Ok(mut c) = cell.try_lock() else { continue };
-        if c.closed || c.refused || !c.is_idle() || c.idle_at() != at {
+        if c.refused || c.idle_since() != Some(since) {
             continue;
         }
         close(shared, key, &mut c);
         shared
-            .app_metrics()
-            .layer
+            .answering
+            .counts
             .evicted
             .fetch_add(1, Ordering::Relaxed);
         return true;

@@ -17,7 +17,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::app::metrics::Metrics;
+use super::counters::LayerCounts;
 use crate::dates::format_timestamp_millis;
 
 /// The log target, as other modules' lines name theirs.
@@ -33,7 +33,7 @@ pub struct AccessLog {
     shared: Arc<Pending>,
     /// Whether the logger writes this target at info (RUST_LOG may say not).
     enabled: bool,
-    metrics: Arc<Metrics>,
+    counts: Arc<LayerCounts>,
 }
 
 #[derive(Default)]
@@ -50,7 +50,7 @@ struct Batch {
 
 impl AccessLog {
     /// The log and its writer thread. Call after the logger is set up.
-    pub fn start(metrics: Arc<Metrics>) -> Result<(AccessLog, JoinHandle<()>), String> {
+    pub fn start(counts: Arc<LayerCounts>) -> Result<(AccessLog, JoinHandle<()>), String> {
         let shared = Arc::new(Pending::default());
         let theirs = shared.clone();
         let writer = std::thread::Builder::new()
@@ -61,7 +61,7 @@ impl AccessLog {
         let log = AccessLog {
             shared,
             enabled,
-            metrics,
+            counts,
         };
         Ok((log, writer))
     }
@@ -83,8 +83,7 @@ impl AccessLog {
         }
         if batch.bytes.len() + line.len() > BACKLOG_BYTES {
             drop(batch);
-            let dropped = &self.metrics.layer.log_dropped;
-            dropped.fetch_add(1, Ordering::Relaxed);
+            self.counts.log_dropped.fetch_add(1, Ordering::Relaxed);
             return;
         }
         let first = batch.bytes.is_empty();

@@ -2,7 +2,8 @@
 //! (the nginx front on this host) and the addresses named by
 //! `--trusted-front` (fronts on other hosts). Such a peer's `X-Real-IP` is
 //! the client that requests without a key are limited as, and the
-//! per-address connection cap does not count it (README, "Deployment").
+//! per-address connection cap does not count it (docs/deployment.md, "What
+//! the front is for").
 
 use std::fmt;
 use std::net::IpAddr;

@@ -1,5 +1,5 @@
 //! A request head from the bytes a connection has received: httparse reads
-//! the syntax, and this decides what the API makes of it (README, "Errors";
+//! the syntax, and this decides what the API makes of it (docs/api.md, "Errors";
 //! docs/http-layer.md). Pure: no socket, so the property tests feed it anything.
 
 use crate::error::ApiError;
@@ -24,7 +24,7 @@ pub struct Head {
     pub real_ip: Option<String>,
     /// Whether the connection stays open after the answer.
     pub keep_alive: bool,
-    /// Bytes of the header lines, counted as README "Errors" says.
+    /// Bytes of the header lines, counted as docs/api.md, "Errors", says.
     pub header_bytes: usize,
 }
 

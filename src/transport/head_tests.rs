@@ -1,3 +1,5 @@
+//! head.rs's tests: each shape of head, and what the layer makes of it.
+
 use super::*;
 
 fn refused(raw: &str) -> ApiError {

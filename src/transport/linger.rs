@@ -6,16 +6,15 @@
 
 use std::io::{ErrorKind, Read};
 use std::net::Shutdown;
-use std::time::Instant;
 
 use super::conn::{self, Conn, Next};
 use super::limits::LINGER_BYTES;
+use super::phase::Phase;
 
 /// Shuts the sending side and starts reading what still comes.
 pub fn begin(c: &mut Conn) -> Next {
     let _ = c.stream.shutdown(Shutdown::Write);
-    c.lingering = Some((Instant::now(), 0));
-    c.buf = Vec::new();
+    c.start_lingering();
     read_and_drop(c)
 }
 
@@ -27,7 +26,7 @@ pub fn read_and_drop(c: &mut Conn) -> Next {
         match c.stream.read(&mut scratch) {
             Ok(0) => return Next::Close,
             Ok(n) => {
-                let Some((_, read)) = c.lingering.as_mut() else {
+                let Phase::Lingering { read, .. } = &mut c.phase else {
                     return Next::Close;
                 };
                 *read += n;
@@ -47,10 +46,10 @@ pub fn read_and_drop(c: &mut Conn) -> Next {
 /// so far is read, so that the close that follows is a FIN wherever the
 /// client has sent nothing more.
 pub fn cut(c: &mut Conn) {
-    if c.lingering.is_none() {
+    if let Phase::Lingering { .. } = c.phase {
+        let _ = read_and_drop(c);
+    } else {
         let _ = conn::flush(c);
         let _ = begin(c);
-    } else {
-        let _ = read_and_drop(c);
     }
 }

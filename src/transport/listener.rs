@@ -1,5 +1,5 @@
-//! The listening socket, and the switch that stops it accepting while the
-//! connections already accepted are answered.
+//! A listener (the main one, or the metrics one), and the switch that stops
+//! it accepting while the connections already accepted are answered.
 
 use std::net::{Shutdown, SocketAddr, TcpListener, ToSocketAddrs};
 
@@ -8,7 +8,7 @@ use socket2::{Domain, Protocol, Socket, Type};
 /// Connections the kernel queues, handshake done, before they are accepted.
 pub const BACKLOG: i32 = 1024;
 
-/// A non-blocking listening socket on `addr`. SO_REUSEADDR lets a restart
+/// A non-blocking listener on `addr`. SO_REUSEADDR lets a restart
 /// bind while old connections linger in TIME_WAIT; without SO_REUSEPORT a
 /// second server on the same port fails to start rather than sharing it.
 pub fn listen(addr: &str) -> Result<TcpListener, String> {
@@ -31,10 +31,10 @@ pub fn listen(addr: &str) -> Result<TcpListener, String> {
     Ok(socket.into())
 }
 
-/// A second handle (a dup) on a listening socket, to make it stop accepting
+/// A second handle (a dup) on a listener, to make it stop accepting
 /// connections without touching those already accepted.
 ///
-/// On Linux, shutdown(SHUT_RD) on a listening TCP socket takes it out of the
+/// On Linux, shutdown(SHUT_RD) on a listener's TCP socket takes it out of the
 /// LISTEN state (inet_shutdown -> tcp_disconnect -> inet_csk_listen_stop):
 /// - an accept() blocked on it returns EINVAL at once;
 /// - a new connection attempt is answered with a reset: the client gets
@@ -49,9 +49,9 @@ pub fn listen(addr: &str) -> Result<TcpListener, String> {
 ///   only during a burst of new connections.
 ///
 /// The tests below check each of these on Linux (written against 6.18), and
-/// tests/wall_clock/drain.rs and lifecycle.rs the whole against the binary. Elsewhere shutdown() on a
-/// listening socket may fail or do nothing; the server then keeps accepting
-/// while it drains.
+/// tests/wall_clock/drain.rs and lifecycle.rs the whole against the binary.
+/// Elsewhere shutdown() on a listener may fail or do nothing; the server
+/// then keeps accepting while it drains.
 pub struct AcceptSwitch(Socket);
 
 impl AcceptSwitch {
@@ -59,8 +59,8 @@ impl AcceptSwitch {
         Ok(AcceptSwitch(Socket::from(listener.try_clone()?)))
     }
 
-    /// Stops accepting new connections, for good. Stop `keep_accepting`
-    /// first: a self-connection after this would be refused and logged.
+    /// Stops accepting new connections, for good. Take the listener out of
+    /// the readiness set first (drain.rs): accept() on it fails from now on.
     pub fn stop_accepting(&self) -> std::io::Result<()> {
         self.0.shutdown(Shutdown::Read)
     }

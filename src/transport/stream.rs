@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::layer::Shared;
 use super::limits::{LINGER_BYTES, LINGER_FOR};
 use super::pace::{Pace, TooSlow, Watch};
-use super::respond::Streamed;
+use super::service::Streamed;
 
 /// How much of a streamed body is read and sent at a time.
 const CHUNK: usize = 64 * 1024;
@@ -43,8 +43,8 @@ pub fn spawn(shared: &Arc<Shared>, socket: TcpStream, streamed: Streamed) -> Res
             yield_to_workers();
             let mut out = Writer {
                 socket: &socket,
-                watch: Watch::new(shared2.limits.export_pace),
-                client_timeout: shared2.client_timeout,
+                watch: Watch::new(shared2.bounds.limits.export_pace),
+                client_timeout: shared2.bounds.client_timeout,
                 progress_at: Instant::now(),
             };
             match send(&mut out, streamed) {
@@ -54,7 +54,7 @@ pub fn spawn(shared: &Arc<Shared>, socket: TcpStream, streamed: Streamed) -> Res
                     linger(&socket);
                 }
                 Err(stop) => {
-                    too_slow(&shared2, &stop, shared2.limits.export_pace);
+                    too_slow(&shared2, &stop, shared2.bounds.limits.export_pace);
                     reset(&socket);
                 }
             }
@@ -138,8 +138,8 @@ impl Writer<'_> {
 
 fn too_slow(shared: &Shared, stop: &Stop, pace: Pace) {
     shared
-        .app_metrics()
-        .layer
+        .answering
+        .counts
         .exports_too_slow
         .fetch_add(1, Ordering::Relaxed);
     match stop {
@@ -151,7 +151,7 @@ fn too_slow(shared: &Shared, stop: &Stop, pace: Pace) {
         ),
         _ => log::info!(
             "an export closed: its client took nothing for {} s",
-            shared.client_timeout.as_secs()
+            shared.bounds.client_timeout.as_secs()
         ),
     }
 }

@@ -24,6 +24,20 @@ use super::limits::PerAddress;
 
 pub(super) type Cell = Arc<Mutex<Conn>>;
 
+/// A connection in the table, by its key.
+pub(super) struct Entry {
+    pub(super) key: usize,
+    pub(super) cell: Cell,
+}
+
+/// An idle connection as listed for the cap: idle since when, and its key.
+/// Ordered by the time first, so a sorted list has the longest idle at one end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Idle {
+    pub(super) since: Instant,
+    pub(super) key: usize,
+}
+
 /// Lingering closes of refused connections kept at once, at most.
 pub const MAX_LINGERING: usize = 1024;
 
@@ -35,7 +49,7 @@ pub struct Table {
     pub(super) next: AtomicUsize,
     /// Open connections idle when last listed, with the time each has been
     /// idle since, the longest idle last.
-    idlest: Mutex<Vec<(Instant, usize)>>,
+    idlest: Mutex<Vec<Idle>>,
 }
 
 #[derive(Default)]
@@ -51,16 +65,25 @@ impl Inner {
     /// Takes out the oldest lingering closes past `MAX_LINGERING` and past
     /// what `room` descriptors leave beside the open connections; the
     /// caller cuts them short, outside the table's lock.
-    pub(super) fn past_bound(&mut self, room: usize) -> Vec<(usize, Cell)> {
+    pub(super) fn past_bound(&mut self, room: usize) -> Vec<Entry> {
         let bound = MAX_LINGERING.min(room.saturating_sub(self.open.len()));
         let mut cut = Vec::new();
         while self.lingering.len() > bound {
             match self.lingering.pop_first() {
-                Some(oldest) => cut.push(oldest),
+                Some((key, cell)) => cut.push(Entry { key, cell }),
                 None => break,
             }
         }
         cut
+    }
+}
+
+impl Entry {
+    fn of((key, cell): (&usize, &Cell)) -> Entry {
+        Entry {
+            key: *key,
+            cell: cell.clone(),
+        }
     }
 }
 
@@ -79,16 +102,16 @@ impl Table {
     }
 
     /// Every connection, open or lingering after a refusal.
-    pub fn snapshot(&self) -> Vec<(usize, Cell)> {
+    pub(super) fn snapshot(&self) -> Vec<Entry> {
         let inner = self.lock();
         let all = inner.open.iter().chain(inner.lingering.iter());
-        all.map(|(k, c)| (*k, c.clone())).collect()
+        all.map(Entry::of).collect()
     }
 
     /// The open connections only.
-    pub fn open(&self) -> Vec<(usize, Cell)> {
+    pub(super) fn open(&self) -> Vec<Entry> {
         let inner = self.lock();
-        inner.open.iter().map(|(k, c)| (*k, c.clone())).collect()
+        inner.open.iter().map(Entry::of).collect()
     }
 
     pub(super) fn get(&self, key: usize) -> Option<Cell> {
@@ -101,19 +124,19 @@ impl Table {
     }
 
     /// The idle connections to close first at the cap (see the note above).
-    pub(super) fn idlest(&self) -> MutexGuard<'_, Vec<(Instant, usize)>> {
+    pub(super) fn idlest(&self) -> MutexGuard<'_, Vec<Idle>> {
         self.idlest.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Lists the open connections idle now (one a worker holds is not),
     /// the longest idle last.
-    pub(super) fn list_idle(&self) -> Vec<(Instant, usize)> {
+    pub(super) fn list_idle(&self) -> Vec<Idle> {
         let mut idle: Vec<_> = self
             .open()
             .into_iter()
-            .filter_map(|(key, cell)| {
+            .filter_map(|Entry { key, cell }| {
                 let c = cell.try_lock().ok()?;
-                c.is_idle().then(|| (c.idle_at(), key))
+                c.idle_since().map(|since| Idle { since, key })
             })
             .collect();
         idle.sort_unstable_by(|a, b| b.cmp(a));
@@ -149,7 +172,7 @@ mod tests {
         for key in 0..MAX_LINGERING + 2 {
             inner.lingering.insert(key, one.clone());
         }
-        let cut: Vec<usize> = inner.past_bound(usize::MAX).iter().map(|c| c.0).collect();
+        let cut: Vec<usize> = inner.past_bound(usize::MAX).iter().map(|c| c.key).collect();
         assert_eq!(cut, [0, 1]);
         // Ten descriptors of room, eight taken by open connections: two lingering.
         for key in 0..8 {

@@ -47,7 +47,7 @@ use std::sync::OnceLock;
 
 use area_scoring::cli::config::{self, Command};
 pub use area_scoring::domain::Plan;
-use area_scoring::transport as app_server;
+use area_scoring::server as app_server;
 use serde_json::Value;
 
 use client::Reply;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use area_scoring::domain::Plan;
-use area_scoring::transport::{self, Running, ServeConfig};
+use area_scoring::server::{self, Running, ServeConfig};
 
 use super::client::{self, Reply};
 use super::db::{fresh_db, new_key};
@@ -24,7 +24,7 @@ pub fn start_with(
     client_timeout: Duration,
     metrics_addr: Option<String>,
 ) -> Running {
-    transport::start(&ServeConfig {
+    server::start(&ServeConfig {
         db: db_path.to_path_buf(),
         keys: super::db::keys_path(db_path),
         redis: None,

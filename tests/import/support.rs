@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use area_scoring::transport;
 use rusqlite::Connection;
 use serde_json::Value;
 
@@ -153,6 +152,6 @@ pub fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
 }
 
 /// The server in-process over `db` on a free port, with two workers.
-pub fn start_server(db: &Path) -> transport::Running {
+pub fn start_server(db: &Path) -> area_scoring::server::Running {
     server::start(db, 2, Duration::from_secs(10))
 }

@@ -100,7 +100,7 @@ fn five_hundred_slowloris_clients_leave_a_normal_client_fast_and_nothing_behind(
 fn the_per_address_cap_refuses_with_503_and_frees_on_close() {
     let _serial = serial();
     let db = fresh_db("per-address");
-    let running = area_scoring::transport::start(&area_scoring::transport::ServeConfig {
+    let running = area_scoring::server::start(&area_scoring::server::ServeConfig {
         db: db.clone(),
         keys: crate::common::db::keys_path(&db),
         redis: None,

@@ -9,7 +9,8 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use area_scoring::transport::{self, ConnLimits, Running, ServeConfig};
+use area_scoring::server::{self, Running, ServeConfig};
+use area_scoring::transport::ConnLimits;
 use socket2::{Domain, Socket, Type};
 
 use super::*;
@@ -18,7 +19,7 @@ use crate::serial;
 /// A server in-process with loopback counted by the per-address cap.
 fn capped(name: &str, per_address: usize, max_connections: usize) -> Running {
     let db = fresh_db(name);
-    transport::start(&ServeConfig {
+    server::start(&ServeConfig {
         db: db.clone(),
         keys: crate::common::db::keys_path(&db),
         redis: None,

@@ -17,8 +17,9 @@ use std::time::{Duration, Instant};
 use super::conn::{self, Conn, Next};
 use super::epoll::Interest;
 use super::layer::Shared;
-pub(super) use super::table::Cell;
-use super::{accept, respond, stream};
+use super::phase::{Phase, Then};
+use super::table::Entry;
+use super::{accept, service, stream};
 use crate::error::ApiError;
 
 /// Keys of the set's own registrations; connections' keys come after.
@@ -40,7 +41,7 @@ pub fn lock(cell: &Mutex<Conn>) -> MutexGuard<'_, Conn> {
 /// A worker's loop, until the stop bell.
 pub fn work(shared: &Arc<Shared>) {
     loop {
-        let key = match shared.set.wait_one() {
+        let key = match shared.waits.set.wait_one() {
             Ok(Some(key)) => key,
             Ok(None) => continue,
             Err(e) => {
@@ -53,9 +54,13 @@ pub fn work(shared: &Arc<Shared>) {
             MAIN_LISTENER => accept::accept(shared, false),
             METRICS_LISTENER => accept::accept(shared, true),
             TICK_KEY => {
-                shared.tick.take();
+                shared.waits.tick.take();
                 sweep(shared);
-                if let Err(e) = shared.set.rearm(&shared.tick, TICK_KEY, Interest::Read) {
+                if let Err(e) = shared
+                    .waits
+                    .set
+                    .rearm(&shared.waits.tick, TICK_KEY, Interest::Read)
+                {
                     log::error!("timeouts are no longer swept: {e}");
                 }
             }
@@ -70,7 +75,7 @@ fn drive(shared: &Arc<Shared>, key: usize) {
         return;
     };
     let mut c = lock(&cell);
-    if c.closed {
+    if c.is_closed() {
         return;
     }
     let interest = match conn::turn(&mut c, shared) {
@@ -80,13 +85,13 @@ fn drive(shared: &Arc<Shared>, key: usize) {
         Next::Close => return close(shared, key, &mut c),
         Next::Stream(s) => return hand_off(shared, key, &mut c, s),
     };
-    if shared.set.rearm(&c.stream, key, interest).is_err() {
+    if shared.waits.set.rearm(&c.stream, key, interest).is_err() {
         close(shared, key, &mut c);
     }
 }
 
 /// Leaves `c` to a thread that streams its answer; if none can start, 503.
-fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: respond::Streamed) {
+fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: service::Streamed) {
     match c
         .stream
         .try_clone()
@@ -94,8 +99,16 @@ fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: respond::Streamed
     {
         Ok(Ok(())) => close(shared, key, c),
         _ => {
-            c.refuse_with(respond::refusal(shared, &ApiError::ServiceUnavailable));
-            if shared.set.rearm(&c.stream, key, Interest::Write).is_err() {
+            c.queue(
+                service::refusal(shared, &ApiError::ServiceUnavailable),
+                Then::Close,
+            );
+            if shared
+                .waits
+                .set
+                .rearm(&c.stream, key, Interest::Write)
+                .is_err()
+            {
                 close(shared, key, c);
             }
         }
@@ -106,14 +119,14 @@ fn hand_off(shared: &Arc<Shared>, key: usize, c: &mut Conn, s: respond::Streamed
 /// handle on it drops (a streaming thread may hold one). The caller holds
 /// `c`'s lock.
 pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
-    let _ = shared.set.delete(&c.stream);
-    c.closed = true;
+    let _ = shared.waits.set.delete(&c.stream);
+    c.phase = Phase::Closed;
     shared.table.remove(key, c);
-    let layer = &shared.app_metrics().layer;
+    let counts = &shared.answering.counts;
     let count = if c.refused {
-        &layer.lingering
+        &counts.lingering
     } else {
-        &layer.open
+        &counts.open
     };
     count.fetch_sub(1, Ordering::Relaxed);
 }
@@ -123,7 +136,8 @@ pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
 fn sweep(shared: &Shared) {
     let now = Instant::now();
     for index in 0..shared.listeners.len() {
-        let mut paused = shared.accept_paused[index]
+        let mut paused = shared.listeners[index]
+            .paused_until
             .lock()
             .unwrap_or_else(|p| p.into_inner());
         if paused.is_some_and(|until| now >= until) {
@@ -131,10 +145,10 @@ fn sweep(shared: &Shared) {
             accept::rearm_listener(shared, index);
         }
     }
-    for (key, cell) in shared.table.snapshot() {
+    for Entry { key, cell } in shared.table.snapshot() {
         // A connection a worker is on now is that worker's to close.
         let Ok(mut c) = cell.try_lock() else { continue };
-        if !c.closed && c.expired(shared, now) {
+        if !c.is_closed() && c.expired(shared, now) {
             close(shared, key, &mut c);
         }
     }

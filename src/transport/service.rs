@@ -1,17 +1,19 @@
-//! A parsed head to the app's `Request`, the `Service` that answers it (the
-//! app), its answer to bytes, and the access-log line: the only place the
-//! layer and the app meet.
+//! Where the layer meets what it serves: a parsed head becomes a `Request`,
+//! the `Service` answers it, its `Response` becomes bytes (serialize.rs),
+//! and the access log gets its line. The layer's own errors (a head
+//! refused, a cap, an export it cannot stream) are finished here too, with
+//! what the service says every answer carries.
 
 use std::io::Read;
 use std::net::IpAddr;
 use std::time::Instant;
 
-use super::answer::{self, Framing};
 use super::conn::Conn;
 use super::head::Head;
 use super::layer::Shared;
-use crate::app::http::{self, Request, Response, Stream};
-use crate::app::{App, stamp};
+use super::request::{Request, loggable_target};
+use super::response::{Response, Stream};
+use super::serialize::{self, Framing};
 use crate::error::ApiError;
 
 /// An export to stream: its head, then its body in chunks.
@@ -20,21 +22,21 @@ pub struct Streamed {
     pub body: Box<dyn Read + Send>,
 }
 
-/// What answers the requests the layer reads: the app, or a fixed answer
-/// (the layer's floor, examples/layer_floor.rs).
+/// What answers the requests the layer reads: the app (src/server/), or a
+/// fixed answer (the layer's floor, examples/layer_floor.rs).
 pub trait Service: Send + Sync + 'static {
     /// Answers a request; `metrics_only` when it came on the metrics listener.
     fn answer(&self, req: &Request, metrics_only: bool) -> Response;
-}
 
-impl Service for App {
-    fn answer(&self, req: &Request, metrics_only: bool) -> Response {
-        if metrics_only {
-            self.handle_metrics_only(req)
-        } else {
-            self.handle(req)
-        }
+    /// Adds to an answer the layer gives itself the headers every answer
+    /// carries: by default its request id alone.
+    fn stamp(&self, response: &mut Response, request_id: String) {
+        response.headers.push(("X-Request-Id", request_id));
     }
+
+    /// Counts a request the layer refused before it was read whole, by the
+    /// status of its answer: by default not at all.
+    fn count_refused(&self, _status: u16) {}
 }
 
 pub enum Reply {
@@ -47,11 +49,12 @@ pub enum Reply {
 pub fn answer(shared: &Shared, c: &Conn, head: &Head, last: bool) -> Reply {
     let started = Instant::now();
     let client = shared
+        .bounds
         .limits
         .fronts
         .client(c.peer.ip(), head.real_ip.as_deref());
     let req = to_request(head, client);
-    let mut response = shared.service.answer(&req, c.metrics_only);
+    let mut response = shared.answering.service.answer(&req, c.metrics_only);
     let head_only = head.method == "HEAD";
     let close = !head.keep_alive || last;
     if response.stream.is_some() {
@@ -63,7 +66,7 @@ pub fn answer(shared: &Shared, c: &Conn, head: &Head, last: bool) -> Reply {
         } else {
             access_line(shared, &req, &response, started);
             let stream = response.stream.take();
-            let head_bytes = answer::streamed_head(&response);
+            let head_bytes = serialize::streamed_head(&response);
             return match (stream, head_only) {
                 (Some(Stream(body)), false) => Reply::Stream(Streamed {
                     head: head_bytes,
@@ -83,7 +86,7 @@ pub fn answer(shared: &Shared, c: &Conn, head: &Head, last: bool) -> Reply {
         Framing::KeepAlive
     };
     Reply::Bytes {
-        bytes: answer::bytes(&response, head.minor, head_only, framing),
+        bytes: serialize::bytes(&response, head.minor, head_only, framing),
         close,
     }
 }
@@ -91,20 +94,19 @@ pub fn answer(shared: &Shared, c: &Conn, head: &Head, last: bool) -> Reply {
 /// The whole answer for an error the layer finds itself, with `Connection: close`.
 pub fn refusal(shared: &Shared, err: &ApiError) -> Vec<u8> {
     let response = layer_error(shared, &Request::default(), err);
-    shared
-        .metrics
-        .record("unmatched", response.status, std::time::Duration::ZERO);
+    shared.answering.service.count_refused(response.status);
     log_line(shared, "-", "-", &response, 0.0);
-    answer::bytes(&response, 1, false, Framing::Close)
+    serialize::bytes(&response, 1, false, Framing::Close)
 }
 
-/// An error answered without the app, with the headers every answer carries.
+/// An error answered without the service, with the headers every answer carries.
 pub fn layer_error(shared: &Shared, req: &Request, err: &ApiError) -> Response {
     let mut response = Response::error(err);
-    stamp(
-        &mut response,
-        shared.request_ids.for_request(req.request_id.as_deref()),
-    );
+    let id = shared
+        .answering
+        .request_ids
+        .for_request(req.request_id.as_deref());
+    shared.answering.service.stamp(&mut response, id);
     response
 }
 
@@ -127,14 +129,14 @@ fn access_line(shared: &Shared, req: &Request, response: &Response, started: Ins
     log_line(
         shared,
         &req.method,
-        &http::loggable_target(&req.target),
+        &loggable_target(&req.target),
         response,
         ms,
     );
 }
 
 fn log_line(shared: &Shared, method: &str, target: &str, response: &Response, ms: f64) {
-    shared.log.send(format_args!(
+    shared.answering.log.send(format_args!(
         "{method} {target} {} {ms:.2}ms {}",
         response.status,
         response.header("X-Request-Id").unwrap_or("-"),

@@ -1,14 +1,14 @@
-//! The app's `Response` as the bytes of an HTTP/1.1 answer: status line,
+//! A `Response` (response.rs) as the bytes of an HTTP/1.1 answer: status line,
 //! Date, framing, `Connection` when the connection ends or an HTTP/1.0 client
-//! keeps it, then the app's headers and the body (none for HEAD, 204, 304).
+//! keeps it, then the service's headers and the body (none for HEAD, 204, 304).
 
 use std::cell::RefCell;
 use std::fmt::Write;
 
-use crate::app::http::Response;
+use super::response::Response;
 use crate::dates;
 
-/// Bytes reserved for an answer's head: the app's headers fit in it.
+/// Bytes reserved for an answer's head: the service's headers fit in it.
 const HEAD_ROOM: usize = 512;
 
 /// How the answer ends its connection, or keeps it.
