@@ -15,7 +15,8 @@
 # list peer"; all by default), LAYER_BEFORE and LAYER_AFTER: the two builds
 # of examples/layer_floor.rs (the layer alone, Get Area's bytes), alternated
 # as the servers are (case "layer"), BENCH_SERVE_ARGS: extra `serve` flags
-# for both builds (`--workers 2`), PERF_DIR: when set, `perf record -g` of each build
+# for both builds (`--workers 2`), INIT_BY (before: which build writes the
+# dataset), PERF_DIR: when set, `perf record -g` of each build
 # during its Get Area case of the first round, written there.
 # Owns: the processes it starts (stopped by the EXIT trap, by their ids).
 set -euo pipefail
@@ -46,7 +47,11 @@ say() { printf '[alternate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 DB=$WORK/areas.db
-"$AFTER" init --db "$DB" >/dev/null 2>&1
+# The dataset is written by BEFORE: a build reads the schema versions before
+# its own, not the ones after (`INIT_BY=after` writes it with AFTER instead).
+INIT=$BEFORE
+[ "${INIT_BY:-before}" = before ] || INIT=$AFTER
+"$INIT" init --db "$DB" >/dev/null 2>&1
 KEY=$("$AFTER" keys create --db "$DB" --plan enterprise --label alternate 2>/dev/null)
 mkdir -p "$WORK/cases"
 python3 bench/cases.py "$DB" "$WORK/cases" >/dev/null
@@ -62,6 +67,7 @@ serve() {
   STARTED+=("$pid")
   until [ -n "$a" ]; do
     sleep 0.05
+    kill -0 "$pid" 2>/dev/null || { say "$1 did not start: $(tail -2 "$log")"; exit 1; }
     a=$(grep -so -E 'listening on http://[0-9.:]+' "$log" | head -1 | sed 's/.*http:\/\///' || true)
   done
   echo "$pid $a"
