@@ -7,8 +7,8 @@
 use std::time::Instant;
 
 use area_scoring::api::contract::{TYPO_ONE_FROM, TYPO_TWO_FROM};
-use area_scoring::search::typo_walk::{Mode, near};
-use area_scoring::search::vocabulary::Vocabulary;
+use area_scoring::search::words::typo_walk::{Mode, near};
+use area_scoring::search::words::vocabulary::Vocabulary;
 use rusqlite::{Connection, OpenFlags};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -15,10 +15,10 @@ use crate::data::db::{self, Pool, PoolSize};
 use crate::data::stored::{self, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
-use crate::search::area_index::AreaIndex;
-use crate::search::match_cache::MatchCache;
-use crate::search::vocabulary::Vocabulary;
-use crate::search::word_store;
+use crate::search::index::AreaIndex;
+use crate::search::matches::match_cache::MatchCache;
+use crate::search::words::vocabulary::Vocabulary;
+use crate::search::matches::word_store;
 
 pub struct Dataset {
     pub pool: Pool,

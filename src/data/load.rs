@@ -22,7 +22,7 @@ use crate::data::seed;
 use crate::data::stored::ORDERINGS;
 use crate::dates;
 
-use crate::search::vocabulary::OTHER_NAME_SLOTS;
+use crate::search::words::vocabulary::OTHER_NAME_SLOTS;
 
 pub const SCHEMA: &str = include_str!("../../schema.sql");
 
@@ -229,7 +229,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
         [OTHER_NAME_SLOTS],
     )?;
     tx.execute_batch("INSERT INTO other_names_fts (other_names_fts) VALUES ('optimize');")?;
-    crate::search::word_store::write(tx)?;
+    crate::search::matches::word_store::write(tx)?;
     {
         // Read while area_detail grows: SQLite allows it, as the read is of
         // another table, and no list of every area is held.

@@ -5,7 +5,7 @@
 
 use crate::dates;
 use crate::domain::{DIMENSIONS, PROVINCES, RESERVED_AREA_IDS, round2};
-use crate::search::fold;
+use crate::search::words::fold;
 
 /// Longest id, name, municipality and source identifier accepted.
 pub const MAX_ID: usize = 64;
@@ -69,7 +69,7 @@ pub fn text(field: &str, value: &str) -> Result<String, String> {
 
 /// The most other names an area may carry.
 pub const MAX_OTHER_NAMES: usize = 20;
-const _: () = assert!((MAX_OTHER_NAMES as i64) < crate::search::vocabulary::OTHER_NAME_SLOTS);
+const _: () = assert!((MAX_OTHER_NAMES as i64) < crate::search::words::vocabulary::OTHER_NAME_SLOTS);
 
 /// An area's other names: each a display text (`text`), at most
 /// `MAX_OTHER_NAMES` of them. A name that folds (search/fold.rs) to the
