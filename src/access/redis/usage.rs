@@ -13,11 +13,11 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use serde::{Deserialize, Serialize};
 
 use super::conn::Redis;
+pub use super::batch::{Batch, Row};
 use super::spools::{Found, Spools};
-use crate::access::usage::Counts;
+use crate::access::usage_counts::Counts;
 
 pub(super) const FLUSHED: &str = "area:usage:flushed";
 pub(super) const USAGE: &str = "area:usage";
@@ -47,22 +47,6 @@ return 1
 "#;
 
 /// One key's requests of one day in a batch.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    pub key_id: String,
-    /// YYYY-MM-DD.
-    pub day: String,
-    pub counts: (u64, u64, u64),
-    pub last_used: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Batch {
-    pub server: String,
-    pub seq: u64,
-    pub rows: Vec<Row>,
-}
-
 /// Sends one batch; Ok(false) when it had been applied already.
 pub fn send(redis: &Redis, batch: &Batch) -> Result<bool, String> {
     let script = redis::Script::new(FLUSH);

@@ -1,7 +1,8 @@
 //! The rules for single values of an import: ids, provinces, text, coordinates,
 //! scores, weights, source identifiers, dates and timestamps. Each returns the
 //! accepted value or a message that says what is allowed; the readers and
-//! `area.rs` decide which field the message is about.
+//! `area.rs` decide which field the message is about, and `keep` adds it to
+//! an area's problems and goes on.
 
 use crate::dates;
 use crate::domain::{DIMENSIONS, PROVINCES, RESERVED_AREA_IDS, round2};
@@ -209,6 +210,11 @@ pub fn decimal(text: &str) -> Option<f64> {
     (plain(whole) && plain(fraction))
         .then(|| text.parse().ok())
         .flatten()
+}
+
+/// The value of `r`, or None with its message added to `problems`.
+pub(super) fn keep<T>(problems: &mut Vec<String>, r: Result<T, String>) -> Option<T> {
+    r.map_err(|e| problems.push(e)).ok()
 }
 
 #[cfg(test)]
