@@ -1,4 +1,4 @@
-//! Times the typo walk (search/typo_walk.rs) over a dataset's vocabulary,
+//! Times the typo walk (search/words/typo_walk.rs) over a dataset's vocabulary,
 //! for bench/PROFILE.md: each word of a file, one a line, walked in both
 //! modes at the bound its length gives (one typo from 5 letters, two from 9).
 //!

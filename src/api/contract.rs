@@ -25,7 +25,8 @@ pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 pub use crate::api::format::Format;
 use crate::api::query::Bounds;
 pub use crate::search::query::tier::{
-    FORGIVING_WORDS_MAX, MATCH_TIERS, MatchTier, Matching, SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM,
+    FORGIVING_WORDS_MAX, MATCH_TIERS, MatchTier, Matching, SPLIT_PART_MIN, TYPO_ONE_FROM,
+    TYPO_TWO_FROM,
 };
 
 // ---- List Areas: GET /v1/areas (docs/api.md, "List Areas") ----

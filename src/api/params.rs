@@ -14,8 +14,8 @@ use crate::error::ApiError;
 #[path = "params_search.rs"]
 mod search_params;
 
-pub use search_params::{SearchParams, search};
 pub use crate::domain::Granularity;
+pub use search_params::{SearchParams, search};
 
 #[derive(Debug, PartialEq)]
 pub struct ListParams {

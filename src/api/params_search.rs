@@ -6,8 +6,8 @@ use crate::api::contract::*;
 use crate::api::params::{format_param, province_param};
 use crate::api::query::{self, Query};
 use crate::error::ApiError;
-use crate::search::shape::bbox::BBox;
 use crate::search::index::geo::Circle;
+use crate::search::shape::bbox::BBox;
 
 #[derive(Debug, PartialEq)]
 pub struct SearchParams {

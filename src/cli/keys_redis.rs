@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 
 use super::config::{Files, KeysAction, PlansAction, UsageFormat};
+use crate::access::keys::KeyRow;
 use crate::access::plans;
 use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
 use crate::access::redis::url::RedisUrl;
 use crate::access::redis::{files as redis_files, keys, usage};
-use crate::access::keys::KeyRow;
 use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
 use crate::dates;
 

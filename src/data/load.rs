@@ -119,7 +119,7 @@ fn build(
     Ok((count, conn))
 }
 
-/// The covering index the server reads whole at start (search/area_index.rs);
+/// The covering index the server reads whole at start (search/index/mod.rs);
 /// see schema.sql for why it is made here, after the areas.
 const AREAS_BY_POSITION: &str = "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score);";
 

@@ -13,9 +13,8 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-
-use super::conn::Redis;
 pub use super::batch::{Batch, Row};
+use super::conn::Redis;
 use super::spools::{Found, Spools};
 use crate::access::usage_counts::Counts;
 
@@ -249,7 +248,8 @@ mod tests {
         // Nothing listens on port 1: every send fails at once.
         let away = RedisUrl::parse("redis://127.0.0.1:1").unwrap();
         let redis = Arc::new(Redis::new(&away, Duration::from_millis(200)).unwrap());
-        let (usage, _) = SharedUsage::new(redis.clone(), Spools::open(place.clone()).unwrap()).unwrap();
+        let (usage, _) =
+            SharedUsage::new(redis.clone(), Spools::open(place.clone()).unwrap()).unwrap();
         usage.enqueue(vec![row("key_a", 3)]);
         usage.enqueue(Vec::new());
         usage.enqueue(vec![row("key_a", 2), row("key_b", 1)]);

@@ -70,10 +70,11 @@ pub fn text(field: &str, value: &str) -> Result<String, String> {
 
 /// The most other names an area may carry.
 pub const MAX_OTHER_NAMES: usize = 20;
-const _: () = assert!((MAX_OTHER_NAMES as i64) < crate::search::words::vocabulary::OTHER_NAME_SLOTS);
+const _: () =
+    assert!((MAX_OTHER_NAMES as i64) < crate::search::words::vocabulary::OTHER_NAME_SLOTS);
 
 /// An area's other names: each a display text (`text`), at most
-/// `MAX_OTHER_NAMES` of them. A name that folds (search/fold.rs) to the
+/// `MAX_OTHER_NAMES` of them. A name that folds (search/words/fold.rs) to the
 /// area's name, or to a name before it, says nothing new and is dropped.
 pub fn other_names(values: &[String], name: Option<&str>) -> Result<Vec<String>, String> {
     if values.len() > MAX_OTHER_NAMES {

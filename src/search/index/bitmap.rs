@@ -1,4 +1,4 @@
-//! Dense bitmaps over the area index's positions (area_index.rs): one bit per
+//! Dense bitmaps over the area index's positions (mod.rs): one bit per
 //! area, set where a heavy word matches. Counting a word's matches inside a
 //! run of positions (a grid cell's areas scoring enough) is then a popcount a
 //! machine word at a time, whatever the number of matches; several words are
@@ -33,7 +33,7 @@ impl Bits {
     }
 
     /// The bitmap as bytes, little-endian a machine word at a time, as the
-    /// dataset stores it (word_store.rs).
+    /// dataset stores it (search/matches/word_store.rs).
     pub fn to_bytes(&self) -> Vec<u8> {
         self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
@@ -67,7 +67,7 @@ impl Bits {
         spans
     }
 
-    /// Bytes held, for the kept lists' account (match_cache.rs).
+    /// Bytes held, for the kept lists' account (search/matches/match_cache.rs).
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
     }

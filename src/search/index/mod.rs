@@ -46,13 +46,13 @@ pub struct AreaIndex {
     /// For each search rank from 1 (the full-text index's rowid), its place in
     /// `entries`. A copy of the entries in rank order read faster for text
     /// searches that walk many matches, but cost 56 bytes an area (56 MB at a
-    /// million); those searches count over bitmaps instead (api/search.rs).
+    /// million); those searches count over bitmaps instead (search/query/text.rs).
     by_rank: Vec<u32>,
     /// For each position in `entries`, its area's search rank (0 for none).
     rank_at: Vec<u32>,
     /// Positions in score order (truth_score descending, then area_no): the
     /// areas scoring at least a floor are a prefix of it, so a word's bitmap
-    /// in this order is counted above a floor by one popcount (region.rs).
+    /// in this order is counted above a floor by one popcount (search/shape/region.rs).
     by_score: Vec<u32>,
     /// Each distinct score, best first, with how many areas score at least it.
     pub(super) floors: Vec<(f64, u32)>,
@@ -240,7 +240,7 @@ mod tests {
     use crate::search::index::test_points::ranked_index;
 
     /// Lookups by area_no and by search rank, and counting by score; circle
-    /// searches over the grid are tested in circles.rs.
+    /// searches over the grid are tested in search/shape/circles.rs.
     #[test]
     fn areas_are_found_by_number_and_rank_and_counted_by_score() {
         let points: Vec<(f64, f64, f64)> = (0..1600)

@@ -7,17 +7,17 @@
 //! and counts per cell and province: the byte would grow each entry from
 //! 40 bytes to 48 (8 MB at a million areas), and a grid cell wholly inside
 //! a circle or a viewport is counted as the run of its areas scoring at
-//! least the floor (region.rs), a prefix of the cell that changes with
+//! least the floor (search/shape/region.rs), a prefix of the cell that changes with
 //! every floor. Counts
 //! per cell and province would be exact only without a floor; a popcount of
 //! the province's bitmap over the run is exact with any floor, and a run is
 //! mostly one or two machine words. The same bitmap ANDs with a word's
-//! bitmaps (search/match_cache.rs), so text with a province counts in the
+//! bitmaps (search/matches/match_cache.rs), so text with a province counts in the
 //! same passes, and testing an area in an edge cell is one bit. In score
 //! order, the areas above a floor are a prefix: province with min_score is
 //! one popcount of that prefix, and a page is found by counting set bits
 //! up to its offset, never a scan of areas. A third bitmap, by search
-//! rank, tells a word's match in a list (search/match_cache.rs) whether it
+//! rank, tells a word's match in a list (search/matches/match_cache.rs) whether it
 //! is in the province without a look at its position and entry (4 MB and
 //! 40 MB read at random at a million areas). The nine provinces take nine
 //! bits an area in each of the three orders: 3.4 MB at a million areas.
@@ -26,10 +26,10 @@ use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 
 use crate::domain::PROVINCES;
-use crate::search::index::Floor;
 use crate::search::index::AreaIndex;
-use crate::search::index::grid::NO_SLOT;
+use crate::search::index::Floor;
 use crate::search::index::bitmap::{Bits, count_all, each_in_all};
+use crate::search::index::grid::NO_SLOT;
 
 /// The areas of one province.
 #[derive(Debug)]
@@ -116,7 +116,7 @@ impl AreaIndex {
         for (i, &p) in province_at.iter().enumerate() {
             if let Some(province) = provinces.get_mut(usize::from(p)) {
                 province.by_position.set(i);
-                // Rank 0 is an area without one (area_index.rs).
+                // Rank 0 is an area without one (mod.rs).
                 match self.rank_at(i) {
                     0 => {}
                     rank => province.by_rank.set(rank as usize),

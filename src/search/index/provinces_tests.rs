@@ -4,8 +4,8 @@
 //! no area; floors that cut nothing, an area's exact score, and every area.
 
 use super::*;
-use crate::search::shape::region::Shape;
 use crate::search::index::test_points::{Lcg, cloud, index_of, ranked_index};
+use crate::search::shape::region::Shape;
 
 const CENTRES: [(f64, f64); 4] = [(-26.2, 28.05), (-33.9, 18.4), (-29.8, 31.0), (0.0, 179.95)];
 

@@ -1,10 +1,10 @@
-//! The area index's score order (area_index.rs), built at start: each
+//! The area index's score order (mod.rs), built at start: each
 //! distinct score with how many areas score at least it, for counting above
 //! a floor by binary search, and every area's position in order of score,
-//! for word bitmaps in that order (region.rs); and a search's score floor,
+//! for word bitmaps in that order (search/shape/region.rs); and a search's score floor,
 //! placed among the distinct scores once, which tells how many of a cell's
-//! areas (best first) score enough. Tested through area_index.rs and
-//! region.rs.
+//! areas (best first) score enough. Tested through mod.rs and
+//! search/shape/region.rs.
 
 use std::collections::HashMap;
 

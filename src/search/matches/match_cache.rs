@@ -1,7 +1,7 @@
 //! The full-text matches of common words, kept for the life of a dataset.
 //!
 //! A text search reads each word's matches, anywhere and in the name, and
-//! intersects them (api/search.rs). A few words match thousands of areas:
+//! intersects them (search/query/by_text.rs). A few words match thousands of areas:
 //! at 100,000 areas "west" 36,575, "Western" (Western Cape) 14,387,
 //! "central" 13,053. Read from FTS5 one row at a time, such a word cost
 //! 1.3-4.6 ms a request where a typical one (387 matches) cost 0.12 ms, and
@@ -14,7 +14,7 @@
 //! (lighter ones are cheap to read again): where they match anywhere and
 //! where they match in the name, which costs as much to read because FTS5
 //! looks at every match to tell its column. A word matching at least one
-//! area in `BITMAP_SHARE` is kept as three bitmaps instead (bitmap.rs), of
+//! area in `BITMAP_SHARE` is kept as three bitmaps instead (search/index/bitmap.rs), of
 //! a fixed size whatever its matches: one by search rank, which read in
 //! order is the list; one by position in the grid, so that a search with a
 //! circle or a viewport counts its matches a machine word at a time; and one
@@ -113,7 +113,7 @@ pub struct WordBits {
     pub matches: usize,
     pub by_rank: Bits,
     pub by_position: Bits,
-    /// By place in score order (area_index.rs), for a score floor alone.
+    /// By place in score order (search/index/score_order.rs), for a score floor alone.
     pub by_score: Bits,
 }
 

@@ -1,6 +1,6 @@
 //! A set of search ranks as forgiving search reads a word's matches
-//! (api/search_forgiving_terms.rs): short lists merged into one, long lists
-//! and bitmaps kept as the match cache holds them (search/match_cache.rs).
+//! (search/query/forgiving_terms.rs): short lists merged into one, long lists
+//! and bitmaps kept as the match cache holds them (search/matches/match_cache.rs).
 
 use crate::search::index::bitmap::each_in_all;
 use crate::search::matches::match_cache::Matches;

@@ -1,7 +1,7 @@
 //! A set of search ranks that every word of a search matches
-//! (api/search_words.rs): the intersection of the words kept as lists,
+//! (search/matches/word_sets.rs): the intersection of the words kept as lists,
 //! narrowed by the bitmaps of the words kept as bitmaps
-//! (search/match_cache.rs), read best first, counted, or tested rank by rank.
+//! (search/matches/match_cache.rs), read best first, counted, or tested rank by rank.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -14,7 +14,7 @@ pub type Ranks = Arc<[u32]>;
 
 /// The ranks every word matches, readable best first: the intersection of
 /// the words kept as lists, narrowed by the rank bitmaps of the words kept
-/// as bitmaps (search/match_cache.rs).
+/// as bitmaps (search/matches/match_cache.rs).
 pub struct RankSet {
     /// None when every word has bitmaps.
     list: Option<Ranks>,

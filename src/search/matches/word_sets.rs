@@ -1,18 +1,18 @@
 //! The matches of a search's words, read from the full-text index (FTS5) as
 //! search ranks, best first: anywhere (name, municipality, province) and in
-//! the name alone. The lists of common words are kept (search/match_cache.rs).
+//! the name alone. The lists of common words are kept (search/matches/match_cache.rs).
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use rusqlite::Connection;
 
-use crate::search::matches::rank_set::RankSet;
 use crate::error::ApiResult;
 use crate::search::index::AreaIndex;
 use crate::search::matches::match_cache::{MatchCache, Matches};
-use crate::search::words::vocabulary::OTHER_NAME_SLOTS;
+use crate::search::matches::rank_set::RankSet;
 use crate::search::matches::word_store::{self, fts_term, in_name_query};
+use crate::search::words::vocabulary::OTHER_NAME_SLOTS;
 
 /// What a search's words match, anywhere (name, municipality, province)
 /// and in the name alone.
@@ -37,9 +37,9 @@ impl WordSets {
 ///
 /// Each word's matches are read on their own, anywhere and in the name, and
 /// intersected here: the matches of common words ("west", "central", "6") are
-/// kept (search/match_cache.rs), so a full name costs the reading of its rare
+/// kept (search/matches/match_cache.rs), so a full name costs the reading of its rare
 /// words only, where FTS5's own AND walked every common word's list each time.
-/// A dataset that stores its heavy words' matches (search/word_store.rs) is
+/// A dataset that stores its heavy words' matches (search/matches/word_store.rs) is
 /// read from there. Words known to be light are read together, two queries
 /// in all: FTS5's own AND is cheap over short lists.
 pub fn word_matches(
@@ -60,7 +60,7 @@ pub fn word_matches(
             continue;
         }
         if cache.has_stored_sets() && word.is_ascii() {
-            // Every heavy prefix is stored (search/word_store.rs), and an
+            // Every heavy prefix is stored (search/matches/word_store.rs), and an
             // ASCII word is stored as typed: one not stored is light.
             let any = kept_or_stored(conn, index, cache, &term)?;
             let name = kept_or_stored(conn, index, cache, &in_name_query(&term))?;
@@ -129,7 +129,7 @@ pub fn term_matches(
 }
 
 /// Other names' matches of at least this many areas are kept with the
-/// words' (search/match_cache.rs): a seed place's former name is copied to
+/// words' (search/matches/match_cache.rs): a seed place's former name is copied to
 /// every synthetic copy of it, a thousand rows at a million areas, and the
 /// prefix a person types first ("port") matches several.
 const OTHER_NAMES_KEPT_FROM: usize = 256;
@@ -192,7 +192,7 @@ fn kept_or_stored(
     Ok(stored)
 }
 
-/// Every match, and how many: the kept matches (search/match_cache.rs), or
+/// Every match, and how many: the kept matches (search/matches/match_cache.rs), or
 /// else read from FTS5 and kept when `keeping` says so of their number (as
 /// bitmaps when it says that too), or when the read was slow.
 pub fn all_matches(

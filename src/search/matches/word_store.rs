@@ -26,7 +26,7 @@ use crate::search::index::AreaIndex;
 use crate::search::index::bitmap::Bits;
 use crate::search::matches::match_cache::{Matches, WordBits};
 
-/// The orders the stored bitmaps follow: area_index.rs's grid order (cells
+/// The orders the stored bitmaps follow: the area index's grid order (search/index/) (cells
 /// of `CELL_DEG`, best score first within a cell) and its score order. A
 /// change to either must raise this, so that files written before are read
 /// from FTS5 rather than through bitmaps in the wrong order.
@@ -37,7 +37,7 @@ pub const LAYOUT: i64 = 1;
 const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
 /// A word as a quoted FTS5 prefix term. Words hold only letters, digits and
-/// combining marks (api/search_params.rs), so quoting makes them plain text.
+/// combining marks (api/params_search.rs), so quoting makes them plain text.
 pub fn fts_term(word: &str) -> String {
     format!("\"{}\"*", word.replace('"', "\"\""))
 }

@@ -1,4 +1,4 @@
-//! The areas the equivalence test (search_equivalence_tests.rs) searches:
+//! The areas the equivalence test (equivalence_tests.rs) searches:
 //! generated places in clusters in South Africa, at both poles and astride
 //! the antimeridian, in four provinces (none in Limpopo), written to a
 //! database with stored word sets, and read back with what brute force needs.

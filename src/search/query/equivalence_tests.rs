@@ -12,13 +12,13 @@
 
 use super::*;
 use crate::api::params::SearchParams;
-use crate::search::index::AreaIndex;
-use crate::search::matches::match_cache::MatchCache;
-use crate::search::words::vocabulary::Vocabulary;
 use crate::api::search::search_with;
-use crate::search::query::filter::Masking;
+use crate::search::index::AreaIndex;
 use crate::search::index::geo::{Circle, haversine_km};
 use crate::search::index::test_points::Lcg;
+use crate::search::matches::match_cache::MatchCache;
+use crate::search::query::filter::Masking;
+use crate::search::words::vocabulary::Vocabulary;
 use areas::{AREAS, Area, CENTRES, database, every_area};
 
 #[path = "equivalence_areas.rs"]
@@ -151,14 +151,16 @@ fn every_search_equals_brute_force_over_every_area() {
     let index = AreaIndex::load(&conn).unwrap();
     let none_kept = MatchCache::keeping_nothing();
     let all_kept = MatchCache::new(1);
-    assert!(crate::search::matches::word_store::has_stored_sets(&conn, &index));
+    assert!(crate::search::matches::word_store::has_stored_sets(
+        &conn, &index
+    ));
     let stored = MatchCache::new(1).with_stored_sets(true);
     let stored_walked = MatchCache::new(1).with_stored_sets(true);
     let vocabulary = Vocabulary::read(&conn, true).unwrap();
     let mut rng = Lcg(7);
     let (mut non_empty, mut full_pages, mut in_a_province) = (0, 0, 0);
     // Words in a province, no circle or viewport: counted over the
-    // province's stretch of the grid or the score order (search/provinces.rs).
+    // province's stretch of the grid or the score order (search/index/provinces.rs).
     let mut words_in_a_province = 0;
     for i in 0..SEARCHES {
         let p = random_search(&mut rng, &areas, i % 32);

@@ -3,12 +3,14 @@
 //! were taken for, so a client can show "Gqeberha (formerly Port
 //! Elizabeth)" or "results for johannesburg". Worked out for the items of
 //! a page only, from the area's own texts, by the rules the tiers follow
-//! (api/search_forgiving.rs).
+//! (search/query/forgiving.rs).
 
 use serde::Serialize;
 
-use crate::search::query::tier::{FORGIVING_WORDS_MAX, SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM};
 use crate::search::query::tier::MatchTier;
+use crate::search::query::tier::{
+    FORGIVING_WORDS_MAX, SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM,
+};
 use crate::search::words::fold;
 use crate::search::words::typo_walk::{Mode, distance};
 
@@ -34,7 +36,7 @@ struct Field {
 }
 
 /// How one query word, or two joined, matched: its grade (1 to 4, as
-/// api/search_forgiving.rs counts), the words and the field.
+/// search/query/forgiving.rs counts), the words and the field.
 #[derive(Clone)]
 struct Hit {
     grade: u8,

@@ -1,6 +1,6 @@
 //! The forgiving tiers of a text search (docs/api.md, "Search Areas"): after the
 //! areas every word matches exactly or as a prefix (the strict tier,
-//! api/search_text.rs), those matched through an other name, then with one
+//! search/query/text.rs), those matched through an other name, then with one
 //! typo (a joined or split word counts as one), then with two. An area's
 //! tier is its weakest word's; within a tier, areas whose name (or other
 //! name) holds every word come first, then by search rank, as in the strict
@@ -10,12 +10,12 @@
 //! forgiving tier: those few are the candidates, and each is graded word by
 //! word, the words' best segmentation into single and joined words taken.
 
-use crate::search::query::tier::{FORGIVING_WORDS_MAX, MATCH_TIERS};
 use super::Window;
 use super::filter::Filter;
-use crate::search::query::forgiving_terms::{Both, Grades, each_match, matches_len};
 use crate::search::matches::members::{Members, each_among, each_common};
+use crate::search::query::forgiving_terms::{Both, Grades, each_match, matches_len};
 use crate::search::query::tier::MatchTier;
+use crate::search::query::tier::{FORGIVING_WORDS_MAX, MATCH_TIERS};
 
 /// No grade: the word does not match the area at all.
 const NONE: u8 = u8::MAX;

@@ -1,28 +1,28 @@
 //! What each word of a forgiving search matches, grade by grade
-//! (api/search_forgiving.rs): exactly or as a prefix, through an other name,
+//! (search/query/forgiving.rs): exactly or as a prefix, through an other name,
 //! with one typo (or as a split word), with two typos; and what two
 //! neighbouring words match joined into one.
 //!
-//! The vocabulary (search/vocabulary.rs) says which terms exist, without
+//! The vocabulary (search/words/vocabulary.rs) says which terms exist, without
 //! I/O: a word with no other name, no near word and no split or join costs
 //! nothing more than its exact matches, which the strict tier reads anyway.
 //! Terms are read from the full-text tables as search ranks, through the
-//! kept and stored matches of heavy words (api/search_words.rs).
+//! kept and stored matches of heavy words (search/matches/word_sets.rs).
 
 use std::sync::Arc;
 
 use rusqlite::Connection;
 
-use crate::search::query::tier::{SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM};
-pub use crate::search::matches::members::{Members, each_match, holds, matches_len};
-use crate::search::matches::word_sets::{other_name_ranks, term_matches};
 use crate::error::ApiResult;
 use crate::search::index::AreaIndex;
-use crate::search::words::fold;
 use crate::search::matches::match_cache::{MatchCache, Matches};
+pub use crate::search::matches::members::{Members, each_match, holds, matches_len};
+use crate::search::matches::word_sets::{other_name_ranks, term_matches};
+use crate::search::matches::word_store::{fts_term, fts_word, in_name_query};
+use crate::search::query::tier::{SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM};
+use crate::search::words::fold;
 use crate::search::words::typo_walk::{Mode, Near, near_kept};
 use crate::search::words::vocabulary::{IN_AREAS, IN_OTHER_NAMES, Vocabulary};
-use crate::search::matches::word_store::{fts_term, fts_word, in_name_query};
 
 /// Matches anywhere (name, municipality, province, other names) and in a
 /// name (the name or an other name).
@@ -66,7 +66,7 @@ struct Terms {
     other: bool,
     near: Arc<[Near]>,
     /// Split in two: (left, right) words of the vocabulary, and the tables
-    /// that hold both (vocabulary.rs, `IN_AREAS`, `IN_OTHER_NAMES`).
+    /// that hold both (search/words/vocabulary.rs, `IN_AREAS`, `IN_OTHER_NAMES`).
     split: Vec<(String, String, u8)>,
 }
 

@@ -7,18 +7,18 @@
 //! with the stored sets.
 
 use super::*;
-use crate::api::params::SearchParams;
-use crate::search::index::AreaIndex;
-use crate::search::matches::match_cache::MatchCache;
-use crate::search::words::vocabulary::Vocabulary;
-use crate::api::search::search_with;
-use crate::search::query::filter::Masking;
-use crate::search::query::text as search_text;
 use crate::api::area_no;
-use crate::search::query::tier::Matching;
+use crate::api::params::SearchParams;
+use crate::api::search::search_with;
 use crate::data::seed::{self, Place};
+use crate::search::index::AreaIndex;
 use crate::search::index::geo::{Circle, haversine_km};
 use crate::search::index::test_points::Lcg;
+use crate::search::matches::match_cache::MatchCache;
+use crate::search::query::filter::Masking;
+use crate::search::query::text as search_text;
+use crate::search::query::tier::Matching;
+use crate::search::words::vocabulary::Vocabulary;
 use reference::{Field, fields, order_key};
 
 #[path = "../../../tests/common/forgiving.rs"]

@@ -1,18 +1,18 @@
 //! Text search over the seed data: the words' FTS5 form, and kept match lists
-//! (search/match_cache.rs) answering exactly as reading FTS5 does.
+//! (search/matches/match_cache.rs) answering exactly as reading FTS5 does.
 
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
 use crate::api::params::SearchParams;
 use crate::api::search::search;
-use crate::search::words::vocabulary::Vocabulary;
-use crate::search::matches::rank_set::{Ranks, intersection};
-use crate::search::matches::word_sets::all_matches;
 use crate::search::index::AreaIndex;
 use crate::search::index::geo::Circle;
 use crate::search::matches::match_cache::{MatchCache, Matches};
+use crate::search::matches::rank_set::{Ranks, intersection};
+use crate::search::matches::word_sets::all_matches;
 use crate::search::matches::word_store::{each_rank, fts_term, in_name_query};
+use crate::search::words::vocabulary::Vocabulary;
 
 #[test]
 fn words_become_quoted_prefix_terms() {

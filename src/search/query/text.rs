@@ -1,21 +1,21 @@
-//! The page and total of a text search (api/search.rs): the areas whose name
+//! The page and total of a text search (by_text.rs): the areas whose name
 //! holds every word first, then the others, each tier by search rank.
 //!
 //! Two ways to the same answer. `walked` reads the matches best first and
 //! tests each against the filter: cheap when the filter keeps most of them or
 //! the lists are short. `counted` serves a common word with a circle, a
 //! viewport, a score floor or a province: the total is a popcount of the
-//! words' bitmaps over the shape's grid cells (search/region.rs), a
+//! words' bitmaps over the shape's grid cells (search/shape/region.rs), a
 //! province's stretch of the grid, or the score order above the floor; and
 //! each tier's page is either collected from the few matches in the shape
 //! or, when many match, walked from the lists, which then soon fill it.
 
-use crate::search::matches::rank_set::RankSet;
 use super::Window;
 use super::filter::Filter;
-use crate::search::matches::word_sets::WordSets;
 use crate::search::index::bitmap::in_all;
 use crate::search::matches::match_cache::WordBits;
+use crate::search::matches::rank_set::RankSet;
+use crate::search::matches::word_sets::WordSets;
 use bitmaps::Bitmaps;
 
 #[path = "text_bitmaps.rs"]
@@ -81,7 +81,7 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
     (total, page)
 }
 
-/// Tests every match against the shape's mask (search/shape_mask.rs), then
+/// Tests every match against the shape's mask (search/shape/shape_mask.rs), then
 /// pages the tiers from the matches held: for a list of thousands of matches
 /// and a circle or a viewport, where walking read each match's entry.
 pub fn masked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) {

@@ -1,13 +1,13 @@
-//! The bitmaps of a text search's words (search/match_cache.rs) and the
-//! order they are counted in for a filter (api/search_text.rs, `counted`):
+//! The bitmaps of a text search's words (search/matches/match_cache.rs) and the
+//! order they are counted in for a filter (search/query/text.rs, `counted`):
 //! over a circle's or a viewport's grid cells, a province's stretch of the
 //! grid, or the score order above a floor.
 
-use crate::search::query::filter::Filter;
 use crate::search::index::Floor;
 use crate::search::index::bitmap::Bits;
-use crate::search::matches::match_cache::WordBits;
 use crate::search::index::provinces::ProvinceAreas;
+use crate::search::matches::match_cache::WordBits;
+use crate::search::query::filter::Filter;
 
 /// The bitmaps of every word of a set, in grid order and in score order.
 pub struct Bitmaps<'a> {
@@ -46,7 +46,7 @@ impl<'a> Bitmaps<'a> {
 }
 
 /// Which bitmaps a filter's areas are counted over: with a province and
-/// no circle or viewport, its stretch of the grid (search/provinces.rs)
+/// no circle or viewport, its stretch of the grid (search/index/provinces.rs)
 /// when that is shorter than the score order's prefix above the floor.
 enum Order<'a> {
     /// The cells of a circle or a viewport.

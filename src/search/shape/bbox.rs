@@ -1,5 +1,5 @@
 //! Map viewports: a latitude/longitude box in GeoJSON order (west, south,
-//! east, north), and the areas of the grid (area_index.rs) inside one.
+//! east, north), and the areas of the grid (search/index/) inside one.
 //!
 //! An area is in when its centre lies inside, edges included. A box whose
 //! west edge is east of its east edge crosses the antimeridian: it holds the
@@ -11,7 +11,7 @@
 //! are read area by area. The best-scoring areas of a viewport are merged
 //! from its cells' runs, each already best first, so a page costs its own
 //! length and the number of cells, not the number of areas inside. A
-//! province is one bit an area (provinces.rs): a popcount over a whole
+//! province is one bit an area (search/index/provinces.rs): a popcount over a whole
 //! cell's run, a look at each area of the others.
 
 use std::cmp::Reverse;
@@ -19,8 +19,8 @@ use std::collections::BinaryHeap;
 
 use crate::search::index::AreaIndex;
 
-use crate::search::index::grid::{CELL_DEG, Cell, Entry, Place, col_of, row_of};
 use crate::search::index::bitmap::count_all;
+use crate::search::index::grid::{CELL_DEG, Cell, Entry, Place, col_of, row_of};
 use crate::search::index::provinces::ProvinceAreas;
 
 /// A box in degrees; `min_lng > max_lng` crosses the antimeridian.

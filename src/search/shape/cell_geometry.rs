@@ -1,4 +1,4 @@
-//! The trigonometry of the grid (area_index.rs), computed once for every
+//! The trigonometry of the grid (search/index/), computed once for every
 //! row and column rather than for each circle search: a search places each
 //! cell it touches from the unit vector of the cell's centre and the cell's
 //! reach, and computing those for the rows and columns of a 50 km circle's
@@ -6,8 +6,8 @@
 
 use std::sync::LazyLock;
 
-use crate::search::index::grid::{CELL_DEG, col_of, row_of};
 use crate::search::index::geo::{chord2, unit_vector};
+use crate::search::index::grid::{CELL_DEG, col_of, row_of};
 
 /// A grid row: cos and sin of its centre latitude, and the reach of its
 /// cells (the chord from a cell's centre to its farthest corner).

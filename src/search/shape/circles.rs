@@ -1,4 +1,4 @@
-//! Circle searches over the area grid (area_index.rs): how many areas lie
+//! Circle searches over the area grid (search/index/): how many areas lie
 //! within a circle with at least a minimum score (leaving one out, for
 //! nearby), and which k of them are nearest.
 //!
@@ -10,19 +10,19 @@
 //! (`Disc::contains`). The k nearest are searched ring by ring of cells
 //! around the centre's cell, until no farther ring can hold a nearer area.
 //! With a province, a cell wholly inside is counted by a popcount of the
-//! province's bitmap over its areas scoring enough (provinces.rs).
+//! province's bitmap over its areas scoring enough (search/index/provinces.rs).
 
 use std::f64::consts::FRAC_PI_2;
 
 pub use super::nearest::Hit;
 use super::nearest::Kept;
-use crate::search::index::{AreaIndex, Floor};
-use crate::search::index::grid::{CELL_DEG, Cell, Entry, Place, col_of, row_of};
-use crate::search::shape::bbox::BBox;
 use crate::search::index::bitmap::count_all;
-use crate::search::shape::cell_geometry::{RowGeometry, col_geometry, row_geometry};
 use crate::search::index::geo::{Disc, bounding_box, chord2, surely_greater};
+use crate::search::index::grid::{CELL_DEG, Cell, Entry, Place, col_of, row_of};
 use crate::search::index::provinces::ProvinceAreas;
+use crate::search::index::{AreaIndex, Floor};
+use crate::search::shape::bbox::BBox;
+use crate::search::shape::cell_geometry::{RowGeometry, col_geometry, row_geometry};
 
 /// The areas in a circle: how many, and the nearest few.
 #[derive(Debug, PartialEq)]

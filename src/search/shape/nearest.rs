@@ -3,8 +3,8 @@
 
 use std::collections::BinaryHeap;
 
-use crate::search::index::grid::Entry;
 use crate::search::index::geo::{Disc, chord2_to32, surely_greater};
+use crate::search::index::grid::Entry;
 
 /// An area inside a circle: its area_no and exact distance from the centre.
 #[derive(Debug, Clone, Copy, PartialEq)]

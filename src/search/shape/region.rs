@@ -1,25 +1,25 @@
-//! A search's shape over the grid (area_index.rs): a score floor, and a
+//! A search's shape over the grid (search/index/): a score floor, and a
 //! circle and a viewport when given. It comes as runs of positions, one per
 //! grid cell the shape touches, cut to the cell's areas scoring at least the
 //! floor: a cell wholly inside is a run whose every area matches; a cell the
 //! shape's edge crosses is a run whose areas are tested one by one.
 //!
 //! Counting a word's matches inside the shape is then a popcount of the
-//! word's bitmap (bitmap.rs) over each whole run, and a look at the few areas
+//! word's bitmap (search/index/bitmap.rs) over each whole run, and a look at the few areas
 //! of edge cells: the cost follows the shape's cells, not how many areas match.
 //! A floor alone touches every cell (27,000 at a million areas, 10 ms of
 //! cache misses), so it has its own order: by score, where the areas above a
 //! floor are a prefix, counted with one popcount of the word's bitmap in
 //! that order. A province narrows each of these by its bitmap in the same
-//! order (provinces.rs): one more set ANDed into every popcount.
+//! order (search/index/provinces.rs): one more set ANDed into every popcount.
 
 use crate::search::index::AreaIndex;
 
-use crate::search::index::grid::{Cell, Entry, Place};
-use crate::search::shape::bbox::BBox;
 use crate::search::index::bitmap::{Bits, count_all, each_in_all, in_all, next_in_all, nth_in_all};
 use crate::search::index::geo::Disc;
+use crate::search::index::grid::{Cell, Entry, Place};
 use crate::search::index::provinces::ProvinceAreas;
+use crate::search::shape::bbox::BBox;
 
 /// What an area must meet, words aside.
 #[derive(Debug, Clone, Copy)]

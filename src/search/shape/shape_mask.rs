@@ -15,8 +15,8 @@ use std::cell::Cell;
 
 use crate::search::index::{AreaIndex, Floor};
 
-use crate::search::index::grid::{CELL_DEG, col_of, row_of};
 use crate::search::index::geo::bounding_box;
+use crate::search::index::grid::{CELL_DEG, col_of, row_of};
 use crate::search::shape::region::Shape;
 
 /// The shape's cells, as bits over positions from `base`: the cells inside

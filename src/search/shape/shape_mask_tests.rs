@@ -5,9 +5,9 @@
 //! every area; and the cells a shape spans, which decide whether a mask pays.
 
 use super::*;
-use crate::search::shape::bbox::BBox;
 use crate::search::index::geo::{Circle, Disc};
 use crate::search::index::test_points::{cloud, discs_around, ranked_index};
+use crate::search::shape::bbox::BBox;
 
 const CENTRES: [(f64, f64); 5] = [
     (89.95, 40.0),

@@ -1,7 +1,7 @@
 //! Text as the full-text index sees it: lower case, Latin diacritics
 //! dropped, and split into words at every character that is not a letter or
 //! a digit. FTS5's `unicode61 remove_diacritics 2` tokenizer does this inside
-//! SQLite; the vocabulary's typo walk (search/vocabulary.rs) and the import's
+//! SQLite; the vocabulary's typo walk (search/words/vocabulary.rs) and the import's
 //! check of other names need the same words outside it.
 
 /// Latin letters with diacritics and the plain letter each folds to, for

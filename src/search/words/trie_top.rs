@@ -1,5 +1,5 @@
-//! The first levels of the vocabulary's trie (search/vocabulary.rs) as
-//! tables, so that a typo walk (search/typo_walk.rs) finds a shallow node's
+//! The first levels of the vocabulary's trie (search/words/vocabulary.rs) as
+//! tables, so that a typo walk (search/words/typo_walk.rs) finds a shallow node's
 //! children without searching. Within the bound of two typos a walk visits
 //! nearly every node of the first three levels, each over a long run of
 //! words whose probes miss the cache; deeper runs are short and found by

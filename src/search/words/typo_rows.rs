@@ -1,4 +1,4 @@
-//! One row of the edit-distance table of a typo walk (search/typo_walk.rs),
+//! One row of the edit-distance table of a typo walk (search/words/typo_walk.rs),
 //! held as bits: for each number of edits up to the bound, which of the
 //! query's prefixes are within it of the walk's prefix. A child's row is a
 //! few shifts and masks of its parent's, whatever the query's length, where

@@ -1,5 +1,5 @@
 //! The words of the vocabulary within a few edits of a query word: a bounded
-//! edit-distance walk over the sorted vocabulary (search/vocabulary.rs), read
+//! edit-distance walk over the sorted vocabulary (search/words/vocabulary.rs), read
 //! as a trie whose nodes are runs of words sharing a prefix.
 //!
 //! The distance is the optimal string alignment distance: insertions,
@@ -214,7 +214,7 @@ impl Walk<'_> {
 
 /// The optimal string alignment distance between two words, or with
 /// `Mode::Prefix` between `query` and the nearest prefix of `word`: what
-/// `near` finds, for one word (api/search_explain.rs).
+/// `near` finds, for one word (search/query/explain.rs).
 pub fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
     typo_rows::distance(query, word, mode == Mode::Prefix)
 }

@@ -2,7 +2,7 @@
 //! municipalities and provinces (`areas_fts`) and of the other names
 //! (`other_names_fts`), sorted, each marked with where it occurs. Read once
 //! when a dataset is opened, from FTS5's own vocabulary (`fts5vocab`), so a
-//! file of any schema version has one; the typo walk (search/typo_walk.rs)
+//! file of any schema version has one; the typo walk (search/words/typo_walk.rs)
 //! and the joined and split words of forgiving search look words up here
 //! without touching SQLite.
 //!
@@ -38,7 +38,7 @@ pub struct Vocabulary {
     starts: Vec<u32>,
     /// `IN_AREAS` and `IN_OTHER_NAMES` bits of each word.
     kinds: Vec<u8>,
-    /// The trie's first levels, tabled (search/trie_top.rs).
+    /// The trie's first levels, tabled (search/words/trie_top.rs).
     top: TrieTop,
 }
 
