@@ -1,5 +1,6 @@
-//! The k nearest areas found so far in a circle search, kept in the order
-//! clients see them: by distance, then by area_no.
+//! An area found in a circle search (`Hit`, which circles.rs hands out), and
+//! the k nearest found so far, kept in the order clients see them: by
+//! distance, then by area_no.
 
 use std::collections::BinaryHeap;
 
