@@ -4,7 +4,7 @@
 Usage: first_use.py HOST:PORT KEY PATHS_FILE SIZE  (meta lines on stdout)
 
 wrk cycles through its list, so after the first seconds every word it asks
-is kept by the server (src/search/match_cache.rs). This asks each target once,
+is kept by the server (src/search/matches/match_cache.rs). This asks each target once,
 on one kept-alive connection, on a server that has not yet seen them, and
 times each answer from request to last byte. A search is counted heavy when
 its total reaches HEAVY, the count from which the server keeps a word's list.

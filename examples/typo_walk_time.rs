@@ -1,4 +1,4 @@
-//! Times the typo walk (search/typo_walk.rs) over a dataset's vocabulary,
+//! Times the typo walk (search/words/typo_walk.rs) over a dataset's vocabulary,
 //! for bench/PROFILE.md: each word of a file, one a line, walked in both
 //! modes at the bound its length gives (one typo from 5 letters, two from 9).
 //!
@@ -7,8 +7,8 @@
 use std::time::Instant;
 
 use area_scoring::api::contract::{TYPO_ONE_FROM, TYPO_TWO_FROM};
-use area_scoring::search::typo_walk::{Mode, near};
-use area_scoring::search::vocabulary::Vocabulary;
+use area_scoring::search::words::typo_walk::{Mode, near};
+use area_scoring::search::words::vocabulary::Vocabulary;
 use rusqlite::{Connection, OpenFlags};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

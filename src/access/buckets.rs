@@ -1,6 +1,7 @@
 //! Token buckets held in memory, one per caller of whatever kind a limiter
 //! counts (key ids, clients without a key), forgetting idle ones in
-//! constant time.
+//! constant time; and what a request learns from a bucket (`Budget`), which
+//! the buckets kept in Redis answer too (redis/budget.rs).
 //!
 //! Every bucket refills from empty in `REFILL`, whatever its plan, so one
 //! left alone that long is full, and forgetting it changes nothing. Buckets
@@ -17,7 +18,16 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::time::{Duration, Instant};
 
-use crate::access::ratelimit::Budget;
+/// What a request learns from its bucket, for the X-RateLimit-* headers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    pub limit: u32,
+    pub remaining: u32,
+    /// Whole seconds until the bucket is full again.
+    pub reset_secs: u64,
+    /// None when the request may go ahead; else whole seconds until one token is back.
+    pub retry_after_secs: Option<u64>,
+}
 
 /// How long an empty bucket takes to fill: budgets are per minute.
 pub const REFILL: Duration = Duration::from_secs(60);

@@ -4,7 +4,8 @@
 //! (`key_store`), and what a key not held costs (`authenticate`, with the
 //! look for newer keys it shares, `shared_check`); each plan's request budget
 //! (`ratelimit`, its buckets in `buckets`); and the requests
-//! counted per key and day (`usage`, read back by `usage_report`); with
+//! counted per key and day (`usage`, each key-day's `usage_counts`, read
+//! back by `usage_report`); with
 //! Redis named, all of it shared across hosts (`redis`).
 
 pub mod authenticate;
@@ -18,4 +19,5 @@ pub mod ratelimit;
 pub mod redis;
 pub mod shared_check;
 pub mod usage;
+pub mod usage_counts;
 pub mod usage_report;

@@ -13,20 +13,10 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
 use crate::access::authenticate::Keyless;
+pub use crate::access::buckets::Budget;
 use crate::access::buckets::{Buckets, REFILL};
 use crate::access::redis::budget::SharedBuckets;
 use crate::error::ApiError;
-
-/// What a request learns from its bucket, for the X-RateLimit-* headers.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Budget {
-    pub limit: u32,
-    pub remaining: u32,
-    /// Whole seconds until the bucket is full again.
-    pub reset_secs: u64,
-    /// None when the request may go ahead; else whole seconds until one token is back.
-    pub retry_after_secs: Option<u64>,
-}
 
 /// Requests a minute for callers without a valid key, per client: an IPv4
 /// address, or an IPv6 /64.

@@ -20,6 +20,7 @@ use rusqlite::{Connection, params};
 
 use crate::access::redis::conn::Redis;
 use crate::access::redis::usage::SharedUsage;
+use crate::access::usage_counts::Counts;
 use crate::access::usage_report;
 use crate::dates::{self, SECONDS_PER_DAY};
 
@@ -33,37 +34,6 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_millis(500);
 #[path = "usage_file.rs"]
 mod file;
 pub use file::{USAGE_APPLICATION_ID, open_file, usage_path};
-
-/// One key's requests on one day, by how they were answered.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Counts {
-    /// 2xx and 304.
-    pub ok: u64,
-    /// Every other 4xx and 5xx.
-    pub errors: u64,
-    /// 429.
-    pub rate_limited: u64,
-}
-
-impl Counts {
-    fn count(&mut self, status: u16) {
-        match status {
-            429 => self.rate_limited += 1,
-            200..=299 | 304 => self.ok += 1,
-            _ => self.errors += 1,
-        }
-    }
-
-    pub fn add(&mut self, other: Counts) {
-        self.ok += other.ok;
-        self.errors += other.errors;
-        self.rate_limited += other.rate_limited;
-    }
-
-    pub fn total(&self) -> u64 {
-        self.ok + self.errors + self.rate_limited
-    }
-}
 
 /// Counts not yet written, by key, so that counting a key already waiting
 /// looks it up by its id without making a string of it.

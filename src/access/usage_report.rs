@@ -1,13 +1,15 @@
 //! Reading the usage file: `keys usage`, the last-used and 30-day columns of
 //! `keys list`, and a key's day for `GET /v1/key`. Dates are UTC days
-//! written `YYYY-MM-DD`, which sort as they read.
+//! written `YYYY-MM-DD`, which sort as they read; `keys usage`'s days
+//! (`window`) are the same whichever store is read.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, params};
 
-use crate::access::usage::Counts;
+use crate::access::usage_counts::Counts;
+use crate::dates;
 
 /// How many days `keys usage` and `keys list` cover when not told.
 pub const DEFAULT_DAYS: i64 = 30;
@@ -123,4 +125,12 @@ pub fn day(path: &Path, key_id: &str, day: &str) -> Result<Counts, String> {
         Err(rusqlite::Error::QueryReturnedNoRows) => Ok(Counts::default()),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// `keys usage`'s days, as dates: up to today, and the last `DEFAULT_DAYS`
+/// of them unless told otherwise.
+pub fn window(from: Option<i64>, to: Option<i64>) -> (String, String) {
+    let to = to.unwrap_or_else(dates::today);
+    let from = from.unwrap_or(to - (DEFAULT_DAYS - 1));
+    (dates::format_date(from), dates::format_date(to))
 }

@@ -1,3 +1,6 @@
+//! Tests of usage.rs: the usage file's name and mode, counting by status,
+//! flushes from two servers adding up, a failed flush's counts kept for the
+//! next, and the bound on what waits.
 use super::*;
 
 fn scratch(name: &str) -> PathBuf {

@@ -12,9 +12,9 @@ use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::stored::{self, ListTotals};
 use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
-use crate::search::area_index::AreaIndex;
-use crate::search::geo::Circle;
-use crate::search::geo::Disc;
+use crate::search::index::AreaIndex;
+use crate::search::index::geo::Circle;
+use crate::search::index::geo::Disc;
 
 const PAGE: &str = "
     SELECT a.id, a.name, a.province, a.municipality, a.truth_score, a.updated_at, a.lat, a.lng

@@ -13,7 +13,9 @@
 //! The vocabulary that is not only about parameters (provinces, dimensions,
 //! plans) stays in `domain`; the request size limits stay in `error`, beside
 //! the errors that name them; the bounds of an area's texts and other names
-//! stay with the import's rules, which enforce them. All are re-exported here
+//! stay with the import's rules, which enforce them; the tiers and typo
+//! bounds of forgiving search stay in search/query/tier.rs, beside the search
+//! that keeps them. All are re-exported here
 //! so that one module lists everything the document is checked against.
 
 pub use crate::data::import::rules::{MAX_OTHER_NAMES, MAX_TEXT};
@@ -22,7 +24,10 @@ pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 pub use crate::api::format::Format;
 use crate::api::query::Bounds;
-pub use crate::api::search_params::{MatchTier, Matching};
+pub use crate::search::query::tier::{
+    FORGIVING_WORDS_MAX, MATCH_TIERS, MatchTier, Matching, SPLIT_PART_MIN, TYPO_ONE_FROM,
+    TYPO_TWO_FROM,
+};
 
 // ---- List Areas: GET /v1/areas (docs/api.md, "List Areas") ----
 
@@ -76,22 +81,6 @@ pub const MATCHINGS: [(&str, Matching); 2] = [
     ("exact", Matching::Exact),
 ];
 pub const MATCHING_DEFAULT: Matching = Matching::Forgiving;
-/// A query word of this many letters forgives one typo, and of
-/// `TYPO_TWO_FROM` two: Meilisearch's defaults.
-pub const TYPO_ONE_FROM: usize = 5;
-pub const TYPO_TWO_FROM: usize = 9;
-/// Each part of a joined or split word has at least this many letters.
-pub const SPLIT_PART_MIN: usize = 2;
-/// A q of more words than this matches exactly: nobody types a place's
-/// name in more, and each forgiven word costs a walk and its queries.
-pub const FORGIVING_WORDS_MAX: usize = 8;
-/// How a search item matched (`match.tier`), best first.
-pub const MATCH_TIERS: [MatchTier; 4] = [
-    MatchTier::Exact,
-    MatchTier::OtherName,
-    MatchTier::OneTypo,
-    MatchTier::TwoTypos,
-];
 /// bbox is minLng,minLat,maxLng,maxLat: GeoJSON's order, in degrees.
 pub const BBOX_NUMBERS: usize = 4;
 /// Length of q in characters, not bytes.

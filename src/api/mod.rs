@@ -11,18 +11,11 @@ pub mod format;
 pub mod history;
 pub mod params;
 pub mod query;
-pub mod rank_set;
 pub mod render;
 pub mod router;
 pub mod search;
-pub mod search_explain;
-pub mod search_forgiving;
-pub mod search_forgiving_terms;
-pub mod search_members;
-pub mod search_params;
-pub mod search_words;
 #[cfg(test)]
-mod test_seed;
+pub(crate) mod test_seed;
 
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
@@ -30,6 +23,7 @@ use serde::Serialize;
 pub use crate::domain::DimensionMap;
 use crate::domain::round2;
 use crate::error::ApiResult;
+use crate::search::query::explain::SearchMatch;
 
 /// An area in list form (docs/api.md, "List Areas"); search adds distance_km when geo is given.
 #[derive(Debug, Serialize)]
@@ -42,10 +36,10 @@ pub struct AreaSummary {
     pub updated_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_km: Option<f64>,
-    /// How a search with q found the area (api/search_explain.rs); absent
+    /// How a search with q found the area (search/query/explain.rs); absent
     /// elsewhere.
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
-    pub matched: Option<search_explain::SearchMatch>,
+    pub matched: Option<SearchMatch>,
     /// The centre, for the representations that carry it (CSV, GeoJSON);
     /// the spec's JSON list form has no coordinates.
     #[serde(skip)]

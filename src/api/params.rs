@@ -10,8 +10,12 @@ use crate::api::contract::*;
 use crate::api::query::{self, Query};
 use crate::error::ApiError;
 
-pub use crate::api::search_params::{SearchParams, search};
+// Search's parameters are the most, so they have a file of their own.
+#[path = "params_search.rs"]
+mod search_params;
+
 pub use crate::domain::Granularity;
+pub use search_params::{SearchParams, search};
 
 #[derive(Debug, PartialEq)]
 pub struct ListParams {

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use super::encoding::Coding;
 use super::gzip;
-use super::http::{Request, Response, Stream};
+use crate::transport::{Request, Response, Stream};
 
 /// How long a client may keep a successful API answer, for itself alone.
 pub const PRIVATE_CACHE_CONTROL: &str = "private, max-age=60";

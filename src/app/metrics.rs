@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use super::sent::BodyBytes;
 use crate::transport::LayerCounts;
 
 /// The route label of a request no route matched.
@@ -43,7 +44,7 @@ pub struct Metrics {
     /// What the HTTP layer counts (transport/counters.rs), without a lock.
     pub layer: Arc<LayerCounts>,
     /// Bytes of answer bodies by coding (app/sent.rs), without a lock.
-    pub body_bytes: super::sent::BodyBytes,
+    pub body_bytes: Arc<BodyBytes>,
 }
 
 impl Metrics {

@@ -73,7 +73,7 @@ impl App {
             }),
         };
         stamp(&mut response, request_id);
-        sent::count(&self.metrics, &mut response, req.method == "HEAD");
+        sent::count(&self.metrics.body_bytes, &mut response, req.method == "HEAD");
         response
     }
 

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::encoding::Coding;
-use super::http::{Response, Stream};
-use super::metrics::Metrics;
+use crate::transport::{Response, Stream};
 
 /// Bytes of bodies by coding.
 #[derive(Default)]
@@ -48,7 +47,7 @@ impl BodyBytes {
 
 /// Counts `response`'s body: now if whole, as it is read if streamed. A
 /// HEAD answer sends none.
-pub fn count(metrics: &Arc<Metrics>, response: &mut Response, head_only: bool) {
+pub fn count(counts: &Arc<BodyBytes>, response: &mut Response, head_only: bool) {
     if head_only {
         return;
     }
@@ -60,25 +59,25 @@ pub fn count(metrics: &Arc<Metrics>, response: &mut Response, head_only: bool) {
         Some(Stream(body)) => {
             response.stream = Some(Stream(Box::new(Counted {
                 body,
-                metrics: metrics.clone(),
+                counts: counts.clone(),
                 coding,
             })));
         }
-        None => metrics.body_bytes.add(coding, response.body.len()),
+        None => counts.add(coding, response.body.len()),
     }
 }
 
 /// A streamed body that counts what is read of it.
 struct Counted {
     body: Box<dyn Read + Send>,
-    metrics: Arc<Metrics>,
+    counts: Arc<BodyBytes>,
     coding: Coding,
 }
 
 impl Read for Counted {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         let n = self.body.read(out)?;
-        self.metrics.body_bytes.add(self.coding, n);
+        self.counts.add(self.coding, n);
         Ok(n)
     }
 }

@@ -1,10 +1,13 @@
 //! Running the operator's commands on keys, plans and backups. Each writes
 //! the keys file alone (never the dataset), so servers pick the change up
-//! within a second (access/key_store.rs).
+//! within a second (access/key_store.rs). With Redis named, keys_redis.rs
+//! runs them and hands back what `keys list` and `keys usage` print, which
+//! this file prints for both stores.
 
 use std::path::Path;
 
 use super::config::{Files, KeysAction, PlansAction, UsageFormat};
+use super::keys_redis::{self, Listing};
 use crate::access::usage::usage_path;
 use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
 use crate::access::{key_file, keys, migrate, plans};
@@ -12,7 +15,14 @@ use crate::dates;
 
 pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
     if let Some(url) = &files.redis {
-        return super::keys_redis::keys(url, files, action);
+        return match keys_redis::keys(url, files, action)? {
+            Some(Listing::Keys(keys, usage)) => {
+                print_list(keys, &usage);
+                Ok(())
+            }
+            Some(Listing::Usage(rows, format)) => print_usage(&rows, format),
+            None => Ok(()),
+        };
     }
     let path = &files.keys;
     let creates = matches!(
@@ -46,7 +56,7 @@ pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
             key,
             format,
         } => {
-            let (from, to) = usage_window(from, to);
+            let (from, to) = usage_report::window(from, to);
             let rows = usage_report::rows(&usage_path(path), &from, &to, key.as_deref())?;
             print_usage(&rows, format)?;
         }
@@ -57,14 +67,6 @@ pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
 
 /// Merges each file in turn; one that holds no keys (moved out already) is
 /// said and passed over, and a failure of one does not stop the others.
-/// `keys usage`'s days, as dates: up to today, and the last `DEFAULT_DAYS`
-/// of them unless told otherwise.
-pub(super) fn usage_window(from: Option<i64>, to: Option<i64>) -> (String, String) {
-    let to = to.unwrap_or_else(dates::today);
-    let from = from.unwrap_or(to - (DEFAULT_DAYS - 1));
-    (dates::format_date(from), dates::format_date(to))
-}
-
 fn migrate_all(from: &[std::path::PathBuf], keys: &Path) -> Result<(), String> {
     let mut failed = 0;
     for file in from {
@@ -109,7 +111,7 @@ fn list(path: &Path) -> Result<(), String> {
 }
 
 /// `keys list`'s lines, from whichever store the keys and usage came.
-pub(super) fn print_list(
+fn print_list(
     keys: Vec<keys::KeyRow>,
     usage: &std::collections::HashMap<String, (Option<String>, u64)>,
 ) {
@@ -130,7 +132,7 @@ pub(super) fn print_list(
 
 const USAGE_COLUMNS: [&str; 5] = ["key_id", "day", "ok", "errors", "rate_limited"];
 
-pub(super) fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
+fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
     let cells = |r: &UsageRow| {
         [
             r.key_id.clone(),
@@ -175,7 +177,7 @@ pub(super) fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), 
 
 pub fn plans(files: &Files, action: PlansAction) -> Result<(), String> {
     if let Some(url) = &files.redis {
-        return super::keys_redis::plans(url, action);
+        return keys_redis::plans(url, action);
     }
     match action {
         PlansAction::List => {

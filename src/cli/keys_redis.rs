@@ -2,16 +2,28 @@
 //! actions and output as on the keys file, with no dataset nor keys file
 //! needed (docs/operations.md, "Keys"). Every call gives up after `CLI_TIMEOUT`.
 
-use super::config::{Files, KeysAction, PlansAction};
-use super::keys_cmd::{print_list, print_usage, usage_window};
+use std::collections::HashMap;
+
+use super::config::{Files, KeysAction, PlansAction, UsageFormat};
+use crate::access::keys::KeyRow;
 use crate::access::plans;
 use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
 use crate::access::redis::url::RedisUrl;
 use crate::access::redis::{files as redis_files, keys, usage};
-use crate::access::usage_report::DEFAULT_DAYS;
+use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
 use crate::dates;
 
-pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<(), String> {
+/// What `keys list` and `keys usage` print, as read from Redis; keys_cmd.rs
+/// prints it as it prints the keys file's.
+pub enum Listing {
+    /// Each key, with its last day used and its requests of the last
+    /// `DEFAULT_DAYS` days.
+    Keys(Vec<KeyRow>, HashMap<String, (Option<String>, u64)>),
+    Usage(Vec<UsageRow>, UsageFormat),
+}
+
+/// Runs a keys command on Redis; what it lists is handed back to print.
+pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<Listing>, String> {
     let redis = Redis::new(url, CLI_TIMEOUT)?;
     match action {
         KeysAction::Create { plan, label } => {
@@ -25,7 +37,7 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<(), Str
         KeysAction::List => {
             let since = dates::format_date(dates::today() - (DEFAULT_DAYS - 1));
             let summary = usage::summary(&redis, &since)?;
-            print_list(keys::list(&redis)?, &summary);
+            return Ok(Some(Listing::Keys(keys::list(&redis)?, summary)));
         }
         KeysAction::Revoke { id } => {
             keys::revoke(&redis, &id)?;
@@ -41,8 +53,9 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<(), Str
             key,
             format,
         } => {
-            let (from, to) = usage_window(from, to);
-            print_usage(&usage::rows(&redis, &from, &to, key.as_deref())?, format)?;
+            let (from, to) = usage_report::window(from, to);
+            let rows = usage::rows(&redis, &from, &to, key.as_deref())?;
+            return Ok(Some(Listing::Usage(rows, format)));
         }
         KeysAction::Migrate { from } => {
             // Named files are merged into the keys file first, as without Redis.
@@ -58,7 +71,7 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<(), Str
             }
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 pub fn plans(url: &RedisUrl, action: PlansAction) -> Result<(), String> {

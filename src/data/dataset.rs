@@ -15,10 +15,10 @@ use crate::data::db::{self, Pool, PoolSize};
 use crate::data::stored::{self, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
-use crate::search::area_index::AreaIndex;
-use crate::search::match_cache::MatchCache;
-use crate::search::vocabulary::Vocabulary;
-use crate::search::word_store;
+use crate::search::index::AreaIndex;
+use crate::search::matches::match_cache::MatchCache;
+use crate::search::matches::word_store;
+use crate::search::words::vocabulary::Vocabulary;
 
 pub struct Dataset {
     pub pool: Pool,
@@ -37,7 +37,7 @@ pub struct Dataset {
     /// Whether the file stores other names (schema `db::OTHER_NAMES_VERSION`
     /// on); an older file's areas have none.
     pub other_names: bool,
-    /// Every word search can match, for forgiving a typo (search/vocabulary.rs).
+    /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
     pub vocabulary: Vocabulary,
     /// Why search reads its words slowly from this file, if it does: logged
     /// on a reload at once, and at start once the address is.
@@ -125,7 +125,7 @@ impl Dataset {
         // Debug: at info it would come before the address, which the first
         // line names (docs/operations.md, "Configuration").
         log::debug!(
-            "{}: {} words to search, {} KiB in memory (search/vocabulary.rs)",
+            "{}: {} words to search, {} KiB in memory (search/words/vocabulary.rs)",
             path.display(),
             vocabulary.len(),
             vocabulary.heap_bytes() / 1024

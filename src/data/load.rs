@@ -22,7 +22,7 @@ use crate::data::seed;
 use crate::data::stored::ORDERINGS;
 use crate::dates;
 
-use crate::search::vocabulary::OTHER_NAME_SLOTS;
+use crate::search::words::vocabulary::OTHER_NAME_SLOTS;
 
 pub const SCHEMA: &str = include_str!("../../schema.sql");
 
@@ -42,7 +42,7 @@ pub fn create_database(
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    remove_stale_temps(path);
+    previous::remove_stale_temps(path);
     let temp = temp_path(path);
     let _ = fs::remove_file(&temp);
     let result = file_swap::create_like(&temp, path)
@@ -73,90 +73,6 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
         let _ = synced(dir);
     }
     Ok(())
-}
-
-/// The names a replacement or rollback gives its files in passing, beside
-/// `<db>`, each followed by its process id, and who makes each.
-const PASSING_FILES: [(&str, &str); 3] = [
-    (".new-", "an import or init"),
-    (".previous-", "an import or init"),
-    (".current-", "a rollback"),
-];
-
-/// Removes the files (`<db>.new-PID` and SQLite's `-journal` beside one,
-/// `<db>.previous-PID`, `<db>.current-PID`) that an import, init or rollback
-/// killed before its rename left beside `path`: a database's worth of disk
-/// each, which nothing else would ever delete. Only a process that is no
-/// longer running can have left one; the file of a running one, maybe still
-/// writing, is kept. Said on stderr, as these commands run without the
-/// server's logger.
-pub(crate) fn remove_stale_temps(path: &Path) {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return;
-    };
-    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) => dir,
-        None => Path::new("."),
-    };
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let file = entry.file_name();
-        let Some((pid, who)) = file.to_str().and_then(|f| left_by(f, name)) else {
-            continue;
-        };
-        if !is_running(pid) {
-            let stale = entry.path();
-            if finish_swap(&stale, path, pid) {
-                continue;
-            }
-            if fs::remove_file(&stale).is_ok() {
-                eprintln!(
-                    "area-scoring: removed {}, left by {who} (process {pid}) that stopped before finishing",
-                    stale.display()
-                );
-            }
-        }
-    }
-}
-
-/// A rollback killed between its two renames left the dataset it replaced
-/// only at `<db>.current-PID`, with no `<db>.previous`: finishing its swap
-/// keeps that dataset. Says whether it did.
-fn finish_swap(stale: &Path, db: &Path, pid: u32) -> bool {
-    let previous = previous::previous_path(db);
-    let is_current = stale
-        .to_str()
-        .is_some_and(|s| s.ends_with(&format!(".current-{pid}")));
-    if !is_current || previous.exists() || fs::rename(stale, &previous).is_err() {
-        return false;
-    }
-    eprintln!(
-        "area-scoring: kept {} as {}, left by a rollback (process {pid}) that stopped before finishing",
-        stale.display(),
-        previous.display()
-    );
-    true
-}
-
-/// The process id and maker of `file` when it is one of the passing files of `db_name`.
-fn left_by(file: &str, db_name: &str) -> Option<(u32, &'static str)> {
-    let rest = file.strip_prefix(db_name)?;
-    PASSING_FILES.iter().find_map(|(infix, who)| {
-        let pid = rest.strip_prefix(infix)?;
-        let pid = pid.strip_suffix("-journal").unwrap_or(pid);
-        Some((pid.parse::<u32>().ok()?, *who))
-    })
-}
-
-/// Whether process `pid` is running, from /proc. Where there is no /proc to
-/// ask, every process counts as running, so that no file is ever removed
-/// from under one.
-fn is_running(pid: u32) -> bool {
-    pid == std::process::id()
-        || !Path::new("/proc/self").exists()
-        || Path::new(&format!("/proc/{pid}")).exists()
 }
 
 fn temp_path(path: &Path) -> PathBuf {
@@ -203,7 +119,7 @@ fn build(
     Ok((count, conn))
 }
 
-/// The covering index the server reads whole at start (search/area_index.rs);
+/// The covering index the server reads whole at start (search/index/mod.rs);
 /// see schema.sql for why it is made here, after the areas.
 const AREAS_BY_POSITION: &str = "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score);";
 
@@ -229,7 +145,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
         [OTHER_NAME_SLOTS],
     )?;
     tx.execute_batch("INSERT INTO other_names_fts (other_names_fts) VALUES ('optimize');")?;
-    crate::search::word_store::write(tx)?;
+    crate::search::matches::word_store::write(tx)?;
     {
         // Read while area_detail grows: SQLite allows it, as the read is of
         // another table, and no list of every area is held.

@@ -9,7 +9,8 @@
 //! (docs/operations.md, "Data: init, import, reload"). Both hold `WriteLock`, so neither
 //! meets a replacement halfway. A rollback killed between its renames leaves
 //! the replaced dataset at `<db>.current-PID`; the next command moves it to
-//! `<db>.previous` (load.rs, `remove_stale_temps`).
+//! `<db>.previous` (`remove_stale_temps`, which also removes the other files
+//! a killed replacement or rollback left in passing).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,7 +63,7 @@ pub fn keep_previous(db: &Path) -> Result<(), String> {
 /// undoes the first. Returns what was done, for the command to print.
 pub fn rollback(db: &Path) -> Result<String, String> {
     let _writers = WriteLock::take(db)?;
-    crate::data::load::remove_stale_temps(db);
+    remove_stale_temps(db);
     let previous = previous_path(db);
     if !previous.is_file() {
         return Err(format!(
@@ -109,4 +110,88 @@ pub fn rollback(db: &Path) -> Result<String, String> {
         db.display(),
         previous.display()
     ))
+}
+
+/// The names a replacement or rollback gives its files in passing, beside
+/// `<db>`, each followed by its process id, and who makes each.
+const PASSING_FILES: [(&str, &str); 3] = [
+    (".new-", "an import or init"),
+    (".previous-", "an import or init"),
+    (".current-", "a rollback"),
+];
+
+/// Removes the files (`<db>.new-PID` and SQLite's `-journal` beside one,
+/// `<db>.previous-PID`, `<db>.current-PID`) that an import, init or rollback
+/// killed before its rename left beside `path`: a database's worth of disk
+/// each, which nothing else would ever delete. Only a process that is no
+/// longer running can have left one; the file of a running one, maybe still
+/// writing, is kept. Said on stderr, as these commands run without the
+/// server's logger.
+pub fn remove_stale_temps(path: &Path) {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => dir,
+        None => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some((pid, who)) = file.to_str().and_then(|f| left_by(f, name)) else {
+            continue;
+        };
+        if !is_running(pid) {
+            let stale = entry.path();
+            if finish_swap(&stale, path, pid) {
+                continue;
+            }
+            if fs::remove_file(&stale).is_ok() {
+                eprintln!(
+                    "area-scoring: removed {}, left by {who} (process {pid}) that stopped before finishing",
+                    stale.display()
+                );
+            }
+        }
+    }
+}
+
+/// A rollback killed between its two renames left the dataset it replaced
+/// only at `<db>.current-PID`, with no `<db>.previous`: finishing its swap
+/// keeps that dataset. Says whether it did.
+fn finish_swap(stale: &Path, db: &Path, pid: u32) -> bool {
+    let previous = previous_path(db);
+    let is_current = stale
+        .to_str()
+        .is_some_and(|s| s.ends_with(&format!(".current-{pid}")));
+    if !is_current || previous.exists() || fs::rename(stale, &previous).is_err() {
+        return false;
+    }
+    eprintln!(
+        "area-scoring: kept {} as {}, left by a rollback (process {pid}) that stopped before finishing",
+        stale.display(),
+        previous.display()
+    );
+    true
+}
+
+/// The process id and maker of `file` when it is one of the passing files of `db_name`.
+fn left_by(file: &str, db_name: &str) -> Option<(u32, &'static str)> {
+    let rest = file.strip_prefix(db_name)?;
+    PASSING_FILES.iter().find_map(|(infix, who)| {
+        let pid = rest.strip_prefix(infix)?;
+        let pid = pid.strip_suffix("-journal").unwrap_or(pid);
+        Some((pid.parse::<u32>().ok()?, *who))
+    })
+}
+
+/// Whether process `pid` is running, from /proc. Where there is no /proc to
+/// ask, every process counts as running, so that no file is ever removed
+/// from under one.
+fn is_running(pid: u32) -> bool {
+    pid == std::process::id()
+        || !Path::new("/proc/self").exists()
+        || Path::new(&format!("/proc/{pid}")).exists()
 }

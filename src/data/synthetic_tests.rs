@@ -66,7 +66,7 @@ fn copies_stay_near_their_place_and_are_named_after_it() {
     let places = places();
     for a in generate(&places, 3000).unwrap() {
         let p = &places[a.place];
-        let km = crate::search::geo::haversine_km(p.lat, p.lng, a.lat, a.lng);
+        let km = crate::search::index::geo::haversine_km(p.lat, p.lng, a.lat, a.lng);
         assert!(km <= JITTER_KM + 0.01, "{} is {km} km away", a.id);
         assert!(a.name.starts_with(&p.name) && a.id.starts_with(&p.id));
         assert!(a.name.rsplit(' ').next().unwrap().parse::<usize>().is_ok());

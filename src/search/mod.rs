@@ -1,30 +1,29 @@
-//! What the server keeps in memory about every area, and the searches that
-//! read it without touching SQLite: the area index and its grid
-//! (`area_index`), circles over the grid (`circles`, with the k nearest kept
-//! in `nearest` and the grid's trigonometry in `cell_geometry`), distances
-//! and discs (`geo`), a shape's cells as bits for testing many word matches
-//! (`shape_mask`), the areas of each province as bitmaps (`provinces`),
-//! and the full-text matches of
-//! common words (`match_cache`, read back from the file by `word_store`), as bitmaps (`bitmap`) counted over a
-//! search's shape (`region`) or in score order (`score_order`).
+//! Searching the areas: what the server keeps in memory about every area,
+//! the words search can match and the areas each matches, and one search
+//! from its criteria to its total and page. The endpoint (api/search.rs)
+//! parses the parameters and reads the page's areas; everything between is
+//! here, in four folders, each depending only on those after it:
+//!
+//! - `query`: one search: the filter, the page without words or by text,
+//!   the strict and forgiving tiers, and how each item matched;
+//! - `matches`: the areas each word matches, as search ranks: read from the
+//!   full-text index, kept for heavy words (`match_cache`) and stored in
+//!   the file at build (`word_store`), intersected (`rank_set`);
+//! - `shape`: circles, viewports and a search's shape over the grid, counted
+//!   and paged;
+//! - `words`: the vocabulary, text folded as the full-text index folds it,
+//!   and the words within a few typos of a query word (no area in sight);
+//! - `index`: the area index, its grid, provinces, score order, bitmaps and
+//!   distances.
+//!
+//! `matches` reads `words` and `index` but never `shape`; `shape` reads only
+//! `index`. Below the family sit only `domain` and `error`; `data` opens a
+//! dataset's index, vocabulary and kept matches and writes the stored sets
+//! at build, so search never names `data` or `api` outside its tests (the
+//! equivalence tests build files with data/ and search through the endpoint).
 
-pub mod area_index;
-pub mod bbox;
-pub mod bitmap;
-mod cell_geometry;
-pub mod circles;
-pub mod fold;
-pub mod geo;
-pub mod match_cache;
-mod nearest;
-pub mod provinces;
-pub mod region;
-mod score_order;
-pub mod shape_mask;
-#[cfg(test)]
-pub mod test_points;
-mod trie_top;
-mod typo_rows;
-pub mod typo_walk;
-pub mod vocabulary;
-pub mod word_store;
+pub mod index;
+pub mod matches;
+pub mod query;
+pub mod shape;
+pub mod words;

@@ -2,7 +2,7 @@
 //! which a query's words match an area, computed directly from the area's
 //! texts with the edit distance worked out in full, word against word. The
 //! reference that both the end-to-end tests (tests/search_forgiving.rs) and
-//! the unit equivalence test (src/api/search_forgiving_tests.rs) compare
+//! the unit equivalence test (src/search/query/forgiving_tests.rs) compare
 //! search with; it shares no code with the server. Texts are ASCII but for
 //! the seed's one diacritic (ë) and its typographic apostrophe.
 

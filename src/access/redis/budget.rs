@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 
 use super::conn::Redis;
 use super::garbage::Kind;
-use crate::access::ratelimit::Budget;
+use crate::access::buckets::Budget;
 
 /// Buckets' key prefix; each holds its tokens and when they were counted (ms).
 const BUCKET: &str = "area:bucket:";

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::batch::Batch;
 use super::instance::{INSTANCE_VARIABLE, Place, with_suffix, write_private};
-use super::usage::Batch;
 use crate::access::key_file::PRIVATE_MODE;
 
 /// How long a start waits for its own lock, which a server taking its

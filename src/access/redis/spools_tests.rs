@@ -1,7 +1,7 @@
 //! Spools held by one server at a time, and garbage moved aside.
 
 use super::*;
-use crate::access::redis::usage::Row;
+use crate::access::redis::batch::Row;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("area-spools-{name}-{}", std::process::id()));

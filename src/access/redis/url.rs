@@ -7,11 +7,8 @@
 use std::fmt;
 use std::path::Path;
 
-use super::url_file::{self, REDIS_FILE_VARIABLE};
+use super::url_file::{self, REDIS_FILE_VARIABLE, REDIS_VARIABLE};
 
-/// The environment variable that names Redis; with the file named by
-/// `AREA_REDIS_FILE`, the only places a password may come from.
-pub const REDIS_VARIABLE: &str = "AREA_REDIS";
 /// The flag that names Redis, without a password.
 pub const REDIS_FLAG: &str = "--redis";
 const SCHEME: &str = "redis://";

@@ -5,13 +5,15 @@
 //! The file holds the URL on a line of its own, or as `AREA_REDIS=URL`, so
 //! one file may also be a unit's EnvironmentFile; blank lines and `#`
 //! comments are skipped. A file every user of the host may read is refused:
-//! it must be the owner's alone or its group's (0600 or 0640).
+//! it must be the owner's alone or its group's (0600 or 0640). Both
+//! variables that name Redis are defined here; url.rs chooses between them.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use super::url::REDIS_VARIABLE;
-
+/// The environment variable that names Redis; with the file named by
+/// `AREA_REDIS_FILE`, the only places a password may come from.
+pub const REDIS_VARIABLE: &str = "AREA_REDIS";
 /// The variable naming the file.
 pub const REDIS_FILE_VARIABLE: &str = "AREA_REDIS_FILE";
 /// The mode bit that lets users other than the owner and its group read.

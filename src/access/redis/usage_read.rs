@@ -7,7 +7,7 @@ use redis::Commands;
 
 use super::{LAST_USED, USAGE};
 use crate::access::redis::conn::Redis;
-use crate::access::usage::Counts;
+use crate::access::usage_counts::Counts;
 use crate::access::usage_report::UsageRow;
 use crate::dates;
 

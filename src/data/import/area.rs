@@ -6,8 +6,8 @@
 //! owns the values and how they fit together: weights summing to 1,
 //! truth_score, and a history that ends on truth_score.
 
-use super::history;
-use super::rules;
+use super::history::{self, DraftPoint};
+use super::rules::{self, keep};
 use crate::domain::{dimension_position, round2};
 
 /// How far the weights of an area may be from summing to 1.
@@ -56,12 +56,6 @@ pub struct DraftDimension {
     pub score: Option<f64>,
     pub weight: Option<f64>,
     pub sources: Vec<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct DraftPoint {
-    pub date: String,
-    pub score: Option<f64>,
 }
 
 /// An area that passed every rule, ready for `load::AreaWriter`.
@@ -263,11 +257,6 @@ fn rounded_scores(d: &Draft) -> usize {
         .flatten()
         .filter(|v| rules::needs_rounding(*v))
         .count()
-}
-
-/// The value of `r`, or None with its message added to `problems`.
-pub(super) fn keep<T>(problems: &mut Vec<String>, r: Result<T, String>) -> Option<T> {
-    r.map_err(|e| problems.push(e)).ok()
 }
 
 fn keep_all<T>(problems: &mut Vec<String>, r: Result<T, Vec<String>>) -> Option<T> {

@@ -2,7 +2,7 @@
 //! value: numbers in plain decimal notation, history items, other names.
 //! A cell that cannot be read is a problem named after its column.
 
-use super::super::area::DraftPoint;
+use super::super::history::DraftPoint;
 use super::super::rules;
 
 pub(super) fn required_number(

@@ -8,7 +8,8 @@ use std::io::BufRead;
 
 use serde_json::{Map, Value};
 
-use super::area::{Draft, DraftDimension, DraftPoint, Row, Span};
+use super::area::{Draft, DraftDimension, Row, Span};
+use super::history::DraftPoint;
 use super::json_value;
 
 const FIELDS: [&str; 11] = [

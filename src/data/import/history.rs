@@ -2,9 +2,15 @@
 //! ending on truth_score, with each point carried forward over the days
 //! until the next, since the database and the API keep one score per day.
 
-use super::area::{DraftPoint, keep};
-use super::rules;
+use super::rules::{self, keep};
 use crate::dates;
+
+/// A point of an area's history as the file gives it, not yet checked.
+#[derive(Debug, Clone)]
+pub struct DraftPoint {
+    pub date: String,
+    pub score: Option<f64>,
+}
 
 /// The widest span of history one area may carry, in days (about ten years).
 /// The API serves at most the last 365 days; this mainly catches a mistyped year.

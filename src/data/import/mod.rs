@@ -218,4 +218,5 @@ fn new_area<'a>(a: &'a Area, dimensions: &'a [DimensionScore]) -> NewArea<'a> {
 }
 
 #[cfg(test)]
+#[path = "import_tests.rs"]
 mod tests;

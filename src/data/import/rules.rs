@@ -1,11 +1,12 @@
 //! The rules for single values of an import: ids, provinces, text, coordinates,
 //! scores, weights, source identifiers, dates and timestamps. Each returns the
 //! accepted value or a message that says what is allowed; the readers and
-//! `area.rs` decide which field the message is about.
+//! `area.rs` decide which field the message is about, and `keep` adds it to
+//! an area's problems and goes on.
 
 use crate::dates;
 use crate::domain::{DIMENSIONS, PROVINCES, RESERVED_AREA_IDS, round2};
-use crate::search::fold;
+use crate::search::words::fold;
 
 /// Longest id, name, municipality and source identifier accepted.
 pub const MAX_ID: usize = 64;
@@ -69,10 +70,11 @@ pub fn text(field: &str, value: &str) -> Result<String, String> {
 
 /// The most other names an area may carry.
 pub const MAX_OTHER_NAMES: usize = 20;
-const _: () = assert!((MAX_OTHER_NAMES as i64) < crate::search::vocabulary::OTHER_NAME_SLOTS);
+const _: () =
+    assert!((MAX_OTHER_NAMES as i64) < crate::search::words::vocabulary::OTHER_NAME_SLOTS);
 
 /// An area's other names: each a display text (`text`), at most
-/// `MAX_OTHER_NAMES` of them. A name that folds (search/fold.rs) to the
+/// `MAX_OTHER_NAMES` of them. A name that folds (search/words/fold.rs) to the
 /// area's name, or to a name before it, says nothing new and is dropped.
 pub fn other_names(values: &[String], name: Option<&str>) -> Result<Vec<String>, String> {
     if values.len() > MAX_OTHER_NAMES {
@@ -209,6 +211,11 @@ pub fn decimal(text: &str) -> Option<f64> {
     (plain(whole) && plain(fraction))
         .then(|| text.parse().ok())
         .flatten()
+}
+
+/// The value of `r`, or None with its message added to `problems`.
+pub(super) fn keep<T>(problems: &mut Vec<String>, r: Result<T, String>) -> Option<T> {
+    r.map_err(|e| problems.push(e)).ok()
 }
 
 #[cfg(test)]

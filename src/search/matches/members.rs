@@ -1,0 +1,143 @@
+//! A set of search ranks as forgiving search reads a word's matches
+//! (search/query/forgiving_terms.rs): short lists merged into one, long lists
+//! and bitmaps kept as the match cache holds them (search/matches/match_cache.rs).
+
+use crate::search::index::bitmap::each_in_all;
+use crate::search::matches::match_cache::Matches;
+
+/// A list of at most this many ranks is merged into a `Members`' own list;
+/// a longer one is kept as it is, shared with the match cache, rather than
+/// copied on every search.
+const MERGED_AT_MOST: usize = 4096;
+
+/// A set of search ranks: the short lists merged, the long lists and the
+/// bitmaps kept as read.
+#[derive(Default)]
+pub struct Members {
+    /// Sorted, each rank once.
+    list: Vec<u32>,
+    parts: Vec<Matches>,
+}
+
+impl Members {
+    pub fn contains(&self, rank: u32) -> bool {
+        self.list.binary_search(&rank).is_ok() || self.parts.iter().any(|m| holds(m, rank))
+    }
+
+    pub fn add(&mut self, m: Matches) {
+        match m {
+            Matches::List(ranks) if ranks.len() <= MERGED_AT_MOST => {
+                self.list.extend_from_slice(&ranks)
+            }
+            long => self.parts.push(long),
+        }
+    }
+
+    pub fn add_ranks(&mut self, ranks: &[u32]) {
+        self.list.extend_from_slice(ranks);
+    }
+
+    pub fn finish(&mut self) {
+        self.list.sort_unstable();
+        self.list.dedup();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.parts.is_empty()
+    }
+
+    /// How many members, counting one in two parts twice (a bound).
+    pub fn len(&self) -> usize {
+        self.list.len() + self.parts.iter().map(matches_len).sum::<usize>()
+    }
+
+    /// Calls `each` with the place in `ranks` (sorted, each once) of every
+    /// one that is a member, once or (in two parts) more.
+    pub fn each_among(&self, ranks: &[u32], mut each: impl FnMut(usize)) {
+        each_common(ranks, &self.list, &mut each);
+        for m in &self.parts {
+            each_among(m, ranks, &mut each);
+        }
+    }
+
+    /// Calls `each` on every member, once or (in two parts) more.
+    pub fn each(&self, mut each: impl FnMut(u32)) {
+        self.list.iter().for_each(|&r| each(r));
+        for m in &self.parts {
+            each_match(m, &mut each);
+        }
+    }
+}
+
+/// How many areas kept matches hold.
+pub fn matches_len(m: &Matches) -> usize {
+    match m {
+        Matches::List(ranks) => ranks.len(),
+        Matches::Bits(b) => b.matches,
+    }
+}
+
+/// Calls `each` on every rank kept matches hold, in order.
+pub fn each_match(m: &Matches, mut each: impl FnMut(u32)) {
+    match m {
+        Matches::List(ranks) => ranks.iter().for_each(|&r| each(r)),
+        Matches::Bits(b) => {
+            let end = b.by_rank.bytes() * 8;
+            each_in_all(&[&b.by_rank], 0, end, |r| each(r as u32));
+        }
+    }
+}
+
+/// Whether kept matches hold a rank.
+pub fn holds(m: &Matches, rank: u32) -> bool {
+    match m {
+        Matches::List(ranks) => ranks.binary_search(&rank).is_ok(),
+        Matches::Bits(b) => b.by_rank.get(rank as usize),
+    }
+}
+
+/// Calls `each` with the place in `ranks` (sorted, each once) of every one
+/// that kept matches hold.
+pub fn each_among(m: &Matches, ranks: &[u32], mut each: impl FnMut(usize)) {
+    match m {
+        Matches::List(list) => each_common(ranks, list, each),
+        Matches::Bits(b) => {
+            for (k, &r) in ranks.iter().enumerate() {
+                if b.by_rank.get(r as usize) {
+                    each(k);
+                }
+            }
+        }
+    }
+}
+
+/// Calls `each` with the place in `a` of every rank `b` holds too (both
+/// sorted, each once). Whichever list is behind gallops ahead, so a short
+/// list against a long one costs a few nearby probes a rank, not a search
+/// of the whole.
+pub fn each_common(a: &[u32], b: &[u32], mut each: impl FnMut(usize)) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i = gallop(a, i, b[j]),
+            std::cmp::Ordering::Greater => j = gallop(b, j, a[i]),
+            std::cmp::Ordering::Equal => {
+                each(i);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+}
+
+/// The first place from `from` on whose rank is at least `x`.
+fn gallop(s: &[u32], from: usize, x: u32) -> usize {
+    let mut step = 1;
+    let mut below = from;
+    while below + step < s.len() && s[below + step] < x {
+        below += step;
+        step *= 2;
+    }
+    let end = (below + step + 1).min(s.len());
+    below + s[below..end].partition_point(|&r| r < x)
+}

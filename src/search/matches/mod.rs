@@ -1,0 +1,12 @@
+//! The areas each word of a search matches, as search ranks: read from the
+//! full-text index anywhere and in the name (`word_sets`), the heavy words'
+//! lists and bitmaps kept for the life of a dataset (`match_cache`) or
+//! stored in the file at build (`word_store`), their intersection
+//! (`rank_set`), and a word's matches as forgiving search reads them
+//! (`members`).
+
+pub mod match_cache;
+pub mod members;
+pub mod rank_set;
+pub mod word_sets;
+pub mod word_store;

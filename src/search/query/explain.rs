@@ -1,0 +1,198 @@
+//! How a search item matched (`match` in docs/api.md, "Search Areas"): its tier,
+//! the other name it was found by, and the area's words the query's words
+//! were taken for, so a client can show "Gqeberha (formerly Port
+//! Elizabeth)" or "results for johannesburg". Worked out for the items of
+//! a page only, from the area's own texts, by the rules the tiers follow
+//! (search/query/forgiving.rs).
+
+use serde::Serialize;
+
+use crate::search::query::tier::MatchTier;
+use crate::search::query::tier::{
+    FORGIVING_WORDS_MAX, SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM,
+};
+use crate::search::words::fold;
+use crate::search::words::typo_walk::{Mode, distance};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchMatch {
+    #[serde(serialize_with = "tier_name")]
+    pub tier: MatchTier,
+    /// The other name a word was found in, when one was.
+    pub other_name: Option<String>,
+    /// The area's words the query's words were taken for, folded as search
+    /// folds them, in the query's order; a split word gives two.
+    pub words: Vec<String>,
+}
+
+fn tier_name<S: serde::Serializer>(tier: &MatchTier, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(tier.name())
+}
+
+/// One text of an area, as words; `other` is the other name's text.
+struct Field {
+    words: Vec<String>,
+    other: Option<String>,
+}
+
+/// How one query word, or two joined, matched: its grade (1 to 4, as
+/// search/query/forgiving.rs counts), the words and the field.
+#[derive(Clone)]
+struct Hit {
+    grade: u8,
+    words: Vec<String>,
+    other: Option<String>,
+}
+
+/// The match of an area whose texts are `name`, `municipality`,
+/// `province` and `other_names`, found at `tier` by the query `words`.
+pub fn explain(
+    texts: [&str; 3],
+    other_names: &[String],
+    words: &[String],
+    tier: MatchTier,
+) -> SearchMatch {
+    let mut fields: Vec<Field> = texts
+        .iter()
+        .map(|t| Field {
+            words: fold::words(t),
+            other: None,
+        })
+        .collect();
+    fields.extend(other_names.iter().map(|n| Field {
+        words: fold::words(n),
+        other: Some(n.clone()),
+    }));
+    let query: Vec<String> = words.iter().map(|w| fold::word(w)).collect();
+    let n = query.len().min(FORGIVING_WORDS_MAX);
+    // best[i]: the weakest grade of the first i words read best, and its hits.
+    let mut best: Vec<Option<(u8, Vec<Hit>)>> = vec![None; n + 1];
+    best[0] = Some((1, Vec::new()));
+    for i in 1..=n {
+        let last = i == query.len();
+        let mut options = Vec::new();
+        if let (Some(before), Some(hit)) =
+            (&best[i - 1], word_hit(&fields, &query[i - 1], last, tier))
+        {
+            options.push((before, hit));
+        }
+        if i >= 2
+            && tier >= MatchTier::OneTypo
+            && let (Some(before), Some(hit)) = (
+                &best[i - 2],
+                joined_hit(&fields, &query[i - 2], &query[i - 1], last),
+            )
+        {
+            options.push((before, hit));
+        }
+        best[i] = options
+            .into_iter()
+            .map(|((grade, hits), hit)| {
+                let mut hits = hits.clone();
+                let grade = (*grade).max(hit.grade);
+                hits.push(hit);
+                (grade, hits)
+            })
+            .min_by_key(|(grade, _)| *grade);
+    }
+    let hits = best[n].take().map(|(_, hits)| hits).unwrap_or_default();
+    SearchMatch {
+        tier,
+        other_name: hits.iter().find_map(|h| h.other.clone()),
+        words: hits.into_iter().flat_map(|h| h.words).collect(),
+    }
+}
+
+/// The typos a query word of this many letters may have.
+fn typos_allowed(letters: usize) -> usize {
+    match letters {
+        n if n >= TYPO_TWO_FROM => 2,
+        n if n >= TYPO_ONE_FROM => 1,
+        _ => 0,
+    }
+}
+
+/// The best hit of one query word in any field; typos and splits are
+/// looked for only when the area's tier allows them.
+fn word_hit(fields: &[Field], q: &str, last: bool, tier: MatchTier) -> Option<Hit> {
+    let forgives = tier >= MatchTier::OneTypo;
+    let allowed = if forgives {
+        typos_allowed(q.chars().count())
+    } else {
+        0
+    };
+    let mode = if last { Mode::Prefix } else { Mode::Whole };
+    let mut best: Option<Hit> = None;
+    let mut offer = |grade: u8, words: Vec<String>, f: &Field| {
+        if best.as_ref().is_none_or(|b| grade < b.grade) {
+            best = Some(Hit {
+                grade,
+                words,
+                other: f.other.clone(),
+            });
+        }
+    };
+    for f in fields {
+        for (k, w) in f.words.iter().enumerate() {
+            if w.starts_with(q) {
+                offer(if f.other.is_some() { 2 } else { 1 }, vec![w.clone()], f);
+                continue;
+            }
+            // A whole word differs by at least its difference in length.
+            let near = mode == Mode::Prefix || w.len().abs_diff(q.len()) <= allowed;
+            if allowed > 0 && near {
+                let d = distance(q.as_bytes(), w.as_bytes(), mode);
+                if d <= allowed {
+                    offer(2 + d as u8, vec![w.clone()], f);
+                }
+            }
+            if forgives
+                && let Some(next) = f.words.get(k + 1)
+                && splits_into(q, w, next, last)
+            {
+                offer(3, vec![w.clone(), next.clone()], f);
+            }
+        }
+    }
+    best
+}
+
+/// Whether `q` is `left` then `right` (or a prefix of it, when `last`),
+/// each part long enough.
+fn splits_into(q: &str, left: &str, right: &str, last: bool) -> bool {
+    let Some(rest) = q.strip_prefix(left) else {
+        return false;
+    };
+    let long_enough =
+        left.chars().count() >= SPLIT_PART_MIN && rest.chars().count() >= SPLIT_PART_MIN;
+    long_enough
+        && if last {
+            right.starts_with(rest)
+        } else {
+            right == rest
+        }
+}
+
+/// The hit of two query words joined into one word of a field.
+fn joined_hit(fields: &[Field], first: &str, second: &str, last: bool) -> Option<Hit> {
+    if first.chars().count() < SPLIT_PART_MIN || second.chars().count() < SPLIT_PART_MIN {
+        return None;
+    }
+    let joined = format!("{first}{second}");
+    fields.iter().find_map(|f| {
+        f.words
+            .iter()
+            .find(|w| {
+                if last {
+                    w.starts_with(&joined)
+                } else {
+                    **w == joined
+                }
+            })
+            .map(|w| Hit {
+                grade: 3,
+                words: vec![w.clone()],
+                other: f.other.clone(),
+            })
+    })
+}
