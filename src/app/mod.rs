@@ -83,7 +83,11 @@ impl App {
             Response::error(&ApiError::Internal)
         });
         stamp(&mut response, request_id);
-        sent::count(&self.metrics.body_bytes, &mut response, req.method == "HEAD");
+        sent::count(
+            &self.metrics.body_bytes,
+            &mut response,
+            req.method == "HEAD",
+        );
         let label = route.as_ref().map_or(metrics::UNMATCHED, Route::label);
         self.metrics
             .record(label, response.status, started.elapsed());

@@ -73,7 +73,11 @@ impl App {
             }),
         };
         stamp(&mut response, request_id);
-        sent::count(&self.metrics.body_bytes, &mut response, req.method == "HEAD");
+        sent::count(
+            &self.metrics.body_bytes,
+            &mut response,
+            req.method == "HEAD",
+        );
         response
     }
 
