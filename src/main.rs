@@ -2,13 +2,14 @@
 //!
 //! `serve` first starts itself again with glibc's per-thread malloc cache
 //! turned off (`without_malloc_tcache`), so that memory stays flat across
-//! reloads.
+//! reloads, then fixes malloc's mmap threshold (`with_fixed_mmap_threshold`).
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     if args.first().is_some_and(|c| c == "serve") {
         without_malloc_tcache();
+        with_fixed_mmap_threshold();
     }
     std::process::exit(area_scoring::cli::main(&args));
 }
@@ -54,4 +55,24 @@ fn without_malloc_tcache() {
     let err = again.args(argv).env("GLIBC_TUNABLES", tunables).exec();
     // exec returns only if it failed: serve anyway, with the tcache on.
     eprintln!("cannot restart with glibc's malloc tcache off ({err}); serving with it on");
+}
+
+/// Blocks of this many bytes or more are mapped on their own and given back
+/// to the system when freed: glibc's default starting threshold.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MMAP_THRESHOLD: libc::c_int = 128 * 1024;
+
+/// Setting the threshold turns off glibc's sliding one, which rises to the
+/// size of each mapped block freed (up to 32 MiB). Once a search had freed a
+/// large list, every later large block came from the worker's arena, and
+/// each of the workers' arenas kept its own high-water mark: serving the
+/// search cases at a million areas peaked at 138 MiB, and at 124 MiB with
+/// the threshold fixed, with a handful of mappings a second and the same
+/// CPU per request (bench/RESULTS-million.md).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn with_fixed_mmap_threshold() {
+    // SAFETY: mallopt only sets a malloc parameter; no threads are running yet.
+    if unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD) } != 1 {
+        eprintln!("cannot fix malloc's mmap threshold; serving with glibc's sliding one");
+    }
 }
