@@ -7,11 +7,11 @@
 //! when its last request lets go. A new file is opened and checked before it
 //! replaces the old one; one that fails is logged and the old data keeps serving.
 
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::data::db::{self, Pool, PoolSize};
+use crate::data::file_id::{FileId, file_id, version_of};
 use crate::data::stored::{self, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
@@ -45,52 +45,11 @@ pub struct Dataset {
     file: FileId,
 }
 
-/// Which file a path names (a rename over it gives a new inode), and its
-/// size and modification time, which change when it is written in place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileId {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-}
-
-impl FileId {
-    fn of(m: &std::fs::Metadata) -> FileId {
-        FileId {
-            dev: m.dev(),
-            ino: m.ino(),
-            size: m.size(),
-            mtime: (m.mtime(), m.mtime_nsec()),
-        }
-    }
-
-    fn same_file(&self, other: &FileId) -> bool {
-        (self.dev, self.ino) == (other.dev, other.ino)
-    }
-}
-
-fn file_id(path: &Path) -> Option<FileId> {
-    std::fs::metadata(path).ok().map(|m| FileId::of(&m))
-}
-
 /// The first area of an ordering (the updated_at-descending one), read off
 /// area_order instead of scanning every area.
 const FIRST_OF_ORDERING: &str = "
     SELECT a.updated_at FROM area_order o JOIN areas a ON a.area_no = o.area_no
     WHERE o.ordering = ?1 AND o.province_slug = '' AND o.position = 0";
-
-/// Device, inode, size and modification time, in hex.
-fn version_of(m: &std::fs::Metadata) -> String {
-    format!(
-        "{:x}-{:x}-{:x}-{:x}.{:x}",
-        m.dev(),
-        m.ino(),
-        m.size(),
-        m.mtime(),
-        m.mtime_nsec()
-    )
-}
 
 impl Dataset {
     fn open(path: &Path, pool_size: PoolSize) -> Result<Dataset, String> {
@@ -109,7 +68,20 @@ impl Dataset {
         let version = version_of(&meta);
         let pool = db::open_pool(path, pool_size)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
-        let index = AreaIndex::load(&conn).map_err(|e| e.to_string())?;
+        let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
+        let other_names = schema >= db::OTHER_NAMES_VERSION;
+        // The two longest reads, side by side on their own connections: at a
+        // million areas each takes a few hundred milliseconds before the
+        // first answer (bench/RESULTS-million.md, "Start to first 200").
+        let (index, vocabulary) = std::thread::scope(|s| {
+            let words = s.spawn(|| read_vocabulary(&pool, other_names));
+            let index = AreaIndex::load(&conn).map_err(|e| e.to_string());
+            let words = words
+                .join()
+                .unwrap_or_else(|_| Err("reading the words panicked".into()));
+            (index, words)
+        });
+        let (index, vocabulary) = (index?, vocabulary?);
         let (stored, words_warning) = word_store::stored_sets(&conn, &index, path);
         // Counted from the index, which holds every area: a count(*) would
         // scan another index (192 ms from a cold disk cache at 100,000 areas).
@@ -119,9 +91,6 @@ impl Dataset {
             .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
             .unwrap_or_default();
         let list_totals = ListTotals::read(&conn).map_err(|e| e.to_string())?;
-        let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
-        let other_names = schema >= db::OTHER_NAMES_VERSION;
-        let vocabulary = Vocabulary::read(&conn, other_names).map_err(|e| e.to_string())?;
         // Debug: at info it would come before the address, which the first
         // line names (docs/operations.md, "Configuration").
         log::debug!(
@@ -145,6 +114,12 @@ impl Dataset {
             file,
         })
     }
+}
+
+/// The vocabulary, read on a connection of its own.
+fn read_vocabulary(pool: &Pool, other_names: bool) -> Result<Vocabulary, String> {
+    let conn = pool.get().map_err(|e| e.to_string())?;
+    Vocabulary::read(&conn, other_names).map_err(|e| e.to_string())
 }
 
 pub struct Store {

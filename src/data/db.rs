@@ -38,6 +38,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// Prepared statements kept per connection. rusqlite keeps 16 by default, fewer
 /// than the statements the API runs, which would re-prepare on every request.
 const STATEMENT_CACHE: usize = 64;
+/// Each connection's page cache, in KiB (SQLite's negative cache_size): half
+/// SQLite's default. A pool holds a connection a worker and one an export; at
+/// a million areas the default's 2 MiB each took the server past 128 MiB
+/// (bench/RESULTS-million.md). A request reads again only the top of an index.
+const PAGE_CACHE_KIB: i64 = 1024;
 
 /// How many read-only connections a pool keeps open, and how many it may
 /// open in all when more threads ask at once.
@@ -75,6 +80,7 @@ pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     };
     let manager = manager.with_init(|conn| {
         conn.pragma_update(None, "mmap_size", 0)?;
+        conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         // Keep each cached statement's query plan. Without this, SQLite

@@ -1,11 +1,12 @@
 //! Database files: opening them (`db`), serving one and replacing it live
-//! (`dataset`), building one (`load`, writing through `area_writer`, from `seed` or `synthetic` areas, or an
+//! (`dataset`, telling files apart by `file_id`), building one (`load`, writing through `area_writer`, from `seed` or `synthetic` areas, or an
 //! operator's file through `import`), and swapping a new file in (`file_swap`), keeping the one it replaced
 //! for `rollback` (`previous`).
 
 mod area_writer;
 pub mod dataset;
 pub mod db;
+mod file_id;
 pub mod file_swap;
 pub mod import;
 pub mod load;
