@@ -21,9 +21,9 @@ use crate::api::params::ExportParams;
 use crate::data::dataset::Dataset;
 use crate::error::{ApiError, ApiResult};
 
-/// Exports streaming at once, at most. Each holds a database connection and
-/// a thread for as long as its client reads, so the pool is made larger by
-/// as many (transport/mod.rs), and takes CPU beside the workers' (measured
+/// Exports streaming at once, at most. Each holds a database connection (of
+/// the dataset's export pool, data/dataset.rs) and a thread for as long as
+/// its client reads, and takes CPU beside the workers' (measured
 /// at four, bench/RESULTS.md): a number to change with a measurement, not
 /// a flag. A client too slow to take its export is closed
 /// (transport/pace.rs), so slow readers do not hold these for long.
@@ -162,7 +162,7 @@ pub fn answer(
         return Ok(response);
     }
     let slot = slots.take(&caller.key_id)?;
-    let export = Export::new(dataset.pool.get()?, format, p.province, total);
+    let export = Export::new(dataset.export_pool.get()?, format, p.province, total);
     response.stream = Some(Stream(Box::new(Slotted {
         export,
         _slot: slot,

@@ -109,7 +109,7 @@ impl Metrics {
         out.push_str("# HELP area_rate_limited_total Requests refused with 429 rate_limited.\n");
         out.push_str("# TYPE area_rate_limited_total counter\n");
         let _ = writeln!(out, "area_rate_limited_total {}", c.rate_limited);
-        out.push_str("# HELP area_db_connections Database pool connections, by state.\n");
+        out.push_str("# HELP area_db_connections Database connections (the requests' and the exports' pools), by state.\n");
         out.push_str("# TYPE area_db_connections gauge\n");
         let (busy, idle) = pool.unwrap_or((0, 0));
         let _ = writeln!(out, "area_db_connections{{state=\"busy\"}} {busy}");

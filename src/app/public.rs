@@ -84,11 +84,9 @@ impl App {
     /// GET /metrics, on the main listener or on --metrics-addr.
     pub fn metrics_response(&self) -> Response {
         let pool = self.store.current().ok().map(|d| {
-            let state = d.pool.state();
-            (
-                state.connections - state.idle_connections,
-                state.idle_connections,
-            )
+            let (requests, exports) = (d.pool.state(), d.export_pool.state());
+            let idle = requests.idle_connections + exports.idle_connections;
+            (requests.connections + exports.connections - idle, idle)
         });
         Response {
             status: 200,

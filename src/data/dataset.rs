@@ -1,6 +1,6 @@
 //! The database being served, and replacing it while serving.
 //!
-//! A `Dataset` is one opened database file: its read-only pool and what is read
+//! A `Dataset` is one opened database file: its read-only pools and what is read
 //! once from it (the area index, the area count). The `Store` holds the current one
 //! behind an `Arc`: a request clones the `Arc` and keeps using that dataset to
 //! the end, so a swap never disturbs requests in flight; the old pool closes
@@ -20,8 +20,18 @@ use crate::search::matches::match_cache::MatchCache;
 use crate::search::matches::word_store;
 use crate::search::words::vocabulary::Vocabulary;
 
+/// The two pools a dataset opens.
+#[derive(Debug, Clone, Copy)]
+pub struct Pools {
+    pub requests: PoolSize,
+    pub exports: PoolSize,
+}
+
 pub struct Dataset {
+    /// Connections for requests: one a worker.
     pub pool: Pool,
+    /// Connections for exports, which stream for as long as their client reads.
+    pub export_pool: Pool,
     pub area_count: i64,
     /// Positions, scores and name lengths of every area, for search.
     pub index: AreaIndex,
@@ -52,7 +62,7 @@ const FIRST_OF_ORDERING: &str = "
     WHERE o.ordering = ?1 AND o.province_slug = '' AND o.position = 0";
 
 impl Dataset {
-    fn open(path: &Path, pool_size: PoolSize) -> Result<Dataset, String> {
+    fn open(path: &Path, pools: Pools) -> Result<Dataset, String> {
         // The file's identity and its version from one look at it: were the
         // file renamed over in between, the two would name different files.
         let meta = match std::fs::metadata(path) {
@@ -66,15 +76,16 @@ impl Dataset {
         };
         let file = FileId::of(&meta);
         let version = version_of(&meta);
-        let pool = db::open_pool(path, pool_size)?;
+        let pool = db::open_pool(path, pools.requests)?;
+        let export_pool = db::open_pool(path, pools.exports)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
         let other_names = schema >= db::OTHER_NAMES_VERSION;
-        // The two longest reads, side by side on their own connections: at a
-        // million areas each takes a few hundred milliseconds before the
-        // first answer (bench/RESULTS-million.md, "Start to first 200").
+        // The two longest reads, side by side on their own connections (the
+        // exports' pool is idle yet): at a million areas each takes a few
+        // hundred milliseconds before the first answer (bench/RESULTS-million.md).
         let (index, vocabulary) = std::thread::scope(|s| {
-            let words = s.spawn(|| read_vocabulary(&pool, other_names));
+            let words = s.spawn(|| read_vocabulary(&export_pool, other_names));
             let index = AreaIndex::load(&conn).map_err(|e| e.to_string());
             let words = words
                 .join()
@@ -102,6 +113,7 @@ impl Dataset {
         drop(conn);
         Ok(Dataset {
             pool,
+            export_pool,
             area_count,
             index,
             matches: MatchCache::for_areas(area_count as usize).with_stored_sets(stored),
@@ -124,7 +136,7 @@ fn read_vocabulary(pool: &Pool, other_names: bool) -> Result<Vocabulary, String>
 
 pub struct Store {
     path: PathBuf,
-    pool_size: PoolSize,
+    pools: Pools,
     /// None while the file is missing: requests answer 503 until it is back.
     current: RwLock<Option<Arc<Dataset>>>,
     /// The file that last failed to open, so that it is not retried every poll.
@@ -134,11 +146,11 @@ pub struct Store {
 }
 
 impl Store {
-    pub fn open(path: &Path, pool_size: PoolSize) -> Result<Store, String> {
-        let dataset = Dataset::open(path, pool_size)?;
+    pub fn open(path: &Path, pools: Pools) -> Result<Store, String> {
+        let dataset = Dataset::open(path, pools)?;
         Ok(Store {
             path: path.to_path_buf(),
-            pool_size,
+            pools,
             current: RwLock::new(Some(Arc::new(dataset))),
             refused: RwLock::new(None),
             replaced: Mutex::new(Vec::new()),
@@ -156,7 +168,7 @@ impl Store {
 
     /// Opens the file again and swaps it in; on failure the old data stays.
     pub fn reload(&self) -> bool {
-        match Dataset::open(&self.path, self.pool_size) {
+        match Dataset::open(&self.path, self.pools) {
             Ok(dataset) => {
                 log::info!(
                     "reloaded {}: {} areas",

@@ -10,6 +10,7 @@ use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags};
 use scheduled_thread_pool::ScheduledThreadPool;
 
+pub use crate::data::pool_size::PoolSize;
 use crate::error::ApiError;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
@@ -38,27 +39,6 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// Prepared statements kept per connection. rusqlite keeps 16 by default, fewer
 /// than the statements the API runs, which would re-prepare on every request.
 const STATEMENT_CACHE: usize = 64;
-/// Each connection's page cache, in KiB (SQLite's negative cache_size): half
-/// SQLite's default. A pool holds a connection a worker and one an export; at
-/// a million areas the default's 2 MiB each took the server past 128 MiB
-/// (bench/RESULTS-million.md). A request reads again only the top of an index.
-const PAGE_CACHE_KIB: i64 = 1024;
-
-/// How many read-only connections a pool keeps open, and how many it may
-/// open in all when more threads ask at once.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PoolSize {
-    pub kept: u32,
-    pub most: u32,
-}
-
-impl PoolSize {
-    /// A pool that keeps and opens `n`.
-    pub fn fixed(n: u32) -> PoolSize {
-        PoolSize { kept: n, most: n }
-    }
-}
-
 /// Opens a pool of read-only connections after checking the file.
 ///
 /// A file of the current schema is never written while it is served (import
@@ -78,9 +58,10 @@ pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     } else {
         SqliteConnectionManager::file(path).with_flags(flags)
     };
-    let manager = manager.with_init(|conn| {
+    let page_cache_kib = size.page_cache_kib;
+    let manager = manager.with_init(move |conn| {
         conn.pragma_update(None, "mmap_size", 0)?;
-        conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
+        conn.pragma_update(None, "cache_size", -page_cache_kib)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         // Keep each cached statement's query plan. Without this, SQLite

@@ -1,4 +1,4 @@
-//! Database files: opening them (`db`), serving one and replacing it live
+//! Database files: opening them (`db`, in pools shaped by `pool_size`), serving one and replacing it live
 //! (`dataset`, telling files apart by `file_id`), building one (`load`, writing through `area_writer`, from `seed` or `synthetic` areas, or an
 //! operator's file through `import`), and swapping a new file in (`file_swap`), keeping the one it replaced
 //! for `rollback` (`previous`).
@@ -10,6 +10,7 @@ mod file_id;
 pub mod file_swap;
 pub mod import;
 pub mod load;
+pub mod pool_size;
 pub mod previous;
 pub mod seed;
 pub mod stored;

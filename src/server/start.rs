@@ -15,7 +15,7 @@ use crate::access::usage::Usage;
 use crate::access::{key_file, migrate};
 use crate::app::exports::MAX_EXPORTS;
 use crate::app::{App, redis_link};
-use crate::data::dataset::Store;
+use crate::data::dataset::{Pools, Store};
 use crate::data::db::PoolSize;
 use crate::transport::listener::listen;
 use crate::transport::{Layer, LayerConfig, spawn};
@@ -27,9 +27,11 @@ const WATCH_EVERY: Duration = Duration::from_secs(1);
 const KEYS_WATCH_EVERY: Duration = Duration::from_millis(250);
 
 /// Database connections kept: one a worker, one a streaming export.
-fn pool_size(workers: usize) -> PoolSize {
-    let kept = (workers + MAX_EXPORTS) as u32;
-    PoolSize { kept, most: kept }
+fn pools(workers: usize) -> Pools {
+    Pools {
+        requests: PoolSize::fixed(workers as u32),
+        exports: PoolSize::for_exports(MAX_EXPORTS as u32),
+    }
 }
 
 /// Opens the database and the keys, binds the address(es) and starts the workers.
@@ -48,7 +50,7 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
             (None, Vec::new(), keys, Some(live))
         }
     };
-    let store = Store::open(&config.db, pool_size(config.workers))?;
+    let store = Store::open(&config.db, pools(config.workers))?;
     let mut listeners = vec![listen(&config.addr)?];
     let addr = listeners[0].local_addr().map_err(|e| e.to_string())?;
     log::info!("listening on http://{addr}");
