@@ -8,7 +8,7 @@ use crate::data::db;
 /// The whole body of an export of the seed, read `chunk` bytes at a time.
 fn export(format: Format, province: Option<&'static str>, chunk: usize) -> Vec<u8> {
     let (dir, path) = seed_file(&format!("export-{}-{chunk}", format.name()));
-    let pool = db::open_pool(&path, db::PoolSize::fixed(1)).unwrap();
+    let pool = db::open_pool(&path, db::PoolSize::for_exports(1)).unwrap();
     let total: i64 = pool
         .get()
         .unwrap()

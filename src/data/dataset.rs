@@ -3,7 +3,7 @@
 //! A `Dataset` is one opened database file: its read-only pools and what is read
 //! once from it (the area index, the area count). The `Store` holds the current one
 //! behind an `Arc`: a request clones the `Arc` and keeps using that dataset to
-//! the end, so a swap never disturbs requests in flight; the old pool closes
+//! the end, so a swap never disturbs requests in flight; the old pools close
 //! when its last request lets go. A new file is opened and checked before it
 //! replaces the old one; one that fails is logged and the old data keeps serving.
 

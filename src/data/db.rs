@@ -39,6 +39,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// Prepared statements kept per connection. rusqlite keeps 16 by default, fewer
 /// than the statements the API runs, which would re-prepare on every request.
 const STATEMENT_CACHE: usize = 64;
+
 /// Opens a pool of read-only connections after checking the file.
 ///
 /// A file of the current schema is never written while it is served (import

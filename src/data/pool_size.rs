@@ -12,8 +12,8 @@
 pub const REQUEST_PAGE_CACHE_KIB: i64 = 1024;
 
 /// An export connection's: it reads the file once, in order, and needs no
-/// more than the path down each B-tree. With the requests' 2 MiB, which an
-/// export's sequential read fills whole, a million-area server went past
+/// more than the path down each B-tree. With SQLite's default 2 MiB, which
+/// an export's sequential read fills whole, a million-area server went past
 /// 128 MiB while four exports ran.
 pub const EXPORT_PAGE_CACHE_KIB: i64 = 128;
 
@@ -27,8 +27,8 @@ pub struct PoolSize {
 }
 
 impl PoolSize {
-    /// A pool for requests that keeps and opens `n`.
-    pub fn fixed(n: u32) -> PoolSize {
+    /// A pool for `n` requests at once (one a worker).
+    pub fn for_requests(n: u32) -> PoolSize {
         PoolSize {
             kept: n,
             most: n,
@@ -40,7 +40,7 @@ impl PoolSize {
     pub fn for_exports(n: u32) -> PoolSize {
         PoolSize {
             page_cache_kib: EXPORT_PAGE_CACHE_KIB,
-            ..PoolSize::fixed(n)
+            ..PoolSize::for_requests(n)
         }
     }
 }

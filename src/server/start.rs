@@ -29,7 +29,7 @@ const KEYS_WATCH_EVERY: Duration = Duration::from_millis(250);
 /// Database connections kept: one a worker, one a streaming export.
 fn pools(workers: usize) -> Pools {
     Pools {
-        requests: PoolSize::fixed(workers as u32),
+        requests: PoolSize::for_requests(workers as u32),
         exports: PoolSize::for_exports(MAX_EXPORTS as u32),
     }
 }
