@@ -5,7 +5,7 @@
 -- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 4;            -- the schema version, db::SCHEMA_VERSION
+PRAGMA user_version = 5;            -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.
@@ -98,6 +98,23 @@ CREATE VIRTUAL TABLE other_names_fts USING fts5 (
     content = '',
     tokenize = 'unicode61 remove_diacritics 2',
     prefix = '1 2 3 4 5 6 7 8 9 10 11 12'
+);
+
+-- Every two neighbouring words of a column of areas_fts, joined by '_' into
+-- one term ("ivory_park"), by search rank; and the same of other_names_fts,
+-- by its rowids (src/search/matches/joined_words.rs). A search word that
+-- splits in two is one lookup here, where a phrase of areas_fts stepped
+-- through the common word's whole list. '_' is a token character here alone.
+CREATE VIRTUAL TABLE joined_fts USING fts5 (
+    name, municipality, province,
+    content = '',
+    tokenize = "unicode61 remove_diacritics 2 tokenchars '_'"
+);
+
+CREATE VIRTUAL TABLE other_joined_fts USING fts5 (
+    name,
+    content = '',
+    tokenize = "unicode61 remove_diacritics 2 tokenchars '_'"
 );
 
 -- The matches of every heavy word, read off areas_fts once at load and stored

@@ -30,6 +30,7 @@ impl Searchable<'_> {
             matches: &d.matches,
             vocabulary: &d.vocabulary,
             other_names: d.other_names,
+            joined_words: d.joined_words,
         }
     }
 }

@@ -47,6 +47,8 @@ pub struct Dataset {
     /// Whether the file stores other names (schema `db::OTHER_NAMES_VERSION`
     /// on); an older file's areas have none.
     pub other_names: bool,
+    /// Whether the file joins neighbouring words (`db::JOINED_WORDS_VERSION` on).
+    pub joined_words: bool,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
     pub vocabulary: Vocabulary,
     /// Why search reads its words slowly from this file, if it does: logged
@@ -81,6 +83,7 @@ impl Dataset {
         let conn = pool.get().map_err(|e| e.to_string())?;
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
         let other_names = schema >= db::OTHER_NAMES_VERSION;
+        let joined_words = schema >= db::JOINED_WORDS_VERSION;
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
         // hundred milliseconds before the first answer (bench/RESULTS-million.md).
@@ -121,6 +124,7 @@ impl Dataset {
             latest_update,
             list_totals,
             other_names,
+            joined_words,
             vocabulary,
             words_warning,
             file,

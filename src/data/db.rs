@@ -22,16 +22,20 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// 2: search ranks, contentless FTS5 with prefixes 1-12, stored Get Area bodies.
 /// 3: areas only; API keys and plans live in the keys file (access/key_file.rs).
 /// 4: areas' other names (area_other_names, other_names_fts).
-pub const SCHEMA_VERSION: i64 = 4;
+/// 5: neighbouring words joined (joined_fts, other_joined_fts).
+pub const SCHEMA_VERSION: i64 = 5;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
 /// The first version with other names; older files are served with none.
 pub const OTHER_NAMES_VERSION: i64 = 4;
-/// The versions the server reads. Version 2's areas are laid out as 3's; its
-/// key tables, when they could not be dropped, are never read.
+/// The first version with joined words; an older file's split words are
+/// read as phrases (search/matches/joined_words.rs).
+pub const JOINED_WORDS_VERSION: i64 = 5;
 /// The first schema: `import` and `init --force` replace a file of ours from
 /// this version on, since they write it anew.
 pub const OLDEST_VERSION: i64 = 1;
+/// The versions the server reads. Version 2's areas are laid out as 3's; its
+/// key tables, when they could not be dropped, are never read.
 pub const READABLE_VERSIONS: RangeInclusive<i64> = 2..=SCHEMA_VERSION;
 
 /// How long a reader waits for a writer to finish.

@@ -145,6 +145,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
         [OTHER_NAME_SLOTS],
     )?;
     tx.execute_batch("INSERT INTO other_names_fts (other_names_fts) VALUES ('optimize');")?;
+    crate::search::matches::joined_words::write(tx)?;
     crate::search::matches::word_store::write(tx)?;
     {
         // Read while area_detail grows: SQLite allows it, as the read is of

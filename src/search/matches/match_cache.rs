@@ -28,7 +28,7 @@
 //! cache with the new dataset.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::search::index::bitmap::Bits;
@@ -48,7 +48,8 @@ pub const HEAVY: usize = 256;
 pub const HEAVY_SHARE: usize = 256;
 
 /// Words known to be light, remembered so that a search can read them all
-/// in one FTS5 query; past this many the memory starts afresh.
+/// in one FTS5 query, and the stored sets of queries; past this many of
+/// either the memory starts afresh.
 const LIGHT_WORDS: usize = 1 << 16;
 
 /// Bytes of lists kept (4 a rank).
@@ -84,16 +85,13 @@ pub struct MatchCache {
 /// to find them (bench/PROFILE.md), and the same split recurs.
 pub const SLOW_READ: Duration = Duration::from_micros(200);
 
-impl Default for MatchCache {
-    fn default() -> MatchCache {
-        MatchCache::new(HEAVY)
-    }
-}
-
 #[derive(Default)]
 struct Lists {
     by_query: HashMap<String, Kept>,
     light: HashSet<String>,
+    /// The stored set of each query found stored (word_store.rs): queries
+    /// sharing a set share its kept matches, under the set's key.
+    sets: HashMap<String, i64>,
     /// Bytes kept, lists then bitmaps.
     bytes: [usize; 2],
     clock: u64,
@@ -136,10 +134,41 @@ struct Kept {
     last_used: u64,
 }
 
+/// A full budget is brought down by 1/ROOM_MADE of it at once, the least
+/// recently used first: one pass over the thousands of kept lists of a
+/// million areas makes room for many, not for one.
+const ROOM_MADE: usize = 16;
+
+impl Lists {
+    /// Drops the least recently used matches of a class until its bytes
+    /// are at most `bytes`.
+    fn drop_oldest(&mut self, class: usize, bytes: usize) {
+        let mut by_age: Vec<(u64, &String)> = self
+            .by_query
+            .iter()
+            .filter(|(_, k)| k.matches.class() == class)
+            .map(|(q, k)| (k.last_used, q))
+            .collect();
+        by_age.sort_unstable();
+        let (mut left, mut dropped) = (self.bytes[class], Vec::new());
+        for (_, query) in by_age {
+            if left <= bytes {
+                break;
+            }
+            left -= self.by_query[query].matches.bytes();
+            dropped.push(query.clone());
+        }
+        for query in dropped {
+            self.by_query.remove(&query);
+        }
+        self.bytes[class] = left;
+    }
+}
+
 impl MatchCache {
     /// The kept matches of an FTS5 query, if it is kept.
     pub fn get(&self, query: &str) -> Option<Matches> {
-        let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+        let mut lists = self.lists();
         lists.clock += 1;
         let now = lists.clock;
         let kept = lists.by_query.get_mut(query)?;
@@ -201,23 +230,15 @@ impl MatchCache {
         if size > capacity {
             return;
         }
-        let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+        let mut lists = self.lists();
         if lists.by_query.contains_key(query) {
             return;
         }
-        while lists.bytes[class] + size > capacity {
-            let Some(oldest) = lists
-                .by_query
-                .iter()
-                .filter(|(_, k)| k.matches.class() == class)
-                .min_by_key(|(_, k)| k.last_used)
-                .map(|(q, _)| q.clone())
-            else {
-                break;
-            };
-            if let Some(k) = lists.by_query.remove(&oldest) {
-                lists.bytes[class] -= k.matches.bytes();
-            }
+        if lists.bytes[class] + size > capacity {
+            lists.drop_oldest(
+                class,
+                (capacity - capacity / ROOM_MADE).saturating_sub(size),
+            );
         }
         lists.clock += 1;
         lists.bytes[class] += size;
@@ -230,27 +251,42 @@ impl MatchCache {
 
     /// Whether an FTS5 query is known to match fewer than the heavy count.
     pub fn is_light(&self, query: &str) -> bool {
-        let lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+        let lists = self.lists();
         lists.light.contains(query)
     }
 
     /// Remembers that an FTS5 query matches fewer than the heavy count.
     pub fn note_light(&self, query: &str) {
-        let mut lists = self.lists.lock().unwrap_or_else(|p| p.into_inner());
+        let mut lists = self.lists();
         if lists.light.len() >= LIGHT_WORDS {
             lists.light.clear();
         }
         lists.light.insert(query.to_string());
     }
 
+    /// The stored set of an FTS5 query, if noted.
+    pub fn set_of(&self, query: &str) -> Option<i64> {
+        let lists = self.lists();
+        lists.sets.get(query).copied()
+    }
+
+    /// Remembers the stored set of an FTS5 query, as `note_light` does.
+    pub fn note_set(&self, query: &str, set_no: i64) {
+        let mut lists = self.lists();
+        if lists.sets.len() >= LIGHT_WORDS {
+            lists.sets.clear();
+        }
+        lists.sets.insert(query.to_string(), set_no);
+    }
+
     /// Bytes kept in all (for tests and the bench's account of memory).
     pub fn kept_bytes(&self) -> usize {
-        self.lists
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .bytes
-            .iter()
-            .sum()
+        self.lists().bytes.iter().sum()
+    }
+
+    /// The kept lists, locked; after a panic elsewhere, as that left them.
+    fn lists(&self) -> MutexGuard<'_, Lists> {
+        self.lists.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 

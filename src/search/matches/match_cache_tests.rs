@@ -8,27 +8,37 @@ fn list(n: usize) -> Matches {
 
 #[test]
 fn stays_within_capacity_dropping_the_least_recently_used() {
-    let cache = MatchCache::default();
-    let quarter = LIST_CAPACITY / 16;
-    for q in ["a", "b", "c", "d"] {
-        cache.keep(q, list(quarter));
-    }
-    assert!(cache.get("a").is_some()); // "b" is the least recently used
-    cache.keep("e", list(quarter));
-    assert!(cache.get("b").is_none());
-    for q in ["a", "c", "d", "e"] {
-        assert!(cache.get(q).is_some(), "{q}");
+    let cache = MatchCache::new(HEAVY);
+    // 4n bytes a list: 64 fill the budget.
+    let sixty_fourth = LIST_CAPACITY / 4 / 64;
+    let queries: Vec<String> = (0..64).map(|i| format!("w{i}")).collect();
+    for q in &queries {
+        cache.keep(q, list(sixty_fourth));
     }
     assert_eq!(cache.kept_bytes(), LIST_CAPACITY);
+    assert!(cache.get("w0").is_some()); // now w1 is the least recently used
+    cache.keep("new", list(sixty_fourth));
+    // Room is made for a ROOM_MADE-th of the budget beside the new list,
+    // the least recently used dropped first.
+    let dropped: Vec<&String> = queries.iter().filter(|q| cache.get(q).is_none()).collect();
+    let oldest: Vec<String> = (1..=64 / ROOM_MADE + 1).map(|i| format!("w{i}")).collect();
+    assert_eq!(dropped, oldest.iter().collect::<Vec<_>>());
+    assert!(cache.get("new").is_some() && cache.get("w0").is_some());
+    assert_eq!(
+        cache.kept_bytes(),
+        LIST_CAPACITY - LIST_CAPACITY / ROOM_MADE
+    );
+    // A list larger than the budget is not kept, and drops nothing.
+    let before = cache.kept_bytes();
     cache.keep("huge", list(LIST_CAPACITY / 4 + 1));
     assert!(cache.get("huge").is_none());
-    assert_eq!(cache.kept_bytes(), LIST_CAPACITY);
+    assert_eq!(cache.kept_bytes(), before);
 }
 
 /// A bitmap counts towards the capacity as its bytes.
 #[test]
 fn bitmaps_count_towards_the_capacity() {
-    let cache = MatchCache::default();
+    let cache = MatchCache::new(HEAVY);
     let bits = Arc::new(WordBits {
         matches: 0,
         by_rank: Bits::new(8 * 1024 * 64),

@@ -5,6 +5,7 @@
 //! (`rank_set`), and a word's matches as forgiving search reads them
 //! (`members`).
 
+pub mod joined_words;
 pub mod match_cache;
 pub mod members;
 pub mod rank_set;

@@ -128,11 +128,53 @@ pub fn term_matches(
     Ok(matches)
 }
 
-/// Other names' matches of at least this many areas are kept with the
-/// words' (search/matches/match_cache.rs): a seed place's former name is copied to
-/// every synthetic copy of it, a thousand rows at a million areas, and the
-/// prefix a person types first ("port") matches several.
-const OTHER_NAMES_KEPT_FROM: usize = 256;
+/// Other names' and joined words' matches of at least this many areas are
+/// kept with the words' (search/matches/match_cache.rs): a seed place's former
+/// name is copied to every synthetic copy of it, a thousand rows at a million
+/// areas, and the prefix a person types first ("port") matches several.
+const RANKS_KEPT_FROM: usize = 256;
+
+/// A full-text table read as search ranks beside `areas_fts`: the other
+/// names, and the joined words of each (search/matches/joined_words.rs).
+#[derive(Clone, Copy)]
+pub enum RankTable {
+    OtherNames,
+    Joined,
+    OtherJoined,
+}
+
+impl RankTable {
+    pub const fn name(self) -> &'static str {
+        match self {
+            RankTable::OtherNames => "other_names_fts",
+            RankTable::Joined => "joined_fts",
+            RankTable::OtherJoined => "other_joined_fts",
+        }
+    }
+
+    /// Rowids per rank: an other name's rowid is its area's rank times
+    /// `OTHER_NAME_SLOTS`, plus its place among the area's other names.
+    const fn slots(self) -> i64 {
+        match self {
+            RankTable::Joined => 1,
+            _ => OTHER_NAME_SLOTS,
+        }
+    }
+
+    fn matching(self) -> &'static str {
+        match self {
+            RankTable::OtherNames => {
+                "SELECT rowid FROM other_names_fts WHERE other_names_fts MATCH ?1 ORDER BY rowid"
+            }
+            RankTable::Joined => {
+                "SELECT rowid FROM joined_fts WHERE joined_fts MATCH ?1 ORDER BY rowid"
+            }
+            RankTable::OtherJoined => {
+                "SELECT rowid FROM other_joined_fts WHERE other_joined_fts MATCH ?1 ORDER BY rowid"
+            }
+        }
+    }
+}
 
 /// The search ranks of the areas an other name of which matches an FTS5
 /// query, best first, each once.
@@ -141,25 +183,36 @@ pub fn other_name_ranks(
     cache: &MatchCache,
     fts_query: &str,
 ) -> ApiResult<Arc<[u32]>> {
-    // FTS5 queries start with a quote or a column name, never with this.
-    let key = format!("other_names_fts {fts_query}");
+    ranks_in(conn, cache, RankTable::OtherNames, fts_query)
+}
+
+/// The search ranks of the areas a row of `table` of which matches an FTS5
+/// query, best first, each once: kept when many, or slow to read.
+pub fn ranks_in(
+    conn: &Connection,
+    cache: &MatchCache,
+    table: RankTable,
+    fts_query: &str,
+) -> ApiResult<Arc<[u32]>> {
+    // FTS5 queries start with a quote or a column name, never with a
+    // table's name and a space.
+    let key = format!("{} {fts_query}", table.name());
     if let Some(Matches::List(ranks)) = cache.get(&key) {
         return Ok(ranks);
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT rowid FROM other_names_fts WHERE other_names_fts MATCH ?1 ORDER BY rowid",
-    )?;
+    let started = Instant::now();
+    let mut stmt = conn.prepare_cached(table.matching())?;
     let mut rows = stmt.query([fts_query])?;
     let mut ranks: Vec<u32> = Vec::new();
     while let Some(row) = rows.next()? {
         let rowid: i64 = row.get(0)?;
-        let rank = u32::try_from(rowid / OTHER_NAME_SLOTS).unwrap_or(u32::MAX);
+        let rank = u32::try_from(rowid / table.slots()).unwrap_or(u32::MAX);
         if ranks.last() != Some(&rank) {
             ranks.push(rank);
         }
     }
     let ranks: Arc<[u32]> = ranks.into();
-    if ranks.len() >= OTHER_NAMES_KEPT_FROM {
+    if ranks.len() >= RANKS_KEPT_FROM || cache.worth_keeping(ranks.len(), started.elapsed()) {
         cache.keep(&key, Matches::List(ranks.clone()));
     }
     Ok(ranks)
@@ -175,7 +228,8 @@ fn kept(cache: &MatchCache, fts_query: &str) -> Option<(Matches, usize)> {
     Some((matches, count))
 }
 
-/// The kept matches of an FTS5 query, or else its stored ones, then kept.
+/// The kept matches of an FTS5 query, or else its stored ones, then kept
+/// under their set's key, which the queries sharing the set share.
 fn kept_or_stored(
     conn: &Connection,
     index: &AreaIndex,
@@ -185,9 +239,24 @@ fn kept_or_stored(
     if let Some(found) = kept(cache, fts_query) {
         return Ok(Some(found));
     }
-    let stored = word_store::read(conn, index, fts_query)?;
+    let set_no = match cache.set_of(fts_query) {
+        Some(set_no) => set_no,
+        None => {
+            let Some(set_no) = word_store::set_of(conn, fts_query)? else {
+                return Ok(None);
+            };
+            cache.note_set(fts_query, set_no);
+            set_no
+        }
+    };
+    // FTS5 queries start with a quote or a column name, never with this.
+    let key = format!("stored set {set_no}");
+    if let Some(found) = kept(cache, &key) {
+        return Ok(Some(found));
+    }
+    let stored = word_store::read_set(conn, index, set_no)?;
     if let Some((matches, _)) = &stored {
-        cache.keep(fts_query, matches.clone());
+        cache.keep(&key, matches.clone());
     }
     Ok(stored)
 }

@@ -96,8 +96,10 @@ pub fn kept_form(index: &AreaIndex, ranks: Vec<u32>, as_bits: bool) -> Matches {
     }))
 }
 
-const STORED: &str = "SELECT s.matches, s.by_rank, s.by_position, s.by_score
-    FROM word_queries q JOIN word_sets s ON s.set_no = q.set_no WHERE q.query = ?1";
+const SET_OF_QUERY: &str = "SELECT set_no FROM word_queries WHERE query = ?1";
+
+const STORED_SET: &str =
+    "SELECT matches, by_rank, by_position, by_score FROM word_sets WHERE set_no = ?1";
 
 const LAYOUT_OF_FILE: &str = "SELECT layout, areas FROM word_store";
 
@@ -137,10 +139,31 @@ pub fn read(
     index: &AreaIndex,
     fts_query: &str,
 ) -> rusqlite::Result<Option<(Matches, usize)>> {
+    match set_of(conn, fts_query)? {
+        Some(set_no) => read_set(conn, index, set_no),
+        None => Ok(None),
+    }
+}
+
+/// The number of the set an FTS5 query's matches are stored as, if stored.
+/// Queries matching the same areas share a set: a prefix and its longer
+/// prefix, and a word anywhere and in the name (word_store_write.rs).
+pub fn set_of(conn: &Connection, fts_query: &str) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(SET_OF_QUERY)?
+        .query_row([fts_query], |r| r.get(0))
+        .optional()
+}
+
+/// A stored set's matches and their number (see `read`).
+pub fn read_set(
+    conn: &Connection,
+    index: &AreaIndex,
+    set_no: i64,
+) -> rusqlite::Result<Option<(Matches, usize)>> {
     type Row = (i64, Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>);
     let row: Option<Row> = conn
-        .prepare_cached(STORED)?
-        .query_row([fts_query], |r| {
+        .prepare_cached(STORED_SET)?
+        .query_row([set_no], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })
         .optional()?;

@@ -106,9 +106,10 @@ pub(super) fn write_with(
         }
         let name_query = in_name_query(&term);
         let in_name = ranks_of(conn, &name_query)?;
+        let anywhere = add(anywhere, shorter.map(|s| s.0))?;
         let sets = (
-            add(anywhere, shorter.map(|s| s.0))?,
-            add(in_name, shorter.map(|s| s.1))?,
+            anywhere,
+            in_name_set(&mut add, in_name, anywhere, shorter.map(|s| s.1))?,
         );
         let mut query = conn.prepare_cached(ADD_QUERY)?;
         query.execute(params![term, sets.0.set_no])?;
@@ -121,10 +122,9 @@ pub(super) fn write_with(
     for word in heavy_words {
         let term = fts_word(&word);
         let name_query = in_name_query(&term);
-        let sets = (
-            add(ranks_of(conn, &term)?, None)?,
-            add(ranks_of(conn, &name_query)?, None)?,
-        );
+        let anywhere = add(ranks_of(conn, &term)?, None)?;
+        let in_name = ranks_of(conn, &name_query)?;
+        let sets = (anywhere, in_name_set(&mut add, in_name, anywhere, None)?);
         let mut query = conn.prepare_cached(ADD_QUERY)?;
         query.execute(params![term, sets.0.set_no])?;
         query.execute(params![name_query, sets.1.set_no])?;
@@ -132,6 +132,22 @@ pub(super) fn write_with(
     }
     conn.execute(ADD_LAYOUT, params![LAYOUT, areas as i64])?;
     Ok(written)
+}
+
+/// The set of a word's matches in the name: its set anywhere when they are
+/// as many (they are a subset), as for most words of a name and every
+/// number, so that one set read and kept serves both queries; else added.
+fn in_name_set(
+    add: &mut impl FnMut(Vec<u32>, Option<Stored>) -> rusqlite::Result<Stored>,
+    in_name: Vec<u32>,
+    anywhere: Stored,
+    shorter: Option<Stored>,
+) -> rusqlite::Result<Stored> {
+    if in_name.len() == anywhere.count {
+        Ok(anywhere)
+    } else {
+        add(in_name, shorter)
+    }
 }
 
 /// The terms held by a heavy number of rows that are the start of a longer

@@ -28,14 +28,7 @@ pub fn by_text(
     // Forgiving search reads each word's exact matches to grade areas; the
     // strict tier is their intersection, so it reads nothing again.
     let grades = match &plan {
-        Some(plan) => Some(forgiving_terms::read(
-            conn,
-            filter.index,
-            data.matches,
-            data.vocabulary,
-            words,
-            plan,
-        )?),
+        Some(plan) => Some(forgiving_terms::read(conn, data, words, plan)?),
         None => None,
     };
     let sets = match &grades {

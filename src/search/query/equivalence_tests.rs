@@ -198,6 +198,7 @@ fn every_search_equals_brute_force_over_every_area() {
                 matches,
                 vocabulary: &vocabulary,
                 other_names: true,
+                joined_words: true,
             };
             let got = search_with(&conn, &data, &p, tuning).unwrap();
             let ids: Vec<(String, Option<f64>)> = got

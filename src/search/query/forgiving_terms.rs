@@ -7,7 +7,9 @@
 //! I/O: a word with no other name, no near word and no split or join costs
 //! nothing more than its exact matches, which the strict tier reads anyway.
 //! Terms are read from the full-text tables as search ranks, through the
-//! kept and stored matches of heavy words (search/matches/word_sets.rs).
+//! kept and stored matches of heavy words (search/matches/word_sets.rs); a
+//! split word from the joined words (search/matches/joined_words.rs), or as a
+//! phrase from a file without them.
 
 use std::sync::Arc;
 
@@ -15,10 +17,12 @@ use rusqlite::Connection;
 
 use crate::error::ApiResult;
 use crate::search::index::AreaIndex;
+use crate::search::matches::joined_words::{add_neighbours, joined_query};
 use crate::search::matches::match_cache::{MatchCache, Matches};
 pub use crate::search::matches::members::{Members, each_match, holds, matches_len};
 use crate::search::matches::word_sets::{other_name_ranks, term_matches};
 use crate::search::matches::word_store::{fts_term, fts_word, in_name_query};
+use crate::search::query::Searchable;
 use crate::search::query::tier::{SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM};
 use crate::search::words::fold;
 use crate::search::words::typo_walk::{Mode, Near, near_kept};
@@ -156,12 +160,11 @@ pub fn plan(v: &Vocabulary, words: &[String]) -> Option<Plan> {
 /// Reads every grade of every word, and the joined pairs.
 pub fn read(
     conn: &Connection,
-    index: &AreaIndex,
-    cache: &MatchCache,
-    v: &Vocabulary,
+    data: &Searchable,
     words: &[String],
     plan: &Plan,
 ) -> ApiResult<Grades> {
+    let (index, cache, v) = (data.index, data.matches, data.vocabulary);
     let n = words.len();
     let mut grades = Vec::with_capacity(n);
     for (i, word) in words.iter().enumerate() {
@@ -177,23 +180,18 @@ pub fn read(
             Vec::new()
         };
         let (mut one_typo, mut two_typos) = (Both::default(), Both::default());
-        for near in t.near.iter() {
-            let into = if near.edits == 1 {
-                &mut one_typo
-            } else {
-                &mut two_typos
-            };
-            let text = if near.prefix || !v.extends(near.text.as_bytes()) {
-                fts_term(&near.text)
-            } else {
-                fts_word(&near.text)
-            };
-            add_term(conn, index, cache, near.kinds, &text, into)?;
-        }
+        add_near(conn, data, &t.near, [&mut one_typo, &mut two_typos])?;
+        let last = i + 1 == n;
         for (left, right, kinds) in &t.split {
-            let tail = if i + 1 == n { "*" } else { "" };
-            let phrase = format!("{} + {}{tail}", fts_word(left), fts_word(right));
-            add_term(conn, index, cache, *kinds, &phrase, &mut one_typo)?;
+            if data.joined_words {
+                let query = joined_query(left, right, last);
+                let into = (&mut one_typo.anywhere, &mut one_typo.in_name);
+                add_neighbours(conn, cache, *kinds, &query, into)?;
+            } else {
+                let tail = if last { "*" } else { "" };
+                let phrase = format!("{} + {}{tail}", fts_word(left), fts_word(right));
+                add_term(conn, index, cache, *kinds, &phrase, &mut one_typo)?;
+            }
         }
         one_typo.finish();
         two_typos.finish();
@@ -225,6 +223,47 @@ pub fn read(
         words: grades,
         joined,
     })
+}
+
+/// Adds the matches of a word's near words to `into`, by their edits (1
+/// or 2). Those in other names are read in one query a grade: at a million
+/// areas a word has a dozen near words there, and each query of its own
+/// cost about 20 us (bench/RESULTS-million.md).
+fn add_near(
+    conn: &Connection,
+    data: &Searchable,
+    near: &[Near],
+    into: [&mut Both; 2],
+) -> ApiResult<()> {
+    let (index, cache, v) = (data.index, data.matches, data.vocabulary);
+    let mut in_other_names: [Vec<String>; 2] = Default::default();
+    for near in near {
+        let grade = usize::from(near.edits > 1);
+        let text = if near.prefix || !v.extends(near.text.as_bytes()) {
+            fts_term(&near.text)
+        } else {
+            fts_word(&near.text)
+        };
+        add_term(
+            conn,
+            index,
+            cache,
+            near.kinds & IN_AREAS,
+            &text,
+            into[grade],
+        )?;
+        if near.kinds & IN_OTHER_NAMES != 0 {
+            in_other_names[grade].push(text);
+        }
+    }
+    for (terms, into) in in_other_names.iter().zip(into) {
+        if !terms.is_empty() {
+            let ranks = other_name_ranks(conn, cache, &terms.join(" OR "))?;
+            into.anywhere.add_ranks(&ranks);
+            into.in_name.add_ranks(&ranks);
+        }
+    }
+    Ok(())
 }
 
 /// Adds the matches of one FTS5 term to `into`, from the tables `kinds`

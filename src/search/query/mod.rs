@@ -38,4 +38,6 @@ pub struct Searchable<'a> {
     pub vocabulary: &'a Vocabulary,
     /// Whether the file stores other names.
     pub other_names: bool,
+    /// Whether the file joins neighbouring words (search/matches/joined_words.rs).
+    pub joined_words: bool,
 }

@@ -89,6 +89,7 @@ fn kept_match_lists_answer_as_fts5_does() {
             matches,
             vocabulary: &vocabulary,
             other_names: true,
+            joined_words: true,
         };
         let page = |p| serde_json::to_string(&search(&conn, &data, p).unwrap()).unwrap();
         searches.iter().map(page).collect()
