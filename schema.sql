@@ -100,7 +100,8 @@ CREATE VIRTUAL TABLE other_names_fts USING fts5 (
     prefix = '1 2 3 4 5 6 7 8 9 10 11 12'
 );
 
--- Every two neighbouring words of a column of areas_fts, joined by '_' into
+-- Every two neighbouring words of a column of areas_fts (each of at least
+-- SPLIT_PART_MIN letters, src/search/query/tier.rs), joined by '_' into
 -- one term ("ivory_park"), by search rank; and the same of other_names_fts,
 -- by its rowids (src/search/matches/joined_words.rs). A search word that
 -- splits in two is one lookup here, where a phrase of areas_fts stepped

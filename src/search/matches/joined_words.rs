@@ -1,5 +1,6 @@
-//! Every two neighbouring words of a column, joined into one term, in
-//! full-text tables of their own: `joined_fts` for names, municipalities and
+//! Every two neighbouring words of a column, each of at least
+//! `SPLIT_PART_MIN` letters, joined into one term, in full-text tables of
+//! their own: `joined_fts` for names, municipalities and
 //! provinces, `other_joined_fts` for other names (schema.sql). A word of a
 //! forgiving search that splits in two ("ivorypark" for Ivory Park) is then
 //! one term's lookup. Read as a phrase of `areas_fts` ("ivory" + "park"),
@@ -10,7 +11,8 @@
 //! Written when a dataset is built, from FTS5's own tokens (`fts5vocab`'s
 //! instances), so the two parts are exactly the words the index holds. A file
 //! of a schema before `db::JOINED_WORDS_VERSION` has no such tables; its
-//! split words are read as phrases.
+//! split words are read as phrases. A shorter `SPLIT_PART_MIN` needs a new
+//! schema version: files written before it lack the shorter words' pairs.
 
 use rusqlite::{Connection, Transaction};
 

@@ -80,9 +80,10 @@ pub struct MatchCache {
 }
 
 /// A read from FTS5 that took this long is kept, however few its matches:
-/// a phrase of a rare word and a common one ("ivory park", a split word)
-/// matches a few areas, but FTS5 steps through the common word's whole list
-/// to find them (bench/PROFILE.md), and the same split recurs.
+/// in a file without joined words (joined_words.rs), a split word is read as
+/// a phrase of a rare word and a common one ("ivory park"), which matches a
+/// few areas, but FTS5 steps through the common word's whole list to find
+/// them (bench/PROFILE.md), and the same split recurs.
 pub const SLOW_READ: Duration = Duration::from_micros(200);
 
 #[derive(Default)]
