@@ -161,18 +161,11 @@ impl RankTable {
         }
     }
 
-    fn matching(self) -> &'static str {
-        match self {
-            RankTable::OtherNames => {
-                "SELECT rowid FROM other_names_fts WHERE other_names_fts MATCH ?1 ORDER BY rowid"
-            }
-            RankTable::Joined => {
-                "SELECT rowid FROM joined_fts WHERE joined_fts MATCH ?1 ORDER BY rowid"
-            }
-            RankTable::OtherJoined => {
-                "SELECT rowid FROM other_joined_fts WHERE other_joined_fts MATCH ?1 ORDER BY rowid"
-            }
-        }
+    /// Its matches by rowid. The name is one of the three above, never a
+    /// user's value.
+    fn matching(self) -> String {
+        let table = self.name();
+        format!("SELECT rowid FROM {table} WHERE {table} MATCH ?1 ORDER BY rowid")
     }
 }
 
@@ -201,7 +194,7 @@ pub fn ranks_in(
         return Ok(ranks);
     }
     let started = Instant::now();
-    let mut stmt = conn.prepare_cached(table.matching())?;
+    let mut stmt = conn.prepare_cached(&table.matching())?;
     let mut rows = stmt.query([fts_query])?;
     let mut ranks: Vec<u32> = Vec::new();
     while let Some(row) = rows.next()? {

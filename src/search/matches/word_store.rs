@@ -132,8 +132,10 @@ pub fn has_stored_sets(conn: &Connection, index: &AreaIndex) -> bool {
     stored_words(conn, index) == StoredWords::Usable
 }
 
-/// The stored matches of an FTS5 query and their number, if it has them.
-/// A set whose blobs do not fit the index is taken as not stored.
+/// The stored matches of an FTS5 query and their number, if it has them
+/// (tests; the server looks the set up once and keeps it by its number,
+/// word_sets.rs).
+#[cfg(test)]
 pub fn read(
     conn: &Connection,
     index: &AreaIndex,
@@ -154,7 +156,8 @@ pub fn set_of(conn: &Connection, fts_query: &str) -> rusqlite::Result<Option<i64
         .optional()
 }
 
-/// A stored set's matches and their number (see `read`).
+/// A stored set's matches and their number. A set whose blobs do not fit
+/// the index is taken as not stored.
 pub fn read_set(
     conn: &Connection,
     index: &AreaIndex,
