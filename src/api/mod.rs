@@ -48,6 +48,19 @@ pub struct AreaSummary {
     pub lng: f64,
 }
 
+/// The JSON list form borrowed from a row as it is read: the members
+/// `AreaSummary` writes when it has no distance and no match, in its order,
+/// without an allocation for each of its five strings.
+#[derive(Serialize)]
+pub struct ListForm<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub province: &'a str,
+    pub municipality: &'a str,
+    pub truth_score: f64,
+    pub updated_at: &'a str,
+}
+
 /// A page of areas in list form: what List and Search answer.
 #[derive(Debug, Serialize)]
 pub struct AreaPage {
@@ -55,6 +68,25 @@ pub struct AreaPage {
     pub total: i64,
     pub limit: i64,
     pub offset: i64,
+}
+
+/// Where a page lies among the matches: what its Link and X-Total-Count
+/// headers are made from.
+#[derive(Debug, Clone, Copy)]
+pub struct PageSpan {
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+impl AreaPage {
+    pub fn span(&self) -> PageSpan {
+        PageSpan {
+            total: self.total,
+            limit: self.limit,
+            offset: self.offset,
+        }
+    }
 }
 
 const SUMMARY_BY_NO: &str = "

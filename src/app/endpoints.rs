@@ -11,7 +11,7 @@ use super::listing;
 use crate::access::keys::{self, Caller};
 use crate::api;
 use crate::api::contract::{HISTORY_PLAN, LIST_FORMATS};
-use crate::api::format::negotiate;
+use crate::api::format::{Format, negotiate};
 use crate::api::params;
 use crate::api::query::Query;
 use crate::api::router::Route;
@@ -40,8 +40,13 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
         Route::ListAreas => {
             let p = params::list(query)?;
             let format = negotiate(p.format, accept, &LIST_FORMATS);
-            let page = api::areas::list(conn, &dataset.list_totals, &p)?;
-            listing::answer(req, &page, format, false)
+            if matches!(format, Format::Json | Format::NdJson) {
+                let (span, body) = api::areas::list_json(conn, &dataset.list_totals, &p)?;
+                listing::answer_json(req, span, body)
+            } else {
+                let page = api::areas::list(conn, &dataset.list_totals, &p)?;
+                listing::answer(req, &page, format, false)
+            }
         }
         Route::SearchAreas => {
             let p = params::search(query)?;

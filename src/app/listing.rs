@@ -6,10 +6,12 @@
 //! client encoded them, with only `offset` changed (added last when the
 //! request had none), so a client that follows them gets the same search.
 
+use std::fmt::Write;
+
 use super::http::{Request, Response};
-use crate::api::AreaPage;
 use crate::api::format::Format;
 use crate::api::render::{self, Columns, Row};
+use crate::api::{AreaPage, PageSpan};
 
 /// The longest Link header sent: room for four URLs of about 2 KiB.
 pub const LINK_MAX_BYTES: usize = 8 * 1024;
@@ -22,16 +24,26 @@ pub fn answer(req: &Request, page: &AreaPage, format: Format, distance: bool) ->
         coordinates: true,
         dimensions: false,
     };
-    let mut response = match format {
+    let response = match format {
         Format::Csv => with_type(csv(page, cols), format),
         Format::GeoJson => with_type(geojson(page, cols), format),
         Format::Json | Format::NdJson => Response::ok(page),
     };
+    with_page_headers(req, page.span(), response)
+}
+
+/// Answers a page whose JSON body is already written (api/areas.rs,
+/// `list_json`).
+pub fn answer_json(req: &Request, span: PageSpan, body: Vec<u8>) -> Response {
+    with_page_headers(req, span, Response::json(200, body))
+}
+
+fn with_page_headers(req: &Request, span: PageSpan, mut response: Response) -> Response {
     if response.status == 200 {
         response
             .headers
-            .push(("X-Total-Count", page.total.to_string()));
-        let link = links(req, page);
+            .push(("X-Total-Count", span.total.to_string()));
+        let link = links(req, span);
         // Four copies of a long request target would pass the header sizes
         // that proxies (nginx: proxy_buffer_size) and clients (Python's
         // http.client: 64 KiB a line) accept; such a page goes without Link,
@@ -89,8 +101,8 @@ fn row(area: &crate::api::AreaSummary) -> Row<'_> {
 }
 
 /// The Link header: first and last always, prev past the first page, next
-/// while areas remain.
-fn links(req: &Request, page: &AreaPage) -> String {
+/// while areas remain; written into one string.
+fn links(req: &Request, page: PageSpan) -> String {
     let limit = page.limit.max(1);
     let last = (page.total.max(1) - 1) / limit * limit;
     let mut rels = vec![("first", 0)];
@@ -101,29 +113,36 @@ fn links(req: &Request, page: &AreaPage) -> String {
         rels.push(("next", page.offset + limit));
     }
     rels.push(("last", last));
-    rels.iter()
-        .map(|(rel, offset)| format!("<{}>; rel=\"{rel}\"", at_offset(req, *offset)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut out = String::with_capacity(rels.len() * (req.target.len() + 32));
+    for (i, (rel, offset)) in rels.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('<');
+        at_offset(&mut out, req, *offset);
+        let _ = write!(out, ">; rel=\"{rel}\"");
+    }
+    out
 }
 
-/// The request's path and query with `offset` set.
-fn at_offset(req: &Request, offset: i64) -> String {
-    let mut pairs: Vec<String> = Vec::new();
+/// Writes the request's path and query with `offset` set.
+fn at_offset(out: &mut String, req: &Request, offset: i64) {
+    push_safe(out, req.path());
     let mut replaced = false;
+    let mut separator = '?';
     for pair in req.query().split('&').filter(|p| !p.is_empty()) {
+        out.push(std::mem::replace(&mut separator, '&'));
         let name = pair.split_once('=').map_or(pair, |(n, _)| n);
         if is_offset(name) {
-            pairs.push(format!("offset={offset}"));
+            let _ = write!(out, "offset={offset}");
             replaced = true;
         } else {
-            pairs.push(safe_in_link(pair));
+            push_safe(out, pair);
         }
     }
     if !replaced {
-        pairs.push(format!("offset={offset}"));
+        let _ = write!(out, "{separator}offset={offset}");
     }
-    format!("{}?{}", safe_in_link(req.path()), pairs.join("&"))
 }
 
 /// Whether a raw parameter name decodes to `offset` (`%6Fffset` does).
@@ -137,11 +156,10 @@ fn is_offset(raw_name: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Percent-encodes what would end or break a URI reference inside `<...>`:
-/// angle brackets, quotes, spaces, controls and anything outside ASCII. The
-/// request's own escapes pass as they are.
-fn safe_in_link(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
+/// Appends `raw`, percent-encoding what would end or break a URI reference
+/// inside `<...>`: angle brackets, quotes, spaces, controls and anything
+/// outside ASCII. The request's own escapes pass as they are.
+fn push_safe(out: &mut String, raw: &str) {
     for b in raw.bytes() {
         if b.is_ascii_graphic()
             && !matches!(
@@ -151,10 +169,9 @@ fn safe_in_link(raw: &str) -> String {
         {
             out.push(b as char);
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
-    out
 }
 
 #[cfg(test)]

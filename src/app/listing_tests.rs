@@ -21,7 +21,7 @@ fn page(total: i64, limit: i64, offset: i64) -> AreaPage {
 }
 
 fn link(target: &str, total: i64, limit: i64, offset: i64) -> String {
-    links(&request(target), &page(total, limit, offset))
+    links(&request(target), page(total, limit, offset).span())
 }
 
 #[test]
