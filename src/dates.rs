@@ -47,27 +47,48 @@ pub fn to_civil(days: i64) -> (i64, u32, u32) {
 
 /// `YYYY-MM-DD`.
 pub fn format_date(days: i64) -> String {
-    let (y, m, d) = to_civil(days);
-    match u32::try_from(y) {
-        // Digit by digit: a daily history formats 365 dates per answer, and
-        // format! took most of the time spent building its points.
-        Ok(y) if y <= 9999 => {
-            let digit = |n: u32| b'0' + (n % 10) as u8;
-            let text = [
-                digit(y / 1000),
-                digit(y / 100),
-                digit(y / 10),
-                digit(y),
-                b'-',
-                digit(m / 10),
-                digit(m),
-                b'-',
-                digit(d / 10),
-                digit(d),
-            ];
-            text.iter().map(|&b| b as char).collect()
+    match date_text(days) {
+        Some(text) => text.iter().map(|&b| b as char).collect(),
+        None => {
+            let (y, m, d) = to_civil(days);
+            format!("{y:04}-{m:02}-{d:02}")
         }
-        _ => format!("{y:04}-{m:02}-{d:02}"),
+    }
+}
+
+/// `YYYY-MM-DD` as bytes, digit by digit, for the years 0 to 9999: a daily
+/// history writes 365 dates an answer, and format! took most of the time
+/// spent building its points.
+fn date_text(days: i64) -> Option<[u8; 10]> {
+    let (y, m, d) = to_civil(days);
+    let y = u32::try_from(y).ok().filter(|&y| y <= 9999)?;
+    let digit = |n: u32| b'0' + (n % 10) as u8;
+    Some([
+        digit(y / 1000),
+        digit(y / 100),
+        digit(y / 10),
+        digit(y),
+        b'-',
+        digit(m / 10),
+        digit(m),
+        b'-',
+        digit(d / 10),
+        digit(d),
+    ])
+}
+
+/// A day number that a body shows as `YYYY-MM-DD` (`format_date`), written
+/// without a string of its own: one for each of a daily history's 365 points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Day(pub i64);
+
+impl serde::Serialize for Day {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match date_text(self.0) {
+            // The digits and dashes are ASCII.
+            Some(text) => s.serialize_str(std::str::from_utf8(&text).unwrap_or_default()),
+            None => s.serialize_str(&format_date(self.0)),
+        }
     }
 }
 
@@ -176,6 +197,12 @@ mod tests {
         {
             let (y, m, dd) = to_civil(d);
             assert_eq!(format_date(d), format!("{y:04}-{m:02}-{dd:02}"), "day {d}");
+            let shown = serde_json::to_string(&Day(d)).unwrap();
+            assert_eq!(
+                shown,
+                format!("\"{}\"", format_date(d)),
+                "day {d} in a body"
+            );
         }
     }
 

@@ -10,13 +10,13 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use crate::api::params::{Granularity, HistoryParams};
-use crate::dates;
+use crate::dates::{self, Day};
 use crate::domain::round2;
 use crate::error::ApiResult;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Point {
-    pub date: String,
+    pub date: Day,
     pub truth_score: f64,
 }
 
@@ -93,7 +93,7 @@ fn mean_by(days: &[(i64, f64)], bucket: fn(i64) -> i64) -> Vec<Point> {
     }
     out.into_iter()
         .map(|(key, sum, n)| Point {
-            date: dates::format_date(key),
+            date: Day(key),
             truth_score: round2(sum / n as f64),
         })
         .collect()
@@ -113,11 +113,11 @@ mod tests {
             points,
             vec![
                 Point {
-                    date: "2026-11-16".into(),
+                    date: Day(dates::from_civil(2026, 11, 16)),
                     truth_score: 5.5
                 },
                 Point {
-                    date: "2026-11-23".into(),
+                    date: Day(dates::from_civil(2026, 11, 23)),
                     truth_score: 7.0
                 },
             ]
@@ -131,14 +131,14 @@ mod tests {
         assert_eq!(
             points[0],
             Point {
-                date: "2026-10-01".into(),
+                date: Day(dates::from_civil(2026, 10, 1)),
                 truth_score: 4.0
             }
         );
         assert_eq!(
             points[1],
             Point {
-                date: "2026-11-01".into(),
+                date: Day(dates::from_civil(2026, 11, 1)),
                 truth_score: 5.5
             }
         );
