@@ -118,7 +118,34 @@ pub fn format_timestamp(unix: i64) -> String {
 /// The same to the millisecond (`2026-11-26T02:36:30.165Z`): the form of
 /// the time on a log line.
 pub fn format_timestamp_millis(unix: i64, millis: u32) -> String {
-    format!("{}.{millis:03}Z", date_and_time(unix))
+    TimestampMillis { unix, millis }.to_string()
+}
+
+/// `format_timestamp_millis`, written where it is shown without strings of
+/// its own: the access log writes one for each request.
+pub struct TimestampMillis {
+    pub unix: i64,
+    pub millis: u32,
+}
+
+impl std::fmt::Display for TimestampMillis {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let days = self.unix.div_euclid(SECONDS_PER_DAY);
+        let secs = self.unix.rem_euclid(SECONDS_PER_DAY);
+        match date_text(days) {
+            // The digits and dashes are ASCII.
+            Some(text) => f.write_str(std::str::from_utf8(&text).unwrap_or_default())?,
+            None => f.write_str(&format_date(days))?,
+        }
+        write!(
+            f,
+            "T{:02}:{:02}:{:02}.{:03}Z",
+            secs / 3600,
+            secs % 3600 / 60,
+            secs % 60,
+            self.millis
+        )
+    }
 }
 
 fn date_and_time(unix: i64) -> String {
@@ -237,5 +264,14 @@ mod tests {
             "2026-11-01"
         );
         assert_eq!(format_timestamp(0), "1970-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn log_times_are_the_timestamp_with_milliseconds() {
+        for unix in [0, 784_111_777, 1_795_660_590, -86_401, 253_402_300_799] {
+            let base = format_timestamp(unix);
+            let with_millis = format_timestamp_millis(unix, 7);
+            assert_eq!(with_millis, format!("{}.007Z", &base[..base.len() - 1]));
+        }
     }
 }

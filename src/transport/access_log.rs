@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::counters::LayerCounts;
-use crate::dates::format_timestamp_millis;
+use crate::dates::TimestampMillis;
 
 /// The log target, as other modules' lines name theirs.
 const TARGET: &str = "area_scoring::access";
@@ -28,6 +28,11 @@ const BACKLOG_BYTES: usize = 1 << 20;
 const WAKE_AT_BYTES: usize = 64 << 10;
 /// How long a batch gathers after its first line, at most.
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
+
+thread_local! {
+    /// Each worker's line, written again for each request.
+    static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 pub struct AccessLog {
     shared: Arc<Pending>,
@@ -67,18 +72,30 @@ impl AccessLog {
     }
 
     /// Appends one line; its text is formatted only when the log is written,
-    /// and then once, with the time, into the line as it is stored.
+    /// and then once, with the time, into the thread's own line buffer
+    /// (no allocation a request), which is copied into the batch.
     pub fn send(&self, line: std::fmt::Arguments) {
         if !self.enabled {
             return;
         }
-        let line = format!("{} INFO  [{TARGET}] {line}\n", timestamp(SystemTime::now()));
+        LINE.with_borrow_mut(|text| {
+            text.clear();
+            let _ = writeln!(
+                text,
+                "{} INFO  [{TARGET}] {line}",
+                timestamp(SystemTime::now())
+            );
+            self.append(text);
+        });
+    }
+
+    fn append(&self, line: &[u8]) {
         let mut batch = lock(&self.shared.lines);
         if batch.closed {
             // A worker still answering past the shutdown deadline: the
             // writer has gone, so the line is written here.
             drop(batch);
-            let _ = std::io::stderr().lock().write_all(line.as_bytes());
+            let _ = std::io::stderr().lock().write_all(line);
             return;
         }
         if batch.bytes.len() + line.len() > BACKLOG_BYTES {
@@ -87,7 +104,7 @@ impl AccessLog {
             return;
         }
         let first = batch.bytes.is_empty();
-        batch.bytes.extend_from_slice(line.as_bytes());
+        batch.bytes.extend_from_slice(line);
         // The first line wakes the writer to start its wait; a batch grown
         // large ends that wait early.
         if first || batch.bytes.len() >= WAKE_AT_BYTES {
@@ -141,9 +158,12 @@ fn write_batches(pending: &Pending) {
 }
 
 /// `2026-11-26T02:36:30.165Z`: simple_logger's UTC form.
-fn timestamp(at: SystemTime) -> String {
+fn timestamp(at: SystemTime) -> TimestampMillis {
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
-    format_timestamp_millis(since.as_secs() as i64, since.subsec_millis())
+    TimestampMillis {
+        unix: since.as_secs() as i64,
+        millis: since.subsec_millis(),
+    }
 }
 
 #[cfg(test)]
@@ -153,7 +173,10 @@ mod tests {
     #[test]
     fn the_time_has_simple_loggers_form() {
         let at = UNIX_EPOCH + Duration::from_millis(1_795_660_590_165);
-        assert_eq!(timestamp(at), "2026-11-26T02:36:30.165Z");
-        assert_eq!(timestamp(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        assert_eq!(timestamp(at).to_string(), "2026-11-26T02:36:30.165Z");
+        assert_eq!(
+            timestamp(UNIX_EPOCH).to_string(),
+            "1970-01-01T00:00:00.000Z"
+        );
     }
 }

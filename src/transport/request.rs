@@ -3,6 +3,7 @@
 //! it, so the layer needs nothing of the app; with it, the ids an answer
 //! carries and the target as the access log may print it.
 
+use std::borrow::Cow;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -83,17 +84,25 @@ pub fn is_safe_request_id(id: &str) -> bool {
 }
 
 /// The request target for the log, with the values of parameters that look
-/// like credentials replaced, and nothing that could break the line.
-pub fn loggable_target(target: &str) -> String {
+/// like credentials replaced, and nothing that could break the line. Most
+/// targets have neither, and are logged as they came.
+pub fn loggable_target(target: &str) -> Cow<'_, str> {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let names = || {
+        query
+            .split('&')
+            .map(|pair| pair.split_once('=').map_or(pair, |(n, _)| n))
+    };
+    if !target.chars().any(char::is_control) && !names().any(names_a_credential) {
+        return Cow::Borrowed(target);
+    }
     let mut out = path.to_string();
     if !query.is_empty() {
         let parts: Vec<String> = query
             .split('&')
             .map(|pair| {
                 let name = pair.split_once('=').map_or(pair, |(n, _)| n);
-                let lower = name.to_ascii_lowercase();
-                if lower.contains("key") || lower.contains("token") || lower.contains("auth") {
+                if names_a_credential(name) {
                     format!("{name}=[redacted]")
                 } else {
                     pair.to_string()
@@ -103,9 +112,20 @@ pub fn loggable_target(target: &str) -> String {
         out.push('?');
         out.push_str(&parts.join("&"));
     }
-    out.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
+    Cow::Owned(
+        out.chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect(),
+    )
+}
+
+/// Whether a parameter's name looks like it carries a credential.
+fn names_a_credential(name: &str) -> bool {
+    ["key", "token", "auth"].iter().any(|word| {
+        name.as_bytes()
+            .windows(word.len())
+            .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+    })
 }
 
 #[cfg(test)]
@@ -137,5 +157,15 @@ mod tests {
             "/v1/areas?token=[redacted]"
         );
         assert_eq!(loggable_target("/v1/areas\n"), "/v1/areas?");
+        assert_eq!(
+            loggable_target("/v1/areas?X-API-KEY=1"),
+            "/v1/areas?X-API-KEY=[redacted]"
+        );
+        assert_eq!(
+            loggable_target("/v1/areas?AuthCode=1"),
+            "/v1/areas?AuthCode=[redacted]"
+        );
+        let plain = "/v1/areas/search?q=cape&limit=5";
+        assert!(matches!(loggable_target(plain), Cow::Borrowed(t) if t == plain));
     }
 }
