@@ -161,11 +161,18 @@ impl App {
         }
         let dataset = self.store.current()?;
         let conn = dataset.pool.get()?;
-        // One read transaction for all of a request's statements: one shared
-        // lock and one change check, instead of a lock cycle (fcntl, stat of
-        // the journal, a read of the header) per statement. It ends, without
+        // A file read as immutable takes no lock and makes no change check
+        // for any statement: a statement's own read costs nothing more, and
+        // a BEGIN and COMMIT were 6.7% of a Get Area's samples
+        // (bench/PROFILE.md, "List rows"). Any other file: one read
+        // transaction for all of a request's statements, one shared lock and
+        // one change check instead of a lock cycle (fcntl, stat of the
+        // journal, a read of the header) per statement. It ends, without
         // writing anything, when `_read` drops.
-        let _read = db::ReadTransaction::begin(&conn)?;
+        let _read = match dataset.immutable {
+            true => None,
+            false => Some(db::ReadTransaction::begin(&conn)?),
+        };
         let call = endpoints::Call {
             req,
             dataset: &dataset,

@@ -49,6 +49,8 @@ pub struct Dataset {
     pub other_names: bool,
     /// Whether the file joins neighbouring words (`db::JOINED_WORDS_VERSION` on).
     pub joined_words: bool,
+    /// Whether its connections read it as immutable (db.rs, `open_pool`).
+    pub immutable: bool,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
     pub vocabulary: Vocabulary,
     /// Why search reads its words slowly from this file, if it does: logged
@@ -84,6 +86,7 @@ impl Dataset {
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
         let other_names = schema >= db::OTHER_NAMES_VERSION;
         let joined_words = schema >= db::JOINED_WORDS_VERSION;
+        let immutable = db::read_as_immutable(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
         // hundred milliseconds before the first answer (bench/RESULTS-million.md).
@@ -125,6 +128,7 @@ impl Dataset {
             list_totals,
             other_names,
             joined_words,
+            immutable,
             vocabulary,
             words_warning,
             file,

@@ -44,6 +44,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// than the statements the API runs, which would re-prepare on every request.
 const STATEMENT_CACHE: usize = 64;
 
+/// Whether a file of this schema version is read as immutable (`open_pool`).
+pub fn read_as_immutable(schema: i64) -> bool {
+    schema >= AREAS_ONLY_VERSION
+}
+
 /// Opens a pool of read-only connections after checking the file.
 ///
 /// A file of the current schema is never written while it is served (import
@@ -57,7 +62,7 @@ const STATEMENT_CACHE: usize = 64;
 pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     check(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let manager = if schema_version(path)? >= AREAS_ONLY_VERSION {
+    let manager = if read_as_immutable(schema_version(path)?) {
         SqliteConnectionManager::file(immutable_uri(path)?)
             .with_flags(flags | OpenFlags::SQLITE_OPEN_URI)
     } else {
