@@ -85,6 +85,23 @@ def first_use(meta, size):
     return lines
 
 
+def same_run_files(meta):
+    """Which of the other result files this run wrote, as its header names them."""
+    gzip = "Every case with `Accept-Encoding: gzip` (bytes and CPU per request): bench/RESULTS-gzip.md."
+    if meta.get("after", "1") != "1":
+        return (f"{gzip} This run stopped there (BENCH_AFTER=0): bench/RESULTS-layer-run.md, "
+                "RESULTS-redis.md, RESULTS-strangers.md and RESULTS-soak.md are earlier runs', "
+                "each naming its commit.")
+    after = ("The same run's HTTP layer beside nginx and the axum peer, and held connections: "
+             "bench/RESULTS-layer-run.md; Get Area with and without Redis: bench/RESULTS-redis.md; "
+             "requests without a valid key: bench/RESULTS-strangers.md;")
+    if meta.get("soak_secs", "1800") == "0":
+        return (f"{after} no soak (BENCH_SOAK_SECS=0): bench/RESULTS-soak.md is an earlier run's, "
+                f"and names its commit. {gzip}")
+    minutes = int(meta.get("soak_secs", "1800")) // 60
+    return f"{after} its {minutes}-minute soak: bench/RESULTS-soak.md. {gzip}"
+
+
 def main(meta_path, tsv_path, n, small):
     meta, rows = read(meta_path, tsv_path)
     rss_limit = RSS_LIMIT_MILLION_KB if int(n) >= MILLION else RSS_LIMIT_KB
@@ -93,11 +110,7 @@ def main(meta_path, tsv_path, n, small):
     w = out.append
     w("# Benchmark results\n")
     w("Written by `make bench` (bench/run.sh); do not edit by hand. Findings and profiles: bench/PROFILE.md.\n")
-    w("The same run's HTTP layer beside nginx and the axum peer, and held connections: "
-      "bench/RESULTS-layer-run.md; its 30-minute soak: bench/RESULTS-soak.md; Get Area with and "
-      "without Redis: bench/RESULTS-redis.md; every case with `Accept-Encoding: gzip` (bytes and "
-      "CPU per request): bench/RESULTS-gzip.md. Earlier runs, read: bench/RESULTS-layer.md, "
-      "bench/RESULTS-hardening.md.\n")
+    w(f"{same_run_files(meta)} Earlier runs, read: bench/RESULTS-layer.md, bench/RESULTS-hardening.md.\n")
     w("## Machine\n")
     for key in ("cores", "cpu", "memory", "kernel", "date", "commit", "wrk", "nginx"):
         w(f"- {key}: {meta.get(key, '?')}")

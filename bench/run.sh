@@ -224,6 +224,9 @@ machine() {
   echo "load_before $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "server_log_level ${RUST_LOG:-info (default)}"
   echo "duration ${DURATION}"
+  # What runs after the endpoints (bench/after_endpoints.sh), for the report's header.
+  echo "after ${BENCH_AFTER:-1}"
+  echo "soak_secs ${BENCH_SOAK_SECS:-1800}"
   echo "serve_args ${BENCH_SERVE_ARGS:-}"
   echo "wrk $(wrk --version 2>&1 | head -1 | awk '{print $1, $2}')"
   echo "nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
