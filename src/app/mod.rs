@@ -164,14 +164,15 @@ impl App {
         // A file read as immutable takes no lock and makes no change check
         // for any statement: a statement's own read costs nothing more, and
         // a BEGIN and COMMIT were 6.7% of a Get Area's samples
-        // (bench/PROFILE.md, "List rows"). Any other file: one read
+        // (bench/PROFILE.md, "the read transaction"). Any other file: one read
         // transaction for all of a request's statements, one shared lock and
         // one change check instead of a lock cycle (fcntl, stat of the
         // journal, a read of the header) per statement. It ends, without
         // writing anything, when `_read` drops.
-        let _read = match dataset.immutable {
-            true => None,
-            false => Some(db::ReadTransaction::begin(&conn)?),
+        let _read = if dataset.immutable {
+            None
+        } else {
+            Some(db::ReadTransaction::begin(&conn)?)
         };
         let call = endpoints::Call {
             req,
