@@ -47,13 +47,7 @@ pub fn to_civil(days: i64) -> (i64, u32, u32) {
 
 /// `YYYY-MM-DD`.
 pub fn format_date(days: i64) -> String {
-    match date_text(days) {
-        Some(text) => text.iter().map(|&b| b as char).collect(),
-        None => {
-            let (y, m, d) = to_civil(days);
-            format!("{y:04}-{m:02}-{d:02}")
-        }
-    }
+    Day(days).to_string()
 }
 
 /// `YYYY-MM-DD` as bytes, digit by digit, for the years 0 to 9999: a daily
@@ -77,18 +71,27 @@ fn date_text(days: i64) -> Option<[u8; 10]> {
     ])
 }
 
-/// A day number that a body shows as `YYYY-MM-DD` (`format_date`), written
-/// without a string of its own: one for each of a daily history's 365 points.
+/// A day number shown as `YYYY-MM-DD`, written where it is shown without a
+/// string of its own: one for each of a daily history's 365 points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Day(pub i64);
 
-impl serde::Serialize for Day {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+impl std::fmt::Display for Day {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match date_text(self.0) {
             // The digits and dashes are ASCII.
-            Some(text) => s.serialize_str(std::str::from_utf8(&text).unwrap_or_default()),
-            None => s.serialize_str(&format_date(self.0)),
+            Some(text) => f.write_str(std::str::from_utf8(&text).unwrap_or_default()),
+            None => {
+                let (y, m, d) = to_civil(self.0);
+                write!(f, "{y:04}-{m:02}-{d:02}")
+            }
         }
+    }
+}
+
+impl serde::Serialize for Day {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -112,7 +115,7 @@ pub fn parse_date(text: &str) -> Option<i64> {
 
 /// ISO 8601 UTC timestamp of a Unix time, to the second, with a Z.
 pub fn format_timestamp(unix: i64) -> String {
-    format!("{}Z", date_and_time(unix))
+    format!("{}Z", DateAndTime(unix))
 }
 
 /// The same to the millisecond (`2026-11-26T02:36:30.165Z`): the form of
@@ -130,33 +133,25 @@ pub struct TimestampMillis {
 
 impl std::fmt::Display for TimestampMillis {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let days = self.unix.div_euclid(SECONDS_PER_DAY);
-        let secs = self.unix.rem_euclid(SECONDS_PER_DAY);
-        match date_text(days) {
-            // The digits and dashes are ASCII.
-            Some(text) => f.write_str(std::str::from_utf8(&text).unwrap_or_default())?,
-            None => f.write_str(&format_date(days))?,
-        }
-        write!(
-            f,
-            "T{:02}:{:02}:{:02}.{:03}Z",
-            secs / 3600,
-            secs % 3600 / 60,
-            secs % 60,
-            self.millis
-        )
+        write!(f, "{}.{:03}Z", DateAndTime(self.unix), self.millis)
     }
 }
 
-fn date_and_time(unix: i64) -> String {
-    let secs = unix.rem_euclid(SECONDS_PER_DAY);
-    format!(
-        "{}T{:02}:{:02}:{:02}",
-        format_date(unix.div_euclid(SECONDS_PER_DAY)),
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
+/// `YYYY-MM-DDTHH:MM:SS` of a Unix time, UTC.
+struct DateAndTime(i64);
+
+impl std::fmt::Display for DateAndTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let secs = self.0.rem_euclid(SECONDS_PER_DAY);
+        write!(
+            f,
+            "{}T{:02}:{:02}:{:02}",
+            Day(self.0.div_euclid(SECONDS_PER_DAY)),
+            secs / 3600,
+            secs % 3600 / 60,
+            secs % 60
+        )
+    }
 }
 
 /// An HTTP date (RFC 9110, IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.

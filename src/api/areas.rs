@@ -4,6 +4,8 @@
 //! for all areas and per province, stored by position at load time. A page at
 //! any offset is an index seek, and `total` is the length of that ordering.
 
+use std::io::Write;
+
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
@@ -81,13 +83,12 @@ pub fn list_json(
             ApiError::Internal
         })?;
     }
-    let PageSpan {
-        total,
-        limit,
-        offset,
-    } = span;
-    let close = format!("],\"total\":{total},\"limit\":{limit},\"offset\":{offset}}}");
-    out.extend_from_slice(close.as_bytes());
+    // Writing into a Vec cannot fail.
+    let _ = write!(
+        out,
+        "],\"total\":{},\"limit\":{},\"offset\":{}}}",
+        span.total, span.limit, span.offset
+    );
     Ok((span, out))
 }
 
