@@ -4,6 +4,7 @@
 
 use crate::search::index::bitmap::each_in_all;
 use crate::search::matches::match_cache::Matches;
+use crate::search::matches::seek::Seek;
 
 /// A list of at most this many ranks is merged into a `Members`' own list;
 /// a longer one is kept as it is, shared with the match cache, rather than
@@ -112,32 +113,23 @@ pub fn each_among(m: &Matches, ranks: &[u32], mut each: impl FnMut(usize)) {
 }
 
 /// Calls `each` with the place in `a` of every rank `b` holds too (both
-/// sorted, each once). Whichever list is behind gallops ahead, so a short
-/// list against a long one costs a few nearby probes a rank, not a search
-/// of the whole.
+/// sorted, each once). The shorter is walked and the longer sought
+/// (seek.rs), so a short list against a long one costs a few nearby probes
+/// a rank, not a search of the whole.
 pub fn each_common(a: &[u32], b: &[u32], mut each: impl FnMut(usize)) {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i = gallop(a, i, b[j]),
-            std::cmp::Ordering::Greater => j = gallop(b, j, a[i]),
-            std::cmp::Ordering::Equal => {
+    if a.len() <= b.len() {
+        let mut seek = Seek::new(b, a.len());
+        for (i, &r) in a.iter().enumerate() {
+            if seek.holds(r) {
                 each(i);
-                i += 1;
-                j += 1;
+            }
+        }
+    } else {
+        let mut seek = Seek::new(a, b.len());
+        for &r in b {
+            if seek.holds(r) {
+                each(seek.at());
             }
         }
     }
-}
-
-/// The first place from `from` on whose rank is at least `x`.
-fn gallop(s: &[u32], from: usize, x: u32) -> usize {
-    let mut step = 1;
-    let mut below = from;
-    while below + step < s.len() && s[below + step] < x {
-        below += step;
-        step *= 2;
-    }
-    let end = (below + step + 1).min(s.len());
-    below + s[below..end].partition_point(|&r| r < x)
 }

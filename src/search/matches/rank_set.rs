@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::search::index::bitmap::{Bits, count_all, next_in_all};
 use crate::search::matches::match_cache::{Matches, WordBits};
+use crate::search::matches::seek::Seek;
 
 /// Search ranks of matches, best first (shared with the kept lists).
 pub type Ranks = Arc<[u32]>;
@@ -103,16 +104,10 @@ impl RankSet {
     /// Whether each of `ranks` (best first) is in the set: one pass along
     /// the list, where a search of it for each would cost its log.
     pub fn marks(&self, ranks: &[u32]) -> Vec<bool> {
-        let mut at = 0;
+        let mut seek = self.list.as_ref().map(|l| Seek::new(l, ranks.len()));
         ranks
             .iter()
-            .map(|&r| {
-                self.in_bits(r)
-                    && self.list.as_ref().is_none_or(|list| {
-                        at = gallop(list, at, r);
-                        list.get(at) == Some(&r)
-                    })
-            })
+            .map(|&r| self.in_bits(r) && seek.as_mut().is_none_or(|s| s.holds(r)))
             .collect()
     }
 
@@ -143,7 +138,7 @@ impl RankSet {
 }
 
 /// The ranks in every list, best first. Each list is sorted, so the shortest
-/// is walked and the others searched, each from where the last search ended.
+/// is walked and the others sought, each from where the last search ended.
 pub fn intersection(mut lists: Vec<Ranks>) -> Ranks {
     lists.sort_by_key(|l| l.len());
     let mut lists = lists.into_iter();
@@ -154,29 +149,13 @@ pub fn intersection(mut lists: Vec<Ranks>) -> Ranks {
     if others.is_empty() {
         return shortest;
     }
-    let mut from = vec![0; others.len()];
+    let mut seeks: Vec<Seek> = others
+        .iter()
+        .map(|l| Seek::new(l, shortest.len()))
+        .collect();
     shortest
         .iter()
         .copied()
-        .filter(|&rank| {
-            others.iter().zip(from.iter_mut()).all(|(list, at)| {
-                *at = gallop(list, *at, rank);
-                list.get(*at) == Some(&rank)
-            })
-        })
+        .filter(|&rank| seeks.iter_mut().all(|s| s.holds(rank)))
         .collect()
-}
-
-/// The first place from `at` in a sorted list holding `rank` or more. It
-/// looks 1, 2, 4... places ahead, then searches the last step: the next
-/// rank of a short list usually lies near in a long one, where a search of
-/// the whole rest took a third of a full-name search at a million areas.
-fn gallop(list: &[u32], at: usize, rank: u32) -> usize {
-    let (mut low, mut step) = (at, 1);
-    while low + step < list.len() && list[low + step] < rank {
-        low += step;
-        step *= 2;
-    }
-    let high = (low + step + 1).min(list.len());
-    low + list[low..high].partition_point(|&r| r < rank)
 }

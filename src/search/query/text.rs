@@ -124,19 +124,25 @@ pub fn counted(
     w: Window,
 ) -> (usize, Vec<i64>) {
     let anywhere = Bitmaps::of(anywhere);
-    let total = anywhere.count(filter);
+    let name_words = sets.in_name.word_bits();
+    let name_bits = name_words.as_ref().map(|b| Bitmaps::of(b));
+    let (total, name_count) = match &name_bits {
+        Some(bits) => {
+            let [total, in_name] = anywhere.count_with(bits, filter);
+            (total, in_name)
+        }
+        None => (anywhere.count(filter), 0),
+    };
     if w.start >= total {
         return (total, Vec::new());
     }
-    let name_words = sets.in_name.word_bits();
-    let name_bits = name_words.as_ref().map(|b| Bitmaps::of(b));
     let mut page = Vec::new();
     // The name tier, counted and paged from its own bitmaps when it has
     // them; else it is narrowed by a list (no bitmap was worth keeping),
     // short enough to read whole once for both.
     let name_total = match &name_bits {
         Some(bits) => {
-            let name_total = bits.count(filter);
+            let name_total = name_count;
             let want = Window {
                 start: w.start,
                 end: w.end.min(name_total),

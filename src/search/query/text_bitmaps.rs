@@ -33,6 +33,17 @@ impl<'a> Bitmaps<'a> {
         }
     }
 
+    /// `count` of this set and of `other`, the grid's cells walked once
+    /// for both.
+    pub fn count_with(&self, other: &Bitmaps, filter: &Filter) -> [usize; 2] {
+        match Order::of(filter) {
+            Order::Grid => filter
+                .index
+                .count_in_each(&filter.shape(), [&self.by_position, &other.by_position]),
+            _ => [self.count(filter), other.count(filter)],
+        }
+    }
+
     /// Calls `each` on the position of every area of the set meeting the
     /// filter, in no order a caller may rely on.
     pub fn each(&self, filter: &Filter, mut each: impl FnMut(usize)) {

@@ -100,18 +100,34 @@ impl AreaIndex {
 
     /// How many areas in the shape are set in every one of `sets`.
     pub fn count_in(&self, shape: &Shape, sets: &[&Bits]) -> usize {
-        let sets = &shape.with_province(sets, false)[..];
-        let mut total = 0;
-        self.runs(shape, |(a, b), whole| {
-            total += if whole {
-                count_all(sets, a, b)
-            } else {
-                (a..b)
-                    .filter(|&i| in_all(sets, i) && shape.holds_entry(self.at(i)))
-                    .count()
-            };
-        });
+        let [total] = self.count_in_each(shape, [sets]);
         total
+    }
+
+    /// `count_in` for each of several lists of sets, in one walk of the
+    /// shape's cells: the walk (a search of each cell's scores for the
+    /// floor, and a look at each area of an edge cell) costs more than the
+    /// popcounts.
+    pub fn count_in_each<const N: usize>(&self, shape: &Shape, sets: [&[&Bits]; N]) -> [usize; N] {
+        let sets = sets.map(|s| shape.with_province(s, false));
+        let mut totals = [0; N];
+        self.runs(shape, |(a, b), whole| {
+            if whole {
+                for (total, sets) in totals.iter_mut().zip(&sets) {
+                    *total += count_all(sets, a, b);
+                }
+                return;
+            }
+            for i in a..b {
+                let held = sets.each_ref().map(|s| in_all(s, i));
+                if held.contains(&true) && shape.holds_entry(self.at(i)) {
+                    for (total, held) in totals.iter_mut().zip(held) {
+                        *total += usize::from(held);
+                    }
+                }
+            }
+        });
+        totals
     }
 
     /// Calls `each` on the position and area of every area in the shape set

@@ -88,6 +88,8 @@ fn counts_in_shapes_equal_brute_force_at_poles_and_antimeridian() {
     let mut checked = 0;
     for share in [0.0, 0.3, 1.0] {
         let (bits, by_no) = random_bits(&index, &mut rng, share);
+        // Counted beside `bits` in the same walk of the shape.
+        let (beside, beside_by_no) = random_bits(&index, &mut rng, 0.5);
         let discs = discs_around(&CENTRES, &[1.0, 30.0, 120.0]);
         let mut bboxes: Vec<Option<BBox>> = boxes().into_iter().map(Some).collect();
         bboxes.push(None);
@@ -100,18 +102,27 @@ fn counts_in_shapes_equal_brute_force_at_poles_and_antimeridian() {
                         bbox: bbox.as_ref(),
                         province: None,
                     };
-                    let mut want: Vec<u32> = (0..points.len())
-                        .filter(|&i| {
-                            let (lat, lng, score) = points[i];
-                            by_no[i + 1]
-                                && score >= min_score
-                                && disc
-                                    .is_none_or(|d| d.distance_km(lat, lng) <= d.circle.radius_km)
-                                && bbox.is_none_or(|b| b.contains(lat, lng))
-                        })
-                        .map(|i| i as u32 + 1)
-                        .collect();
+                    let matching = |by_no: &[bool]| -> Vec<u32> {
+                        (0..points.len())
+                            .filter(|&i| {
+                                let (lat, lng, score) = points[i];
+                                by_no[i + 1]
+                                    && score >= min_score
+                                    && disc.is_none_or(|d| {
+                                        d.distance_km(lat, lng) <= d.circle.radius_km
+                                    })
+                                    && bbox.is_none_or(|b| b.contains(lat, lng))
+                            })
+                            .map(|i| i as u32 + 1)
+                            .collect()
+                    };
+                    let mut want = matching(&by_no);
                     assert_eq!(index.count_in(&shape, &[&bits]), want.len(), "{shape:?}");
+                    assert_eq!(
+                        index.count_in_each(&shape, [&[&bits][..], &[&beside][..]]),
+                        [want.len(), matching(&beside_by_no).len()],
+                        "{shape:?}"
+                    );
                     let mut got = Vec::new();
                     index.each_in(&shape, &[&bits], |i, e| {
                         assert_eq!(index.at(i).area_no, e.area_no);
