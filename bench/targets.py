@@ -103,7 +103,8 @@ def write(w, meta, rows, names, ratios, growth, n, small, rss_limit, f200_limit,
     f200 = meta.get("first200_" + n)
     if f200:
         w(f"| serve → first 200 ≤ {f200_limit} ms at {n} | {f200} ms | {verdict(float(f200) <= f200_limit)} |")
-    w("\nThe axum peer's ratio is in bench/RESULTS-layer-run.md (same run).")
+    if meta.get("after", "1") == "1":
+        w("\nThe axum peer's ratio is in bench/RESULTS-layer-run.md (same run).")
 
 
 def p99_row(w, cases, names, limit, where):
