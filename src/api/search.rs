@@ -12,7 +12,7 @@ use crate::data::dataset::Dataset;
 use crate::data::stored;
 use crate::error::{ApiError, ApiResult};
 use crate::search::index::geo::Disc;
-use crate::search::query::explain::explain;
+use crate::search::query::explain::SearchWords;
 use crate::search::query::filter::{Filter, Masking};
 use crate::search::query::run::run;
 use crate::search::query::text::COLLECT_AT_MOST;
@@ -97,6 +97,7 @@ fn explained(
     tiers: Vec<MatchTier>,
     words: &[String],
 ) -> ApiResult<Vec<AreaSummary>> {
+    let words = SearchWords::new(words);
     page.into_iter()
         .zip(tiers)
         .map(|((area_no, distance_km), tier)| {
@@ -108,7 +109,7 @@ fn explained(
                 Vec::new()
             };
             let texts = [area.name.as_str(), &area.municipality, &area.province];
-            area.matched = Some(explain(texts, &others, words, tier));
+            area.matched = Some(words.explain(texts, &others, tier));
             Ok(area)
         })
         .collect()

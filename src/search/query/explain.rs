@@ -30,49 +30,75 @@ fn tier_name<S: serde::Serializer>(tier: &MatchTier, s: S) -> Result<S::Ok, S::E
 }
 
 /// One text of an area, as words; `other` is the other name's text.
-struct Field {
+struct Field<'t> {
     words: Vec<String>,
-    other: Option<String>,
+    other: Option<&'t str>,
 }
 
 /// How one query word, or two joined, matched: its grade (1 to 4, as
-/// search/query/forgiving.rs counts), the words and the field.
+/// search/query/forgiving.rs counts), the words and the field, borrowed
+/// from the fields until the best reading is known.
 #[derive(Clone)]
-struct Hit {
+struct Hit<'f> {
     grade: u8,
-    words: Vec<String>,
-    other: Option<String>,
+    words: Vec<&'f str>,
+    other: Option<&'f str>,
 }
 
-/// The match of an area whose texts are `name`, `municipality`,
-/// `province` and `other_names`, found at `tier` by the query `words`.
-pub fn explain(
-    texts: [&str; 3],
-    other_names: &[String],
-    words: &[String],
-    tier: MatchTier,
-) -> SearchMatch {
-    let mut fields: Vec<Field> = texts
-        .iter()
-        .map(|t| Field {
-            words: fold::words(t),
-            other: None,
-        })
-        .collect();
-    fields.extend(other_names.iter().map(|n| Field {
-        words: fold::words(n),
-        other: Some(n.clone()),
-    }));
-    let query: Vec<String> = words.iter().map(|w| fold::word(w)).collect();
+/// A search's words, folded once for every item of its page.
+pub struct SearchWords {
+    words: Vec<String>,
+}
+
+impl SearchWords {
+    pub fn new(words: &[String]) -> SearchWords {
+        SearchWords {
+            words: words.iter().map(|w| fold::word(w)).collect(),
+        }
+    }
+
+    /// The match of an area whose texts are `name`, `municipality` and
+    /// `province`, with its `other_names`, found at `tier`.
+    pub fn explain(
+        &self,
+        texts: [&str; 3],
+        other_names: &[String],
+        tier: MatchTier,
+    ) -> SearchMatch {
+        let mut fields: Vec<Field> = texts
+            .iter()
+            .map(|t| Field {
+                words: fold::words(t),
+                other: None,
+            })
+            .collect();
+        fields.extend(other_names.iter().map(|n| Field {
+            words: fold::words(n),
+            other: Some(n),
+        }));
+        let hits = best_reading(&fields, &self.words, tier);
+        SearchMatch {
+            tier,
+            other_name: hits.iter().find_map(|h| h.other).map(str::to_owned),
+            words: hits
+                .iter()
+                .flat_map(|h| h.words.iter().map(|&w| w.to_owned()))
+                .collect(),
+        }
+    }
+}
+
+/// The hits of the query's words read best, each alone or two neighbours
+/// joined: `best[i]`, the weakest grade of the first i words and its hits.
+fn best_reading<'f>(fields: &'f [Field], query: &[String], tier: MatchTier) -> Vec<Hit<'f>> {
     let n = query.len().min(FORGIVING_WORDS_MAX);
-    // best[i]: the weakest grade of the first i words read best, and its hits.
     let mut best: Vec<Option<(u8, Vec<Hit>)>> = vec![None; n + 1];
     best[0] = Some((1, Vec::new()));
     for i in 1..=n {
         let last = i == query.len();
         let mut options = Vec::new();
         if let (Some(before), Some(hit)) =
-            (&best[i - 1], word_hit(&fields, &query[i - 1], last, tier))
+            (&best[i - 1], word_hit(fields, &query[i - 1], last, tier))
         {
             options.push((before, hit));
         }
@@ -80,7 +106,7 @@ pub fn explain(
             && tier >= MatchTier::OneTypo
             && let (Some(before), Some(hit)) = (
                 &best[i - 2],
-                joined_hit(&fields, &query[i - 2], &query[i - 1], last),
+                joined_hit(fields, &query[i - 2], &query[i - 1], last),
             )
         {
             options.push((before, hit));
@@ -95,12 +121,7 @@ pub fn explain(
             })
             .min_by_key(|(grade, _)| *grade);
     }
-    let hits = best[n].take().map(|(_, hits)| hits).unwrap_or_default();
-    SearchMatch {
-        tier,
-        other_name: hits.iter().find_map(|h| h.other.clone()),
-        words: hits.into_iter().flat_map(|h| h.words).collect(),
-    }
+    best[n].take().map(|(_, hits)| hits).unwrap_or_default()
 }
 
 /// The typos a query word of this many letters may have.
@@ -114,7 +135,7 @@ fn typos_allowed(letters: usize) -> usize {
 
 /// The best hit of one query word in any field; typos and splits are
 /// looked for only when the area's tier allows them.
-fn word_hit(fields: &[Field], q: &str, last: bool, tier: MatchTier) -> Option<Hit> {
+fn word_hit<'f>(fields: &'f [Field], q: &str, last: bool, tier: MatchTier) -> Option<Hit<'f>> {
     let forgives = tier >= MatchTier::OneTypo;
     let allowed = if forgives {
         typos_allowed(q.chars().count())
@@ -123,19 +144,19 @@ fn word_hit(fields: &[Field], q: &str, last: bool, tier: MatchTier) -> Option<Hi
     };
     let mode = if last { Mode::Prefix } else { Mode::Whole };
     let mut best: Option<Hit> = None;
-    let mut offer = |grade: u8, words: Vec<String>, f: &Field| {
+    let mut offer = |grade: u8, words: &[&'f String], f: &'f Field| {
         if best.as_ref().is_none_or(|b| grade < b.grade) {
             best = Some(Hit {
                 grade,
-                words,
-                other: f.other.clone(),
+                words: words.iter().map(|w| w.as_str()).collect(),
+                other: f.other,
             });
         }
     };
     for f in fields {
         for (k, w) in f.words.iter().enumerate() {
             if w.starts_with(q) {
-                offer(if f.other.is_some() { 2 } else { 1 }, vec![w.clone()], f);
+                offer(if f.other.is_some() { 2 } else { 1 }, &[w], f);
                 continue;
             }
             // A whole word differs by at least its difference in length.
@@ -143,14 +164,14 @@ fn word_hit(fields: &[Field], q: &str, last: bool, tier: MatchTier) -> Option<Hi
             if allowed > 0 && near {
                 let d = distance(q.as_bytes(), w.as_bytes(), mode);
                 if d <= allowed {
-                    offer(2 + d as u8, vec![w.clone()], f);
+                    offer(2 + d as u8, &[w], f);
                 }
             }
             if forgives
                 && let Some(next) = f.words.get(k + 1)
                 && splits_into(q, w, next, last)
             {
-                offer(3, vec![w.clone(), next.clone()], f);
+                offer(3, &[w, next], f);
             }
         }
     }
@@ -174,7 +195,7 @@ fn splits_into(q: &str, left: &str, right: &str, last: bool) -> bool {
 }
 
 /// The hit of two query words joined into one word of a field.
-fn joined_hit(fields: &[Field], first: &str, second: &str, last: bool) -> Option<Hit> {
+fn joined_hit<'f>(fields: &'f [Field], first: &str, second: &str, last: bool) -> Option<Hit<'f>> {
     if first.chars().count() < SPLIT_PART_MIN || second.chars().count() < SPLIT_PART_MIN {
         return None;
     }
@@ -191,8 +212,8 @@ fn joined_hit(fields: &[Field], first: &str, second: &str, last: bool) -> Option
             })
             .map(|w| Hit {
                 grade: 3,
-                words: vec![w.clone()],
-                other: f.other.clone(),
+                words: vec![w.as_str()],
+                other: f.other,
             })
     })
 }
