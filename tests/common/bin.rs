@@ -14,6 +14,9 @@ use super::client::{Reply, send};
 use super::db::{fresh_db, new_key};
 use super::wait::within;
 
+/// How long `Served::logged` waits for a line to come through the pipe.
+const LOG_LAG: Duration = Duration::from_secs(5);
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_area-scoring");
 
 /// The binary with `args`, in `cwd`, with none of the service's variables
@@ -209,7 +212,15 @@ impl Served {
         within(limit, || self.child.try_wait().ok().flatten())
     }
 
+    /// Whether the server's log holds a line with `needle`, waiting up to
+    /// `LOG_LAG` for it: the effect a test saw (a count in /metrics, an
+    /// answer) may come an instant before the line passes through the pipe
+    /// and the thread that drains it.
     pub fn logged(&self, needle: &str) -> bool {
-        self.log.lock().unwrap().iter().any(|l| l.contains(needle))
+        within(LOG_LAG, || {
+            let log = self.log.lock().unwrap();
+            log.iter().any(|l| l.contains(needle)).then_some(())
+        })
+        .is_some()
     }
 }

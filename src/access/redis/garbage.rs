@@ -40,13 +40,15 @@ pub struct Garbage {
 }
 
 impl Garbage {
-    /// Counts a bad value of `kind` at Redis key `key`, and logs it.
+    /// Logs a bad value of `kind` at Redis key `key`, then counts it: an
+    /// operator who sees the count in /metrics finds the line already in the
+    /// log.
     pub fn found(&self, kind: Kind, key: &str, why: &str) {
-        self.count(kind);
         log::error!(
             "Redis holds a bad {} at {key}: {why}; it is left out",
             kind.label()
         );
+        self.count(kind);
     }
 
     fn count(&self, kind: Kind) {
@@ -70,7 +72,6 @@ impl Garbage {
                 Some(version)
             }
             None => {
-                self.count(Kind::Version);
                 if said.as_deref() != Some(raw) {
                     log::error!(
                         "Redis holds a bad version at {key}: {:?} is not a whole number; the \
@@ -79,6 +80,7 @@ impl Garbage {
                     );
                     *said = Some(raw.to_vec());
                 }
+                self.count(Kind::Version);
                 None
             }
         }
