@@ -88,12 +88,8 @@ pub fn is_safe_request_id(id: &str) -> bool {
 /// targets have neither, and are logged as they came.
 pub fn loggable_target(target: &str) -> Cow<'_, str> {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let names = || {
-        query
-            .split('&')
-            .map(|pair| pair.split_once('=').map_or(pair, |(n, _)| n))
-    };
-    if !target.chars().any(char::is_control) && !names().any(names_a_credential) {
+    let names_one = query.split('&').map(param_name).any(names_a_credential);
+    if !names_one && !target.chars().any(char::is_control) {
         return Cow::Borrowed(target);
     }
     let mut out = path.to_string();
@@ -101,7 +97,7 @@ pub fn loggable_target(target: &str) -> Cow<'_, str> {
         let parts: Vec<String> = query
             .split('&')
             .map(|pair| {
-                let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+                let name = param_name(pair);
                 if names_a_credential(name) {
                     format!("{name}=[redacted]")
                 } else {
@@ -117,6 +113,11 @@ pub fn loggable_target(target: &str) -> Cow<'_, str> {
             .map(|c| if c.is_control() { '?' } else { c })
             .collect(),
     )
+}
+
+/// The name of a query's `name=value` pair (the whole pair when it has no `=`).
+fn param_name(pair: &str) -> &str {
+    pair.split_once('=').map_or(pair, |(n, _)| n)
 }
 
 /// Whether a parameter's name looks like it carries a credential.

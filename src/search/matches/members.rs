@@ -117,19 +117,12 @@ pub fn each_among(m: &Matches, ranks: &[u32], mut each: impl FnMut(usize)) {
 /// (seek.rs), so a short list against a long one costs a few nearby probes
 /// a rank, not a search of the whole.
 pub fn each_common(a: &[u32], b: &[u32], mut each: impl FnMut(usize)) {
-    if a.len() <= b.len() {
-        let mut seek = Seek::new(b, a.len());
-        for (i, &r) in a.iter().enumerate() {
-            if seek.holds(r) {
-                each(i);
-            }
-        }
-    } else {
-        let mut seek = Seek::new(a, b.len());
-        for &r in b {
-            if seek.holds(r) {
-                each(seek.at());
-            }
+    let a_walked = a.len() <= b.len();
+    let (walked, sought) = if a_walked { (a, b) } else { (b, a) };
+    let mut seek = Seek::new(sought, walked.len());
+    for (i, &r) in walked.iter().enumerate() {
+        if seek.holds(r) {
+            each(if a_walked { i } else { seek.at() });
         }
     }
 }

@@ -126,6 +126,7 @@ pub fn counted(
     let anywhere = Bitmaps::of(anywhere);
     let name_words = sets.in_name.word_bits();
     let name_bits = name_words.as_ref().map(|b| Bitmaps::of(b));
+    // The name tier is counted in the same walk when it has bitmaps.
     let (total, name_count) = match &name_bits {
         Some(bits) => {
             let [total, in_name] = anywhere.count_with(bits, filter);
@@ -142,19 +143,18 @@ pub fn counted(
     // short enough to read whole once for both.
     let name_total = match &name_bits {
         Some(bits) => {
-            let name_total = name_count;
             let want = Window {
                 start: w.start,
-                end: w.end.min(name_total),
+                end: w.end.min(name_count),
             };
             if want.start < want.end {
-                page = if name_total <= filter.collect_at_most {
+                page = if name_count <= filter.collect_at_most {
                     collect(filter, bits, |_, _| true, want)
                 } else {
                     walk(filter, &sets.in_name, |_| true, want)
                 };
             }
-            name_total
+            name_count
         }
         None => match sets.in_name.list_len().filter(|&n| filter.masks(n)) {
             Some(_) => {
