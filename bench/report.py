@@ -5,7 +5,8 @@ Usage: report.py META RESULTS_TSV N SMALL_N  (Markdown on stdout)
 
 META holds `key value` lines (machine, build times, start-to-first-200, log
 counts); RESULTS_TSV one row per wrk run: label, req/s, p50 ms, p99 ms,
-non-2xx, socket errors, requests, VmHWM kB, VmRSS kB, other CPU %. This file
+non-2xx, socket errors, requests, VmHWM kB, VmRSS kB, other CPU %, CPU µs a
+request, host steal in CPU ms (older rows lack the last two). This file
 owns the layout of RESULTS.md and the check of every target (docs/testing.md, "Benchmarks and contract").
 """
 
@@ -67,6 +68,7 @@ def read(meta_path, tsv_path):
             "rps": float(f[1]), "p50": float(f[2]), "p99": float(f[3]), "non2xx": int(f[4]),
             "sock": int(f[5]), "requests": int(f[6]), "hwm": int(f[7] or 0), "rss": int(f[8] or 0),
             "other": int(f[9] or 0), "cpu_us": int(f[10] or 0) if len(f) > 10 else 0,
+            "steal": int(f[11] or 0) if len(f) > 11 else 0,
         }
     return meta, rows
 
@@ -138,33 +140,37 @@ def main(meta_path, tsv_path, n, small):
         w(f"Quiet run: no case saw other processes use more than {NOISY_PCT}% of the machine's CPU.\n")
 
     w(f"## Results at {n} areas\n")
-    w("| case | req/s | p50 ms | p99 ms | non-2xx | socket errors | peak RSS (VmHWM) | CPU µs/req | other CPU |")
-    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    w("| case | req/s | p50 ms | p99 ms | non-2xx | socket errors | peak RSS (VmHWM) | CPU µs/req | other CPU "
+      "| host steal ms |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for case, name in NAMES.items():
         r = rows.get((n, case))
         if r:
             if r["requests"] == 0:
-                w(f"| {name} | 0 | - | - | - | refused | {mb(r['hwm'])} | - | {r['other']}% |")
+                w(f"| {name} | 0 | - | - | - | refused | {mb(r['hwm'])} | - | {r['other']}% | {r['steal']} |")
                 continue
             w(f"| {name} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
-              f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% |")
+              f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% | {r['steal']} |")
     r = rows.get((n, FLOOR[0]))
     if r and r["requests"]:
         w(f"| {FLOOR[1]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} "
-          f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% |")
+          f"| {mb(r['hwm'])} | {r['cpu_us']} | {r['other']}% | {r['steal']} |")
     r = rows.get((f"floor-{n}", "get_area"))
     if r and r["requests"]:
         w(f"| the layer alone (examples/layer_floor.rs), same bytes as Get Area | {r['rps']:.0f} "
-          f"| {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} | - | {r['cpu_us']} | {r['other']}% |")
+          f"| {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['sock']} | - | {r['cpu_us']} | {r['other']}% | {r['steal']} |")
     for case in ("get_area", "list_first"):
         r = rows.get((f"nginx-{n}", case))
         if r:
             w(f"| nginx, same bytes as {NAMES[case]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} "
-              f"| {r['non2xx']} | {r['sock']} | (nginx) | {r['cpu_us']} | {r['other']}% |")
+              f"| {r['non2xx']} | {r['sock']} | (nginx) | {r['cpu_us']} | {r['other']}% | {r['steal']} |")
     w("\nPeak RSS is the server's VmHWM read after each case, so it only grows down the table. "
       "non-2xx is wrk's count of answers with status 400 or above. CPU µs/req is the server process's "
       "user+system CPU time during the case divided by the requests answered (10 ms tick resolution); "
-      "other CPU is what processes other than the server and wrk used, as a share of the machine.\n")
+      "other CPU is what processes other than the server and wrk used, as a share of the machine; "
+      "host steal is the CPU time the hypervisor gave to other machines while this one's cores wanted to run "
+      "(/proc/stat, both cores summed): it comes in stalls of about 100 ms that stop every process at once, "
+      "and one alone puts a case's p99 past 20 ms.\n")
 
     ratios = targets.nginx_table(w, rows, NAMES, FLOOR, n, small)
     w(f"\n## p50 growth from {small} to {n} areas\n")

@@ -47,10 +47,11 @@ def busy_table(w, rows, names, n):
     w(f"\n## Beside two busy processes, at {n} areas\n")
     w("Every case again, shorter, while two `yes > /dev/null` keep both cores busy: the host does other "
       "work, and p99 shows how long a request waits for its turn on a core.\n")
-    w("| case | req/s | p50 ms | p99 ms | non-2xx | CPU µs/req |")
-    w("|---|---:|---:|---:|---:|---:|")
+    w("| case | req/s | p50 ms | p99 ms | non-2xx | CPU µs/req | host steal ms |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
     for case, r in busy.items():
-        w(f"| {names[case]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['cpu_us']} |")
+        w(f"| {names[case]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['cpu_us']} "
+          f"| {r['steal']} |")
 
 
 def verdict(ok):
@@ -108,6 +109,11 @@ def write(w, meta, rows, names, ratios, growth, n, small, rss_limit, f200_limit,
 
 
 def p99_row(w, cases, names, limit, where):
-    slow = [f"{names[c]} {r['p99']:.1f} ms" for c, r in cases.items() if r["p99"] > limit]
+    slow = [f"{names[c]} {r['p99']:.1f} ms{stolen(r)}" for c, r in cases.items() if r["p99"] > limit]
     w(f"| every case p99 ≤ {limit} ms {where} | worst {max((r['p99'] for r in cases.values()), default=0):.2f} ms"
       f"{'; over: ' + ', '.join(slow) if slow else ''} | {verdict(not slow)} |")
+
+
+def stolen(row):
+    """A case's host steal, said beside its p99 where there was any."""
+    return f" (host steal {row['steal']} ms)" if row.get("steal") else ""
