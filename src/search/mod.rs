@@ -27,3 +27,11 @@ pub mod matches;
 pub mod query;
 pub mod shape;
 pub mod words;
+
+/// The brute force of forgiving search that the end-to-end tests compare
+/// with, loaded once here for the unit tests of `words` and `query`, which
+/// use parts of it each.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../tests/common/forgiving.rs"]
+pub(crate) mod forgiving_reference;

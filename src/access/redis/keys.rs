@@ -90,13 +90,16 @@ pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The version, the keys' hash and the plans' hash, as one read brings them.
+type Stored = (
+    Option<Vec<u8>>,
+    HashMap<String, Vec<u8>>,
+    HashMap<String, Vec<u8>>,
+);
+
 /// Reads keys, plans and the version in one transaction.
 pub fn load(redis: &Redis) -> Result<KeyState, String> {
-    let (version, keys, plans): (
-        Option<Vec<u8>>,
-        HashMap<String, Vec<u8>>,
-        HashMap<String, Vec<u8>>,
-    ) = redis.call(|c| {
+    let (version, keys, plans): Stored = redis.call(|c| {
         redis::pipe()
             .atomic()
             .get(VERSION)

@@ -11,6 +11,7 @@ use crate::api::area_no;
 use crate::api::params::SearchParams;
 use crate::api::search::search_with;
 use crate::data::seed::{self, Place};
+use crate::search::forgiving_reference::{Field, fields, order_key};
 use crate::search::index::AreaIndex;
 use crate::search::index::geo::{Circle, haversine_km};
 use crate::search::index::test_points::Lcg;
@@ -19,10 +20,6 @@ use crate::search::query::filter::Masking;
 use crate::search::query::text as search_text;
 use crate::search::query::tier::Matching;
 use crate::search::words::vocabulary::Vocabulary;
-use reference::{Field, fields, order_key};
-
-#[path = "../../../tests/common/forgiving.rs"]
-mod reference;
 
 const AREAS: usize = 20_000;
 const SEARCHES: usize = 160;

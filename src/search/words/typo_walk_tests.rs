@@ -1,14 +1,9 @@
 //! The walk against the distance computed directly, over every word.
 
 use super::*;
+use crate::search::forgiving_reference::osa;
 use crate::search::index::test_points::Lcg;
 use crate::search::words::vocabulary::IN_AREAS;
-use reference::osa;
-
-/// The textbook distance, written apart from the server's code.
-#[allow(dead_code)]
-#[path = "../../../tests/common/forgiving.rs"]
-mod reference;
 
 /// The fewest edits between the query and the word (whole) or any of its
 /// prefixes (prefix mode).
@@ -68,7 +63,7 @@ fn finds_exactly_the_words_within_the_bound_with_their_fewest_edits() {
         for mode in [Mode::Whole, Mode::Prefix] {
             for most in 1..=2u8 {
                 let got = covered(&v, &near(&v, &query, most, mode));
-                for i in 0..v.len() {
+                for (i, &grade) in got.iter().enumerate() {
                     let w = v.word(i);
                     let d = distance(&query, w, mode);
                     let expected =
@@ -79,7 +74,7 @@ fn finds_exactly_the_words_within_the_bound_with_their_fewest_edits() {
                         continue;
                     }
                     assert_eq!(
-                        got[i],
+                        grade,
                         expected,
                         "{:?} against {:?}, {mode:?}, at most {most}",
                         String::from_utf8_lossy(&query),
