@@ -169,8 +169,8 @@ def main(meta_path, tsv_path, n, small):
       "user+system CPU time during the case divided by the requests answered (10 ms tick resolution); "
       "other CPU is what processes other than the server and wrk used, as a share of the machine; "
       "host steal is the CPU time the hypervisor gave to other machines while this one's cores wanted to run "
-      "(/proc/stat, both cores summed): it comes in stalls of about 100 ms that stop every process at once, "
-      "and one alone puts a case's p99 past 20 ms.\n")
+      "(/proc/stat, both cores summed): it comes in stalls of about 100 ms, of one core or both, which "
+      "can push a case's p99 past 20 ms (bench/PROFILE.md, \"Host steal\").\n")
 
     ratios = targets.nginx_table(w, rows, NAMES, FLOOR, n, small)
     w(f"\n## p50 growth from {small} to {n} areas\n")

@@ -100,9 +100,9 @@ database() {
 
 # CPU ticks: all cores busy (from /proc/stat) and one process (utime+stime).
 busy_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8}' /proc/stat; }
-# Ticks the hypervisor ran something else while this machine's cores wanted to run (steal):
-# on this machine kind, steal comes in stalls of about 100 ms that stop every thread, the
-# server's, wrk's and everyone's, and each one alone puts a case's p99 past 20 ms.
+# Ticks the hypervisor gave this machine's cores to others while they wanted to run (steal):
+# on this machine kind it comes in stalls of about 100 ms, of one core or both, and a case with
+# several of them has its p99 pushed up by tens of milliseconds (bench/PROFILE.md, "Host steal").
 steal_ticks() { awk '/^cpu /{print $9}' /proc/stat; }
 # A process and its children (nginx's workers), in CPU ticks.
 proc_ticks() {
