@@ -80,9 +80,15 @@ const OPENAPI: &str = "/v1/openapi.json";
 
 /// A connection with a small receive buffer that has pipelined `n` requests
 /// for `target` (megabytes of answers in all, more than the socket buffers
-/// hold) and read none of the answers yet. The last request says
-/// `Connection: close`, the others keep the connection alive.
-fn pipelined_unread(addr: SocketAddr, key: &str, target: &str, n: usize) -> TcpStream {
+/// hold) and read none of the answers yet. The others keep the connection
+/// alive; the last says `Connection: close` when `last_closes`.
+fn pipelined_unread(
+    addr: SocketAddr,
+    key: &str,
+    target: &str,
+    n: usize,
+    last_closes: bool,
+) -> TcpStream {
     let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
     socket.set_recv_buffer_size(16 * 1024).unwrap();
     socket.connect(&addr.into()).unwrap();
@@ -90,14 +96,16 @@ fn pipelined_unread(addr: SocketAddr, key: &str, target: &str, n: usize) -> TcpS
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
-    let mut pipelined =
-        format!("GET {target} HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {key}\r\n\r\n")
-            .repeat(n - 1)
-            .into_bytes();
-    pipelined.extend(get_request(
-        target,
-        &[format!("Authorization: Bearer {key}")],
-    ));
+    let kept = format!("GET {target} HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {key}\r\n\r\n");
+    let mut pipelined = kept.repeat(n - 1).into_bytes();
+    if last_closes {
+        pipelined.extend(get_request(
+            target,
+            &[format!("Authorization: Bearer {key}")],
+        ));
+    } else {
+        pipelined.extend(kept.as_bytes());
+    }
     stream.write_all(&pipelined).unwrap();
     stream
 }
@@ -114,7 +122,7 @@ fn after_sigterm_new_connections_are_refused_while_requests_in_flight_finish() {
     const PIPELINED: usize = 320; // about 17 KB of answer each: 5.5 MB
     let (_, key, mut server) = Served::spawn_keyed("refuse", Plan::Enterprise, &["--workers", "2"]);
     let addr = server.addr;
-    let mut existing = pipelined_unread(addr, &key, LIST_PAGE, PIPELINED);
+    let mut existing = pipelined_unread(addr, &key, LIST_PAGE, PIPELINED, true);
     // The first bytes of the first answer: the connection has been accepted
     // and is being served before the signal.
     let mut raw = vec![0u8; 1024];
@@ -166,7 +174,7 @@ fn after_sigterm_new_connections_are_refused_while_requests_in_flight_finish() {
 fn sigterm_exits_0_within_5_s_while_a_client_never_reads_its_answers() {
     let _serial = serial();
     let (_, key, mut server) = Served::spawn_keyed("unread", Plan::Enterprise, &["--workers", "2"]);
-    let _never_read = pipelined_unread(server.addr, &key, LIST_PAGE, 320);
+    let _never_read = pipelined_unread(server.addr, &key, LIST_PAGE, 320, true);
     // Long enough for the answers to fill the socket buffers and the
     // workers to block writing them.
     std::thread::sleep(Duration::from_millis(500));
@@ -191,7 +199,8 @@ fn sigterm_exits_0_within_5_s_while_a_client_never_reads_its_answers() {
 /// answered, and the last answer on the connection says `Connection: close`,
 /// so a keep-alive client (or an nginx upstream) learns the connection ends
 /// instead of finding it reset. Answers before it keep the connection open:
-/// after `Connection: close` a client expects nothing more on it.
+/// after `Connection: close` a client expects nothing more on it. Every
+/// request asks to keep the connection, so the close is the drain's alone.
 ///
 /// The answers are kept ones, so that the drain takes the time of the
 /// transfer alone, far within the shutdown deadline even in a debug build
@@ -201,7 +210,7 @@ fn answers_written_during_the_drain_say_connection_close() {
     let _serial = serial();
     const PIPELINED: usize = 32; // about 230 KB each: 7.3 MB, past tcp_wmem's usual 4 MB
     let (_, key, mut server) = Served::spawn_keyed("close", Plan::Enterprise, &["--workers", "2"]);
-    let mut stream = pipelined_unread(server.addr, &key, OPENAPI, PIPELINED);
+    let mut stream = pipelined_unread(server.addr, &key, OPENAPI, PIPELINED, false);
     // The first answer, whole, before the signal.
     let mut raw = Vec::new();
     let mut buf = [0u8; 1024];
