@@ -166,10 +166,10 @@ fn serve_moves_them_too_as_the_first_command_after_an_upgrade() {
     let db = fixture_copy("migrate-serve");
     let server = Served::spawn(&db, &[]);
     // Logged just after the address, which is all `spawn` waits for.
-    common::wait::within(std::time::Duration::from_secs(3), || {
-        server.logged("moved 3 API keys").then_some(())
-    })
-    .expect("serve says it moved the keys");
+    assert!(
+        server.logged_within("moved 3 API keys", std::time::Duration::from_secs(3)),
+        "serve says it moved the keys"
+    );
     assert_eq!(server.get("/v1/areas", GROWTH_KEY).status, 200);
     assert_eq!(server.get("/v1/areas", REVOKED_KEY).status, 401);
     assert_eq!(key_tables(&db), (0, 3));

@@ -22,10 +22,7 @@ fn a_change_made_in_place_is_noticed_and_reloaded_when_valid() {
     let areas = || get(server.addr, "/healthz", None).json()["areas"].as_i64();
     assert_eq!(areas(), Some(938));
     server.signal("HUP");
-    within(Duration::from_secs(5), || {
-        server.logged("reloaded").then_some(())
-    })
-    .expect("SIGHUP reads the file again");
+    assert!(server.logged("reloaded"), "SIGHUP reads the file again");
     assert_eq!(areas(), Some(938));
     // Same file, same inode, a new size and time: the served connections read
     // it as immutable, so the watcher stops serving it and reloads it.
@@ -88,10 +85,10 @@ fn a_file_not_of_this_schema_is_refused_and_the_old_data_keeps_serving() {
 
 /// Waits for the line that ends the server's start, after its warnings.
 fn started(server: &Served) {
-    within(Duration::from_secs(10), || {
-        server.logged("live API keys").then_some(())
-    })
-    .expect("the server logs its keys at start");
+    assert!(
+        server.logged_within("live API keys", Duration::from_secs(10)),
+        "the server logs its keys at start"
+    );
 }
 
 /// The log lines that warn of a dataset's stored search words.

@@ -217,7 +217,13 @@ impl Served {
     /// answer) may come an instant before the line passes through the pipe
     /// and the thread that drains it.
     pub fn logged(&self, needle: &str) -> bool {
-        within(LOG_LAG, || {
+        self.logged_within(needle, LOG_LAG)
+    }
+
+    /// Whether a line with `needle` reaches the log within `limit`: for a
+    /// line the server writes some time after the effect a test can see.
+    pub fn logged_within(&self, needle: &str, limit: Duration) -> bool {
+        within(limit, || {
             let log = self.log.lock().unwrap();
             log.iter().any(|l| l.contains(needle)).then_some(())
         })
