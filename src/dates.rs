@@ -89,9 +89,22 @@ impl std::fmt::Display for Day {
     }
 }
 
+impl Day {
+    /// Writes `YYYY-MM-DD` onto the end of `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        match date_text(self.0) {
+            Some(text) => out.extend_from_slice(&text),
+            None => out.extend_from_slice(self.to_string().as_bytes()),
+        }
+    }
+}
+
 impl serde::Serialize for Day {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match date_text(self.0) {
+            Some(text) => s.serialize_str(std::str::from_utf8(&text).unwrap_or_default()),
+            None => s.collect_str(self),
+        }
     }
 }
 

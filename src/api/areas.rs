@@ -9,7 +9,7 @@ use std::io::Write;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use super::{AreaPage, ListForm, PageSpan, area_no, history, summary, summary_from_row};
+use super::{AreaPage, ListForm, PageSpan, area_no, history, summaries, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::stored::{self, ListTotals};
 use crate::domain::round2;
@@ -157,11 +157,8 @@ pub fn get(
         append(&mut body, "nearby", &nearby(conn, index, no, centre)?)?;
     }
     if p.history {
-        append(
-            &mut body,
-            "history",
-            &history::points(conn, no, &DEFAULT_HISTORY)?,
-        )?;
+        body.extend_from_slice(b",\"history\":");
+        history::write_points(&mut body, &history::points(conn, no, &DEFAULT_HISTORY)?);
     }
     body.push(b'}');
     Ok(body)
@@ -177,19 +174,18 @@ fn append(body: &mut Vec<u8>, name: &str, value: &impl Serialize) -> ApiResult<(
 }
 
 fn nearby(conn: &Connection, index: &AreaIndex, no: i64, centre: Circle) -> ApiResult<Vec<Nearby>> {
-    index
-        .nearest_hits(&Disc::new(centre), 0.0, NEARBY_COUNT, Some(no))
+    let hits = index.nearest_hits(&Disc::new(centre), 0.0, NEARBY_COUNT, Some(no));
+    let areas = summaries(conn, hits.iter().map(|h| (h.area_no, None)))?;
+    Ok(hits
         .iter()
-        .map(|h| {
-            let s = summary(conn, h.area_no, None)?;
-            Ok(Nearby {
-                id: s.id,
-                name: s.name,
-                truth_score: s.truth_score,
-                distance_km: round2(h.distance_km),
-            })
+        .zip(areas)
+        .map(|(h, s)| Nearby {
+            id: s.id,
+            name: s.name,
+            truth_score: s.truth_score,
+            distance_km: round2(h.distance_km),
         })
-        .collect()
+        .collect())
 }
 
 /// Looks up an id for endpoints that only need to know the area exists.

@@ -63,6 +63,83 @@ pub fn get(
     })
 }
 
+impl AreaHistory {
+    /// The JSON body, byte for byte as serde writes it (a test compares
+    /// them), written by hand: serde's way through 365 dates and scores was
+    /// a quarter of a daily history's time (bench/PROFILE.md).
+    pub fn json(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.history.len() * POINT_BYTES);
+        out.extend_from_slice(b"{\"area_id\":");
+        json_text(&mut out, &self.area_id);
+        out.extend_from_slice(b",\"period\":");
+        json_text(&mut out, self.period);
+        out.extend_from_slice(b",\"history\":");
+        write_points(&mut out, &self.history);
+        out.extend_from_slice(b",\"trend\":");
+        json_text(&mut out, self.trend);
+        out.extend_from_slice(b",\"change\":");
+        write_score(&mut out, self.change);
+        out.push(b'}');
+        out
+    }
+}
+
+/// About how many bytes a point takes in JSON, to size a body once.
+const POINT_BYTES: usize = 44;
+
+/// Points as a JSON array, as serde writes `Vec<Point>`.
+pub fn write_points(out: &mut Vec<u8>, points: &[Point]) {
+    out.push(b'[');
+    for (i, p) in points.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"date\":\"");
+        p.date.write(out);
+        out.extend_from_slice(b"\",\"truth_score\":");
+        write_score(out, p.truth_score);
+        out.push(b'}');
+    }
+    out.push(b']');
+}
+
+fn json_text(out: &mut Vec<u8>, text: &str) {
+    // Writing into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// A number rounded to hundredths as serde writes it (the shortest decimal
+/// that reads back as the same f64: "6.0", "6.4", "6.42"), from its
+/// hundredths; anything else, serde's own way.
+fn write_score(out: &mut Vec<u8>, score: f64) {
+    let hundredths = (score * 100.0).round();
+    let plain = score.is_sign_positive() && score < 1e7 && hundredths / 100.0 == score;
+    if !plain {
+        let _ = serde_json::to_writer(&mut *out, &score);
+        return;
+    }
+    let n = hundredths as u64;
+    let (whole, cents) = (n / 100, n % 100);
+    let digit = |d: u64| b'0' + d as u8;
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = whole;
+    loop {
+        at -= 1;
+        digits[at] = digit(rest % 10);
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+    out.push(b'.');
+    out.push(digit(cents / 10));
+    if cents % 10 != 0 {
+        out.push(digit(cents % 10));
+    }
+}
+
 pub fn points(conn: &Connection, area_no: i64, p: &HistoryParams) -> ApiResult<Vec<Point>> {
     let days = conn
         .prepare_cached(WINDOW)?
@@ -122,6 +199,34 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn the_json_is_what_serde_writes() {
+        let day = dates::from_civil(2025, 11, 27);
+        // Every score in hundredths from 0 to 10, the means of odd counts,
+        // and values serde writes its own way (negative, -0, huge, tiny).
+        let mut scores: Vec<f64> = (0..=1000).map(|n| round2(n as f64 / 100.0)).collect();
+        scores.extend((1..200).map(|n| round2(10.0 / n as f64)));
+        scores.extend([-0.0, -1.25, 1e7, 1e16, 0.001, 1.0 / 3.0, 99999.99]);
+        for (i, change) in [0.0, -0.0, -0.35, 0.1, 12.5, -1e-9].into_iter().enumerate() {
+            let history = AreaHistory {
+                area_id: format!("area-\"{i}\"\\é"),
+                period: "1y",
+                history: scores
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &truth_score)| Point {
+                        date: Day(day + k as i64),
+                        truth_score,
+                    })
+                    .collect(),
+                trend: "stable",
+                change,
+            };
+            let by_hand = String::from_utf8(history.json()).unwrap();
+            assert_eq!(by_hand, serde_json::to_string(&history).unwrap());
+        }
     }
 
     #[test]

@@ -93,16 +93,21 @@ const SUMMARY_BY_NO: &str = "
     SELECT id, name, province, municipality, truth_score, updated_at, lat, lng
     FROM areas WHERE area_no = ?1";
 
-pub fn summary(
+/// The list form of each area, in order, with its distance when it has
+/// one: one statement for them all.
+pub fn summaries(
     conn: &Connection,
-    area_no: i64,
-    distance_km: Option<f64>,
-) -> ApiResult<AreaSummary> {
-    let mut area = conn
-        .prepare_cached(SUMMARY_BY_NO)?
-        .query_row([area_no], summary_from_row)?;
-    area.distance_km = distance_km.map(round2);
-    Ok(area)
+    areas: impl IntoIterator<Item = (i64, Option<f64>)>,
+) -> ApiResult<Vec<AreaSummary>> {
+    let mut by_no = conn.prepare_cached(SUMMARY_BY_NO)?;
+    areas
+        .into_iter()
+        .map(|(area_no, distance_km)| {
+            let mut area = by_no.query_row([area_no], summary_from_row)?;
+            area.distance_km = distance_km.map(round2);
+            Ok(area)
+        })
+        .collect()
 }
 
 /// The list form from a row whose first eight columns are id, name, province,

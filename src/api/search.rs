@@ -6,7 +6,7 @@
 
 use rusqlite::Connection;
 
-use super::{AreaPage, AreaSummary, summary};
+use super::{AreaPage, AreaSummary, summaries};
 use crate::api::params::SearchParams;
 use crate::data::dataset::Dataset;
 use crate::data::stored;
@@ -75,11 +75,7 @@ pub(crate) fn search_with(
     let found = run(conn, data, &filter, (&p.words, p.matching), window)?;
     let areas = match found.tiers {
         Some(tiers) => explained(conn, data, found.page, tiers, &p.words)?,
-        None => found
-            .page
-            .into_iter()
-            .map(|(area_no, distance_km)| summary(conn, area_no, distance_km))
-            .collect::<ApiResult<Vec<_>>>()?,
+        None => summaries(conn, found.page)?,
     };
     Ok(AreaPage {
         data: areas,
@@ -98,19 +94,20 @@ fn explained(
     words: &[String],
 ) -> ApiResult<Vec<AreaSummary>> {
     let words = SearchWords::new(words);
-    page.into_iter()
-        .zip(tiers)
-        .map(|((area_no, distance_km), tier)| {
-            let mut area = summary(conn, area_no, distance_km)?;
-            // Only a forgiving tier can have matched through an other name.
-            let others = if data.other_names && tier != MatchTier::Exact {
-                stored::other_names(conn, area_no)?
-            } else {
-                Vec::new()
-            };
-            let texts = [area.name.as_str(), &area.municipality, &area.province];
-            area.matched = Some(words.explain(texts, &others, tier));
-            Ok(area)
-        })
-        .collect()
+    let mut areas = summaries(conn, page.iter().copied())?;
+    let mut others = if data.other_names {
+        Some(conn.prepare_cached(stored::OTHER_NAMES_OF_AREA)?)
+    } else {
+        None
+    };
+    for ((area, &(area_no, _)), tier) in areas.iter_mut().zip(&page).zip(tiers) {
+        // Only a forgiving tier can have matched through an other name.
+        let names = match &mut others {
+            Some(stmt) if tier != MatchTier::Exact => stored::other_names_by(stmt, area_no)?,
+            _ => Vec::new(),
+        };
+        let texts = [area.name.as_str(), &area.municipality, &area.province];
+        area.matched = Some(words.explain(texts, &names, tier));
+    }
+    Ok(areas)
 }

@@ -77,7 +77,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let p = params::history(query)?;
             keys::require(caller.plan, HISTORY_PLAN, "score history")?;
             let area_no = api::areas::require_area(conn, id)?;
-            Response::ok(&api::history::get(conn, id, area_no, &p)?)
+            Response::json(200, api::history::get(conn, id, area_no, &p)?.json())
         }
         Route::OpenApi
         | Route::Health

@@ -3,7 +3,7 @@
 //! (table `area_order`). The builder and the handlers both use this module,
 //! so neither depends on the other.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, Statement};
 use serde::Serialize;
 
 use crate::domain::{DIMENSIONS, DimensionMap, Order, PROVINCES, Sort, dimension_position};
@@ -156,9 +156,13 @@ pub const OTHER_NAMES_OF_AREA: &str =
 
 /// An area's other names, in their order.
 pub fn other_names(conn: &Connection, no: i64) -> rusqlite::Result<Vec<String>> {
-    conn.prepare_cached(OTHER_NAMES_OF_AREA)?
-        .query_map([no], |r| r.get(0))?
-        .collect()
+    other_names_by(&mut *conn.prepare_cached(OTHER_NAMES_OF_AREA)?, no)
+}
+
+/// `other_names` through a statement of `OTHER_NAMES_OF_AREA` prepared
+/// once for many areas.
+pub fn other_names_by(stmt: &mut Statement, no: i64) -> rusqlite::Result<Vec<String>> {
+    stmt.query_map([no], |r| r.get(0))?.collect()
 }
 
 /// The detail form of an area as JSON, from its rows (used at load time).

@@ -31,17 +31,18 @@ fn tier_name<S: serde::Serializer>(tier: &MatchTier, s: S) -> Result<S::Ok, S::E
 
 /// One text of an area, as words; `other` is the other name's text.
 struct Field<'t> {
-    words: Vec<String>,
+    words: &'t [&'t str],
     other: Option<&'t str>,
 }
 
 /// How one query word, or two joined, matched: its grade (1 to 4, as
-/// search/query/forgiving.rs counts), the words and the field, borrowed
-/// from the fields until the best reading is known.
+/// search/query/forgiving.rs counts), the area's word (and the next, for a
+/// split word) and the field, borrowed from the fields until the best
+/// reading is known.
 #[derive(Clone)]
 struct Hit<'f> {
     grade: u8,
-    words: Vec<&'f str>,
+    words: (&'f str, Option<&'f str>),
     other: Option<&'f str>,
 }
 
@@ -65,24 +66,39 @@ impl SearchWords {
         other_names: &[String],
         tier: MatchTier,
     ) -> SearchMatch {
-        let mut fields: Vec<Field> = texts
-            .iter()
-            .map(|t| Field {
-                words: fold::words(t),
-                other: None,
+        let texts = texts
+            .into_iter()
+            .map(|t| (t, None))
+            .chain(other_names.iter().map(|n| (n.as_str(), Some(n.as_str()))));
+        // Every field's words folded into one buffer: a page explains many
+        // items, and a string a word was near a tenth of a 3-letter search's
+        // time (bench/PROFILE.md, "Yielding between turns").
+        let mut folded = String::new();
+        let mut spans = Vec::new();
+        let mut ends = Vec::new();
+        for (text, _) in texts.clone() {
+            fold::push_words(text, &mut folded, &mut spans);
+            ends.push(spans.len());
+        }
+        let words: Vec<&str> = spans.into_iter().map(|r| &folded[r]).collect();
+        let fields: Vec<Field> = texts
+            .zip(
+                ends.iter()
+                    .scan(0, |start, &end| Some(std::mem::replace(start, end)..end)),
+            )
+            .map(|((_, other), range)| Field {
+                words: &words[range],
+                other,
             })
             .collect();
-        fields.extend(other_names.iter().map(|n| Field {
-            words: fold::words(n),
-            other: Some(n),
-        }));
         let hits = best_reading(&fields, &self.words, tier);
         SearchMatch {
             tier,
             other_name: hits.iter().find_map(|h| h.other).map(str::to_owned),
             words: hits
                 .iter()
-                .flat_map(|h| h.words.iter().map(|&w| w.to_owned()))
+                .flat_map(|h| std::iter::once(h.words.0).chain(h.words.1))
+                .map(str::to_owned)
                 .collect(),
         }
     }
@@ -144,19 +160,19 @@ fn word_hit<'f>(fields: &'f [Field], q: &str, last: bool, tier: MatchTier) -> Op
     };
     let mode = if last { Mode::Prefix } else { Mode::Whole };
     let mut best: Option<Hit> = None;
-    let mut offer = |grade: u8, words: &[&'f String], f: &'f Field| {
+    let mut offer = |grade: u8, words: (&'f str, Option<&'f str>), f: &Field<'f>| {
         if best.as_ref().is_none_or(|b| grade < b.grade) {
             best = Some(Hit {
                 grade,
-                words: words.iter().map(|w| w.as_str()).collect(),
+                words,
                 other: f.other,
             });
         }
     };
     for f in fields {
-        for (k, w) in f.words.iter().enumerate() {
+        for (k, &w) in f.words.iter().enumerate() {
             if w.starts_with(q) {
-                offer(if f.other.is_some() { 2 } else { 1 }, &[w], f);
+                offer(if f.other.is_some() { 2 } else { 1 }, (w, None), f);
                 continue;
             }
             // A whole word differs by at least its difference in length.
@@ -164,14 +180,14 @@ fn word_hit<'f>(fields: &'f [Field], q: &str, last: bool, tier: MatchTier) -> Op
             if allowed > 0 && near {
                 let d = distance(q.as_bytes(), w.as_bytes(), mode);
                 if d <= allowed {
-                    offer(2 + d as u8, &[w], f);
+                    offer(2 + d as u8, (w, None), f);
                 }
             }
             if forgives
-                && let Some(next) = f.words.get(k + 1)
+                && let Some(&next) = f.words.get(k + 1)
                 && splits_into(q, w, next, last)
             {
-                offer(3, &[w, next], f);
+                offer(3, (w, Some(next)), f);
             }
         }
     }
@@ -210,9 +226,9 @@ fn joined_hit<'f>(fields: &'f [Field], first: &str, second: &str, last: bool) ->
                     **w == joined
                 }
             })
-            .map(|w| Hit {
+            .map(|&w| Hit {
                 grade: 3,
-                words: vec![w.as_str()],
+                words: (w, None),
                 other: f.other,
             })
     })

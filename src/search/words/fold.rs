@@ -4,6 +4,8 @@
 //! SQLite; the vocabulary's typo walk (search/words/vocabulary.rs) and the import's
 //! check of other names need the same words outside it.
 
+use std::ops::Range;
+
 /// Latin letters with diacritics and the plain letter each folds to, for
 /// the Latin-1 Supplement and Latin Extended-A blocks: what South African
 /// place names use (Daniëlskuil). Only letters that Unicode decomposes into
@@ -55,10 +57,23 @@ fn in_word(c: char) -> bool {
 
 /// The folded words of a text, in order.
 pub fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !in_word(c))
-        .map(word)
-        .filter(|w| !w.is_empty())
-        .collect()
+    let mut folded = String::with_capacity(text.len());
+    let mut spans = Vec::new();
+    push_words(text, &mut folded, &mut spans);
+    spans.into_iter().map(|r| folded[r].to_owned()).collect()
+}
+
+/// Folds the words of `text` onto the end of `out` and notes where each
+/// lies: `words` without a string a word, for a page's many items.
+pub fn push_words(text: &str, out: &mut String, spans: &mut Vec<Range<usize>>) {
+    for piece in text.split(|c: char| !in_word(c)) {
+        let start = out.len();
+        piece.chars().for_each(|c| fold_char(c, out));
+        // A piece of combining marks alone folds to nothing.
+        if out.len() > start {
+            spans.push(start..out.len());
+        }
+    }
 }
 
 /// One word folded (a word of `words`, or a query word).
