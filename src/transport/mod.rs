@@ -8,7 +8,7 @@
 //! - listener.rs makes a listener and the switch that stops it accepting;
 //! - workers.rs runs the workers, all waiting at once on one readiness set
 //!   (epoll.rs, with the tick and the stop bell of bells.rs), and sweeps
-//!   the timeouts;
+//!   the timeouts, and courtesy.rs says when a worker yields its core;
 //! - accept.rs admits connections into table.rs's table, under the caps of
 //!   limits.rs, believing the fronts of fronts.rs about the client;
 //! - conn.rs is one connection's turn, phase.rs the phase it is in (idle,
@@ -52,6 +52,7 @@ mod access_log;
 mod bells;
 mod conn;
 mod counters;
+mod courtesy;
 mod drain;
 mod epoll;
 pub mod fronts;

@@ -3,7 +3,8 @@
 //! (conn.rs) with the connection to itself: registered one-shot, it reports
 //! nothing more until the worker re-arms it at the end of the turn, or closes
 //! it. A listener's event is a turn of accepting (accept.rs), the tick's a
-//! sweep of the timeouts (bells.rs), the stop bell's the end.
+//! sweep of the timeouts (bells.rs), the stop bell's the end. Between two
+//! turns, a worker may yield its core to the other workers (courtesy.rs).
 //!
 //! Closing never races with a turn: whoever closes (a turn, the sweep, an
 //! eviction, the drain) holds the connection's lock, takes it out of the set
@@ -15,6 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::conn::{self, Conn, Next};
+use super::courtesy::Run;
 use super::epoll::Interest;
 use super::layer::Shared;
 use super::phase::{Phase, Then};
@@ -40,8 +42,13 @@ pub fn lock(cell: &Mutex<Conn>) -> MutexGuard<'_, Conn> {
 
 /// A worker's loop, until the stop bell.
 pub fn work(shared: &Arc<Shared>) {
+    let courtesy = &shared.courtesy;
+    let mut run = Run::new(courtesy);
     loop {
-        let key = match shared.waits.set.wait_one() {
+        let asked = run.before_wait(courtesy);
+        let waited = shared.waits.set.wait_one();
+        run.after_wait(asked);
+        let key = match waited {
             Ok(Some(key)) => key,
             Ok(None) => continue,
             Err(e) => {
@@ -134,6 +141,7 @@ pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
 /// Closes the connections whose time is up, and re-arms a paused listener.
 /// Only the worker holding the tick's event sweeps.
 fn sweep(shared: &Shared) {
+    shared.courtesy.look();
     let now = Instant::now();
     for index in 0..shared.listeners.len() {
         let mut paused = shared.listeners[index]
