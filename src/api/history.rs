@@ -10,6 +10,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use crate::api::params::{Granularity, HistoryParams};
+use crate::api::render::write_json;
 use crate::dates::{self, Day};
 use crate::domain::round2;
 use crate::error::ApiResult;
@@ -70,13 +71,13 @@ impl AreaHistory {
     pub fn json(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + self.history.len() * POINT_BYTES);
         out.extend_from_slice(b"{\"area_id\":");
-        json_text(&mut out, &self.area_id);
+        write_json(&mut out, &self.area_id);
         out.extend_from_slice(b",\"period\":");
-        json_text(&mut out, self.period);
+        write_json(&mut out, self.period);
         out.extend_from_slice(b",\"history\":");
         write_points(&mut out, &self.history);
         out.extend_from_slice(b",\"trend\":");
-        json_text(&mut out, self.trend);
+        write_json(&mut out, self.trend);
         out.extend_from_slice(b",\"change\":");
         write_score(&mut out, self.change);
         out.push(b'}');
@@ -103,11 +104,6 @@ pub fn write_points(out: &mut Vec<u8>, points: &[Point]) {
     out.push(b']');
 }
 
-fn json_text(out: &mut Vec<u8>, text: &str) {
-    // Writing into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, text);
-}
-
 /// A number rounded to hundredths as serde writes it (the shortest decimal
 /// that reads back as the same f64: "6.0", "6.4", "6.42"), from its
 /// hundredths; anything else, serde's own way.
@@ -115,7 +111,7 @@ fn write_score(out: &mut Vec<u8>, score: f64) {
     let hundredths = (score * 100.0).round();
     let plain = score.is_sign_positive() && score < 1e7 && hundredths / 100.0 == score;
     if !plain {
-        let _ = serde_json::to_writer(&mut *out, &score);
+        write_json(out, &score);
         return;
     }
     let n = hundredths as u64;

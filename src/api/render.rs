@@ -99,7 +99,7 @@ fn json_members(out: &mut Vec<u8>, row: &Row, cols: Columns) {
         if !std::mem::take(&mut first) {
             out.push(b',');
         }
-        erased::write(out, name);
+        write_json(out, name);
         out.push(b':');
         value.write(out);
     };
@@ -140,11 +140,11 @@ pub fn json_object(out: &mut Vec<u8>, row: &Row, cols: Columns) {
 /// One GeoJSON Feature: `id` the area id, a Point at `[lng, lat]`.
 pub fn geojson_feature(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     out.extend_from_slice(b"{\"type\":\"Feature\",\"id\":");
-    erased::write(out, &row.area.id);
+    write_json(out, &row.area.id);
     out.extend_from_slice(b",\"geometry\":{\"type\":\"Point\",\"coordinates\":[");
-    erased::write(out, &row.area.lng);
+    write_json(out, &row.area.lng);
     out.push(b',');
-    erased::write(out, &row.area.lat);
+    write_json(out, &row.area.lat);
     out.extend_from_slice(b"]},\"properties\":");
     let properties = Columns {
         coordinates: false,
@@ -163,11 +163,17 @@ pub fn geojson_close(out: &mut Vec<u8>, members: &[(&str, i64)]) {
     out.push(b']');
     for (name, value) in members {
         out.push(b',');
-        erased::write(out, name);
+        write_json(out, name);
         out.push(b':');
         out.extend_from_slice(value.to_string().as_bytes());
     }
     out.push(b'}');
+}
+
+/// Writes a value (a string, a number) as JSON onto the end of `out`.
+pub fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    // Writing strings and numbers into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, value);
 }
 
 /// Values written as JSON through serde_json, behind one object-safe trait.
@@ -178,13 +184,8 @@ mod erased {
 
     impl<T: serde::Serialize> Value for T {
         fn write(&self, out: &mut Vec<u8>) {
-            super::erased::write(out, self);
+            super::write_json(out, self);
         }
-    }
-
-    pub fn write<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
-        // Writing strings and numbers into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut *out, value);
     }
 }
 
