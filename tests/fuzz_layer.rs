@@ -128,9 +128,12 @@ proptest! {
         // take a bare LF for CRLF, RFC 9112 section 2.2): the mutated
         // request is answered, and the rest of its head, read as the next
         // request, is refused.
-        let ends_the_head_early = byte == b'\n';
-        if statuses[0] == 200 && statuses.len() == 2 && !ends_the_head_early {
-            prop_assert_eq!(statuses[1], 200);
+        if statuses[0] == 200 && statuses.len() == 2 {
+            if byte == b'\n' {
+                prop_assert!(matches!(statuses[1], 200 | 400), "{statuses:?}");
+            } else {
+                prop_assert_eq!(statuses[1], 200);
+            }
         }
     }
 
