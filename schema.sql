@@ -5,7 +5,7 @@
 -- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 5;            -- the schema version, db::SCHEMA_VERSION
+PRAGMA user_version = 6;            -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.
@@ -143,17 +143,26 @@ CREATE TABLE word_store (
 );
 
 -- areas_by_position, a covering index over the centre points and what search
--- needs of each area, is created by src/load.rs (AREAS_BY_POSITION) once the
+-- needs of each area, is created by src/data/load.rs (AREAS_BY_POSITION) once the
 -- areas are in, so that its pages lie together: the server reads it whole
 -- when it opens the file, and from a cold disk cache at 100,000 areas that
 -- took 520 ms while it was built row by row among the history pages.
 
 -- Each area's Get Area body without nearby and history, serialized once at
--- load by src/api/areas.rs: Get Area is then one lookup instead of two
+-- load by src/data/stored.rs: Get Area is then one lookup instead of two
 -- queries over four B-trees and a serialization per request.
 CREATE TABLE area_detail (
     area_no INTEGER PRIMARY KEY,
     body    TEXT NOT NULL
+);
+
+-- Each area's last year of daily scores in one row, written at load by
+-- src/data/recent_history.rs (which says how they are packed): a year of
+-- history is then one lookup instead of 365 rows.
+CREATE TABLE recent_history (
+    area_no  INTEGER PRIMARY KEY,
+    last_day INTEGER NOT NULL,
+    scores   BLOB    NOT NULL
 );
 
 -- Every List Areas ordering, precomputed: `ordering` is a code from the fixed

@@ -114,7 +114,7 @@ proc_ticks() {
 }
 status_kb() { awk -v k="$2:" '$1==k{print $2}' "/proc/$1/status"; }
 # Whether the page cache can hold the file with half as much again to spare: a million areas with
-# 400 days of history is 12 GB, which need not fit beside the other users.
+# 400 days of history is about 13 GB, which need not fit beside the other users.
 fits_in_cache() { [ $(($(stat -c %s "$1") / 1024 * 3 / 2)) -lt "$(awk '/^MemAvailable/{print $2}' /proc/meminfo)" ]; }
 
 # One wrk run: wrk_case LABEL URL PATHS_FILE KEY OWNER_PID [DB] -> a row of results.tsv.

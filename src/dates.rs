@@ -99,6 +99,39 @@ impl Day {
     }
 }
 
+/// Writes a run of days, each usually the day after the one before: that
+/// one's text with its day of the month counted up, the calendar consulted
+/// only where a month may end (a daily history writes 365 dates an answer).
+#[derive(Default)]
+pub struct DayRun {
+    last: Option<(i64, [u8; 10])>,
+}
+
+impl DayRun {
+    /// Writes `YYYY-MM-DD` onto the end of `out`, as `Day::write` does.
+    pub fn write(&mut self, day: Day, out: &mut Vec<u8>) {
+        let text = match self.last {
+            Some((before, mut text)) if day.0 == before + 1 => {
+                let of_month = (text[8] - b'0') * 10 + (text[9] - b'0') + 1;
+                // Every month has 28 days; past that, the calendar says.
+                if of_month <= 28 {
+                    text[8] = b'0' + of_month / 10;
+                    text[9] = b'0' + of_month % 10;
+                    Some(text)
+                } else {
+                    date_text(day.0)
+                }
+            }
+            _ => date_text(day.0),
+        };
+        self.last = text.map(|t| (day.0, t));
+        match text {
+            Some(text) => out.extend_from_slice(&text),
+            None => day.write(out),
+        }
+    }
+}
+
 impl serde::Serialize for Day {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match date_text(self.0) {
@@ -198,88 +231,5 @@ pub fn month_start(days: i64) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn http_dates_are_imf_fixdate() {
-        // RFC 9110's own example, and the epoch.
-        assert_eq!(
-            format_http_date(784_111_777),
-            "Sun, 06 Nov 1994 08:49:37 GMT"
-        );
-        assert_eq!(format_http_date(0), "Thu, 01 Jan 1970 00:00:00 GMT");
-        assert_eq!(
-            format_http_date(1_795_391_999),
-            "Sun, 22 Nov 2026 23:59:59 GMT"
-        );
-    }
-
-    #[test]
-    fn round_trips_known_dates() {
-        assert_eq!(from_civil(1970, 1, 1), 0);
-        assert_eq!(format_date(from_civil(2024, 2, 29)), "2024-02-29");
-        assert_eq!(format_date(20_000), "2024-10-04");
-        for d in -1000..100_000 {
-            let (y, m, dd) = to_civil(d);
-            assert_eq!(from_civil(y, m, dd), d);
-        }
-        // The digit-by-digit path and the general one agree, at the years
-        // where one hands over to the other too.
-        for d in (-800_000..3_000_000)
-            .step_by(997)
-            .chain([-719_528, -719_529, 2_932_896, 2_932_897])
-        {
-            let (y, m, dd) = to_civil(d);
-            assert_eq!(format_date(d), format!("{y:04}-{m:02}-{dd:02}"), "day {d}");
-            let shown = serde_json::to_string(&Day(d)).unwrap();
-            assert_eq!(
-                shown,
-                format!("\"{}\"", format_date(d)),
-                "day {d} in a body"
-            );
-        }
-    }
-
-    #[test]
-    fn parses_only_real_dates() {
-        assert_eq!(parse_date("2024-02-29"), Some(from_civil(2024, 2, 29)));
-        for bad in [
-            "2025-02-29",
-            "2025-13-01",
-            "2025-00-10",
-            "2025-1-01",
-            "20250101",
-            "2025-01-0x",
-        ] {
-            assert_eq!(parse_date(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn weeks_start_on_monday_and_months_on_the_first() {
-        // 2026-11-22 is a Sunday; its ISO week began on Monday 2026-11-16.
-        assert_eq!(
-            format_date(week_monday(from_civil(2026, 11, 22))),
-            "2026-11-16"
-        );
-        assert_eq!(
-            format_date(week_monday(from_civil(2026, 11, 16))),
-            "2026-11-16"
-        );
-        assert_eq!(
-            format_date(month_start(from_civil(2026, 11, 22))),
-            "2026-11-01"
-        );
-        assert_eq!(format_timestamp(0), "1970-01-01T00:00:00Z");
-    }
-
-    #[test]
-    fn log_times_are_the_timestamp_with_milliseconds() {
-        for unix in [0, 784_111_777, 1_795_660_590, -86_401, 253_402_300_799] {
-            let base = format_timestamp(unix);
-            let with_millis = format_timestamp_millis(unix, 7);
-            assert_eq!(with_millis, format!("{}.007Z", &base[..base.len() - 1]));
-        }
-    }
-}
+#[path = "dates_tests.rs"]
+mod tests;

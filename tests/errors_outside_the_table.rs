@@ -38,7 +38,7 @@ fn get_at(addr: SocketAddr, target: &str) -> Reply {
 fn internal_errors_say_nothing_of_the_internals() {
     let (addr, _) = serve_a_copy("broken", |copy| {
         rusqlite::Connection::open(copy)
-            .and_then(|c| c.execute_batch("DROP TABLE history"))
+            .and_then(|c| c.execute_batch("DROP TABLE recent_history; DROP TABLE history"))
             .expect("break the copy");
     });
     let reply = get_at(addr, "/v1/areas/aberdeen/history");

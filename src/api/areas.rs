@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{AreaPage, ListForm, PageSpan, area_no, history, summaries, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
+use crate::data::dataset::Dataset;
 use crate::data::stored::{self, ListTotals};
 use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
@@ -120,15 +121,10 @@ const NEARBY_RADIUS_KM: f64 = 25.0;
 /// Get Area: the stored detail form, with nearby and history appended to the
 /// object when asked (they close it in that order, as the spec shows).
 ///
-/// A file written before other names were stored (`stored_other_names`
+/// A file written before other names were stored (`Dataset::other_names`
 /// false) has bodies without them: the area has none, said as `[]`.
-pub fn get(
-    conn: &Connection,
-    index: &AreaIndex,
-    id: &str,
-    p: &AreaParams,
-    stored_other_names: bool,
-) -> ApiResult<Vec<u8>> {
+pub fn get(conn: &Connection, dataset: &Dataset, id: &str, p: &AreaParams) -> ApiResult<Vec<u8>> {
+    let (index, stored_other_names) = (&dataset.index, dataset.other_names);
     let found: Option<(i64, String)> = conn
         .prepare_cached(STORED_DETAIL)?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -158,7 +154,10 @@ pub fn get(
     }
     if p.history {
         body.extend_from_slice(b",\"history\":");
-        history::write_points(&mut body, &history::points(conn, no, &DEFAULT_HISTORY)?);
+        history::write_points(
+            &mut body,
+            &history::points(conn, dataset.history, no, &DEFAULT_HISTORY)?,
+        );
     }
     body.push(b'}');
     Ok(body)

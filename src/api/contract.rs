@@ -19,6 +19,7 @@
 //! so that one module lists everything the document is checked against.
 
 pub use crate::data::import::rules::{MAX_OTHER_NAMES, MAX_TEXT};
+use crate::data::recent_history::KEPT_DAYS;
 pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
@@ -136,8 +137,9 @@ pub const COMPARE_IDS_MAX: usize = 5;
 // ---- Get Area History: GET /v1/areas/{area_id}/history (docs/api.md, "Get Area History") ----
 
 pub const HISTORY_PARAMS: [&str; 2] = ["period", "granularity"];
-/// Each period's word and its length in days.
-pub const PERIODS: [(&str, i64); 4] = [("7d", 7), ("30d", 30), ("90d", 90), ("1y", 365)];
+/// Each period's word and its length in days. The longest is the year a
+/// dataset packs for each area when it is written (data/recent_history.rs).
+pub const PERIODS: [(&str, i64); 4] = [("7d", 7), ("30d", 30), ("90d", 90), ("1y", KEPT_DAYS)];
 /// 30 days: also the history that Get Area's include=history returns.
 pub const PERIOD_DEFAULT: (&str, i64) = PERIODS[1];
 pub const GRANULARITIES: [(&str, Granularity); 3] = [

@@ -6,12 +6,13 @@
 //! points the mean of each calendar month (dated the 1st); a partial week or
 //! month at either edge counts with the days it has.
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::api::params::{Granularity, HistoryParams};
 use crate::api::render::write_json;
-use crate::dates::{self, Day};
+use crate::data::recent_history::{self, HistoryStore};
+use crate::dates::{self, Day, DayRun};
 use crate::domain::round2;
 use crate::error::ApiResult;
 
@@ -32,18 +33,14 @@ pub struct AreaHistory {
     pub change: f64,
 }
 
-const WINDOW: &str = "
-    SELECT day, truth_score FROM history
-    WHERE area_no = ?1 AND day > (SELECT max(day) FROM history WHERE area_no = ?1) - ?2
-    ORDER BY day";
-
 pub fn get(
     conn: &Connection,
+    store: HistoryStore,
     area_id: &str,
     area_no: i64,
     p: &HistoryParams,
 ) -> ApiResult<AreaHistory> {
-    let history = points(conn, area_no, p)?;
+    let history = points(conn, store, area_no, p)?;
     let change = match (history.first(), history.last()) {
         (Some(first), Some(last)) => round2(last.truth_score - first.truth_score),
         _ => 0.0,
@@ -91,12 +88,13 @@ const POINT_BYTES: usize = 44;
 /// Points as a JSON array, as serde writes `Vec<Point>`.
 pub fn write_points(out: &mut Vec<u8>, points: &[Point]) {
     out.push(b'[');
+    let mut dates = DayRun::default();
     for (i, p) in points.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
         out.extend_from_slice(b"{\"date\":\"");
-        p.date.write(out);
+        dates.write(p.date, out);
         out.extend_from_slice(b"\",\"truth_score\":");
         write_score(out, p.truth_score);
         out.push(b'}');
@@ -136,13 +134,14 @@ fn write_score(out: &mut Vec<u8>, score: f64) {
     }
 }
 
-pub fn points(conn: &Connection, area_no: i64, p: &HistoryParams) -> ApiResult<Vec<Point>> {
-    let days = conn
-        .prepare_cached(WINDOW)?
-        .query_map(params![area_no, p.period.1], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+/// The period's points, one a day, week or month.
+pub fn points(
+    conn: &Connection,
+    store: HistoryStore,
+    area_no: i64,
+    p: &HistoryParams,
+) -> ApiResult<Vec<Point>> {
+    let days = recent_history::window(conn, store, area_no, p.period.1)?;
     let bucket: fn(i64) -> i64 = match p.granularity {
         Granularity::Daily => |d| d,
         Granularity::Weekly => dates::week_monday,
@@ -167,81 +166,13 @@ fn mean_by(days: &[(i64, f64)], bucket: fn(i64) -> i64) -> Vec<Point> {
     out.into_iter()
         .map(|(key, sum, n)| Point {
             date: Day(key),
-            truth_score: round2(sum / n as f64),
+            // One day's score is in hundredths already (docs/import.md,
+            // "Rounding"): a daily history's 365 points skip the rounding.
+            truth_score: if n == 1 { sum } else { round2(sum / n as f64) },
         })
         .collect()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn weekly_means_are_dated_by_monday_and_count_partial_weeks() {
-        let sunday = dates::from_civil(2026, 11, 22);
-        // Saturday, Sunday (one week), Monday (the next).
-        let days = [(sunday - 1, 5.0), (sunday, 6.0), (sunday + 1, 7.0)];
-        let points = mean_by(&days, dates::week_monday);
-        assert_eq!(
-            points,
-            vec![
-                Point {
-                    date: Day(dates::from_civil(2026, 11, 16)),
-                    truth_score: 5.5
-                },
-                Point {
-                    date: Day(dates::from_civil(2026, 11, 23)),
-                    truth_score: 7.0
-                },
-            ]
-        );
-    }
-
-    #[test]
-    fn the_json_is_what_serde_writes() {
-        let day = dates::from_civil(2025, 11, 27);
-        // Every score in hundredths from 0 to 10, the means of odd counts,
-        // and values serde writes its own way (negative, -0, huge, tiny).
-        let mut scores: Vec<f64> = (0..=1000).map(|n| round2(n as f64 / 100.0)).collect();
-        scores.extend((1..200).map(|n| round2(10.0 / n as f64)));
-        scores.extend([-0.0, -1.25, 1e7, 1e16, 0.001, 1.0 / 3.0, 99999.99]);
-        for (i, change) in [0.0, -0.0, -0.35, 0.1, 12.5, -1e-9].into_iter().enumerate() {
-            let history = AreaHistory {
-                area_id: format!("area-\"{i}\"\\é"),
-                period: "1y",
-                history: scores
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &truth_score)| Point {
-                        date: Day(day + k as i64),
-                        truth_score,
-                    })
-                    .collect(),
-                trend: "stable",
-                change,
-            };
-            let by_hand = String::from_utf8(history.json()).unwrap();
-            assert_eq!(by_hand, serde_json::to_string(&history).unwrap());
-        }
-    }
-
-    #[test]
-    fn monthly_means_are_dated_on_the_first() {
-        let d = dates::from_civil(2026, 10, 31);
-        let points = mean_by(&[(d, 4.0), (d + 1, 5.0), (d + 2, 6.0)], dates::month_start);
-        assert_eq!(
-            points[0],
-            Point {
-                date: Day(dates::from_civil(2026, 10, 1)),
-                truth_score: 4.0
-            }
-        );
-        assert_eq!(
-            points[1],
-            Point {
-                date: Day(dates::from_civil(2026, 11, 1)),
-                truth_score: 5.5
-            }
-        );
-    }
-}
+#[path = "history_tests.rs"]
+mod tests;

@@ -68,16 +68,16 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             if p.history {
                 keys::require(caller.plan, HISTORY_PLAN, "score history")?;
             }
-            Response::json(
-                200,
-                api::areas::get(conn, &dataset.index, id, &p, dataset.other_names)?,
-            )
+            Response::json(200, api::areas::get(conn, dataset, id, &p)?)
         }
         Route::AreaHistory(id) => {
             let p = params::history(query)?;
             keys::require(caller.plan, HISTORY_PLAN, "score history")?;
             let area_no = api::areas::require_area(conn, id)?;
-            Response::json(200, api::history::get(conn, id, area_no, &p)?.json())
+            Response::json(
+                200,
+                api::history::get(conn, dataset.history, id, area_no, &p)?.json(),
+            )
         }
         Route::OpenApi
         | Route::Health

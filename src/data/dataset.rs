@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::data::db::{self, Pool, PoolSize};
 use crate::data::file_id::{FileId, file_id, version_of};
+use crate::data::recent_history::HistoryStore;
 use crate::data::stored::{self, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
@@ -49,6 +50,8 @@ pub struct Dataset {
     pub other_names: bool,
     /// Whether the file joins neighbouring words (`db::JOINED_WORDS_VERSION` on).
     pub joined_words: bool,
+    /// Where History reads an area's recent scores (`db::RECENT_HISTORY_VERSION` on: packed).
+    pub history: HistoryStore,
     /// Whether its connections read it as immutable (db.rs, `open_pool`).
     pub immutable: bool,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
@@ -86,6 +89,11 @@ impl Dataset {
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
         let other_names = schema >= db::OTHER_NAMES_VERSION;
         let joined_words = schema >= db::JOINED_WORDS_VERSION;
+        let history = if schema >= db::RECENT_HISTORY_VERSION {
+            HistoryStore::Packed
+        } else {
+            HistoryStore::Rows
+        };
         let immutable = db::read_as_immutable(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
@@ -128,6 +136,7 @@ impl Dataset {
             list_totals,
             other_names,
             joined_words,
+            history,
             immutable,
             vocabulary,
             words_warning,

@@ -147,6 +147,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     tx.execute_batch("INSERT INTO other_names_fts (other_names_fts) VALUES ('optimize');")?;
     crate::search::matches::joined_words::write(tx)?;
     crate::search::matches::word_store::write(tx)?;
+    crate::data::recent_history::write(tx)?;
     {
         // Read while area_detail grows: SQLite allows it, as the read is of
         // another table, and no list of every area is held.

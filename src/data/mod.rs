@@ -1,7 +1,10 @@
-//! Database files: opening them (`db`, in pools shaped by `pool_size`), serving one and replacing it live
-//! (`dataset`, telling files apart by `file_id`), building one (`load`, writing through `area_writer`, from `seed` or `synthetic` areas, or an
-//! operator's file through `import`), and swapping a new file in (`file_swap`), keeping the one it replaced
-//! for `rollback` (`previous`).
+//! Database files: opening them (`db`, in pools shaped by `pool_size`),
+//! serving one and replacing it live (`dataset`, telling files apart by
+//! `file_id`), building one (`load`, writing through `area_writer`, from
+//! `seed` or `synthetic` areas, or an operator's file through `import`; the
+//! rows derived at load include `stored`'s bodies and orderings and
+//! `recent_history`'s packed year), and swapping a new file in (`file_swap`),
+//! keeping the one it replaced for `rollback` (`previous`).
 
 mod area_writer;
 pub mod dataset;
@@ -12,6 +15,7 @@ pub mod import;
 pub mod load;
 pub mod pool_size;
 pub mod previous;
+pub mod recent_history;
 pub mod seed;
 pub mod stored;
 pub mod synthetic;
