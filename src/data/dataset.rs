@@ -89,11 +89,7 @@ impl Dataset {
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
         let other_names = schema >= db::OTHER_NAMES_VERSION;
         let joined_words = schema >= db::JOINED_WORDS_VERSION;
-        let history = if schema >= db::RECENT_HISTORY_VERSION {
-            HistoryStore::Packed
-        } else {
-            HistoryStore::Rows
-        };
+        let history = HistoryStore::of_schema(schema);
         let immutable = db::read_as_immutable(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few

@@ -43,6 +43,17 @@ pub enum HistoryStore {
     Packed,
 }
 
+impl HistoryStore {
+    /// Where a file of this schema version keeps it.
+    pub fn of_schema(schema: i64) -> HistoryStore {
+        if schema >= crate::data::db::RECENT_HISTORY_VERSION {
+            HistoryStore::Packed
+        } else {
+            HistoryStore::Rows
+        }
+    }
+}
+
 /// An area's (day, score) pairs of its last `days` days, oldest first.
 pub fn window(
     conn: &Connection,
