@@ -67,6 +67,9 @@ pub struct Grades {
 
 /// The terms of one word beyond its exact matches, from the vocabulary alone.
 struct Terms {
+    /// It may have exact matches (most typos have none). Only an ASCII word is
+    /// told by the vocabulary: fold.rs folds fewer letters than FTS5.
+    exact: bool,
     other: bool,
     near: Arc<[Near]>,
     /// Split in two: (left, right) words of the vocabulary, and the tables
@@ -109,8 +112,10 @@ fn terms(v: &Vocabulary, word: &str, last: bool) -> Terms {
             (kinds != 0).then(|| (left.to_string(), right.to_string(), kinds))
         })
         .collect();
+    let kinds = v.prefix_kinds(folded.as_bytes());
     Terms {
-        other: v.prefix_kinds(folded.as_bytes()) & IN_OTHER_NAMES != 0,
+        exact: kinds & IN_AREAS != 0 || !folded.is_ascii(),
+        other: kinds & IN_OTHER_NAMES != 0,
         near,
         split,
     }
@@ -170,10 +175,14 @@ pub fn read(
     for (i, word) in words.iter().enumerate() {
         let t = &plan.terms[i];
         let term = fts_term(&word.to_ascii_lowercase());
-        let exact = (
-            term_matches(conn, index, cache, &term)?,
-            term_matches(conn, index, cache, &in_name_query(&term))?,
-        );
+        let exact = if t.exact {
+            (
+                term_matches(conn, index, cache, &term)?,
+                term_matches(conn, index, cache, &in_name_query(&term))?,
+            )
+        } else {
+            (Matches::List(Arc::from([])), Matches::List(Arc::from([])))
+        };
         let other = if t.other {
             other_name_ranks(conn, cache, &term)?.to_vec()
         } else {
