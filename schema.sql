@@ -5,7 +5,7 @@
 -- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 6;            -- the schema version, db::SCHEMA_VERSION
+PRAGMA user_version = 7;            -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.
@@ -152,6 +152,14 @@ CREATE TABLE word_store (
 -- load by src/data/stored.rs: Get Area is then one lookup instead of two
 -- queries over four B-trees and a serialization per request.
 CREATE TABLE area_detail (
+    area_no INTEGER PRIMARY KEY,
+    body    TEXT NOT NULL
+);
+
+-- Each area's list form (docs/api.md, "List Areas") as JSON, serialized once
+-- at load by src/data/stored.rs: a List page is then these bytes joined,
+-- without reading and writing six columns a row per request.
+CREATE TABLE area_list_form (
     area_no INTEGER PRIMARY KEY,
     body    TEXT NOT NULL
 );

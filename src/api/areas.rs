@@ -6,13 +6,14 @@
 
 use std::io::Write;
 
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use super::{AreaPage, ListForm, PageSpan, area_no, history, summaries, summary_from_row};
+use super::{AreaPage, PageSpan, area_no, history, summaries, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::dataset::Dataset;
-use crate::data::stored::{self, ListTotals};
+use crate::data::stored::{self, ListForm, ListRows, ListTotals, text};
 use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
 use crate::search::index::AreaIndex;
@@ -46,13 +47,20 @@ pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult
 /// body once.
 const LIST_ROW_BYTES: usize = 200;
 
-/// List Areas in the JSON list form, each row written as it is read: the
-/// bytes serde writes for `list`'s page (a test compares them), without an
-/// `AreaSummary` and its five strings a row, which were a fifth of List's
-/// CPU (bench/PROFILE.md, "List rows").
+/// A page's stored list forms (data/stored.rs, `write_list_forms`).
+const PAGE_OF_FORMS: &str = "
+    SELECT f.body
+    FROM area_order o JOIN area_list_form f ON f.area_no = o.area_no
+    WHERE o.ordering = ?1 AND o.province_slug = ?2 AND o.position >= ?3
+    ORDER BY o.position LIMIT ?4";
+
+/// List Areas in the JSON list form, each row's bytes as stored, or, for a
+/// file without them, written as it is read: the bytes serde writes for
+/// `list`'s page either way (a test compares them). A row written per
+/// request was most of List's CPU (bench/PROFILE.md, "List rows stored").
 pub fn list_json(
     conn: &Connection,
-    totals: &ListTotals,
+    (totals, rows): (&ListTotals, ListRows),
     p: &ListParams,
 ) -> ApiResult<(PageSpan, Vec<u8>)> {
     let code = stored::ordering(p.sort, p.order).code;
@@ -64,25 +72,25 @@ pub fn list_json(
     let rows_bytes = usize::try_from(p.limit).unwrap_or(0) * LIST_ROW_BYTES;
     let mut out = Vec::with_capacity(rows_bytes + 64);
     out.extend_from_slice(b"{\"data\":[");
-    let mut stmt = conn.prepare_cached(PAGE)?;
-    let mut rows = stmt.query(params![code, p.province.unwrap_or(""), p.offset, p.limit])?;
+    let query = if rows == ListRows::Stored { PAGE_OF_FORMS } else { PAGE };
+    let mut stmt = conn.prepare_cached(query)?;
+    let mut found = stmt.query(params![code, p.province.unwrap_or(""), p.offset, p.limit])?;
     let mut first = true;
-    while let Some(r) = rows.next()? {
+    while let Some(r) = found.next()? {
         if !std::mem::take(&mut first) {
             out.push(b',');
         }
-        let item = ListForm {
-            id: text(r, 0)?,
-            name: text(r, 1)?,
-            province: text(r, 2)?,
-            municipality: text(r, 3)?,
-            truth_score: r.get(4)?,
-            updated_at: text(r, 5)?,
-        };
-        serde_json::to_writer(&mut out, &item).map_err(|e| {
-            log::error!("cannot serialize a row of List Areas: {e}");
-            ApiError::Internal
-        })?;
+        match rows {
+            // Stored as text by our own serde: copied without a UTF-8 check.
+            ListRows::Stored => match r.get_ref(0)? {
+                ValueRef::Text(body) => out.extend_from_slice(body),
+                _ => {
+                    log::error!("a list form in area_list_form is not text");
+                    return Err(ApiError::Internal);
+                }
+            },
+            ListRows::Columns => write_form(&mut out, r)?,
+        }
     }
     // Writing into a Vec cannot fail.
     let _ = write!(
@@ -93,10 +101,19 @@ pub fn list_json(
     Ok((span, out))
 }
 
-/// A text column borrowed from the row.
-fn text<'r>(r: &'r rusqlite::Row, column: usize) -> rusqlite::Result<&'r str> {
-    r.get_ref(column)?.as_str().map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e.into())
+/// One row of `PAGE` in the list form.
+fn write_form(out: &mut Vec<u8>, r: &rusqlite::Row) -> ApiResult<()> {
+    let item = ListForm {
+        id: text(r, 0)?,
+        name: text(r, 1)?,
+        province: text(r, 2)?,
+        municipality: text(r, 3)?,
+        truth_score: r.get(4)?,
+        updated_at: text(r, 5)?,
+    };
+    serde_json::to_writer(out, &item).map_err(|e| {
+        log::error!("cannot serialize a row of List Areas: {e}");
+        ApiError::Internal
     })
 }
 

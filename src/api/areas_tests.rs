@@ -1,5 +1,6 @@
-//! List Areas' JSON written row by row is the page serde writes, byte for
-//! byte, for every ordering, province, limit and offset.
+//! List Areas' JSON, from the stored list forms and written row by row for
+//! a file without them, is the page serde writes, byte for byte, for every
+//! ordering, province, limit and offset.
 
 use super::*;
 use crate::api::contract::{ORDERS, SORTS};
@@ -7,10 +8,14 @@ use crate::api::test_seed::seed_file;
 use crate::domain::PROVINCES;
 
 #[test]
-fn the_json_written_row_by_row_is_the_page_serde_writes() {
+fn list_json_from_stored_forms_and_from_columns_is_the_page_serde_writes() {
     let (dir, path) = seed_file("list-json");
     let conn = Connection::open(&path).unwrap();
     let totals = ListTotals::read(&conn).unwrap();
+    let stored: i64 = conn
+        .query_row("SELECT count(*) FROM area_list_form", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(stored, totals.of(None), "a list form for every area");
     let provinces = [None, Some(PROVINCES[2].0), Some(PROVINCES[8].0)];
     let mut compared = 0;
     for (_, sort) in SORTS {
@@ -26,12 +31,14 @@ fn the_json_written_row_by_row_is_the_page_serde_writes() {
                         format: None,
                     };
                     let page = list(&conn, &totals, &p).unwrap();
-                    let (span, body) = list_json(&conn, &totals, &p).unwrap();
-                    assert_eq!(body, serde_json::to_vec(&page).unwrap(), "{p:?}");
-                    assert_eq!(
-                        (span.total, span.limit, span.offset),
-                        (page.total, page.limit, page.offset)
-                    );
+                    for rows in [ListRows::Stored, ListRows::Columns] {
+                        let (span, body) = list_json(&conn, (&totals, rows), &p).unwrap();
+                        assert_eq!(body, serde_json::to_vec(&page).unwrap(), "{rows:?} {p:?}");
+                        assert_eq!(
+                            (span.total, span.limit, span.offset),
+                            (page.total, page.limit, page.offset)
+                        );
+                    }
                     compared += page.data.len();
                 }
             }

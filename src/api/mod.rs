@@ -48,19 +48,6 @@ pub struct AreaSummary {
     pub lng: f64,
 }
 
-/// The JSON list form borrowed from a row as it is read: the members
-/// `AreaSummary` writes when it has no distance and no match, in its order,
-/// without an allocation for each of its five strings.
-#[derive(Serialize)]
-pub struct ListForm<'a> {
-    pub id: &'a str,
-    pub name: &'a str,
-    pub province: &'a str,
-    pub municipality: &'a str,
-    pub truth_score: f64,
-    pub updated_at: &'a str,
-}
-
 /// A page of areas in list form: what List and Search answer.
 #[derive(Debug, Serialize)]
 pub struct AreaPage {

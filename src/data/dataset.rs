@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use crate::data::db::{self, Pool, PoolSize};
 use crate::data::file_id::{FileId, file_id, version_of};
 use crate::data::recent_history::HistoryStore;
-use crate::data::stored::{self, ListTotals};
+use crate::data::stored::{self, ListRows, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
 use crate::search::index::AreaIndex;
@@ -45,8 +45,9 @@ pub struct Dataset {
     pub latest_update: String,
     /// List's `total` of every selection.
     pub list_totals: ListTotals,
-    /// Whether the file stores other names (schema `db::OTHER_NAMES_VERSION`
-    /// on); an older file's areas have none.
+    /// Where List reads its rows' JSON (`db::LIST_FORMS_VERSION` on: stored).
+    pub list_rows: ListRows,
+    /// Whether the file stores other names (`db::OTHER_NAMES_VERSION` on).
     pub other_names: bool,
     /// Whether the file joins neighbouring words (`db::JOINED_WORDS_VERSION` on).
     pub joined_words: bool,
@@ -62,8 +63,7 @@ pub struct Dataset {
     file: FileId,
 }
 
-/// The first area of an ordering (the updated_at-descending one), read off
-/// area_order instead of scanning every area.
+/// The newest area: the first of its ordering, not a scan of every area.
 const FIRST_OF_ORDERING: &str = "
     SELECT a.updated_at FROM area_order o JOIN areas a ON a.area_no = o.area_no
     WHERE o.ordering = ?1 AND o.province_slug = '' AND o.position = 0";
@@ -112,8 +112,7 @@ impl Dataset {
             .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
             .unwrap_or_default();
         let list_totals = ListTotals::read(&conn).map_err(|e| e.to_string())?;
-        // Debug: at info it would come before the address, which the first
-        // line names (docs/operations.md, "Configuration").
+        // Debug: at info it would come before the first line, the address's.
         log::debug!(
             "{}: {} words to search, {} KiB in memory (search/words/vocabulary.rs)",
             path.display(),
@@ -130,6 +129,7 @@ impl Dataset {
             version,
             latest_update,
             list_totals,
+            list_rows: ListRows::of_schema(schema),
             other_names,
             joined_words,
             history,

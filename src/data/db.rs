@@ -24,7 +24,8 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// 4: areas' other names (area_other_names, other_names_fts).
 /// 5: neighbouring words joined (joined_fts, other_joined_fts).
 /// 6: each area's last year of history in one row (recent_history).
-pub const SCHEMA_VERSION: i64 = 6;
+/// 7: each area's list form stored (area_list_form).
+pub const SCHEMA_VERSION: i64 = 7;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
 /// The first version with other names; older files are served with none.
@@ -35,6 +36,9 @@ pub const JOINED_WORDS_VERSION: i64 = 5;
 /// The first version with packed recent history; an older file's history
 /// is read row by row (data/recent_history.rs).
 pub const RECENT_HISTORY_VERSION: i64 = 6;
+/// The first version with stored list forms; an older file's List rows are
+/// written from the areas' columns (data/stored.rs, `ListRows`).
+pub const LIST_FORMS_VERSION: i64 = 7;
 /// The first schema: `import` and `init --force` replace a file of ours from
 /// this version on, since they write it anew.
 pub const OLDEST_VERSION: i64 = 1;

@@ -160,6 +160,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
             store.execute(rusqlite::params![no, body])?;
         }
     }
+    crate::data::stored::write_list_forms(tx)?;
     for ordering in ORDERINGS {
         // order_by comes from the fixed ORDERINGS table, never from a request.
         let order_by = ordering.order_by;

@@ -2,7 +2,7 @@
 //! serving one and replacing it live (`dataset`, telling files apart by
 //! `file_id`), building one (`load`, writing through `area_writer`, from
 //! `seed` or `synthetic` areas, or an operator's file through `import`; the
-//! rows derived at load include `stored`'s bodies and orderings and
+//! rows derived at load include `stored`'s bodies, list forms and orderings and
 //! `recent_history`'s packed year), and swapping a new file in (`file_swap`),
 //! keeping the one it replaced for `rollback` (`previous`).
 

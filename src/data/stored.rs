@@ -1,9 +1,9 @@
 //! The forms that `load` stores for the API to serve as they are: every
-//! area's detail body (table `area_detail`) and every List Areas ordering
-//! (table `area_order`). The builder and the handlers both use this module,
+//! area's detail body (table `area_detail`) and list form (`area_list_form`),
+//! and every List Areas ordering (table `area_order`). The builder and the handlers both use this module,
 //! so neither depends on the other.
 
-use rusqlite::{Connection, Statement};
+use rusqlite::{Connection, Row, Statement, params};
 use serde::Serialize;
 
 use crate::domain::{DIMENSIONS, DimensionMap, Order, PROVINCES, Sort, dimension_position};
@@ -95,6 +95,72 @@ pub struct AreaDetail {
     /// `db::OTHER_NAMES_VERSION`) is served the same keys by appending an
     /// empty array (api/areas.rs).
     pub other_names: Vec<String>,
+}
+
+/// An area's list form (docs/api.md, "List Areas") borrowed from a row as it
+/// is read: the members `AreaSummary` writes when it has no distance and no
+/// match, in its order, without an allocation for each of its five strings.
+#[derive(Serialize)]
+pub struct ListForm<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub province: &'a str,
+    pub municipality: &'a str,
+    pub truth_score: f64,
+    pub updated_at: &'a str,
+}
+
+/// Where List Areas reads its rows' JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListRows {
+    /// Written from the areas' columns on each request: a file before
+    /// `db::LIST_FORMS_VERSION`.
+    Columns,
+    /// The list forms `write_list_forms` stored.
+    Stored,
+}
+
+impl ListRows {
+    pub fn of_schema(schema: i64) -> ListRows {
+        if schema >= crate::data::db::LIST_FORMS_VERSION {
+            ListRows::Stored
+        } else {
+            ListRows::Columns
+        }
+    }
+}
+
+const AREAS_IN_LIST_FORM: &str = "
+    SELECT area_no, id, name, province, municipality, truth_score, updated_at
+    FROM areas ORDER BY area_no";
+
+/// Fills area_list_form from the areas (used at load time), with serde, as
+/// a file without it is written per request (api/areas.rs, `list_json`).
+pub fn write_list_forms(conn: &Connection) -> rusqlite::Result<()> {
+    let mut areas = conn.prepare(AREAS_IN_LIST_FORM)?;
+    let mut store = conn.prepare("INSERT INTO area_list_form (area_no, body) VALUES (?1, ?2)")?;
+    let mut rows = areas.query([])?;
+    while let Some(r) = rows.next()? {
+        let form = ListForm {
+            id: text(r, 1)?,
+            name: text(r, 2)?,
+            province: text(r, 3)?,
+            municipality: text(r, 4)?,
+            truth_score: r.get(5)?,
+            updated_at: text(r, 6)?,
+        };
+        let body = serde_json::to_string(&form)
+            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        store.execute(params![r.get::<_, i64>(0)?, body])?;
+    }
+    Ok(())
+}
+
+/// A text column borrowed from the row.
+pub fn text<'r>(r: &'r Row, column: usize) -> rusqlite::Result<&'r str> {
+    r.get_ref(column)?.as_str().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e.into())
+    })
 }
 
 /// How many areas one ordering of area_order holds, for all areas (`""`) or
