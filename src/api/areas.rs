@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::{AreaPage, PageSpan, area_no, history, summaries, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::dataset::Dataset;
-use crate::data::stored::{self, ListForm, ListRows, ListTotals, text};
+use crate::data::stored::{self, ListForm, ListRows, ListTotals};
 use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
 use crate::search::index::AreaIndex;
@@ -103,15 +103,7 @@ pub fn list_json(
 
 /// One row of `PAGE` in the list form.
 fn write_form(out: &mut Vec<u8>, r: &rusqlite::Row) -> ApiResult<()> {
-    let item = ListForm {
-        id: text(r, 0)?,
-        name: text(r, 1)?,
-        province: text(r, 2)?,
-        municipality: text(r, 3)?,
-        truth_score: r.get(4)?,
-        updated_at: text(r, 5)?,
-    };
-    serde_json::to_writer(out, &item).map_err(|e| {
+    serde_json::to_writer(out, &ListForm::of_row(r, 0)?).map_err(|e| {
         log::error!("cannot serialize a row of List Areas: {e}");
         ApiError::Internal
     })

@@ -110,6 +110,21 @@ pub struct ListForm<'a> {
     pub updated_at: &'a str,
 }
 
+impl<'r> ListForm<'r> {
+    /// The list form from a row's columns id, name, province,
+    /// municipality, truth_score and updated_at, from column `first` on.
+    pub fn of_row(r: &'r Row, first: usize) -> rusqlite::Result<ListForm<'r>> {
+        Ok(ListForm {
+            id: text(r, first)?,
+            name: text(r, first + 1)?,
+            province: text(r, first + 2)?,
+            municipality: text(r, first + 3)?,
+            truth_score: r.get(first + 4)?,
+            updated_at: text(r, first + 5)?,
+        })
+    }
+}
+
 /// Where List Areas reads its rows' JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListRows {
@@ -141,15 +156,7 @@ pub fn write_list_forms(conn: &Connection) -> rusqlite::Result<()> {
     let mut store = conn.prepare("INSERT INTO area_list_form (area_no, body) VALUES (?1, ?2)")?;
     let mut rows = areas.query([])?;
     while let Some(r) = rows.next()? {
-        let form = ListForm {
-            id: text(r, 1)?,
-            name: text(r, 2)?,
-            province: text(r, 3)?,
-            municipality: text(r, 4)?,
-            truth_score: r.get(5)?,
-            updated_at: text(r, 6)?,
-        };
-        let body = serde_json::to_string(&form)
+        let body = serde_json::to_string(&ListForm::of_row(r, 1)?)
             .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
         store.execute(params![r.get::<_, i64>(0)?, body])?;
     }
@@ -157,7 +164,7 @@ pub fn write_list_forms(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// A text column borrowed from the row.
-pub fn text<'r>(r: &'r Row, column: usize) -> rusqlite::Result<&'r str> {
+fn text<'r>(r: &'r Row, column: usize) -> rusqlite::Result<&'r str> {
     r.get_ref(column)?.as_str().map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e.into())
     })
