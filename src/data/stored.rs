@@ -1,7 +1,7 @@
 //! The forms that `load` stores for the API to serve as they are: every
 //! area's detail body (table `area_detail`) and list form (`area_list_form`),
-//! and every List Areas ordering (table `area_order`). The builder and the handlers both use this module,
-//! so neither depends on the other.
+//! and every List Areas ordering (table `area_order`). The builder and the
+//! handlers both use this module, so neither depends on the other.
 
 use rusqlite::{Connection, Row, Statement, params};
 use serde::Serialize;
