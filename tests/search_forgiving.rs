@@ -248,7 +248,12 @@ fn a_letter_only_the_index_folds_still_finds_its_area() {
          ha-long,Hạlong Bay,gauteng,City of Johannesburg,-26.2,28.04,6.5,1,saps,Bayview\n",
     )
     .unwrap();
-    common::bin::ok(&["import", "--db", db.to_str().unwrap(), csv.to_str().unwrap()]);
+    common::bin::ok(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        csv.to_str().unwrap(),
+    ]);
     let (_, key) = common::new_key(&db, area_scoring::domain::Plan::Free);
     let served = common::bin::Served::spawn(&db, &[]);
     for (q, matching) in [

@@ -72,7 +72,11 @@ pub fn list_json(
     let rows_bytes = usize::try_from(p.limit).unwrap_or(0) * LIST_ROW_BYTES;
     let mut out = Vec::with_capacity(rows_bytes + 64);
     out.extend_from_slice(b"{\"data\":[");
-    let query = if rows == ListRows::Stored { PAGE_OF_FORMS } else { PAGE };
+    let query = if rows == ListRows::Stored {
+        PAGE_OF_FORMS
+    } else {
+        PAGE
+    };
     let mut stmt = conn.prepare_cached(query)?;
     let mut found = stmt.query(params![code, p.province.unwrap_or(""), p.offset, p.limit])?;
     let mut first = true;

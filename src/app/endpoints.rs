@@ -41,7 +41,8 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let p = params::list(query)?;
             let format = negotiate(p.format, accept, &LIST_FORMATS);
             if matches!(format, Format::Json | Format::NdJson) {
-                let (span, body) = api::areas::list_json(conn, (&dataset.list_totals, dataset.list_rows), &p)?;
+                let (span, body) =
+                    api::areas::list_json(conn, (&dataset.list_totals, dataset.list_rows), &p)?;
                 listing::answer_json(req, span, body)
             } else {
                 let page = api::areas::list(conn, &dataset.list_totals, &p)?;
