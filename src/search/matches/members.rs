@@ -1,5 +1,5 @@
 //! A set of search ranks as forgiving search reads a word's matches
-//! (search/query/forgiving_terms.rs): short lists merged into one, long lists
+//! (search/query/forgiving_read.rs): short lists merged into one, long lists
 //! and bitmaps kept as the match cache holds them (search/matches/match_cache.rs).
 
 use crate::search::index::bitmap::each_in_all;

@@ -132,7 +132,7 @@ pub fn term_matches(
 /// kept with the words' (search/matches/match_cache.rs): a seed place's former
 /// name is copied to every synthetic copy of it, a thousand rows at a million
 /// areas, and the prefix a person types first ("port") matches several.
-const RANKS_KEPT_FROM: usize = 256;
+pub const RANKS_KEPT_FROM: usize = 256;
 
 /// A full-text table read as search ranks beside `areas_fts`: the other
 /// names, and the joined words of each (search/matches/joined_words.rs).

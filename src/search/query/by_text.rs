@@ -7,7 +7,7 @@ use rusqlite::Connection;
 
 use super::filter::Filter;
 use super::tier::{FORGIVING_WORDS_MAX, MatchTier, Matching};
-use super::{Page, Searchable, Window, forgiving, forgiving_terms, text};
+use super::{Page, Searchable, Window, forgiving, forgiving_read, forgiving_terms, text};
 use crate::error::ApiResult;
 use crate::search::matches::word_sets::{WordSets, word_matches};
 
@@ -28,7 +28,7 @@ pub fn by_text(
     // Forgiving search reads each word's exact matches to grade areas; the
     // strict tier is their intersection, so it reads nothing again.
     let grades = match &plan {
-        Some(plan) => Some(forgiving_terms::read(conn, data, words, plan)?),
+        Some(plan) => Some(forgiving_read::read(conn, data, words, plan)?),
         None => None,
     };
     let sets = match &grades {

@@ -13,7 +13,7 @@
 use super::Window;
 use super::filter::Filter;
 use crate::search::matches::members::{Members, each_among, each_common};
-use crate::search::query::forgiving_terms::{Both, Grades, each_match, matches_len};
+use crate::search::query::forgiving_read::{Both, Grades, each_match, matches_len};
 use crate::search::query::tier::MatchTier;
 use crate::search::query::tier::{FORGIVING_WORDS_MAX, MATCH_TIERS};
 

@@ -2,7 +2,8 @@
 //! "Search Areas"): the criteria but the words as a filter (`filter`); the
 //! page without words, by distance or by score, or by text (`run`); a text
 //! search's strict tier (`text`, its bitmaps in `text_bitmaps`) and
-//! forgiving tiers (`forgiving`, each word's grades in `forgiving_terms`),
+//! forgiving tiers (`forgiving`, each word's grades planned in
+//! `forgiving_terms` and read in `forgiving_read`),
 //! put together in `by_text`; the tiers and their bounds (`tier`); and how
 //! an item matched (`explain`). The page is area numbers: the endpoint
 //! (api/search.rs) reads their list form.
@@ -15,6 +16,7 @@ pub mod by_text;
 pub mod explain;
 pub mod filter;
 pub mod forgiving;
+pub mod forgiving_read;
 pub mod forgiving_terms;
 pub mod run;
 pub mod text;

@@ -1,10 +1,13 @@
-//! The words search can match, apart from the areas that hold them: text
-//! folded as the full-text index folds it (`fold`), the vocabulary of the
-//! dataset's terms (`vocabulary`, its first trie levels in `trie_top`), and
-//! the terms within a few typos of a query word (`typo_walk`, one row of
-//! its table in `typo_rows`, its answers and the walks kept in `walks`).
+//! The words search can match: text folded as the full-text index folds it
+//! (`fold`), the vocabulary of the dataset's terms (`vocabulary`, its first
+//! trie levels in `trie_top`), the terms within a few typos of a query word
+//! (`typo_walk`, one row of its table in `typo_rows`, its answers and the
+//! walks kept in `walks`), and the areas of each word of the other names
+//! (`other_ranks`). The areas of the other words are read from the
+//! full-text index (search/matches/).
 
 pub mod fold;
+pub mod other_ranks;
 mod trie_top;
 mod typo_rows;
 pub mod typo_walk;
