@@ -169,12 +169,9 @@ fn add_near(
 /// The vocabulary's words that are `text` (a vocabulary word's form), or
 /// that start with it.
 fn words_of(v: &Vocabulary, text: &[u8], prefix: bool) -> Range<usize> {
-    let found = v.with_prefix(text);
-    let whole = !found.is_empty() && v.word(found.start) == text;
-    match (prefix, whole) {
-        (true, _) => found,
-        (false, true) => found.start..found.start + 1,
-        (false, false) => found.start..found.start,
+    match prefix {
+        true => v.with_prefix(text),
+        false => v.find(text).map_or(0..0, |i| i..i + 1),
     }
 }
 

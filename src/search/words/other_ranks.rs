@@ -79,20 +79,18 @@ impl OtherNameRanks {
     fn set(&mut self, v: &Vocabulary, term: &[u8], ranks: &mut Vec<u32>) {
         ranks.sort_unstable();
         ranks.dedup();
-        let found = v.with_prefix(term);
-        if ranks.is_empty() || found.is_empty() || v.word(found.start) != term {
-            ranks.clear();
-            return;
+        if let Some(i) = v.find(term) {
+            self.entries[i] = match ranks.as_slice() {
+                [] => NONE,
+                [one] => *one,
+                _ => {
+                    let at = self.lists.len() as u32 | MANY;
+                    self.lists.push(ranks.len() as u32);
+                    self.lists.extend_from_slice(ranks);
+                    at
+                }
+            };
         }
-        self.entries[found.start] = match ranks.as_slice() {
-            [one] => *one,
-            _ => {
-                let at = self.lists.len() as u32 | MANY;
-                self.lists.push(ranks.len() as u32);
-                self.lists.extend_from_slice(ranks);
-                at
-            }
-        };
         ranks.clear();
     }
 
@@ -145,7 +143,7 @@ mod tests {
         )
         .unwrap();
         let v = Vocabulary::read(&conn, true).unwrap();
-        let of = |word: &str| v.other_ranks.of_word(v.with_prefix(word.as_bytes()).start);
+        let of = |word: &str| v.other_ranks.of_word(v.find(word.as_bytes()).unwrap());
         assert_eq!(of("port"), [3, 7], "two areas, each once, best first");
         assert_eq!(of("elizabeth"), [7], "one area through two of its names");
         assert_eq!(of("natal"), [3]);

@@ -137,10 +137,15 @@ impl Vocabulary {
         self.with_prefix_in(prefix, 0..self.len())
     }
 
+    /// The index of the word `word`, if the vocabulary holds it whole.
+    pub fn find(&self, word: &[u8]) -> Option<usize> {
+        let r = self.with_prefix(word);
+        (r.start < r.end && self.word(r.start) == word).then_some(r.start)
+    }
+
     /// The kinds of the word `word`, if the vocabulary holds it whole.
     pub fn word_kinds(&self, word: &[u8]) -> Option<u8> {
-        let r = self.with_prefix(word);
-        (r.start < r.end && self.word(r.start) == word).then(|| self.kinds[r.start])
+        self.find(word).map(|i| self.kinds[i])
     }
 
     /// The kinds of every word that starts with `prefix`, together (0 for none).
