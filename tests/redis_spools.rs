@@ -179,14 +179,17 @@ fn a_spool_of_garbage_is_moved_aside_and_logged_and_the_server_starts() {
     let (_, key) = create_key_at(&url, &admin, "growth");
     let s = replica(&dir, &url, "8081");
     assert_eq!(s.get("/v1/key", &key).status, 200, "it serves");
-    let said = s.log.lock().unwrap().join("\n");
-    let bad = spool(&dir, "8082");
+    // The line is written before the first answer, but reaches the test
+    // through a pipe and a draining thread: `logged` waits for it.
+    let said = "keys.db.usage-spool@8082 is not a usage spool";
+    assert!(s.logged(said), "{:?}", s.log.lock().unwrap());
+    let log = s.log.lock().unwrap().join("\n");
+    let line = log.lines().find(|l| l.contains(said)).unwrap_or_default();
     assert!(
-        said.contains("ERROR")
-            && said.contains("keys.db.usage-spool@8082 is not a usage spool")
-            && said.contains("moved aside to"),
-        "{said}"
+        line.contains("ERROR") && line.contains("moved aside to"),
+        "{line}"
     );
+    let bad = spool(&dir, "8082");
     assert!(!bad.exists());
     let aside = spools_in(&dir);
     assert!(
