@@ -71,6 +71,7 @@ pub(crate) fn search_with(
         bbox: p.bbox,
         collect_at_most,
         masking,
+        kept: Default::default(),
     };
     let found = run(conn, data, &filter, (&p.words, p.matching), window)?;
     let areas = match found.tiers {

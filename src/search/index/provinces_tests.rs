@@ -64,6 +64,7 @@ fn counts_over_a_provinces_spans_equal_brute_force() {
                     disc: None,
                     bbox: None,
                     province: Some(province),
+                    kept: None,
                 };
                 let in_score_order = index.count_scoring_in(&shape, &[&by_score]);
                 assert_eq!(in_score_order, want.len(), "{slug} from {min_score}");

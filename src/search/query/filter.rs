@@ -7,7 +7,10 @@ use crate::search::index::AreaIndex;
 use crate::search::index::geo::Disc;
 use crate::search::index::provinces::ProvinceAreas;
 use crate::search::shape::bbox::BBox;
-use crate::search::shape::region::Shape;
+use std::cell::{Cell, OnceCell};
+
+use crate::search::shape::region::{KeptRuns, Shape};
+use crate::search::shape::shape_mask::ShapeMask;
 
 /// Every criterion but the words: what an area must meet to be a match.
 pub struct Filter<'a> {
@@ -22,15 +25,40 @@ pub struct Filter<'a> {
     pub collect_at_most: usize,
     /// When to test word matches against the shape's mask (search/shape/shape_mask.rs).
     pub masking: Masking,
+    /// What the search keeps of its shape as it goes.
+    pub kept: Kept,
 }
 
-/// When a text search whose words are a list tests its matches against the
-/// shape's mask rather than each match's entry.
+/// A search's shape, made into runs and a mask once, when first needed.
+#[derive(Default)]
+pub struct Kept {
+    /// The runs over the grid, made by the first walk of the shape.
+    runs: KeptRuns,
+    /// Matches admitted one by one so far, up to `ADMITS_BEFORE_MASK`.
+    admits: Cell<usize>,
+    /// The mask of a circle or a viewport, made of the runs once that many
+    /// were.
+    mask: OnceCell<ShapeMask>,
+}
+
+/// A search that has admitted this many matches one by one, and has walked
+/// its shape's runs, admits the rest through a mask made of those runs
+/// (search/shape/shape_mask.rs): a bit set for each run, where an admission
+/// reads the match's entry. A heavy word's walk in a 50 km circle admits
+/// some hundreds at a million areas, almost all far outside, and reading
+/// their entries (40 MB of them, out of the cache) was a fifth of it.
+/// Placing the shape's cells anew for the mask cost more than it spared at
+/// 100,000 areas, so a search that has no runs reads the entries.
+const ADMITS_BEFORE_MASK: usize = 64;
+
+/// When a text search tests its matches against the shape's mask rather
+/// than each match's entry: a list of matches tested at once, or matches
+/// admitted one by one.
 #[derive(Clone, Copy)]
 pub enum Masking {
     /// When the list holds at least as many matches as the shape spans grid
     /// cells: the mask costs about one look at each cell, as a match's entry
-    /// costs a look.
+    /// costs a look. One by one, after `ADMITS_BEFORE_MASK`.
     ByCost,
     /// Always, or never, when there is a circle or a viewport (tests).
     Always,
@@ -45,6 +73,7 @@ impl Filter<'_> {
             disc: self.disc.as_ref(),
             bbox: self.bbox.as_ref(),
             province: self.province,
+            kept: Some(&self.kept.runs),
         }
     }
 
@@ -64,8 +93,36 @@ impl Filter<'_> {
             return None;
         }
         let i = self.index.position_of_rank(i64::from(rank))?;
-        let area_no = i64::from(self.index.at(i).area_no);
-        self.shape().holds(self.index, i).then_some(area_no)
+        let held = match self.mask() {
+            Some(mask) => mask.holds(self.index, &self.shape(), i),
+            None => self.shape().holds(self.index, i),
+        };
+        held.then(|| i64::from(self.index.at(i).area_no))
+    }
+
+    /// The shape's mask, once this search has admitted enough matches one
+    /// by one for it to pay and has its runs; only a circle or a viewport
+    /// has one.
+    fn mask(&self) -> Option<&ShapeMask> {
+        if self.disc.is_none() && self.bbox.is_none() {
+            return None;
+        }
+        let admits = self.kept.admits.get();
+        let wanted = match self.masking {
+            Masking::ByCost => admits >= ADMITS_BEFORE_MASK,
+            Masking::Always => true,
+            Masking::Never => false,
+        };
+        if !wanted {
+            self.kept.admits.set(admits + 1);
+            return None;
+        }
+        let runs = self.kept.runs.get()?;
+        Some(
+            self.kept
+                .mask
+                .get_or_init(|| self.index.mask_of_runs(&self.shape(), runs)),
+        )
     }
 
     /// The province, when it is the only criterion besides the words (no

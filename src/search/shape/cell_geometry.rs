@@ -43,6 +43,12 @@ fn col(col: i32) -> (f64, f64) {
     (lng.cos(), lng.sin())
 }
 
+/// cos and sin of every column's centre longitude, indexed by column: for
+/// a walk of many cells, which derefs the table once.
+pub fn col_table() -> &'static [(f64, f64)] {
+    &COLS
+}
+
 /// A row's geometry (rows of latitudes from -90° to 90° are in the table).
 pub fn row_geometry(r: i32) -> RowGeometry {
     usize::try_from(r)

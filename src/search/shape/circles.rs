@@ -11,6 +11,7 @@
 //! around the centre's cell, until no farther ring can hold a nearer area.
 //! With a province, a cell wholly inside is counted by a popcount of the
 //! province's bitmap over its areas scoring enough (search/index/provinces.rs).
+//! Walks of every cell place them a row at a time (circle_rows.rs).
 
 use std::f64::consts::FRAC_PI_2;
 
@@ -77,12 +78,12 @@ impl AreaIndex {
         };
         let search = Search::new(self, disc, within, 0.0, None);
         for row in search.rows.0.max(rows.0)..=search.rows.1.min(rows.1) {
-            for cell in self.cells_in_row(row, search.cols.0, search.cols.1) {
-                match search.place(cell) {
+            search.each_in_row(row, |cell, in_circle| {
+                match bbox.map_or(in_circle, |b| in_circle.max(b.place(cell))) {
                     Place::Outside => {}
                     place => each(cell, place),
                 }
-            }
+            });
         }
     }
 
@@ -171,13 +172,16 @@ impl<'a> Search<'a> {
     fn scan(&self, every: bool, mut each: impl FnMut(&Entry)) -> usize {
         let mut total = 0;
         for row in self.rows.0..=self.rows.1 {
-            for cell in self.index.cells_in_row(row, self.cols.0, self.cols.1) {
-                total += match self.place(cell) {
+            self.each_in_row(row, |cell, in_circle| {
+                let place = self
+                    .bbox
+                    .map_or(in_circle, |b| in_circle.max(b.place(cell)));
+                total += match place {
                     Place::Outside => 0,
                     Place::Inside if !every => self.count_inside(cell),
                     _ => self.matches(cell).inspect(|e| each(e)).count(),
                 };
-            }
+            });
         }
         total
     }
@@ -285,6 +289,9 @@ impl<'a> Search<'a> {
         }
     }
 }
+
+#[path = "circle_rows.rs"]
+mod rows;
 
 #[cfg(test)]
 #[path = "circles_tests.rs"]

@@ -96,11 +96,14 @@ fn counts_in_shapes_equal_brute_force_at_poles_and_antimeridian() {
         for disc in &discs {
             for bbox in &bboxes {
                 for &min_score in &floors {
+                    // The first walk keeps the runs; the others read them.
+                    let kept = KeptRuns::new();
                     let shape = Shape {
                         min_score,
                         disc: disc.as_ref(),
                         bbox: bbox.as_ref(),
                         province: None,
+                        kept: Some(&kept),
                     };
                     let matching = |by_no: &[bool]| -> Vec<u32> {
                         (0..points.len())
@@ -155,6 +158,7 @@ fn the_floor_alone_counts_every_area_or_none_or_the_exact_score() {
         disc: None,
         bbox: None,
         province: None,
+        kept: None,
     };
     assert_eq!(index.count_in(&shape(0.0), &[&all]), points.len());
     assert_eq!(index.count_in(&shape(10.5), &[&all]), 0);
@@ -189,6 +193,7 @@ fn score_order_counts_what_the_grid_counts() {
                 disc: None,
                 bbox: None,
                 province: None,
+                kept: None,
             };
             let want = index.count_in(&shape, &[&bits]);
             assert_eq!(

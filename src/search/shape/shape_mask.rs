@@ -78,8 +78,10 @@ impl AreaIndex {
     /// tested are fewer.
     pub fn mask(&self, shape: &Shape, span: (usize, usize)) -> ShapeMask {
         let mut runs = Vec::new();
+        // Its runs are not the floored shape's.
         let unfloored = Shape {
             min_score: f64::NEG_INFINITY,
+            kept: None,
             ..*shape
         };
         let row_at = |p: usize| row_of(self.at(p.min(self.area_count().saturating_sub(1))).lat);
@@ -90,6 +92,12 @@ impl AreaIndex {
                 runs.push(((a.max(from), b.min(to)), whole));
             }
         });
+        self.mask_of_runs(shape, &runs)
+    }
+
+    /// The mask of a shape from its runs (region.rs), each with whether its
+    /// cell lies wholly inside; cut to the floor or not.
+    pub fn mask_of_runs(&self, shape: &Shape, runs: &[((usize, usize), bool)]) -> ShapeMask {
         let base = runs.iter().map(|r| r.0.0).min().unwrap_or(0);
         let end = runs.iter().map(|r| r.0.1).max().unwrap_or(0);
         let len = end.saturating_sub(base).div_ceil(64);
@@ -97,7 +105,7 @@ impl AreaIndex {
         words.clear();
         words.resize(2 * len, 0);
         let (inside, edge) = words.split_at_mut(len);
-        for ((a, b), whole) in runs {
+        for &((a, b), whole) in runs {
             let bits = if whole { &mut *inside } else { &mut *edge };
             set_run(bits, a - base, b - base);
         }

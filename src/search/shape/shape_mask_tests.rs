@@ -58,6 +58,7 @@ fn a_mask_holds_exactly_the_areas_its_shape_holds() {
                     disc: disc.as_ref(),
                     bbox: bbox.as_ref(),
                     province: None,
+                    kept: None,
                 };
                 let mask = index.mask(&shape, (0, index.area_count() - 1));
                 let mut n = 0;
@@ -110,6 +111,7 @@ fn a_shape_spans_the_cells_of_its_bounding_box() {
         disc,
         bbox,
         province: None,
+        kept: None,
     };
     // 100 km by 100 km at 26 degrees south: about 45 rows by 50 columns.
     let cells = shape(Some(&disc), None).cells_spanned();
