@@ -102,6 +102,7 @@ impl Disc {
     /// Whether a point (its unit vector, latitude and longitude) lies within
     /// the radius by the haversine rule. The chord decides wherever rounding
     /// cannot matter; in the thin band where it could, haversine does.
+    #[inline]
     pub fn contains(&self, unit: &[f32; 3], lat: f64, lng: f64) -> bool {
         let b = [f64::from(unit[0]), f64::from(unit[1]), f64::from(unit[2])];
         let c2 = chord2(&self.centre, &b);

@@ -3,12 +3,12 @@
 //! over the grid (search/shape/region.rs), admitted rank by rank, or
 //! tested through the shape's mask (search/shape/shape_mask.rs).
 
+use std::cell::{Cell, OnceCell};
+
 use crate::search::index::AreaIndex;
 use crate::search::index::geo::Disc;
 use crate::search::index::provinces::ProvinceAreas;
 use crate::search::shape::bbox::BBox;
-use std::cell::{Cell, OnceCell};
-
 use crate::search::shape::region::{KeptRuns, Shape};
 use crate::search::shape::shape_mask::ShapeMask;
 

@@ -32,8 +32,8 @@ pub struct Shape<'a> {
     pub province: Option<&'a ProvinceAreas>,
     /// Where the shape's runs are kept once walked, when it is one search's
     /// (search/query/filter.rs): a text search walks them up to three
-    /// times, to count and to page each tier, and placing a 50 km circle's
-    /// two thousand cells was a sixth of such a search.
+    /// times, to count and to page each tier, and placing the thousand
+    /// cells of a 50 km circle was a sixth of such a search.
     pub kept: Option<&'a KeptRuns>,
 }
 
@@ -76,8 +76,8 @@ impl AreaIndex {
     /// touches, cut to the floor, and whether the cell lies wholly inside.
     pub fn runs(&self, shape: &Shape, mut each: impl FnMut((usize, usize), bool)) {
         let every_row = (i32::MIN, i32::MAX);
-        // A floor alone is walked cell by cell in grid order only to make
-        // a mask, and keeping its runs would take every cell of the grid.
+        // A floor alone touches every cell of the grid (27,000 at a
+        // million areas): keeping its runs would cost more than a walk.
         let kept = shape
             .kept
             .filter(|_| shape.disc.is_some() || shape.bbox.is_some());
