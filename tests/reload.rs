@@ -38,6 +38,26 @@ fn a_change_made_in_place_is_noticed_and_reloaded_when_valid() {
     assert!(server.logged("changed in place"));
 }
 
+/// A reload asked for the moment the server says where it listens (a
+/// service manager's reload right after the start) reloads; it does not
+/// end the process by SIGHUP's default action.
+#[test]
+fn a_sighup_as_soon_as_the_server_listens_reloads_and_it_serves_on() {
+    let (_db, _key, mut server) = Served::spawn_keyed("hup-at-once", Plan::Starter, &[]);
+    server.signal("HUP");
+    assert!(
+        server.logged("reloaded"),
+        "{:?}",
+        server.log.lock().unwrap()
+    );
+    assert!(
+        server.wait_exit(Duration::from_millis(200)).is_none(),
+        "still running"
+    );
+    let health = get(server.addr, "/healthz", None);
+    assert_eq!(health.json()["areas"].as_i64(), Some(938));
+}
+
 #[test]
 fn a_file_not_of_this_schema_is_refused_and_the_old_data_keeps_serving() {
     let (db, key, server) = Served::spawn_keyed("refuse", Plan::Enterprise, &[]);

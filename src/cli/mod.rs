@@ -153,5 +153,5 @@ fn serve(config: &ServeConfig) -> Result<(), String> {
         .env()
         .init()
         .map_err(|e| e.to_string())?;
-    server::start(config)?.run_until_signalled()
+    server::serve(config)
 }

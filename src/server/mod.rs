@@ -14,6 +14,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
 use crate::access::redis::url::RedisUrl;
 use crate::app::App;
 use crate::transport::{ConnLimits, Layer};
@@ -46,6 +49,14 @@ pub struct ServeConfig {
     pub exports_per_key: usize,
 }
 
+/// Starts the server and serves until SIGTERM or SIGINT. The signals are
+/// taken before the start: one that came after the first answer but before
+/// they were taken would have had its default action, and ended the process.
+pub fn serve(config: &ServeConfig) -> Result<(), String> {
+    let signals = Signals::new([SIGHUP, SIGINT, SIGTERM]).map_err(|e| e.to_string())?;
+    start(config)?.run_until_signalled(signals)
+}
+
 pub struct Running {
     addr: SocketAddr,
     metrics_addr: Option<SocketAddr>,
@@ -72,10 +83,7 @@ impl Running {
     }
 
     /// Serves until SIGTERM or SIGINT, reloading the data on SIGHUP.
-    pub fn run_until_signalled(self) -> Result<(), String> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGHUP, SIGINT, SIGTERM])
-            .map_err(|e| e.to_string())?;
+    fn run_until_signalled(self, mut signals: Signals) -> Result<(), String> {
         for signal in signals.forever() {
             if signal == SIGHUP {
                 log::info!("SIGHUP: reloading the database");
