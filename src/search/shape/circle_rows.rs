@@ -92,9 +92,7 @@ impl Search<'_> {
     /// Where a cell lies against the circle and the viewport, if any, in
     /// a walk of a row's cells: `place`, by the row's test.
     pub(super) fn place_by(&self, test: &RowTest, cell: &Cell) -> Place {
-        let in_circle = test.place(self, cell);
-        self.bbox
-            .map_or(in_circle, |b| in_circle.max(b.place(cell)))
+        self.in_viewport(test.place(self, cell), cell)
     }
 }
 

@@ -269,7 +269,11 @@ impl<'a> Search<'a> {
 
     /// Where a cell lies against the circle and the viewport, if any.
     fn place(&self, cell: &Cell) -> Place {
-        let in_circle = self.place_in_circle(cell);
+        self.in_viewport(self.place_in_circle(cell), cell)
+    }
+
+    /// A cell's place in the circle, narrowed by the viewport, if any.
+    fn in_viewport(&self, in_circle: Place, cell: &Cell) -> Place {
         self.bbox
             .map_or(in_circle, |b| in_circle.max(b.place(cell)))
     }
