@@ -107,6 +107,9 @@ impl Filter<'_> {
         if self.disc.is_none() && self.bbox.is_none() {
             return None;
         }
+        if let Some(mask) = self.kept.mask.get() {
+            return Some(mask);
+        }
         let admits = self.kept.admits.get();
         let wanted = match self.masking {
             Masking::ByCost => admits >= ADMITS_BEFORE_MASK,
@@ -123,6 +126,25 @@ impl Filter<'_> {
                 .mask
                 .get_or_init(|| self.index.mask_of_runs(&self.shape(), runs)),
         )
+    }
+
+    /// Makes ready to admit `matches` more, one by one: when they are many
+    /// for the shape's cells (`masks`), its runs and mask are made now, and
+    /// each is admitted by its bit rather than its entry. A town's name
+    /// typed with a typo matches thousands of areas across the country at a
+    /// million areas, and reading each one's entry was half of such a
+    /// search in a circle.
+    pub fn admitting(&self, matches: usize) {
+        if !self.masks(matches) {
+            return;
+        }
+        let shape = self.shape();
+        self.index.runs(&shape, |_, _| {});
+        if let Some(runs) = self.kept.runs.get() {
+            self.kept
+                .mask
+                .get_or_init(|| self.index.mask_of_runs(&shape, runs));
+        }
     }
 
     /// The province, when it is the only criterion besides the words (no

@@ -28,11 +28,18 @@ pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, Ma
     // ranks are looked up, not every match counted.
     let open = !filter.narrows();
     let anywhere = Graded::new(grades, &candidates, false);
-    let found: Vec<(u32, u8)> = candidates
+    let tiered: Vec<(u32, u8)> = candidates
         .iter()
         .enumerate()
         .map(|(k, &rank)| (rank, anywhere.tier(k)))
-        .filter(|&(rank, tier)| (2..NONE).contains(&tier) && (open || filter.admit(rank).is_some()))
+        .filter(|&(_, tier)| (2..NONE).contains(&tier))
+        .collect();
+    if !open {
+        filter.admitting(tiered.len());
+    }
+    let found: Vec<(u32, u8)> = tiered
+        .into_iter()
+        .filter(|&(rank, _)| open || filter.admit(rank).is_some())
         .collect();
     let ranks: Vec<u32> = found.iter().map(|&(rank, _)| rank).collect();
     let in_name = Graded::new(grades, &ranks, true);
