@@ -100,9 +100,9 @@ impl Filter<'_> {
         held.then(|| i64::from(self.index.at(i).area_no))
     }
 
-    /// The shape's mask, once this search has admitted enough matches one
-    /// by one for it to pay and has its runs; only a circle or a viewport
-    /// has one.
+    /// The shape's mask, once `admitting` made it, or once this search has
+    /// admitted enough matches one by one for it to pay and has its runs;
+    /// only a circle or a viewport has one.
     fn mask(&self) -> Option<&ShapeMask> {
         if self.disc.is_none() && self.bbox.is_none() {
             return None;
@@ -132,8 +132,8 @@ impl Filter<'_> {
     /// for the shape's cells (`masks`), its runs and mask are made now, and
     /// each is admitted by its bit rather than its entry. A town's name
     /// typed with a typo matches thousands of areas across the country at a
-    /// million areas, and reading each one's entry was half of such a
-    /// search in a circle.
+    /// million areas, and reading each one's entry was nearly half of such
+    /// a search in a circle (bench/PROFILE.md).
     pub fn admitting(&self, matches: usize) {
         if !self.masks(matches) {
             return;
