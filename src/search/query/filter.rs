@@ -85,10 +85,16 @@ impl Filter<'_> {
             || self.province.is_some()
     }
 
-    /// The area_no of the area with a search rank, if it is a match. A
-    /// province's bitmap by rank turns most matches away before a look at
-    /// their position and entry.
+    /// The area_no of the area with a search rank, if it is a match.
     pub fn admit(&self, rank: u32) -> Option<i64> {
+        self.admit_at(rank).map(|i| self.area_no_at(i))
+    }
+
+    /// The grid position of the area with a search rank, if it is a match:
+    /// for a match that is only counted, whose entry a mask spares reading.
+    /// A province's bitmap by rank turns most matches away before a look at
+    /// their position.
+    pub fn admit_at(&self, rank: u32) -> Option<usize> {
         if self.province.is_some_and(|p| !p.holds_rank(rank)) {
             return None;
         }
@@ -97,7 +103,12 @@ impl Filter<'_> {
             Some(mask) => mask.holds(self.index, &self.shape(), i),
             None => self.shape().holds(self.index, i),
         };
-        held.then(|| i64::from(self.index.at(i).area_no))
+        held.then_some(i)
+    }
+
+    /// The area_no of the area at a grid position.
+    pub fn area_no_at(&self, position: usize) -> i64 {
+        i64::from(self.index.at(position).area_no)
     }
 
     /// The shape's mask, once `admitting` made it, or once this search has

@@ -39,7 +39,7 @@ pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, Ma
     }
     let found: Vec<(u32, u8)> = tiered
         .into_iter()
-        .filter(|&(rank, _)| open || filter.admit(rank).is_some())
+        .filter(|&(rank, _)| open || filter.admit_at(rank).is_some())
         .collect();
     let ranks: Vec<u32> = found.iter().map(|&(rank, _)| rank).collect();
     let in_name = Graded::new(grades, &ranks, true);

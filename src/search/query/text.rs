@@ -37,9 +37,9 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
     let mut position = 0;
     if w.end > 0 {
         sets.in_name.each_while(|rank| {
-            if let Some(no) = filter.admit(rank) {
+            if let Some(i) = filter.admit_at(rank) {
                 if position >= w.start {
-                    page.push(no);
+                    page.push(filter.area_no_at(i));
                 }
                 position += 1;
             }
@@ -57,14 +57,14 @@ pub fn walked(filter: &Filter, sets: &WordSets, w: Window) -> (usize, Vec<i64>) 
             total += usize::from(p.holds_rank(rank));
             return true;
         }
-        let Some(no) = filter.admit(rank) else {
+        let Some(i) = filter.admit_at(rank) else {
             return true;
         };
         total += 1;
         if position < w.end {
             if !sets.in_name.contains(rank) {
                 if position >= w.start {
-                    page.push(no);
+                    page.push(filter.area_no_at(i));
                 }
                 position += 1;
             }
@@ -165,9 +165,9 @@ pub fn counted(
             None => {
                 let mut n = 0;
                 sets.in_name.each_while(|r| {
-                    if let Some(no) = filter.admit(r) {
+                    if let Some(i) = filter.admit_at(r) {
                         if (w.start..w.end).contains(&n) {
-                            page.push(no);
+                            page.push(filter.area_no_at(i));
                         }
                         n += 1;
                     }
@@ -236,11 +236,11 @@ fn walk(filter: &Filter, set: &RankSet, in_tier: impl Fn(u32) -> bool, w: Window
         return page;
     }
     set.each_while(|rank| {
-        if let Some(no) = filter.admit(rank)
+        if let Some(i) = filter.admit_at(rank)
             && in_tier(rank)
         {
             if position >= w.start {
-                page.push(no);
+                page.push(filter.area_no_at(i));
             }
             position += 1;
         }
