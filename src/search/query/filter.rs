@@ -132,11 +132,14 @@ impl Filter<'_> {
             return None;
         }
         let runs = self.kept.runs.get()?;
-        Some(
-            self.kept
-                .mask
-                .get_or_init(|| self.index.mask_of_runs(&self.shape(), runs)),
-        )
+        Some(self.mask_of(runs))
+    }
+
+    /// The mask made of the shape's runs, kept for the rest of the search.
+    fn mask_of(&self, runs: &[((usize, usize), bool)]) -> &ShapeMask {
+        self.kept
+            .mask
+            .get_or_init(|| self.index.mask_of_runs(&self.shape(), runs))
     }
 
     /// Makes ready to admit `matches` more, one by one: when they are many
@@ -149,12 +152,8 @@ impl Filter<'_> {
         if !self.masks(matches) {
             return;
         }
-        let shape = self.shape();
-        self.index.runs(&shape, |_, _| {});
-        if let Some(runs) = self.kept.runs.get() {
-            self.kept
-                .mask
-                .get_or_init(|| self.index.mask_of_runs(&shape, runs));
+        if let Some(runs) = self.index.kept_runs(&self.shape()) {
+            self.mask_of(runs);
         }
     }
 

@@ -34,13 +34,15 @@ pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, Ma
         .map(|(k, &rank)| (rank, anywhere.tier(k)))
         .filter(|&(_, tier)| (2..NONE).contains(&tier))
         .collect();
-    if !open {
+    let found: Vec<(u32, u8)> = if open {
+        tiered
+    } else {
         filter.admitting(tiered.len());
-    }
-    let found: Vec<(u32, u8)> = tiered
-        .into_iter()
-        .filter(|&(rank, _)| open || filter.admit_at(rank).is_some())
-        .collect();
+        tiered
+            .into_iter()
+            .filter(|&(rank, _)| filter.admit_at(rank).is_some())
+            .collect()
+    };
     let ranks: Vec<u32> = found.iter().map(|&(rank, _)| rank).collect();
     let in_name = Graded::new(grades, &ranks, true);
     // One run of ranks per tier, the names first: (tier, in a name) in order.

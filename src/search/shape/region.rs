@@ -41,6 +41,9 @@ pub struct Shape<'a> {
 /// inside; made by the first walk of a circle or a viewport.
 pub type KeptRuns = OnceCell<Vec<((usize, usize), bool)>>;
 
+/// Rows `runs_in_rows` takes for the whole grid.
+const EVERY_ROW: (i32, i32) = (i32::MIN, i32::MAX);
+
 impl Shape<'_> {
     /// Whether the area at a grid position meets every criterion.
     pub fn holds(&self, index: &AreaIndex, position: usize) -> bool {
@@ -75,23 +78,28 @@ impl AreaIndex {
     /// Calls `each` with the run of positions of every cell the shape
     /// touches, cut to the floor, and whether the cell lies wholly inside.
     pub fn runs(&self, shape: &Shape, mut each: impl FnMut((usize, usize), bool)) {
-        let every_row = (i32::MIN, i32::MAX);
+        let Some(runs) = self.kept_runs(shape) else {
+            return self.runs_in_rows(shape, EVERY_ROW, each);
+        };
+        for &(run, whole) in runs {
+            each(run, whole);
+        }
+    }
+
+    /// The runs of a shape that keeps them (a circle or a viewport, with a
+    /// place to keep them), made by the first call.
+    pub fn kept_runs<'s>(&self, shape: &Shape<'s>) -> Option<&'s [((usize, usize), bool)]> {
         // A floor alone touches every cell of the grid (27,000 at a
         // million areas): keeping its runs would cost more than a walk.
         let kept = shape
             .kept
-            .filter(|_| shape.disc.is_some() || shape.bbox.is_some());
-        let Some(kept) = kept else {
-            return self.runs_in_rows(shape, every_row, each);
-        };
+            .filter(|_| shape.disc.is_some() || shape.bbox.is_some())?;
         let runs = kept.get_or_init(|| {
             let mut runs = Vec::new();
-            self.runs_in_rows(shape, every_row, |run, whole| runs.push((run, whole)));
+            self.runs_in_rows(shape, EVERY_ROW, |run, whole| runs.push((run, whole)));
             runs
         });
-        for &(run, whole) in runs {
-            each(run, whole);
-        }
+        Some(runs)
     }
 
     /// `runs`, of the cells in grid rows `rows` (inclusive) alone.
