@@ -5,6 +5,8 @@
 //! a page only, from the area's own texts, by the rules the tiers follow
 //! (search/query/forgiving.rs).
 
+use std::cell::OnceCell;
+
 use serde::Serialize;
 
 use crate::search::query::tier::MatchTier;
@@ -12,6 +14,7 @@ use crate::search::query::tier::{
     FORGIVING_WORDS_MAX, SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM,
 };
 use crate::search::words::fold;
+use crate::search::words::typo_rows::Query;
 use crate::search::words::typo_walk::{Mode, distance};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -48,13 +51,43 @@ struct Hit<'f> {
 
 /// A search's words, folded once for every item of its page.
 pub struct SearchWords {
-    words: Vec<String>,
+    words: Vec<QueryWord>,
+}
+
+/// One query word, folded, with the rows that measure its typos against an
+/// item's words without a table each (None for a word too long for them),
+/// made when a page first has a typo to measure: a page of exact matches
+/// has none.
+struct QueryWord {
+    text: String,
+    rows: OnceCell<Option<Query>>,
+}
+
+impl QueryWord {
+    /// The typos between this word and `word` (or its nearest prefix, in
+    /// `Mode::Prefix`), if at most `allowed`.
+    fn typos(&self, word: &str, mode: Mode, allowed: usize) -> Option<u8> {
+        let prefix = mode == Mode::Prefix;
+        match self.rows.get_or_init(|| Query::new(self.text.as_bytes())) {
+            Some(rows) => rows.edits_within(word.as_bytes(), prefix, allowed as u8),
+            None => {
+                let d = distance(self.text.as_bytes(), word.as_bytes(), mode);
+                (d <= allowed).then_some(d as u8)
+            }
+        }
+    }
 }
 
 impl SearchWords {
     pub fn new(words: &[String]) -> SearchWords {
         SearchWords {
-            words: words.iter().map(|w| fold::word(w)).collect(),
+            words: words
+                .iter()
+                .map(|w| QueryWord {
+                    text: fold::word(w),
+                    rows: OnceCell::new(),
+                })
+                .collect(),
         }
     }
 
@@ -73,7 +106,7 @@ impl SearchWords {
         // Every field's words folded into one buffer: a page explains many
         // items, and a string a word was near a tenth of a 3-letter search's
         // time (bench/PROFILE.md, "Yielding between turns").
-        let mut folded = String::new();
+        let mut folded = String::with_capacity(texts.clone().map(|(t, _)| t.len()).sum());
         let mut spans = Vec::new();
         let mut ends = Vec::new();
         for (text, _) in texts.clone() {
@@ -106,7 +139,7 @@ impl SearchWords {
 
 /// The hits of the query's words read best, each alone or two neighbours
 /// joined: `best[i]`, the weakest grade of the first i words and its hits.
-fn best_reading<'f>(fields: &'f [Field], query: &[String], tier: MatchTier) -> Vec<Hit<'f>> {
+fn best_reading<'f>(fields: &'f [Field], query: &[QueryWord], tier: MatchTier) -> Vec<Hit<'f>> {
     let n = query.len().min(FORGIVING_WORDS_MAX);
     let mut best: Vec<Option<(u8, Vec<Hit>)>> = vec![None; n + 1];
     best[0] = Some((1, Vec::new()));
@@ -122,7 +155,7 @@ fn best_reading<'f>(fields: &'f [Field], query: &[String], tier: MatchTier) -> V
             && tier >= MatchTier::OneTypo
             && let (Some(before), Some(hit)) = (
                 &best[i - 2],
-                joined_hit(fields, &query[i - 2], &query[i - 1], last),
+                joined_hit(fields, &query[i - 2].text, &query[i - 1].text, last),
             )
         {
             options.push((before, hit));
@@ -151,7 +184,13 @@ fn typos_allowed(letters: usize) -> usize {
 
 /// The best hit of one query word in any field; typos and splits are
 /// looked for only when the area's tier allows them.
-fn word_hit<'f>(fields: &'f [Field], q: &str, last: bool, tier: MatchTier) -> Option<Hit<'f>> {
+fn word_hit<'f>(
+    fields: &'f [Field],
+    query: &QueryWord,
+    last: bool,
+    tier: MatchTier,
+) -> Option<Hit<'f>> {
+    let q = query.text.as_str();
     let forgives = tier >= MatchTier::OneTypo;
     let allowed = if forgives {
         typos_allowed(q.chars().count())
@@ -177,11 +216,11 @@ fn word_hit<'f>(fields: &'f [Field], q: &str, last: bool, tier: MatchTier) -> Op
             }
             // A whole word differs by at least its difference in length.
             let near = mode == Mode::Prefix || w.len().abs_diff(q.len()) <= allowed;
-            if allowed > 0 && near {
-                let d = distance(q.as_bytes(), w.as_bytes(), mode);
-                if d <= allowed {
-                    offer(2 + d as u8, (w, None), f);
-                }
+            if allowed > 0
+                && near
+                && let Some(d) = query.typos(w, mode, allowed)
+            {
+                offer(2 + d, (w, None), f);
             }
             if forgives
                 && let Some(&next) = f.words.get(k + 1)

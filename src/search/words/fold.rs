@@ -64,8 +64,12 @@ pub fn words(text: &str) -> Vec<String> {
 }
 
 /// Folds the words of `text` onto the end of `out` and notes where each
-/// lies: `words` without a string a word, for a page's many items.
+/// lies: `words` without a string a word, for a page's many items. What
+/// `out` holds between the spans is no word.
 pub fn push_words(text: &str, out: &mut String, spans: &mut Vec<Range<usize>>) {
+    if text.is_ascii() {
+        return push_ascii_words(text, out, spans);
+    }
     for piece in text.split(|c: char| !in_word(c)) {
         let start = out.len();
         piece.chars().for_each(|c| fold_char(c, out));
@@ -73,6 +77,30 @@ pub fn push_words(text: &str, out: &mut String, spans: &mut Vec<Range<usize>>) {
         if out.len() > start {
             spans.push(start..out.len());
         }
+    }
+}
+
+/// `push_words` for a text of ASCII alone, most names: a byte is a
+/// character, a word's bytes are letters and digits, and folding is
+/// lower-casing. The whole text is copied, separators too, and the spans
+/// pick its words out.
+fn push_ascii_words(text: &str, out: &mut String, spans: &mut Vec<Range<usize>>) {
+    let start = out.len();
+    out.push_str(text);
+    out[start..].make_ascii_lowercase();
+    let mut word_start = None;
+    for (i, b) in out.as_bytes().iter().enumerate().skip(start) {
+        match (b.is_ascii_alphanumeric(), word_start) {
+            (true, None) => word_start = Some(i),
+            (false, Some(first)) => {
+                spans.push(first..i);
+                word_start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(first) = word_start {
+        spans.push(first..out.len());
     }
 }
 
@@ -101,5 +129,11 @@ mod tests {
         assert_eq!(key("Ærø Ōuvre Straße"), "ærø ouvre straße");
         assert_eq!(word("Soweto12"), "soweto12");
         assert!(words(" - ; ").is_empty());
+        // The same words whether a text is ASCII alone or not.
+        assert_eq!(words("Port-ELIZABETH  12b"), ["port", "elizabeth", "12b"]);
+        assert_eq!(
+            words("Port-ELIZABETH  12b é"),
+            ["port", "elizabeth", "12b", "e"]
+        );
     }
 }

@@ -9,7 +9,7 @@
 pub mod fold;
 pub mod other_ranks;
 mod trie_top;
-mod typo_rows;
+pub mod typo_rows;
 pub mod typo_walk;
 pub mod vocabulary;
 pub mod walks;

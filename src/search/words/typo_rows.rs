@@ -91,6 +91,41 @@ impl Query {
     }
 }
 
+impl Query {
+    /// The fewest edits between the query and `word`, or with `prefix`
+    /// between it and the nearest prefix of `word`, if at most `most`
+    /// (itself at most `MOST`): `distance` without a table, and stopped as
+    /// soon as no longer prefix of `word` can come within the bound. A page
+    /// explains every word of its items' texts against each query word
+    /// (search/query/explain.rs).
+    pub fn edits_within(&self, word: &[u8], prefix: bool, most: u8) -> Option<u8> {
+        let within = |edits: Option<u8>| edits.filter(|&e| e <= most);
+        let mut row = self.first();
+        let mut parent = row;
+        let mut best = if prefix {
+            within(self.edits(&row))
+        } else {
+            None
+        };
+        let mut before = None;
+        for &c in word {
+            let next = self.next(&parent, &row, before, c);
+            (parent, row, before) = (row, next, Some(c));
+            if row.least().is_none_or(|least| least > most) {
+                return best;
+            }
+            if prefix && let Some(e) = within(self.edits(&row)) {
+                best = Some(best.map_or(e, |b| b.min(e)));
+            }
+        }
+        if prefix {
+            best
+        } else {
+            within(self.edits(&row))
+        }
+    }
+}
+
 impl Row {
     /// The fewest edits between any prefix of the query and the walk's
     /// prefix, if at most `MOST`: no longer prefix of it can do better.

@@ -132,6 +132,26 @@ fn the_distance_of_one_pair_is_the_textbook_one() {
 }
 
 #[test]
+fn the_bounded_distance_of_one_pair_agrees_with_the_textbook_one() {
+    let mut rng = Lcg(13);
+    for _ in 0..5000 {
+        let (a, b) = (random_word(&mut rng, b"abc"), random_word(&mut rng, b"abc"));
+        let rows = Query::new(&a).unwrap();
+        for (mode, prefix) in [(Mode::Whole, false), (Mode::Prefix, true)] {
+            let textbook = distance(&a, &b, mode);
+            for most in 0..=MOST as u8 {
+                let expected = (textbook <= usize::from(most)).then_some(textbook as u8);
+                assert_eq!(
+                    rows.edits_within(&b, prefix, most),
+                    expected,
+                    "{a:?} {b:?} {mode:?} within {most}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_query_longer_than_the_rows_hold_is_walked_word_by_word() {
     let long = "ab".repeat(70);
     let typo = format!("{}x{}", &long[..60], &long[61..]);
