@@ -80,6 +80,13 @@ fn an_encoded_offset_name_is_replaced_and_unsafe_bytes_are_escaped() {
         raw.starts_with("</v1/areas/search?q=a%22b%3Cc%3E&offset=0>"),
         "{raw}"
     );
+    // A character of two bytes gives two escapes; a space and a trailing
+    // unsafe byte are escaped too.
+    let wide = link("/v1/areas/search?q=Danië ls|", 1, 10, 0);
+    assert!(
+        wide.starts_with("</v1/areas/search?q=Dani%C3%AB%20ls%7C&offset=0>"),
+        "{wide}"
+    );
 }
 
 #[test]
