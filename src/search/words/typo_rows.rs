@@ -7,7 +7,8 @@
 //!
 //! The distance is the optimal string alignment distance: insertions,
 //! deletions, substitutions, and a swap of two neighbouring letters, each
-//! one edit. `distance` computes it for one pair, for explaining a match.
+//! one edit. `Query::edits_within` measures one pair within the bound, for
+//! explaining a match; `distance` computes it for a pair of any length.
 
 /// The most edits a row tells apart: two typos (api/contract.rs).
 pub const MOST: usize = 2;
@@ -89,9 +90,7 @@ impl Query {
             .find(|&e| row.within[e] >> self.len & 1 == 1)
             .map(|e| e as u8)
     }
-}
 
-impl Query {
     /// The fewest edits between the query and `word`, or with `prefix`
     /// between it and the nearest prefix of `word`, if at most `most`
     /// (itself at most `MOST`): `distance` without a table, and stopped as

@@ -214,7 +214,8 @@ impl Walk<'_> {
 
 /// The optimal string alignment distance between two words, or with
 /// `Mode::Prefix` between `query` and the nearest prefix of `word`: what
-/// `near` finds, for one word (search/query/explain.rs).
+/// `near` finds, for one word of any length (a query too long for the
+/// rows, here and in search/query/explain.rs).
 pub fn distance(query: &[u8], word: &[u8], mode: Mode) -> usize {
     typo_rows::distance(query, word, mode == Mode::Prefix)
 }
