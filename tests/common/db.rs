@@ -5,24 +5,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use area_scoring::access::{key_file, keys, plans};
 use area_scoring::domain::Plan;
 use area_scoring::{data::db, data::load, data::seed};
 
-/// A new empty directory under Cargo's temporary directory for this target
-/// (`cargo clean` removes it), unique per process and call, so test binaries
-/// running side by side never share a file.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{name}-{}-{n}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create a scratch directory");
-    dir
-}
+pub use super::scratch::scratch_dir;
 
 /// A fresh database from seed/ in its own directory: a copy of one made by
 /// `init` once per test binary (a debug-build init takes seconds).

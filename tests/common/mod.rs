@@ -27,6 +27,7 @@ pub mod pages;
 pub mod rate;
 pub mod reference;
 pub mod rng;
+pub mod scratch;
 pub mod seed;
 pub mod server;
 pub mod wait;
