@@ -143,10 +143,11 @@ CREATE TABLE word_store (
 );
 
 -- areas_by_position, a covering index over the centre points and what search
--- needs of each area, is created by src/data/load.rs (AREAS_BY_POSITION) once the
--- areas are in, so that its pages lie together: the server reads it whole
--- when it opens the file, and from a cold disk cache at 100,000 areas that
--- took 520 ms while it was built row by row among the history pages.
+-- needs of each area (score and province), is created by src/data/load.rs
+-- (AREAS_BY_POSITION) once the areas are in, so that its pages lie together:
+-- the server reads it whole when it opens the file, and from a cold disk cache
+-- at 100,000 areas that took 520 ms while it was built row by row among the
+-- history pages.
 
 -- Each area's Get Area body without nearby and history, serialized once at
 -- load by src/data/stored.rs: Get Area is then one lookup instead of two

@@ -119,9 +119,11 @@ fn build(
     Ok((count, conn))
 }
 
-/// The covering index the server reads whole at start (search/index/mod.rs);
-/// see schema.sql for why it is made here, after the areas.
-const AREAS_BY_POSITION: &str = "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score);";
+/// The covering index the server reads whole at start (search/index/read.rs,
+/// which says why it holds the province); see schema.sql for why it is made
+/// here, after the areas.
+const AREAS_BY_POSITION: &str =
+    "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score, province_slug);";
 
 /// Fills the search ranks, the full-text index and its heavy words' matches,
 /// the stored Get Area bodies and the list orderings from the areas.

@@ -4,9 +4,10 @@
 //! searches by place. Its parts: the grid's cells and entries (`grid`), the
 //! areas of each province as bitmaps (`provinces`), the score order and a
 //! score floor's placement (`score_order`), bitmaps over positions
-//! (`bitmap`) and distances on the Earth (`geo`). `provinces` and
-//! `score_order` add to `AreaIndex` itself and are built with it, so they and
-//! this file name each other: one type, in three files for size.
+//! (`bitmap`) and distances on the Earth (`geo`). `provinces`,
+//! `score_order` and `read` (the dataset's read at open) add to `AreaIndex`
+//! itself and are built with it, so they and this file name each other: one
+//! type, in four files for size.
 //!
 //! The grid buckets areas by cells of `CELL_DEG` degrees of latitude and
 //! longitude; each cell's areas sit together, best score first, so a cell
@@ -20,11 +21,10 @@ pub mod bitmap;
 pub mod geo;
 pub mod grid;
 pub mod provinces;
+mod read;
 mod score_order;
 #[cfg(test)]
 pub mod test_points;
-
-use rusqlite::Connection;
 
 use crate::search::index::grid::{Cell, Entry, NO_SLOT, col_of, entry, row_of};
 use crate::search::index::provinces::ProvinceAreas;
@@ -67,30 +67,7 @@ pub struct AreaIndex {
     pub(super) provinces: Vec<ProvinceAreas>,
 }
 
-/// Read off the covering index areas_by_position (data/load.rs).
-const EVERY_AREA: &str =
-    "SELECT area_no, lat, lng, truth_score FROM areas ORDER BY lat, lng, truth_score";
-
-/// Search ranks in order; rank is dense from 1 (data/load.rs, `derive`).
-const RANKS: &str = "SELECT area_no FROM search_rank ORDER BY rank";
-
 impl AreaIndex {
-    pub fn load(conn: &Connection) -> rusqlite::Result<AreaIndex> {
-        let mut stmt = conn.prepare(EVERY_AREA)?;
-        let mut rows = stmt.query([])?;
-        // Straight into entries: a million areas held twice at start would
-        // raise the peak RSS by 32 MB for nothing.
-        let mut entries = Vec::new();
-        while let Some(r) = rows.next()? {
-            entries.push(entry(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
-        }
-        let by_rank = conn
-            .prepare(RANKS)?
-            .query_map([], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        AreaIndex::from_entries(entries, by_rank).with_provinces_of(conn)
-    }
-
     /// From (area_no, lat, lng, truth_score), in any order, and
     /// the area_no of each search rank from 1; in no province until
     /// `with_provinces`.

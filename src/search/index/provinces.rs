@@ -22,9 +22,6 @@
 //! 40 MB read at random at a million areas). The nine provinces take nine
 //! bits an area in each of the three orders: 3.4 MB at a million areas.
 
-use rusqlite::Connection;
-use rusqlite::types::ValueRef;
-
 use crate::domain::PROVINCES;
 use crate::search::index::AreaIndex;
 use crate::search::index::Floor;
@@ -55,31 +52,10 @@ const SPAN_GAP: usize = 4;
 /// order's prefix only when it reads this many times fewer words.
 const FLOOR_TEST_COST: usize = 2;
 
-/// Each area's province. A full read of the areas table (about 0.3 s at a
-/// million areas, on a busy machine); the covering index the grid is read
-/// from holds no province.
-const AREA_PROVINCES: &str = "SELECT area_no, province_slug FROM areas";
-
 /// A position in no province of `PROVINCES`.
-const NONE: u8 = u8::MAX;
+pub(super) const NONE: u8 = u8::MAX;
 
 impl AreaIndex {
-    /// The index with the areas of each province, read off the dataset.
-    /// Each slug is compared where SQLite holds it: a String for each of a
-    /// million areas, held until the bitmaps were made, raised the peak RSS
-    /// by 36 MiB.
-    pub fn with_provinces_of(self, conn: &Connection) -> rusqlite::Result<AreaIndex> {
-        let mut province_at = vec![NONE; self.area_count()];
-        let mut stmt = conn.prepare(AREA_PROVINCES)?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            if let ValueRef::Text(slug) = r.get_ref(1)? {
-                self.note_province(&mut province_at, r.get(0)?, slug);
-            }
-        }
-        Ok(self.with_province_at(&province_at))
-    }
-
     /// The index with the areas of each province of `PROVINCES`, from the
     /// area_no and slug of each area. An area whose slug is not among
     /// them, or whose area_no is not indexed, is in none.
@@ -101,7 +77,7 @@ impl AreaIndex {
 
     /// The bitmaps of each province, from each position's province (or
     /// `NONE`): one pass in each order.
-    fn with_province_at(mut self, province_at: &[u8]) -> AreaIndex {
+    pub(super) fn with_province_at(mut self, province_at: &[u8]) -> AreaIndex {
         let n = self.area_count();
         let mut provinces: Vec<ProvinceAreas> = PROVINCES
             .iter()
