@@ -142,6 +142,20 @@ CREATE TABLE word_store (
     areas  INTEGER NOT NULL
 );
 
+-- Every word search can match, with where it occurs and the areas of each word
+-- of the other names, read off the full-text tables once at load and stored
+-- in the form the server keeps them (src/search/words/vocabulary_store.rs,
+-- which says how the parts are laid out): one row. Opening the file then
+-- reads a few megabytes, not every posting of the full-text index.
+CREATE TABLE search_words (
+    layout        INTEGER NOT NULL,
+    words         BLOB    NOT NULL,
+    starts        BLOB    NOT NULL,
+    kinds         BLOB    NOT NULL,
+    other_entries BLOB    NOT NULL,
+    other_lists   BLOB    NOT NULL
+);
+
 -- areas_by_position, a covering index over the centre points and what search
 -- needs of each area (score and province), is created by src/data/load.rs
 -- (AREAS_BY_POSITION) once the areas are in, so that its pages lie together:

@@ -57,9 +57,10 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # The database for N areas, built once and reused while what it stores is
 # the same: the schema, the seed places, and the versions of the schema and
-# of the stored search words' layout (`LAYOUT`, src/search/matches/word_store.rs),
-# all part of the file name. A change to how the words are stored raises
-# LAYOUT and so rebuilds it; a refactor of the code that writes it does not.
+# of the stored search words' layouts (`LAYOUT` in src/search/matches/word_store.rs
+# and in src/search/words/vocabulary_store.rs), all part of the file name. A
+# change to how the words are stored raises a LAYOUT and so rebuilds it; a
+# refactor of the code that writes it does not.
 # How long the build took and its peak RSS are kept beside it (<db>.build),
 # for the report.
 const_of() { # const_of FILE NAME -> the integer value of `pub const NAME: i64`
@@ -69,10 +70,11 @@ const_of() { # const_of FILE NAME -> the integer value of `pub const NAME: i64`
   echo "$v"
 }
 database() {
-  local n=$1 hash db layout schema
+  local n=$1 hash db layout schema words
   layout=$(const_of src/search/matches/word_store.rs LAYOUT) || return 1
   schema=$(const_of src/data/db.rs SCHEMA_VERSION) || return 1
-  hash=$({ cat schema.sql seed/za-areas.csv seed/other-names.csv src/data/synthetic.rs; echo "schema $schema layout $layout"; } |
+  words=$(const_of src/search/words/vocabulary_store.rs LAYOUT) || return 1
+  hash=$({ cat schema.sql seed/za-areas.csv seed/other-names.csv src/data/synthetic.rs; echo "schema $schema layout $layout words $words"; } |
     sha256sum | cut -c1-12)
   db="$DATA/areas-${n}x${DAYS}-${hash}.db"
   mkdir -p "$DATA"

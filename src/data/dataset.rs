@@ -20,6 +20,7 @@ use crate::search::index::AreaIndex;
 use crate::search::matches::match_cache::MatchCache;
 use crate::search::matches::word_store;
 use crate::search::words::vocabulary::Vocabulary;
+use crate::search::words::vocabulary_store;
 
 /// The two pools a dataset opens.
 #[derive(Debug, Clone, Copy)]
@@ -141,10 +142,15 @@ impl Dataset {
     }
 }
 
-/// The vocabulary, read on a connection of its own.
+/// The vocabulary, read on a connection of its own: as the file stores it,
+/// or off its full-text tables when it stores none this build reads.
 fn read_vocabulary(pool: &Pool, other_names: bool) -> Result<Vocabulary, String> {
     let conn = pool.get().map_err(|e| e.to_string())?;
-    Vocabulary::read(&conn, other_names).map_err(|e| e.to_string())
+    match vocabulary_store::read(&conn) {
+        Ok(Some(stored)) => Ok(stored),
+        Ok(None) => Vocabulary::read(&conn, other_names).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 pub struct Store {

@@ -125,8 +125,8 @@ fn build(
 const AREAS_BY_POSITION: &str =
     "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score, province_slug);";
 
-/// Fills the search ranks, the full-text index and its heavy words' matches,
-/// the stored Get Area bodies and the list orderings from the areas.
+/// Fills the search ranks, the full-text index, its heavy words' matches and
+/// its vocabulary, the stored Get Area bodies and the list orderings from the areas.
 fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     tx.execute_batch(AREAS_BY_POSITION)?;
     tx.execute_batch(
@@ -149,6 +149,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     tx.execute_batch("INSERT INTO other_names_fts (other_names_fts) VALUES ('optimize');")?;
     crate::search::matches::joined_words::write(tx)?;
     crate::search::matches::word_store::write(tx)?;
+    crate::search::words::vocabulary_store::write(tx)?;
     crate::data::recent_history::write(tx)?;
     {
         // Read while area_detail grows: SQLite allows it, as the read is of

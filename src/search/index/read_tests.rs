@@ -8,7 +8,9 @@ use super::*;
 
 /// Each area's (area_no, province slug), straight from the areas table.
 fn slugs(conn: &Connection) -> Vec<(i64, String)> {
-    let mut stmt = conn.prepare("SELECT area_no, province_slug FROM areas").unwrap();
+    let mut stmt = conn
+        .prepare("SELECT area_no, province_slug FROM areas")
+        .unwrap();
     stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .unwrap()
         .collect::<rusqlite::Result<_>>()
@@ -22,7 +24,11 @@ fn assert_provinces(index: &AreaIndex, slugs: &[(i64, String)]) {
         let at = index.position_of(*area_no).expect("every area is indexed");
         for (province, _) in PROVINCES {
             let holds = index.province(province).unwrap().holds(at);
-            assert_eq!(holds, province == slug, "area {area_no} of {slug}, in {province}");
+            assert_eq!(
+                holds,
+                province == slug,
+                "area {area_no} of {slug}, in {province}"
+            );
         }
     }
 }

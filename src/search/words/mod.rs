@@ -2,8 +2,9 @@
 //! (`fold`), the vocabulary of the dataset's terms (`vocabulary`, its first
 //! trie levels in `trie_top`), the terms within a few typos of a query word
 //! (`typo_walk`, one row of its table in `typo_rows`, its answers and the
-//! walks kept in `walks`), and the areas of each word of the other names
-//! (`other_ranks`). The areas of the other words are read from the
+//! walks kept in `walks`), the areas of each word of the other names
+//! (`other_ranks`), and the vocabulary as the dataset stores it
+//! (`vocabulary_store`). The areas of the other words are read from the
 //! full-text index (search/matches/).
 
 pub mod fold;
@@ -12,4 +13,5 @@ mod trie_top;
 pub mod typo_rows;
 pub mod typo_walk;
 pub mod vocabulary;
+pub mod vocabulary_store;
 pub mod walks;

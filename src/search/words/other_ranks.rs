@@ -116,6 +116,27 @@ impl OtherNameRanks {
         ranks
     }
 
+    /// Each word's entry and the shared lists, to be stored
+    /// (vocabulary_store.rs).
+    pub(super) fn parts(&self) -> (&[u32], &[u32]) {
+        (&self.entries, &self.lists)
+    }
+
+    /// The ranks of stored parts, for a vocabulary of `words` words; None
+    /// unless there is an entry for each word and each list lies within
+    /// `lists`, so that `of_word` never reads outside them.
+    pub(super) fn from_parts(entries: Vec<u32>, lists: Vec<u32>, words: usize) -> Option<Self> {
+        let list_fits = |entry: u32| {
+            let at = (entry & !MANY) as usize;
+            let count = *lists.get(at)? as usize;
+            (at + 1)
+                .checked_add(count)
+                .filter(|&end| end <= lists.len())
+        };
+        let fits = |&entry: &u32| entry == NONE || entry & MANY == 0 || list_fits(entry).is_some();
+        (entries.len() == words && entries.iter().all(fits)).then_some(Self { entries, lists })
+    }
+
     /// The bytes it holds on the heap.
     pub fn heap_bytes(&self) -> usize {
         (self.entries.capacity() + self.lists.capacity()) * 4

@@ -78,6 +78,45 @@ impl Vocabulary {
             v.starts.push(v.bytes.len() as u32);
             v.kinds.push(kind);
         }
+        v.with_trie_top()
+    }
+
+    /// A vocabulary of stored parts (vocabulary_store.rs): the words' bytes,
+    /// where each starts (and the end), and each word's kinds; None unless
+    /// they are consistent and the words rise strictly, as `read` makes them.
+    pub(super) fn from_parts(
+        bytes: Vec<u8>,
+        starts: Vec<u32>,
+        kinds: Vec<u8>,
+    ) -> Option<Vocabulary> {
+        let consistent = match starts.as_slice() {
+            [] => bytes.is_empty() && kinds.is_empty(),
+            [first, .., last] => {
+                *first == 0 && *last as usize == bytes.len() && kinds.len() + 1 == starts.len()
+            }
+            [_] => false,
+        };
+        if !consistent || starts.windows(2).any(|w| w[0] >= w[1]) {
+            return None;
+        }
+        let v = Vocabulary {
+            bytes,
+            starts,
+            kinds,
+            ..Vocabulary::default()
+        };
+        let rising = (1..v.len()).all(|i| v.word(i - 1) < v.word(i));
+        rising.then(|| v.with_trie_top())
+    }
+
+    /// The parts `from_parts` takes, to be stored.
+    pub(super) fn parts(&self) -> (&[u8], &[u32], &[u8]) {
+        (&self.bytes, &self.starts, &self.kinds)
+    }
+
+    /// Fits the buffers and tables the trie's first levels.
+    fn with_trie_top(mut self) -> Vocabulary {
+        let v = &mut self;
         v.bytes.shrink_to_fit();
         v.starts.shrink_to_fit();
         v.kinds.shrink_to_fit();
@@ -92,7 +131,7 @@ impl Vocabulary {
             })
             .collect();
         v.top = TrieTop::new(shared.iter().map(|&s| usize::from(s)));
-        v
+        self
     }
 
     /// The runs of `within`'s words (which share their first `depth`

@@ -1,0 +1,100 @@
+//! The vocabulary (vocabulary.rs) stored in the dataset when it is written,
+//! so that opening the dataset reads a few megabytes. Read off FTS5 instead,
+//! the words walk every posting of the full-text index: 280 MB at a million
+//! areas, 1.5 s from a cold disk cache (bench/PROFILE.md, "Opening a million
+//! areas from a cold disk").
+//!
+//! What is stored is what `Vocabulary::read` makes of the file's own
+//! full-text tables at the end of the build, so the two agree by
+//! construction. A file without it (written by an older build), of another
+//! `LAYOUT`, or whose parts do not fit together is read off FTS5, with the
+//! same answers.
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::search::words::other_ranks::OtherNameRanks;
+use crate::search::words::vocabulary::Vocabulary;
+
+/// How the parts are laid out: raised when they change, or when what a
+/// vocabulary holds does, so that files written before are read off FTS5.
+pub const LAYOUT: i64 = 1;
+
+const HAS_TABLE: &str =
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_words'";
+const WRITE: &str =
+    "INSERT INTO search_words (layout, words, starts, kinds, other_entries, other_lists)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+const READ: &str =
+    "SELECT layout, words, starts, kinds, other_entries, other_lists FROM search_words";
+
+/// Stores the vocabulary of the file's full-text tables, once they are full.
+pub fn write(conn: &Connection) -> rusqlite::Result<()> {
+    let v = Vocabulary::read(conn, true)?;
+    let (words, starts, kinds) = v.parts();
+    let (entries, lists) = v.other_ranks.parts();
+    conn.execute(
+        WRITE,
+        params![LAYOUT, words, le(starts), kinds, le(entries), le(lists)],
+    )?;
+    Ok(())
+}
+
+/// The stored vocabulary, if the file holds one this build reads.
+pub fn read(conn: &Connection) -> rusqlite::Result<Option<Vocabulary>> {
+    if conn
+        .query_row(HAS_TABLE, [], |_| Ok(()))
+        .optional()?
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let mut stmt = conn.prepare(READ)?;
+    let mut rows = stmt.query([])?;
+    let Some(row) = rows.next()? else {
+        return Ok(None);
+    };
+    if row.get::<_, i64>(0)? != LAYOUT {
+        return Ok(None);
+    }
+    let mut parts = Vec::with_capacity(5);
+    for i in 1..=5 {
+        match row.get_ref(i)? {
+            ValueRef::Blob(bytes) => parts.push(bytes),
+            _ => return Ok(None),
+        }
+    }
+    let stored = (|| {
+        let [words, starts, kinds, entries, lists] = parts[..] else {
+            return None;
+        };
+        let mut v = Vocabulary::from_parts(words.to_vec(), u32s(starts)?, kinds.to_vec())?;
+        v.other_ranks = OtherNameRanks::from_parts(u32s(entries)?, u32s(lists)?, v.len())?;
+        Some(v)
+    })();
+    if stored.is_none() {
+        log::warn!(
+            "the stored search words do not fit together; reading them off the full-text index"
+        );
+    }
+    Ok(stored)
+}
+
+/// Little-endian bytes of each value.
+fn le(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The values of `le`'s bytes; None unless they are whole values.
+fn u32s(bytes: &[u8]) -> Option<Vec<u32>> {
+    let whole = bytes.chunks_exact(4);
+    whole.remainder().is_empty().then(|| {
+        whole
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+#[path = "vocabulary_store_tests.rs"]
+mod tests;
