@@ -21,9 +21,9 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     FIRST.call_once(|| {
         remove_ended(&root);
-        // SAFETY: `remove_made` is an `extern "C" fn()` that never unwinds
-        // across the boundary (it catches nothing that can panic: a poisoned
-        // lock is taken as is and errors are ignored).
+        // SAFETY: `atexit` only keeps the pointer to `remove_made`, an
+        // `extern "C" fn()` that does not panic: a poisoned lock is used as
+        // it is, and removal errors are ignored.
         unsafe { libc::atexit(remove_made) };
     });
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
