@@ -142,15 +142,10 @@ impl Dataset {
     }
 }
 
-/// The vocabulary, read on a connection of its own: as the file stores it,
-/// or off its full-text tables when it stores none this build reads.
+/// The vocabulary, read on a connection of its own.
 fn read_vocabulary(pool: &Pool, other_names: bool) -> Result<Vocabulary, String> {
     let conn = pool.get().map_err(|e| e.to_string())?;
-    match vocabulary_store::read(&conn) {
-        Ok(Some(stored)) => Ok(stored),
-        Ok(None) => Vocabulary::read(&conn, other_names).map_err(|e| e.to_string()),
-        Err(e) => Err(e.to_string()),
-    }
+    vocabulary_store::open(&conn, other_names).map_err(|e| e.to_string())
 }
 
 pub struct Store {
@@ -292,12 +287,9 @@ fn descriptors_to_spare() -> bool {
 /// arenas, not only at the top of the heap). A few milliseconds, once a reload.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn give_back_free_memory() {
-    unsafe extern "C" {
-        fn malloc_trim(pad: usize) -> i32;
-    }
     // SAFETY: malloc_trim takes no pointer and works only on glibc's own state.
     unsafe {
-        malloc_trim(0);
+        libc::malloc_trim(0);
     }
 }
 

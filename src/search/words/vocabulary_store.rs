@@ -40,6 +40,16 @@ pub fn write(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The file's vocabulary: as it stores it, or read off its full-text tables
+/// when it stores none this build reads (`other_names`: the file has the
+/// other names' table).
+pub fn open(conn: &Connection, other_names: bool) -> rusqlite::Result<Vocabulary> {
+    match read(conn)? {
+        Some(stored) => Ok(stored),
+        None => Vocabulary::read(conn, other_names),
+    }
+}
+
 /// The stored vocabulary, if the file holds one this build reads.
 pub fn read(conn: &Connection) -> rusqlite::Result<Option<Vocabulary>> {
     if conn
@@ -57,19 +67,13 @@ pub fn read(conn: &Connection) -> rusqlite::Result<Option<Vocabulary>> {
     if row.get::<_, i64>(0)? != LAYOUT {
         return Ok(None);
     }
-    let mut parts = Vec::with_capacity(5);
-    for i in 1..=5 {
-        match row.get_ref(i)? {
-            ValueRef::Blob(bytes) => parts.push(bytes),
-            _ => return Ok(None),
-        }
-    }
     let stored = (|| {
-        let [words, starts, kinds, entries, lists] = parts[..] else {
-            return None;
+        let blob = |i| match row.get_ref(i) {
+            Ok(ValueRef::Blob(bytes)) => Some(bytes),
+            _ => None,
         };
-        let mut v = Vocabulary::from_parts(words.to_vec(), u32s(starts)?, kinds.to_vec())?;
-        v.other_ranks = OtherNameRanks::from_parts(u32s(entries)?, u32s(lists)?, v.len())?;
+        let mut v = Vocabulary::from_parts(blob(1)?.to_vec(), u32s(blob(2)?)?, blob(3)?.to_vec())?;
+        v.other_ranks = OtherNameRanks::from_parts(u32s(blob(4)?)?, u32s(blob(5)?)?, v.len())?;
         Some(v)
     })();
     if stored.is_none() {
