@@ -4,6 +4,8 @@
 //! machine word at a time, whatever the number of matches; several words are
 //! ANDed word by word on the way.
 
+use crate::search::index::little_endian;
+
 /// One bit per position, from 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bits {
@@ -35,21 +37,14 @@ impl Bits {
     /// The bitmap as bytes, little-endian a machine word at a time, as the
     /// dataset stores it (search/matches/word_store.rs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+        little_endian::u64_bytes(&self.words)
     }
 
     /// A bitmap for positions 0 up to `len` from `to_bytes`; None when the
     /// bytes are not of that size.
     pub fn from_bytes(bytes: &[u8], len: usize) -> Option<Bits> {
-        if bytes.len() != len.div_ceil(64) * 8 {
-            return None;
-        }
-        let words = bytes.chunks_exact(8);
-        Some(Bits {
-            words: words
-                .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
-                .collect(),
-        })
+        let words = little_endian::u64s(bytes)?;
+        (words.len() == len.div_ceil(64)).then_some(Bits { words })
     }
 
     /// The ranges of positions, a machine word at a time, whose words hold

@@ -4,7 +4,8 @@
 //! searches by place. Its parts: the grid's cells and entries (`grid`), the
 //! areas of each province as bitmaps (`provinces`), the score order and a
 //! score floor's placement (`score_order`), bitmaps over positions
-//! (`bitmap`) and distances on the Earth (`geo`). `provinces`,
+//! (`bitmap`), distances on the Earth (`geo`) and the byte order of the
+//! arrays search stores in the file (`little_endian`). `provinces`,
 //! `score_order` and `read` (the dataset's read at open) add to `AreaIndex`
 //! itself and are built with it, so they and this file name each other: one
 //! type, in four files for size.
@@ -20,6 +21,7 @@
 pub mod bitmap;
 pub mod geo;
 pub mod grid;
+pub mod little_endian;
 pub mod provinces;
 mod read;
 mod score_order;

@@ -24,6 +24,7 @@ use rusqlite::{Connection, OptionalExtension};
 
 use crate::search::index::AreaIndex;
 use crate::search::index::bitmap::Bits;
+use crate::search::index::little_endian;
 use crate::search::matches::match_cache::{Matches, WordBits};
 
 /// The orders the stored bitmaps follow: the area index's grid order (search/index/) (cells
@@ -195,14 +196,8 @@ fn stored_bits(areas: usize, count: usize, [rank, position, score]: [&[u8]; 3]) 
 
 /// A stored list of `count` ranks, 4 bytes each, if it holds that many.
 fn stored_list(count: usize, bytes: &[u8]) -> Option<Matches> {
-    (bytes.len() == count.checked_mul(4)?).then(|| {
-        let ranks = bytes.chunks_exact(4);
-        Matches::List(
-            ranks
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect(),
-        )
-    })
+    let ranks = little_endian::u32s(bytes)?;
+    (ranks.len() == count).then(|| Matches::List(ranks.into()))
 }
 
 #[path = "word_store_write.rs"]

@@ -7,6 +7,7 @@ use rusqlite::{Connection, params};
 
 use super::{LAYOUT, fts_term, fts_word, in_name_query, kept_form, ranks_of};
 use crate::search::index::AreaIndex;
+use crate::search::index::little_endian;
 use crate::search::matches::match_cache::{self, MatchCache, Matches};
 
 /// Every term of the full-text index and the number of rows holding it.
@@ -68,11 +69,7 @@ pub(super) fn write_with(
         let count = ranks.len();
         let as_bits = cache.wants_bits(count, areas);
         let blobs = match kept_form(index, ranks, as_bits) {
-            Matches::List(ranks) => (
-                ranks.iter().flat_map(|r| r.to_le_bytes()).collect(),
-                None,
-                None,
-            ),
+            Matches::List(ranks) => (little_endian::u32_bytes(&ranks), None, None),
             Matches::Bits(b) => (
                 b.by_rank.to_bytes(),
                 Some(b.by_position.to_bytes()),

@@ -13,6 +13,7 @@
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::search::index::little_endian::{u32_bytes, u32s};
 use crate::search::words::other_ranks::OtherNameRanks;
 use crate::search::words::vocabulary::Vocabulary;
 
@@ -35,7 +36,14 @@ pub fn write(conn: &Connection) -> rusqlite::Result<()> {
     let (entries, lists) = v.other_ranks.parts();
     conn.execute(
         WRITE,
-        params![LAYOUT, words, le(starts), kinds, le(entries), le(lists)],
+        params![
+            LAYOUT,
+            words,
+            u32_bytes(starts),
+            kinds,
+            u32_bytes(entries),
+            u32_bytes(lists)
+        ],
     )?;
     Ok(())
 }
@@ -82,21 +90,6 @@ pub fn read(conn: &Connection) -> rusqlite::Result<Option<Vocabulary>> {
         );
     }
     Ok(stored)
-}
-
-/// Little-endian bytes of each value.
-fn le(values: &[u32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
-/// The values of `le`'s bytes; None unless they are whole values.
-fn u32s(bytes: &[u8]) -> Option<Vec<u32>> {
-    let whole = bytes.chunks_exact(4);
-    whole.remainder().is_empty().then(|| {
-        whole
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect()
-    })
 }
 
 #[cfg(test)]
