@@ -6,32 +6,32 @@
 
 /// The bytes of each value, in order.
 pub fn u32_bytes(values: &[u32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    bytes_of(values, u32::to_le_bytes)
 }
 
 /// The values of `u32_bytes`'s bytes; None unless they are whole values.
 pub fn u32s(bytes: &[u8]) -> Option<Vec<u32>> {
-    let whole = bytes.chunks_exact(4);
-    whole.remainder().is_empty().then(|| {
-        whole
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect()
-    })
+    values_of(bytes, u32::from_le_bytes)
 }
 
 /// The bytes of each value, in order.
 pub fn u64_bytes(values: &[u64]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    bytes_of(values, u64::to_le_bytes)
 }
 
 /// The values of `u64_bytes`'s bytes; None unless they are whole values.
 pub fn u64s(bytes: &[u8]) -> Option<Vec<u64>> {
-    let whole = bytes.chunks_exact(8);
-    whole.remainder().is_empty().then(|| {
-        whole
-            .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
-            .collect()
-    })
+    values_of(bytes, u64::from_le_bytes)
+}
+
+fn bytes_of<T: Copy, const N: usize>(values: &[T], le: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    values.iter().flat_map(|&v| le(v)).collect()
+}
+
+fn values_of<T, const N: usize>(bytes: &[u8], from_le: impl Fn([u8; N]) -> T) -> Option<Vec<T>> {
+    let (whole, rest) = bytes.as_chunks::<N>();
+    rest.is_empty()
+        .then(|| whole.iter().map(|&b| from_le(b)).collect())
 }
 
 #[cfg(test)]
