@@ -2,7 +2,7 @@
 //! the words search can match and the areas each matches, and one search
 //! from its criteria to its total and page. The endpoint (api/search.rs)
 //! parses the parameters and reads the page's areas; everything between is
-//! here, in four folders, each depending only on those after it:
+//! here, in five folders, each depending only on those after it:
 //!
 //! - `query`: one search: the filter, the page without words or by text,
 //!   the strict and forgiving tiers, and how each item matched;

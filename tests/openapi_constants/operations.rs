@@ -155,7 +155,7 @@ fn search_parameters_match_the_contract() {
         format!("a word of {TYPO_ONE_FROM} letters or more one edit away"),
         format!("each part at least {SPLIT_PART_MIN} letters"),
         format!("a word of {TYPO_TWO_FROM} letters or more"),
-        format!("Words of under {TYPO_ONE_FROM} letters are never forgiven"),
+        format!("A word of under {TYPO_ONE_FROM} letters gets no typo of its own"),
         format!("more than {FORGIVING_WORDS_MAX} words matches exactly"),
     ] {
         assert!(described.contains(&said), "match says {said}: {described}");

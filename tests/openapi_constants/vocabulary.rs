@@ -257,7 +257,7 @@ fn api_page_forgiving_search_names_the_contracts_bounds() {
         format!("a word of {TYPO_ONE_FROM} letters or more may be one edit"),
         format!("each part at least {SPLIT_PART_MIN} letters"),
         format!("for words of {TYPO_TWO_FROM} letters or more"),
-        format!("Words of under {TYPO_ONE_FROM} letters are never forgiven"),
+        format!("A word of under {TYPO_ONE_FROM} letters gets no typo of its own"),
         format!("a `q` of more than {FORGIVING_WORDS_MAX} words matches exactly"),
         format!("`tier` ({})", tiers.join(", ")),
     ];

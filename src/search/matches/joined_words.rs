@@ -21,7 +21,7 @@ use crate::search::matches::match_cache::MatchCache;
 use crate::search::matches::members::Members;
 use crate::search::matches::word_sets::{RankTable, ranks_in};
 use crate::search::matches::word_store::in_name_query;
-use crate::search::query::tier::SPLIT_PART_MIN;
+use crate::search::words::SPLIT_PART_MIN;
 use crate::search::words::vocabulary::{IN_AREAS, IN_OTHER_NAMES};
 
 /// Joins the two words of a term. A token character of the joined tables

@@ -38,8 +38,7 @@ impl MatchTier {
 /// `TYPO_TWO_FROM` two: Meilisearch's defaults.
 pub const TYPO_ONE_FROM: usize = 5;
 pub const TYPO_TWO_FROM: usize = 9;
-/// Each part of a joined or split word has at least this many letters.
-pub const SPLIT_PART_MIN: usize = 2;
+pub use crate::search::words::SPLIT_PART_MIN;
 /// A q of more words than this matches exactly: nobody types a place's
 /// name in more, and each forgiven word costs a walk and its queries.
 pub const FORGIVING_WORDS_MAX: usize = 8;

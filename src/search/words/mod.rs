@@ -15,3 +15,8 @@ pub mod typo_walk;
 pub mod vocabulary;
 pub mod vocabulary_store;
 pub mod walks;
+
+/// Each part of a joined or split word has at least this many letters: the
+/// joined neighbours stored at build (search/matches/joined_words.rs) and a
+/// query's joins and splits (search/query/forgiving_terms.rs) agree on it.
+pub const SPLIT_PART_MIN: usize = 2;
