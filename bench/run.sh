@@ -115,19 +115,11 @@ proc_ticks() {
   echo "$total"
 }
 status_kb() { awk -v k="$2:" '$1==k{print $2}' "/proc/$1/status"; }
-# Whether the page cache can hold the file with half as much again to spare: a million areas with
-# 400 days of history is about 13 GB, which need not fit beside the other users.
-fits_in_cache() { [ $(($(stat -c %s "$1") / 1024 * 3 / 2)) -lt "$(awk '/^MemAvailable/{print $2}' /proc/meminfo)" ]; }
 
 # One wrk run: wrk_case LABEL URL PATHS_FILE KEY OWNER_PID [DB] -> a row of results.tsv.
 wrk_case() {
   local label=$1 url=$2 paths=$3 key=$4 pid=$5 db=${6:-} b0 p0 b1 p1 t0 t1 s0 s1 wrk_cpu line
-  # This machine kind pages out file pages idle for about a minute (DAMON
-  # reclaim), so a case that reads parts of the database no earlier case read
-  # waited on the disk: 3-letter prefix p99 65.9 ms right after the list cases,
-  # 5.3 ms with the file cached (bench/PROFILE.md). Read it into the OS page
-  # cache first, so that the case measures the server, not the disk.
-  [ -z "$db" ] || ! fits_in_cache "$db" || cat "$db" >/dev/null
+  [ -z "$db" ] || cache_file "$db"
   wrk -t1 -c16 -d"${WARMUP}s" -s bench/rotate.lua "$url" -- "$paths" "$key" >/dev/null 2>&1 || true
   t0=$(date +%s%N)
   b0=$(busy_ticks)
@@ -187,7 +179,7 @@ run_size() {
   echo "first200_${size} $(awk '/^FIRST200_MS/{print $2}' <<<"$out")" >>"$WORK/meta"
   say "$size areas: serving on $addr, first 200 after $(awk '/^FIRST200_MS/{print $2}' <<<"$out") ms"
   # Each heavy word's first search, before any case has made the server keep it.
-  fits_in_cache "$db" && cat "$db" >/dev/null
+  cache_file "$db"
   python3 bench/first_use.py "$addr" "$key" "$WORK/cases-$size/first_use.txt" "$size" >>"$WORK/meta" ||
     say "warning: the first-use run failed"
   echo "first_use_rss_$size $(status_kb "$server" VmRSS)" >>"$WORK/meta"
