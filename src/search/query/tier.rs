@@ -38,6 +38,8 @@ impl MatchTier {
 /// `TYPO_TWO_FROM` two: Meilisearch's defaults.
 pub const TYPO_ONE_FROM: usize = 5;
 pub const TYPO_TWO_FROM: usize = 9;
+/// The least letters of each part of a joined or split word, defined with
+/// the words, which the joined neighbours stored at build need too.
 pub use crate::search::words::SPLIT_PART_MIN;
 /// A q of more words than this matches exactly: nobody types a place's
 /// name in more, and each forgiven word costs a walk and its queries.
