@@ -59,7 +59,7 @@ pub fn open(conn: &Connection, other_names: bool) -> rusqlite::Result<Vocabulary
 }
 
 /// The stored vocabulary, if the file holds one this build reads.
-pub fn read(conn: &Connection) -> rusqlite::Result<Option<Vocabulary>> {
+fn read(conn: &Connection) -> rusqlite::Result<Option<Vocabulary>> {
     if conn
         .query_row(HAS_TABLE, [], |_| Ok(()))
         .optional()?
