@@ -4,10 +4,14 @@
 //! response with `status()`, `headers()` and `body()`. No other module builds an
 //! error body, so a client always sees
 //! `{"error": {"code", "message", "status", "param"?}}` with `status` equal to the
-//! HTTP status. Database and pool errors become `ApiError`s in data/db.rs,
+//! HTTP status, and the fields a client's code acts on where an error has
+//! them: `allowed` (the words a parameter takes), `required_plan` and `plan`,
+//! and `ids` (the unknown area ids). Database and pool errors become `ApiError`s in data/db.rs,
 //! which knows which of them are passing outages.
 
 use serde::Serialize;
+
+use crate::domain::Plan;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApiError {
@@ -15,22 +19,32 @@ pub enum ApiError {
     MissingApiKey,
     /// A key that is unknown or revoked.
     InvalidApiKey,
-    /// `feature` needs a plan of higher rank than the key's.
+    /// `feature` needs a plan of higher rank than the key's; `param` is the
+    /// query parameter that asked for it, where one did (`include=history`).
     PlanUpgradeRequired {
         feature: &'static str,
-        needed: &'static str,
-        have: String,
+        needed: Plan,
+        have: Plan,
+        param: Option<&'static str>,
     },
-    /// A query parameter that is malformed, out of bounds, repeated or unknown.
-    InvalidParameter { param: String, message: String },
+    /// A query parameter that is malformed, out of bounds, repeated or
+    /// unknown. `allowed` lists the words it may take, where they are a set.
+    InvalidParameter {
+        param: String,
+        message: String,
+        allowed: Option<Vec<String>>,
+    },
     /// One or more area ids that do not exist, in the order they were asked for.
     AreaNotFound { ids: Vec<String> },
     /// No route has this path.
     NotFound { path: String },
     /// The path exists but not for this method.
     MethodNotAllowed { allow: &'static str },
-    /// The key's (or, without a valid key, the client address's) budget is spent.
+    /// The key's plan's budget is spent.
     RateLimited { retry_after_secs: u64 },
+    /// The client has spent its budget of requests without a valid key: its
+    /// key is unknown, revoked or missing, and waiting will not make it valid.
+    TooManyUnknownKeys { retry_after_secs: u64 },
     /// The request target is longer than `MAX_TARGET_BYTES`.
     UriTooLong,
     /// The request headers add up to more than `MAX_HEADER_BYTES`.
@@ -73,6 +87,16 @@ impl ApiError {
         ApiError::InvalidParameter {
             param: param.to_string(),
             message: message.into(),
+            allowed: None,
+        }
+    }
+
+    /// A parameter whose value is not one of `allowed`, which the body lists.
+    pub fn not_one_of(param: &str, message: impl Into<String>, allowed: &[&str]) -> ApiError {
+        ApiError::InvalidParameter {
+            param: param.to_string(),
+            message: message.into(),
+            allowed: Some(allowed.iter().map(|w| w.to_string()).collect()),
         }
     }
 
@@ -89,7 +113,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UriTooLong => 414,
             ApiError::UpgradeRequired => 426,
-            ApiError::RateLimited { .. } => 429,
+            ApiError::RateLimited { .. } | ApiError::TooManyUnknownKeys { .. } => 429,
             ApiError::HeadersTooLarge => 431,
             ApiError::Internal => 500,
             ApiError::ServiceUnavailable | ApiError::ExportsBusy { .. } => 503,
@@ -107,6 +131,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::UriTooLong => "uri_too_long",
             ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::TooManyUnknownKeys { .. } => "too_many_unknown_keys",
             ApiError::HeadersTooLarge => "headers_too_large",
             ApiError::BodyNotAllowed => "body_not_allowed",
             ApiError::UpgradeRequired => "upgrade_required",
@@ -128,8 +153,11 @@ impl ApiError {
                 feature,
                 needed,
                 have,
+                ..
             } => format!(
-                "{feature} needs the {needed} plan or above; this key is on the {have} plan"
+                "{feature} needs the {} plan or above; this key is on the {} plan",
+                needed.name(),
+                have.name()
             ),
             ApiError::InvalidParameter { message, .. } => message.clone(),
             ApiError::AreaNotFound { ids } if ids.len() == 1 => {
@@ -148,6 +176,11 @@ impl ApiError {
             }
             ApiError::RateLimited { retry_after_secs } => format!(
                 "too many requests for this plan's rate limit; retry in {retry_after_secs} s"
+            ),
+            ApiError::TooManyUnknownKeys { retry_after_secs } => format!(
+                "too many requests from this client without a valid API key: the key sent is \
+                 unknown, revoked or missing, and retrying will not make it valid; send a valid \
+                 key as 'Bearer <key>' (requests without one may go on in {retry_after_secs} s)"
             ),
             ApiError::HeadersTooLarge => {
                 format!("the request headers are larger than {MAX_HEADER_BYTES} bytes in all")
@@ -189,6 +222,7 @@ impl ApiError {
     pub fn param(&self) -> Option<&str> {
         match self {
             ApiError::InvalidParameter { param, .. } => Some(param),
+            ApiError::PlanUpgradeRequired { param, .. } => *param,
             _ => None,
         }
     }
@@ -199,6 +233,10 @@ impl ApiError {
             ApiError::MissingApiKey | ApiError::InvalidApiKey => {
                 vec![("WWW-Authenticate", "Bearer".into())]
             }
+            ApiError::TooManyUnknownKeys { retry_after_secs } => vec![
+                ("WWW-Authenticate", "Bearer".into()),
+                ("Retry-After", retry_after_secs.to_string()),
+            ],
             ApiError::MethodNotAllowed { allow } => vec![("Allow", (*allow).into())],
             ApiError::RateLimited { retry_after_secs } => {
                 vec![("Retry-After", retry_after_secs.to_string())]
@@ -224,15 +262,36 @@ impl ApiError {
             status: u16,
             #[serde(skip_serializing_if = "Option::is_none")]
             param: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            allowed: Option<&'a [String]>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            required_plan: Option<&'static str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            plan: Option<&'static str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            ids: Option<&'a [String]>,
         }
-        let body = Body {
-            error: Detail {
-                code: self.code(),
-                message: self.message(),
-                status: self.status(),
-                param: self.param(),
-            },
+        let mut detail = Detail {
+            code: self.code(),
+            message: self.message(),
+            status: self.status(),
+            param: self.param(),
+            allowed: None,
+            required_plan: None,
+            plan: None,
+            ids: None,
         };
+        // The fields a client's code acts on, beside the message it prints.
+        match self {
+            ApiError::InvalidParameter { allowed, .. } => detail.allowed = allowed.as_deref(),
+            ApiError::PlanUpgradeRequired { needed, have, .. } => {
+                detail.required_plan = Some(needed.name());
+                detail.plan = Some(have.name());
+            }
+            ApiError::AreaNotFound { ids } => detail.ids = Some(ids),
+            _ => {}
+        }
+        let body = Body { error: detail };
         serde_json::to_vec(&body).expect("an error body always serializes")
     }
 }

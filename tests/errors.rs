@@ -88,7 +88,7 @@ mod plan_upgrade_required {
 
     rows! {
         history_on_free => ("history on free", "GET", "/v1/areas/aberdeen/history", FREE, 403, UPGRADE, None),
-        include_history_on_starter => ("include=history on starter", "GET", "/v1/areas/aberdeen?include=history", Key(Plan::Starter), 403, UPGRADE, None),
+        include_history_on_starter => ("include=history on starter", "GET", "/v1/areas/aberdeen?include=history", Key(Plan::Starter), 403, UPGRADE, Some("include")),
     }
 }
 
@@ -164,7 +164,7 @@ mod check_order {
         parameters_before_plan => ("400 before 403", "GET", "/v1/areas/no-such-area/history?period=2d", FREE, 400, BAD, Some("period")),
         parameters_before_plan_via_include => ("400 before 403 via include", "GET", "/v1/areas/aberdeen?include=history,bogus", FREE, 400, BAD, Some("include")),
         plan_before_area => ("403 before 404 area_not_found", "GET", "/v1/areas/no-such-area/history", FREE, 403, UPGRADE, None),
-        plan_before_area_via_include => ("403 before 404 via include", "GET", "/v1/areas/no-such-area?include=history", Key(Plan::Starter), 403, UPGRADE, None),
+        plan_before_area_via_include => ("403 before 404 via include", "GET", "/v1/areas/no-such-area?include=history", Key(Plan::Starter), 403, UPGRADE, Some("include")),
         parameters_before_area => ("400 before 404 area_not_found", "GET", "/v1/areas/no-such-area?include=bogus", G, 400, BAD, Some("include")),
         parameters_before_area_in_compare => ("400 before 404 in compare", "GET", "/v1/areas/compare?ids=no-such-area,lemuria&dimensions=weather", G, 400, BAD, Some("dimensions")),
         plan_passes_then_area => ("plan passes, then area", "GET", "/v1/areas/no-such-area?include=history", Key(Plan::Enterprise), 404, NO_AREA, None),
@@ -241,5 +241,62 @@ fn check(c: &Case) {
             reply.header("Content-Length"),
             "{what}"
         );
+    }
+}
+
+mod fields_for_code {
+    //! The fields beside the message that a client's code acts on.
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn error_of(target: &str, plan: Plan) -> Value {
+        let app = spawn_app();
+        app.get_as(plan, target).json()["error"].clone()
+    }
+
+    #[test]
+    fn a_plan_refusal_names_the_plan_needed_the_plan_held_and_the_parameter() {
+        let e = error_of("/v1/areas/aberdeen?include=nearby,history", Plan::Free);
+        assert_eq!(
+            (&e["required_plan"], &e["plan"], &e["param"]),
+            (&json!("growth"), &json!("free"), &json!("include")),
+            "{e}"
+        );
+        let e = error_of("/v1/areas/aberdeen/history", Plan::Starter);
+        assert_eq!((&e["required_plan"], &e["plan"]), (&json!("growth"), &json!("starter")));
+        assert_eq!(e.get("param"), None, "no parameter asked for it: {e}");
+        let e = error_of("/v1/areas/export", Plan::Free);
+        assert_eq!((&e["required_plan"], &e["plan"]), (&json!("growth"), &json!("free")));
+    }
+
+    #[test]
+    fn compare_lists_its_unknown_ids_in_the_order_asked() {
+        let e = error_of("/v1/areas/compare?ids=lemuria,aberdeen,narnia", Plan::Growth);
+        assert_eq!(e["code"], "area_not_found");
+        assert_eq!(e["ids"], json!(["lemuria", "narnia"]), "{e}");
+        let e = error_of("/v1/areas/no-such-area", Plan::Growth);
+        assert_eq!(e["ids"], json!(["no-such-area"]), "{e}");
+    }
+
+    #[test]
+    fn a_value_outside_a_set_lists_the_set() {
+        let cases = [
+            ("/v1/areas?sort=rating", "sort", json!(["name", "truth_score", "updated_at"])),
+            (
+                "/v1/areas?province=narnia",
+                "province",
+                json!(area_scoring::domain::PROVINCES.map(|(slug, _)| slug)),
+            ),
+            ("/v1/areas/aberdeen?include=neighbours", "include", json!(["history", "nearby"])),
+            ("/v1/areas/search?q=x&match=fuzzy", "match", json!(["forgiving", "exact"])),
+            ("/v1/areas?colour=red", "colour", json!(["province", "limit", "offset", "sort", "order", "format"])),
+        ];
+        for (target, param, allowed) in cases {
+            let e = error_of(target, Plan::Growth);
+            assert_eq!(e["param"], param, "{target}: {e}");
+            assert_eq!(e["allowed"], allowed, "{target}: {e}");
+        }
+        // A number out of bounds is no set: no list.
+        assert_eq!(error_of("/v1/areas?limit=0", Plan::Growth).get("allowed"), None);
     }
 }

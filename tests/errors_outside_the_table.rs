@@ -13,7 +13,10 @@ use std::time::Duration;
 use common::client::{Reply, send};
 use common::rate::until_429;
 use common::wait::until;
-use common::{Plan, assert_error, assert_retry_after, keys_path, scratch_dir, serve, spawn_app};
+use common::{
+    Plan, assert_error, assert_retry_after, assert_unknown_keys_429, keys_path, scratch_dir, serve,
+    spawn_app,
+};
 
 /// A server of the test's own over a copy of the shared database, first
 /// changed by `change`; the copy's path is returned with the address.
@@ -87,14 +90,25 @@ fn a_missing_database_is_503_in_the_one_shape_with_retry_after() {
     assert_retry_after(&reply);
 }
 
-/// 429: requests without a valid key are limited per address. On a server of
-/// its own, so that spending the budget cannot turn the shared server's 401
-/// rows into 429s.
+/// 429: requests without a valid key are limited per address, with a code of
+/// their own that names no plan, so that a client retrying on 429 learns its
+/// key is wrong. On a server of its own, so that spending the budget cannot
+/// turn the shared server's 401 rows into 429s.
 #[test]
-fn requests_without_a_key_past_the_limit_are_429_in_the_one_shape_with_retry_after() {
+fn requests_without_a_valid_key_past_the_limit_are_429_too_many_unknown_keys() {
     let (addr, _) = serve_a_copy("limited", |_| {});
-    let (mut replies, _) = until_429(|| send(addr, "GET", b"/v1/areas", &[]), 1_000);
+    let wrong = [("Authorization", &b"Bearer ask_not_a_key"[..])];
+    let (mut replies, _) = until_429(|| send(addr, "GET", b"/v1/areas", &wrong), 1_000);
     let refused = replies.pop().expect("an answer");
-    assert_error(&refused, 429, "rate_limited", None);
-    assert_retry_after(&refused);
+    assert_error(&refused, 429, "too_many_unknown_keys", None);
+    assert_unknown_keys_429(&refused);
+    // Every 401 before it announced what was left of the keyless budget.
+    let left: Vec<&str> = replies.iter().map(|r| r.header("RateLimit").unwrap()).collect();
+    assert_eq!(left.first(), Some(&"\"keyless\";r=59;t=1"), "{left:?}");
+    for r in &replies {
+        assert_error(r, 401, "invalid_api_key", None);
+        assert_eq!(r.header("RateLimit-Policy"), Some("\"keyless\";q=60;w=60"));
+    }
+    // Without any key, the same budget and the same answer.
+    assert_unknown_keys_429(&send(addr, "GET", b"/v1/areas", &[]));
 }

@@ -87,3 +87,67 @@ fn enterprise_is_unlimited_and_carries_no_rate_headers() {
         }
     }
 }
+
+#[test]
+fn the_ietf_ratelimit_fields_name_the_plan_and_say_what_is_left() {
+    let (_, key, server) = start_keyed("ietf", Plan::Starter);
+    let r = get(server.addr(), "/v1/areas?limit=1", Some(&key));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("RateLimit-Policy"), Some("\"starter\";q=600;w=60"));
+    let (_, remaining, reset) = rate_headers(&r);
+    assert_eq!(
+        r.header("RateLimit"),
+        Some(format!("\"starter\";r={remaining};t={reset}").as_str()),
+        "the same budget as the X-RateLimit-* headers"
+    );
+    // A browser script may read them.
+    let exposed = r.header("Access-Control-Expose-Headers").unwrap();
+    for h in ["RateLimit-Policy", "RateLimit,", "X-RateLimit-Reset"] {
+        assert!(exposed.contains(h), "{h} in {exposed}");
+    }
+    // A request without a key announces the keyless budget instead.
+    let r = get(server.addr(), "/v1/areas", None);
+    assert_eq!(r.header("RateLimit-Policy"), Some("\"keyless\";q=60;w=60"));
+    assert!(r.header("RateLimit").unwrap().starts_with("\"keyless\";r="));
+    assert_eq!(r.header("X-RateLimit-Limit"), None);
+}
+
+#[test]
+fn a_429_carries_the_ratelimit_fields_and_retry_after() {
+    let (db, key, server) = start_keyed("ietf-429", Plan::Starter);
+    set_plan_limit(&db, Plan::Starter, Some(3));
+    within(Duration::from_secs(3), || {
+        (rate_headers(&get(server.addr(), "/v1/key", Some(&key))).0 == 3).then_some(())
+    })
+    .expect("the new limit is in force within a second (3 s allowed)");
+    let (replies, _) = until_429(|| get(server.addr(), "/v1/areas", Some(&key)), 50);
+    let refused = replies.last().unwrap();
+    assert_429(refused);
+    assert_eq!(refused.header("RateLimit-Policy"), Some("\"starter\";q=3;w=60"));
+    assert!(
+        refused.header("RateLimit").unwrap().starts_with("\"starter\";r=0;t="),
+        "{:?}",
+        refused.header("RateLimit")
+    );
+}
+
+#[test]
+fn asking_what_is_left_spends_nothing() {
+    let (db, key, server) = start_keyed("key-free", Plan::Starter);
+    set_plan_limit(&db, Plan::Starter, Some(2));
+    within(Duration::from_secs(3), || {
+        (rate_headers(&get(server.addr(), "/v1/key", Some(&key))).0 == 2).then_some(())
+    })
+    .expect("the new limit is in force within a second (3 s allowed)");
+    let (replies, _) = until_429(|| get(server.addr(), "/v1/areas", Some(&key)), 50);
+    assert_429(replies.last().unwrap());
+    // Spent: /v1/key still answers, as often as asked, and says so.
+    for _ in 0..20 {
+        let r = get(server.addr(), "/v1/key", Some(&key));
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_eq!(r.json()["rate_limit"]["remaining"], 0);
+        assert_eq!(rate_headers(&r).1, 0);
+    }
+    // Every other route still spends, and is refused.
+    assert_429(&get(server.addr(), "/v1/nowhere", Some(&key)));
+}

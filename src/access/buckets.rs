@@ -87,6 +87,16 @@ impl<K: Hash + Eq> Buckets<K> {
         Budget::of(per_minute, bucket.tokens, allowed)
     }
 
+    /// What `who`'s bucket of `per_minute` holds, taking nothing.
+    pub fn peek<Q>(&mut self, who: &Q, per_minute: u32, now: Instant) -> Budget
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
+        let bucket = self.bucket(who, per_minute, now);
+        Budget::of(per_minute, bucket.tokens, true)
+    }
+
     /// Gives one token back to `who`'s bucket, up to its capacity.
     pub fn give_back<Q>(&mut self, who: &Q, per_minute: u32, now: Instant)
     where

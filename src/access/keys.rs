@@ -40,15 +40,22 @@ pub struct Caller {
     pub plan: Plan,
 }
 
-/// Refuses a plan below `needed` for `feature` (named in the message).
-pub fn require(plan: Plan, needed: Plan, feature: &'static str) -> Result<(), ApiError> {
+/// Refuses a plan below `needed` for `feature` (named in the message), which
+/// the query parameter `param` asked for, where one did.
+pub fn require(
+    plan: Plan,
+    needed: Plan,
+    feature: &'static str,
+    param: Option<&'static str>,
+) -> Result<(), ApiError> {
     if plan >= needed {
         Ok(())
     } else {
         Err(ApiError::PlanUpgradeRequired {
             feature,
-            needed: needed.name(),
-            have: plan.name().into(),
+            needed,
+            have: plan,
+            param,
         })
     }
 }
@@ -220,9 +227,9 @@ mod tests {
 
     #[test]
     fn plans_allow_what_lower_plans_allow() {
-        assert!(require(Plan::Growth, Plan::Growth, "history").is_ok());
-        assert!(require(Plan::Enterprise, Plan::Growth, "history").is_ok());
-        assert!(require(Plan::Starter, Plan::Growth, "history").is_err());
-        assert!(require(Plan::Free, Plan::Growth, "history").is_err());
+        assert!(require(Plan::Growth, Plan::Growth, "history", None).is_ok());
+        assert!(require(Plan::Enterprise, Plan::Growth, "history", None).is_ok());
+        assert!(require(Plan::Starter, Plan::Growth, "history", None).is_err());
+        assert!(require(Plan::Free, Plan::Growth, "history", None).is_err());
     }
 }

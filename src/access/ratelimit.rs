@@ -8,6 +8,7 @@
 //! keys' buckets live there, one per key for all servers
 //! (access/redis/budget.rs); clients' stay here, per server.
 
+use std::cell::Cell;
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
@@ -75,7 +76,15 @@ impl Limiter {
         KeylessBudget {
             limiter: self,
             client: KeylessClient::of(client),
+            last: Cell::new(None),
         }
+    }
+
+    /// A key's budget as this server last saw it, taking nothing: the
+    /// shared bucket's level is mirrored here at each request that takes
+    /// from it.
+    pub fn peek_key(&self, key_id: &str, per_minute: u32, now: Instant) -> Budget {
+        self.keyed().peek(key_id, per_minute, now)
     }
 
     /// Takes one token from a key's bucket: the one all servers share when
@@ -113,6 +122,15 @@ impl Limiter {
 pub struct KeylessBudget<'a> {
     limiter: &'a Limiter,
     client: KeylessClient,
+    /// What the last take left, for the answer's RateLimit fields.
+    last: Cell<Option<Budget>>,
+}
+
+impl KeylessBudget<'_> {
+    /// The budget as this request's take left it; None if it took none.
+    pub fn last(&self) -> Option<Budget> {
+        self.last.get()
+    }
 }
 
 impl Keyless for KeylessBudget<'_> {
@@ -121,9 +139,10 @@ impl Keyless for KeylessBudget<'_> {
             self.limiter
                 .keyless_buckets()
                 .take(&self.client, ANONYMOUS_PER_MINUTE, Instant::now());
+        self.last.set(Some(budget));
         match budget.retry_after_secs {
             None => Ok(()),
-            Some(retry_after_secs) => Err(ApiError::RateLimited { retry_after_secs }),
+            Some(retry_after_secs) => Err(ApiError::TooManyUnknownKeys { retry_after_secs }),
         }
     }
 
@@ -191,6 +210,21 @@ mod tests {
     }
 
     #[test]
+    fn peeking_at_a_budget_takes_nothing() {
+        let limiter = Limiter::new();
+        let t = Instant::now();
+        limiter.take("k", 60, t);
+        for _ in 0..100 {
+            assert_eq!(limiter.peek_key("k", 60, t).remaining, 59);
+        }
+        for _ in 0..59 {
+            limiter.take("k", 60, t);
+        }
+        let spent = limiter.peek_key("k", 60, t);
+        assert_eq!((spent.remaining, spent.retry_after_secs), (0, None));
+    }
+
+    #[test]
     fn ipv6_clients_share_a_bucket_per_64_and_ipv4_ones_have_one_each() {
         let ip = |s: &str| KeylessClient::of(Some(s.parse().unwrap()));
         assert_eq!(ip("2001:db8:1:2::1"), ip("2001:db8:1:2:ffff:1:2:3"));
@@ -208,9 +242,13 @@ mod tests {
         for _ in 0..ANONYMOUS_PER_MINUTE {
             keyless.take().unwrap();
         }
-        assert!(keyless.take().is_err());
+        assert!(matches!(
+            keyless.take(),
+            Err(ApiError::TooManyUnknownKeys { .. })
+        ));
         keyless.give_back();
         assert!(keyless.take().is_ok());
         assert!(keyless.take().is_err());
+        assert_eq!(keyless.last().map(|b| b.remaining), Some(0));
     }
 }

@@ -94,14 +94,15 @@ pub fn area(mut q: Query) -> Result<AreaParams, ApiError> {
     q.finish(&AREA_PARAMS)?;
     let mut params = AreaParams::default();
     if let Some(value) = include {
-        for item in query::list("include", &value)? {
+        for item in query::list("include", &value, INCLUDES.len())? {
             match item {
                 INCLUDE_HISTORY => params.history = true,
                 INCLUDE_NEARBY => params.nearby = true,
                 other => {
-                    return Err(ApiError::invalid(
+                    return Err(ApiError::not_one_of(
                         "include",
                         format!("include may list {}, not '{other}'", INCLUDES.join(" and ")),
+                        &INCLUDES,
                     ));
                 }
             }
@@ -128,7 +129,7 @@ pub fn compare(mut q: Query) -> Result<CompareParams, ApiError> {
             ),
         )
     })?;
-    let ids = query::list("ids", &ids)?;
+    let ids = query::list("ids", &ids, COMPARE_IDS_MAX)?;
     if !(COMPARE_IDS_MIN..=COMPARE_IDS_MAX).contains(&ids.len()) {
         return Err(ApiError::invalid(
             "ids",
@@ -143,7 +144,7 @@ pub fn compare(mut q: Query) -> Result<CompareParams, ApiError> {
 
 /// The dimensions named in `value`, in the order given, each a known one.
 fn dimension_list(value: &str) -> Result<Vec<&'static str>, ApiError> {
-    query::list("dimensions", value)?
+    query::list("dimensions", value, DIMENSIONS.len())?
         .into_iter()
         .map(|d| {
             DIMENSIONS
@@ -151,12 +152,13 @@ fn dimension_list(value: &str) -> Result<Vec<&'static str>, ApiError> {
                 .copied()
                 .find(|known| *known == d)
                 .ok_or_else(|| {
-                    ApiError::invalid(
+                    ApiError::not_one_of(
                         "dimensions",
                         format!(
                             "unknown dimension '{d}': known are {}",
                             DIMENSIONS.join(", ")
                         ),
+                        &DIMENSIONS,
                     )
                 })
         })

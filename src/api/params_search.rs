@@ -97,15 +97,13 @@ fn search_bbox(value: &str) -> Result<BBox, ApiError> {
             format!("bbox must be minLng,minLat,maxLng,maxLat in degrees: {why}"),
         )
     };
-    let parts: Vec<&str> = value.split(',').collect();
-    if parts.len() != BBOX_NUMBERS {
-        return Err(refuse(&format!(
-            "{BBOX_NUMBERS} numbers, not {}",
-            parts.len()
-        )));
+    let given = value.split(',').count();
+    if given != BBOX_NUMBERS {
+        return Err(refuse(&format!("{BBOX_NUMBERS} numbers, not {given}")));
     }
+    let parts = value.split(',');
     let mut numbers = [0.0; BBOX_NUMBERS];
-    for (i, (part, bounds)) in parts.iter().zip([LNG, LAT, LNG, LAT]).enumerate() {
+    for (i, (part, bounds)) in parts.zip([LNG, LAT, LNG, LAT]).enumerate() {
         numbers[i] = query::parse_number(part)
             .filter(|n| bounds.contains(*n))
             .ok_or_else(|| refuse(&format!("'{part}' is not a number {}", bounds.describe())))?;

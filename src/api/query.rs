@@ -2,7 +2,8 @@
 //!
 //! `Query::parse` decodes `a=1&b=x+y` into name/value pairs (`+` is a space,
 //! percent-escapes are decoded in names and values, invalid UTF-8 is refused)
-//! and refuses a name given twice. Endpoint parsers in `params.rs` then `take`
+//! and refuses a name given twice, or more pairs than the route has
+//! parameters, so a request's parsing costs time linear in its target. Endpoint parsers in `params.rs` then `take`
 //! the names they know and call `finish`, which refuses whatever is left over.
 //! Every refusal is an `ApiError::InvalidParameter` naming the parameter.
 
@@ -14,9 +15,19 @@ pub struct Query {
 }
 
 impl Query {
-    pub fn parse(raw: &str) -> Result<Query, ApiError> {
-        let mut pairs: Vec<(String, String)> = Vec::new();
-        for segment in raw.split('&').filter(|s| !s.is_empty()) {
+    /// Decodes the query of a route that takes the parameters `known`.
+    ///
+    /// Its cost is linear in the query's length, whatever it holds: the
+    /// pairs are counted against `known` before any is decoded, so a query of
+    /// more pairs than the route has parameters is refused having decoded one
+    /// name, and the duplicate check then compares at most that many.
+    pub fn parse(raw: &str, known: &[&str]) -> Result<Query, ApiError> {
+        let segments = || raw.split('&').filter(|s| !s.is_empty());
+        if segments().nth(known.len()).is_some() {
+            return Err(too_many(segments(), known));
+        }
+        let mut pairs: Vec<(String, String)> = Vec::with_capacity(known.len());
+        for segment in segments() {
             let (raw_name, raw_value) = segment.split_once('=').unwrap_or((segment, ""));
             let name = decode(raw_name).map_err(|why| {
                 ApiError::invalid(
@@ -37,33 +48,80 @@ impl Query {
         Ok(Query { pairs })
     }
 
+    /// How many pairs the query holds.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
     /// Removes and returns the value of `name`, if it was given.
     pub fn take(&mut self, name: &str) -> Option<String> {
         let at = self.pairs.iter().position(|(n, _)| n == name)?;
         Some(self.pairs.remove(at).1)
     }
 
-    /// Refuses any parameter that no `take` claimed. `known` is listed in the message.
+    /// Refuses any parameter that no `take` claimed. `known` is listed in the
+    /// message and in the error's `allowed`.
     pub fn finish(self, known: &[&str]) -> Result<(), ApiError> {
         match self.pairs.into_iter().next() {
             None => Ok(()),
-            Some((name, _)) if known.is_empty() => Err(ApiError::invalid(
-                &name,
-                format!("unknown parameter '{name}': this endpoint takes no parameters"),
-            )),
-            Some((name, _)) => Err(ApiError::invalid(
-                &name,
-                format!(
-                    "unknown parameter '{name}': allowed are {}",
-                    known.join(", ")
-                ),
-            )),
+            Some((name, _)) => Err(unknown(&name, known)),
         }
     }
 }
 
+fn unknown(name: &str, known: &[&str]) -> ApiError {
+    if known.is_empty() {
+        return ApiError::invalid(
+            name,
+            format!("unknown parameter '{name}': this endpoint takes no parameters"),
+        );
+    }
+    ApiError::not_one_of(
+        name,
+        format!(
+            "unknown parameter '{name}': allowed are {}",
+            known.join(", ")
+        ),
+        known,
+    )
+}
+
+/// The refusal of a query with more pairs than the route has parameters,
+/// naming the first pair past them: as a repeat where an earlier pair has
+/// its name, else as one too many. It decodes at most that many names more.
+fn too_many<'a>(mut segments: impl Iterator<Item = &'a str>, known: &[&str]) -> ApiError {
+    let name_of = |segment: &str| {
+        let raw = segment.split_once('=').map_or(segment, |(name, _)| name);
+        decode(raw).unwrap_or_else(|_| String::from_utf8_lossy(raw.as_bytes()).into())
+    };
+    let earlier: Vec<&str> = segments.by_ref().take(known.len()).collect();
+    let name = name_of(segments.next().expect("a pair past the cap"));
+    if earlier.iter().any(|segment| name_of(segment) == name) {
+        return ApiError::invalid(&name, format!("{name} may be given only once"));
+    }
+    if known.is_empty() {
+        return unknown(&name, known);
+    }
+    let count = match known.len() {
+        1 => "1 parameter".to_string(),
+        n => format!("{n} parameters"),
+    };
+    ApiError::not_one_of(
+        &name,
+        format!(
+            "this endpoint takes at most {count}, each once ({}); '{name}' is one more",
+            known.join(", ")
+        ),
+        known,
+    )
+}
+
 /// Form-decodes one name or value. The error completes "the value of x ...".
-fn decode(raw: &str) -> Result<String, &'static str> {
+pub fn decode(raw: &str) -> Result<String, &'static str> {
     let bytes = raw.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -175,7 +233,7 @@ pub fn parse_number(value: &str) -> Option<f64> {
     value.parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
-/// One of a fixed set of words.
+/// One of a fixed set of words; the refusal lists them in `allowed`.
 pub fn one_of<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T, ApiError> {
     choices
         .iter()
@@ -183,13 +241,25 @@ pub fn one_of<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result
         .map(|(_, v)| *v)
         .ok_or_else(|| {
             let words: Vec<&str> = choices.iter().map(|(w, _)| *w).collect();
-            ApiError::invalid(name, format!("{name} must be one of {}", words.join(", ")))
+            ApiError::not_one_of(
+                name,
+                format!("{name} must be one of {}", words.join(", ")),
+                &words,
+            )
         })
 }
 
-/// A comma-separated list, taken as given: no empty item, no item twice.
-pub fn list<'a>(name: &str, value: &'a str) -> Result<Vec<&'a str>, ApiError> {
-    let mut items: Vec<&str> = Vec::new();
+/// A comma-separated list of at most `max` items, taken as given: no empty
+/// item, no item twice. The items are counted before any is compared, so
+/// the duplicate check compares at most `max` of them.
+pub fn list<'a>(name: &str, value: &'a str, max: usize) -> Result<Vec<&'a str>, ApiError> {
+    if value.split(',').nth(max).is_some() {
+        return Err(ApiError::invalid(
+            name,
+            format!("{name} may list at most {max} items"),
+        ));
+    }
+    let mut items: Vec<&str> = Vec::with_capacity(max);
     for item in value.split(',') {
         if item.is_empty() {
             return Err(ApiError::invalid(name, format!("{name} has an empty item")));

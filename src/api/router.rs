@@ -41,6 +41,27 @@ impl Route {
         )
     }
 
+    /// The query parameters the route takes, as the contract lists them: its
+    /// query may hold no more pairs than this. The pages take none, and
+    /// ignore whatever query they are given.
+    pub fn params(&self) -> &'static [&'static str] {
+        use crate::api::contract::*;
+        match self {
+            Route::ListAreas => &LIST_PARAMS,
+            Route::SearchAreas => &SEARCH_PARAMS,
+            Route::CompareAreas => &COMPARE_PARAMS,
+            Route::ExportAreas => &EXPORT_PARAMS,
+            Route::GetArea(_) => &AREA_PARAMS,
+            Route::AreaHistory(_) => &HISTORY_PARAMS,
+            Route::Key
+            | Route::OpenApi
+            | Route::Health
+            | Route::Metrics
+            | Route::Page(_)
+            | Route::PageWithSlash(_) => &[],
+        }
+    }
+
     /// The route's name in metrics and logs.
     pub fn label(&self) -> &'static str {
         match self {

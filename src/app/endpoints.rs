@@ -67,13 +67,13 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
         Route::GetArea(id) => {
             let p = params::area(query)?;
             if p.history {
-                keys::require(caller.plan, HISTORY_PLAN, "score history")?;
+                keys::require(caller.plan, HISTORY_PLAN, "score history", Some("include"))?;
             }
             Response::json(200, api::areas::get(conn, dataset, id, &p)?)
         }
         Route::AreaHistory(id) => {
             let p = params::history(query)?;
-            keys::require(caller.plan, HISTORY_PLAN, "score history")?;
+            keys::require(caller.plan, HISTORY_PLAN, "score history", None)?;
             let area_no = api::areas::require_area(conn, id)?;
             Response::json(
                 200,

@@ -131,7 +131,7 @@ pub fn answer(
     p: &ExportParams,
     slots: &ExportSlots,
 ) -> ApiResult<Response> {
-    keys::require(caller.plan, EXPORT_PLAN, "the export")?;
+    keys::require(caller.plan, EXPORT_PLAN, "the export", None)?;
     let format = negotiate(p.format, req.accept.as_deref(), &EXPORT_FORMATS);
     let province = p.province.unwrap_or("");
     // The same dataset file, format and province make the same bytes.

@@ -16,8 +16,8 @@ pub const CORS_HEADERS: [(&str, &str); 2] = [
     ("Access-Control-Allow-Origin", "*"),
     (
         "Access-Control-Expose-Headers",
-        "ETag, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, \
-         Link, X-Total-Count, Content-Disposition",
+        "ETag, X-Request-Id, RateLimit-Policy, RateLimit, X-RateLimit-Limit, X-RateLimit-Remaining, \
+         X-RateLimit-Reset, Retry-After, Link, X-Total-Count, Content-Disposition",
     ),
 ];
 

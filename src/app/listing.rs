@@ -151,9 +151,7 @@ fn is_offset(raw_name: &str) -> bool {
     if !raw_name.contains(['%', '+']) {
         return raw_name == "offset";
     }
-    crate::api::query::Query::parse(&format!("{raw_name}=0"))
-        .map(|mut q| q.take("offset").is_some())
-        .unwrap_or(false)
+    crate::api::query::decode(raw_name).is_ok_and(|name| name == "offset")
 }
 
 /// Appends `raw`, percent-encoding what would end or break a URI reference

@@ -32,6 +32,7 @@ use std::time::Instant;
 use self::http::{Request, RequestIds, Response};
 use crate::access::key_store::KeyStore;
 use crate::access::keys::Caller;
+use crate::access::buckets::REFILL;
 use crate::access::ratelimit::{Budget, Limiter};
 use crate::access::usage::Usage;
 use crate::api::query::Query;
@@ -139,13 +140,21 @@ impl App {
         // From memory: no SQL runs to authenticate (access/key_store.rs). A
         // request without a valid key counts against its client's keyless
         // budget, so that guessing keys is rate-limited too, and one past it
-        // costs nothing more (access/authenticate.rs).
+        // costs nothing more (access/authenticate.rs). Its answer announces
+        // that budget.
         let keyless = self.limiter.keyless(req.client);
         let (caller, per_minute) = self
             .keys
-            .authenticate(req.authorization.as_deref(), &keyless)?;
+            .authenticate(req.authorization.as_deref(), &keyless)
+            .inspect_err(|_| {
+                if let Some(budget) = keyless.last() {
+                    push_rate_headers(rate, KEYLESS_POLICY, &budget, false);
+                }
+            })?;
         let caller = counted.insert(caller);
-        let budget = self.take_budget(caller, per_minute, rate)?;
+        // Asking what is left of a budget spends none of it.
+        let spends = route != Some(&Route::Key);
+        let budget = self.take_budget(caller, per_minute, spends, rate)?;
         let path = req.path();
         let route = route.ok_or_else(|| ApiError::NotFound {
             path: path.to_string(),
@@ -155,8 +164,9 @@ impl App {
                 allow: ALLOWED_METHODS,
             });
         }
+        let query = Query::parse(req.query(), route.params())?;
         if *route == Route::Key {
-            crate::api::params::none(Query::parse(req.query())?)?;
+            crate::api::params::none(query)?;
             return Ok(key_info::answer(caller, budget.as_ref(), &self.usage));
         }
         let dataset = self.store.current()?;
@@ -181,31 +191,63 @@ impl App {
             caller,
             exports: &self.exports,
         };
-        endpoints::answer(&call, route, Query::parse(req.query())?)
+        endpoints::answer(&call, route, query)
     }
 
-    /// Takes one request from the caller's bucket; unlimited plans have none.
+    /// Takes one request from the caller's bucket, or only reads it where
+    /// the request `spends` nothing; unlimited plans have none.
     fn take_budget(
         &self,
         caller: &Caller,
         per_minute: Option<u32>,
+        spends: bool,
         rate: &mut RateHeaders,
     ) -> ApiResult<Option<Budget>> {
         let Some(per_minute) = per_minute else {
             return Ok(None);
         };
-        let budget = self
-            .limiter
-            .take_key(&caller.key_id, per_minute, Instant::now());
-        rate.push(("X-RateLimit-Limit", budget.limit.to_string()));
-        rate.push(("X-RateLimit-Remaining", budget.remaining.to_string()));
-        rate.push(("X-RateLimit-Reset", budget.reset_secs.to_string()));
+        let now = Instant::now();
+        let budget = if spends {
+            self.limiter.take_key(&caller.key_id, per_minute, now)
+        } else {
+            self.limiter.peek_key(&caller.key_id, per_minute, now)
+        };
+        push_rate_headers(rate, caller.plan.name(), &budget, true);
         match budget.retry_after_secs {
             None => Ok(Some(budget)),
             Some(s) => Err(ApiError::RateLimited {
                 retry_after_secs: s,
             }),
         }
+    }
+}
+
+/// The policy name the RateLimit fields give the budget of requests without
+/// a valid key; a key's budget is named by its plan.
+const KEYLESS_POLICY: &str = "keyless";
+
+/// A budget's headers: the IETF draft's `RateLimit-Policy` and `RateLimit`
+/// fields (docs/api.md, "Rate limits"), and, for a key's budget, the
+/// `X-RateLimit-*` headers that today's clients read. A token bucket's
+/// window is the time it takes to fill from empty, and its reset (`t`) the
+/// seconds until it is full.
+fn push_rate_headers(rate: &mut RateHeaders, policy: &str, budget: &Budget, keyed: bool) {
+    let window = REFILL.as_secs();
+    rate.push((
+        "RateLimit-Policy",
+        format!("\"{policy}\";q={};w={window}", budget.limit),
+    ));
+    rate.push((
+        "RateLimit",
+        format!(
+            "\"{policy}\";r={};t={}",
+            budget.remaining, budget.reset_secs
+        ),
+    ));
+    if keyed {
+        rate.push(("X-RateLimit-Limit", budget.limit.to_string()));
+        rate.push(("X-RateLimit-Remaining", budget.remaining.to_string()));
+        rate.push(("X-RateLimit-Reset", budget.reset_secs.to_string()));
     }
 }
 

@@ -35,7 +35,7 @@ impl App {
         if let Route::PageWithSlash(page) = route {
             return Ok(pages::moved(page));
         }
-        params::none(Query::parse(req.query())?)?;
+        params::none(Query::parse(req.query(), route.params())?)?;
         match route {
             Route::OpenApi => Ok(OPENAPI.answer(openapi_head(), req)),
             Route::Health => Ok(caching::encode(self.health()?, req)),

@@ -41,9 +41,16 @@ pub fn assert_error_body(reply: &Reply, status: u16, code: &str) -> String {
     let error = body["error"].as_object().expect("error is an object");
     for key in error.keys() {
         assert!(
-            ["code", "message", "status", "param"].contains(&key.as_str()),
+            ["code", "message", "status", "param", "allowed", "required_plan", "plan", "ids"]
+                .contains(&key.as_str()),
             "{shown}"
         );
+    }
+    for list in ["allowed", "ids"] {
+        if let Some(items) = error.get(list) {
+            let items = items.as_array().expect("a list");
+            assert!(items.iter().all(|i| i.is_string()), "{shown}");
+        }
     }
     assert_eq!(error["code"], code, "{shown}");
     assert_eq!(error["status"], status, "{shown}");
@@ -61,8 +68,10 @@ pub fn assert_headers_of_error(reply: &Reply, status: u16) {
             .header("X-Request-Id")
             .is_some_and(|id| !id.is_empty())
     );
+    // 401, and the 429 of a client out of its budget without a valid key.
     let challenge = reply.header("WWW-Authenticate");
-    assert_eq!(challenge, (status == 401).then_some("Bearer"));
+    let unknown_key = status == 429 && reply.json()["error"]["code"] == "too_many_unknown_keys";
+    assert_eq!(challenge, (status == 401 || unknown_key).then_some("Bearer"));
     if status == 405 {
         let allow = reply.header("Allow").expect("405 carries Allow");
         let methods: Vec<&str> = allow.split(',').map(str::trim).collect();
@@ -93,6 +102,23 @@ pub fn assert_retry_after(reply: &Reply) -> u64 {
 pub fn assert_429(reply: &Reply) {
     assert_error_shape(reply, 429, "rate_limited");
     assert_retry_after(reply);
+}
+
+/// The 429 of a client that has spent its budget of requests without a valid
+/// key: a code of its own, the Bearer challenge, Retry-After, the keyless
+/// budget in the RateLimit fields, and a message that names no plan.
+pub fn assert_unknown_keys_429(reply: &Reply) {
+    let message = assert_error_shape(reply, 429, "too_many_unknown_keys");
+    assert_retry_after(reply);
+    assert_eq!(reply.header("WWW-Authenticate"), Some("Bearer"));
+    assert!(!message.contains("plan"), "{message}");
+    assert!(message.contains("unknown"), "{message}");
+    assert_eq!(
+        reply.header("RateLimit-Policy"),
+        Some("\"keyless\";q=60;w=60")
+    );
+    let remaining = reply.header("RateLimit").expect("RateLimit on a keyless 429");
+    assert!(remaining.starts_with("\"keyless\";r=0;t="), "{remaining}");
 }
 
 /// A 503 service_unavailable in the error shape, with Retry-After.

@@ -313,7 +313,7 @@ const PARSERS: [(&str, Parser); 7] = [
 ];
 
 fn refused_as_unknown(parse: Parser, name: &str) -> bool {
-    match parse(Query::parse(&format!("{name}=")).unwrap()) {
+    match parse(Query::parse(&format!("{name}="), &[name]).unwrap()) {
         Ok(()) => false,
         Err(e) => e.message().starts_with("unknown parameter"),
     }

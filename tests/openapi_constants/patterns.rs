@@ -19,7 +19,7 @@ use crate::regex;
 /// `name=value`, every byte of value percent-escaped, as a Query.
 fn query_of(name: &str, value: &str, rest: &str) -> Query {
     let escaped: String = value.bytes().map(|b| format!("%{b:02X}")).collect();
-    Query::parse(&format!("{name}={escaped}{rest}")).unwrap()
+    Query::parse(&format!("{name}={escaped}{rest}"), &[name, "ids"]).unwrap()
 }
 
 /// Whether a parser refuses the query because of `name`.

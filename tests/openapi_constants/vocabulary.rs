@@ -81,14 +81,18 @@ fn every_error() -> Vec<ApiError> {
         ApiError::InvalidApiKey,
         ApiError::PlanUpgradeRequired {
             feature: "history",
-            needed: "growth",
-            have: "free".into(),
+            needed: Plan::Growth,
+            have: Plan::Free,
+            param: Some("include"),
         },
         ApiError::invalid("limit", "out of bounds"),
         ApiError::AreaNotFound { ids: vec![] },
         ApiError::NotFound { path: "/x".into() },
         ApiError::MethodNotAllowed { allow: "GET" },
         ApiError::RateLimited {
+            retry_after_secs: 1,
+        },
+        ApiError::TooManyUnknownKeys {
             retry_after_secs: 1,
         },
         ApiError::UriTooLong,
@@ -115,6 +119,7 @@ fn every_error() -> Vec<ApiError> {
             | ApiError::NotFound { .. }
             | ApiError::MethodNotAllowed { .. }
             | ApiError::RateLimited { .. }
+            | ApiError::TooManyUnknownKeys { .. }
             | ApiError::UriTooLong
             | ApiError::HeadersTooLarge
             | ApiError::Internal
