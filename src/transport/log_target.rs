@@ -175,19 +175,18 @@ impl Cut {
         }
     }
 
+    /// Keeps what fits of `piece`, each control character in it as `?`.
     fn push(&mut self, piece: &str) {
-        if piece.contains(char::is_control) {
-            let clean: String = piece
-                .chars()
-                .map(|c| if c.is_control() { '?' } else { c })
-                .collect();
-            self.keep(&clean);
-        } else {
-            self.keep(piece);
+        let mut rest = piece;
+        while let Some((i, c)) = rest.char_indices().find(|(_, c)| c.is_control()) {
+            self.keep(&rest[..i]);
+            self.keep("?");
+            rest = &rest[i + c.len_utf8()..];
         }
+        self.keep(rest);
     }
 
-    /// Keeps what fits of `piece`; once anything is left out, nothing after
+    /// Keeps what fits of `piece` as it is; once anything is left out, nothing after
     /// it is kept, so that what is printed is the start of the whole.
     fn keep(&mut self, piece: &str) {
         let room = if self.left_out > 0 {

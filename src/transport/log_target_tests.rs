@@ -19,6 +19,7 @@ fn values_of_parameters_named_like_credentials_are_redacted() {
         assert_eq!(loggable_target(target), logged, "{target}");
     }
     assert_eq!(loggable_target("/v1/areas\n"), "/v1/areas?");
+    assert_eq!(loggable_target("/a\u{85}b\tc?q=\r"), "/a?b?c?q=?");
     let plain = "/v1/areas/search?q=cape&limit=5";
     assert!(matches!(loggable_target(plain), Cow::Borrowed(t) if t == plain));
 }
