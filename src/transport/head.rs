@@ -92,7 +92,7 @@ fn check(req: &httparse::Request) -> Result<Head, ApiError> {
     let minor = req.version.ok_or(ApiError::BadRequest)?;
     let mut head = Head {
         method: method.to_string(),
-        target: origin_form(target).to_string(),
+        target: origin_form(target),
         minor,
         ..Head::default()
     };
@@ -135,7 +135,9 @@ fn check(req: &httparse::Request) -> Result<Head, ApiError> {
             _ => {}
         }
     }
-    if authorizations > 1 {
+    // Content-Length is 1*DIGIT (RFC 9110, section 8.6): anything else,
+    // a sign included, leaves the framing unknown (RFC 9112, section 6.3).
+    if authorizations > 1 || !lengths.iter().all(|v| is_digits(v)) {
         return Err(ApiError::BadRequest);
     }
     let no_body = lengths.is_empty() || (lengths.len() == 1 && lengths[0].parse() == Ok(0u64));
@@ -162,17 +164,27 @@ fn lowercase<'a>(name: &str, room: &'a mut [u8; NAME_ROOM]) -> &'a str {
     std::str::from_utf8(out).unwrap_or("")
 }
 
-/// `http://host/path?q` is taken as `/path?q` (RFC 9112, section 3.2.2).
-fn origin_form(target: &str) -> &str {
+/// One or more ASCII digits, and nothing else.
+fn is_digits(value: &str) -> bool {
+    !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `http://host/path?q` is taken as `/path?q`, and `http://host?q` as `/?q`:
+/// an empty path is `/` (RFC 9112, section 3.2.2; RFC 3986, section 6.2.3).
+fn origin_form(target: &str) -> String {
     let lower = target.get(..8).unwrap_or(target).to_ascii_lowercase();
     let rest = if lower.starts_with("http://") {
         &target[7..]
     } else if lower.starts_with("https://") {
         &target[8..]
     } else {
-        return target;
+        return target.to_string();
     };
-    rest.find(['/', '?']).map_or("/", |i| &rest[i..])
+    match rest.find(['/', '?']) {
+        Some(i) if rest.as_bytes()[i] == b'/' => rest[i..].to_string(),
+        Some(i) => format!("/{}", &rest[i..]),
+        None => "/".to_string(),
+    }
 }
 
 #[cfg(test)]

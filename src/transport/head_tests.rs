@@ -48,10 +48,17 @@ fn malformed_heads_are_400() {
 }
 
 #[test]
+fn a_content_length_that_is_not_all_digits_is_malformed() {
+    for value in ["+0", "-0", "+5", "1x", "0x0", "", "1 0", "0,0", "\u{e9}"] {
+        let raw = format!("GET / HTTP/1.1\r\nContent-Length: {value}\r\n\r\n");
+        assert_eq!(refused(&raw), ApiError::BadRequest, "{raw:?}");
+    }
+}
+
+#[test]
 fn bodies_and_expectations_are_refused() {
     for h in [
         "Content-Length: 5",
-        "Content-Length: 1x",
         "Transfer-Encoding: chunked",
         "Content-Length: 0\r\nContent-Length: 0",
         "Content-Length: 99999999999",
@@ -64,6 +71,7 @@ fn bodies_and_expectations_are_refused() {
         ApiError::ExpectationFailed
     );
     head("GET / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 0\r\n\r\n");
+    head("GET / HTTP/1.1\r\nContent-Length: 000\r\n\r\n");
 }
 
 #[test]
@@ -99,6 +107,14 @@ fn non_ascii_values_count_as_absent_and_targets_lose_their_authority() {
     assert_eq!(h.request_id, None);
     assert_eq!(h.authorization.as_deref(), Some("Bearer k"));
     assert_eq!(head("GET http://x.example HTTP/1.1\r\n\r\n").target, "/");
+    assert_eq!(
+        head("GET http://x.example?x=1 HTTP/1.1\r\n\r\n").target,
+        "/?x=1"
+    );
+    assert_eq!(
+        head("GET HTTPS://x.example:8080?a=1&b=/c HTTP/1.1\r\n\r\n").target,
+        "/?a=1&b=/c"
+    );
     assert_eq!(
         h.header_bytes,
         "X-Request-Id".len() + 2 + 4 + "Authorization".len() + 8 + 4

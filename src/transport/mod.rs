@@ -20,7 +20,8 @@
 //!   answer's bytes;
 //! - stream.rs streams an export on a thread of its own, pace.rs how slowly
 //!   its client may read it;
-//! - access_log.rs is the log's thread, counters.rs what the layer counts;
+//! - access_log.rs is the log's thread, log_target.rs what it prints of a
+//!   target, counters.rs what the layer counts;
 //! - drain.rs stops the layer.
 //!
 //! The threads are the workers, the access-log writer, and one per export
@@ -39,7 +40,8 @@ pub use counters::LayerCounts;
 pub use drain::{AFTER_DEADLINE, join_within};
 pub use layer::{Layer, LayerConfig};
 pub use limits::ConnLimits;
-pub use request::{Request, RequestIds, is_safe_request_id, loggable_target};
+pub use log_target::{LOGGED_TARGET_BYTES, loggable_target};
+pub use request::{Request, RequestIds, is_safe_request_id};
 pub use response::{JSON, Response, Stream};
 pub use service::Service;
 
@@ -61,6 +63,7 @@ mod layer;
 pub mod limits;
 mod linger;
 pub mod listener;
+mod log_target;
 pub mod pace;
 mod phase;
 mod request;

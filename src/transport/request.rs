@@ -1,9 +1,8 @@
 //! The request the layer hands its `Service`: the parts of a head the app
 //! reads, typed. Like net/http's Request, it sits in the layer that fills
 //! it, so the layer needs nothing of the app; with it, the ids an answer
-//! carries and the target as the access log may print it.
+//! carries (log_target.rs has the target as the access log prints it).
 
-use std::borrow::Cow;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -83,52 +82,6 @@ pub fn is_safe_request_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
-/// The request target for the log, with the values of parameters that look
-/// like credentials replaced, and nothing that could break the line. Most
-/// targets have neither, and are logged as they came.
-pub fn loggable_target(target: &str) -> Cow<'_, str> {
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let names_one = query.split('&').map(param_name).any(names_a_credential);
-    if !names_one && !target.chars().any(char::is_control) {
-        return Cow::Borrowed(target);
-    }
-    let mut out = path.to_string();
-    if !query.is_empty() {
-        let parts: Vec<String> = query
-            .split('&')
-            .map(|pair| {
-                let name = param_name(pair);
-                if names_a_credential(name) {
-                    format!("{name}=[redacted]")
-                } else {
-                    pair.to_string()
-                }
-            })
-            .collect();
-        out.push('?');
-        out.push_str(&parts.join("&"));
-    }
-    Cow::Owned(
-        out.chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect(),
-    )
-}
-
-/// The name of a query's `name=value` pair (the whole pair when it has no `=`).
-fn param_name(pair: &str) -> &str {
-    pair.split_once('=').map_or(pair, |(n, _)| n)
-}
-
-/// Whether a parameter's name looks like it carries a credential.
-fn names_a_credential(name: &str) -> bool {
-    ["key", "token", "auth"].iter().any(|word| {
-        name.as_bytes()
-            .windows(word.len())
-            .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,28 +98,5 @@ mod tests {
             );
         }
         assert_ne!(ids.for_request(None), ids.for_request(None));
-    }
-
-    #[test]
-    fn redacts_credentials_in_logged_targets() {
-        assert_eq!(
-            loggable_target("/v1/areas?api_key=s3cret&limit=5"),
-            "/v1/areas?api_key=[redacted]&limit=5"
-        );
-        assert_eq!(
-            loggable_target("/v1/areas?token=x"),
-            "/v1/areas?token=[redacted]"
-        );
-        assert_eq!(loggable_target("/v1/areas\n"), "/v1/areas?");
-        assert_eq!(
-            loggable_target("/v1/areas?X-API-KEY=1"),
-            "/v1/areas?X-API-KEY=[redacted]"
-        );
-        assert_eq!(
-            loggable_target("/v1/areas?AuthCode=1"),
-            "/v1/areas?AuthCode=[redacted]"
-        );
-        let plain = "/v1/areas/search?q=cape&limit=5";
-        assert!(matches!(loggable_target(plain), Cow::Borrowed(t) if t == plain));
     }
 }

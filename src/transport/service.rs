@@ -11,7 +11,8 @@ use std::time::Instant;
 use super::conn::Conn;
 use super::head::Head;
 use super::layer::Shared;
-use super::request::{Request, loggable_target};
+use super::log_target::{loggable_method, loggable_target};
+use super::request::Request;
 use super::response::{Response, Stream};
 use super::serialize::{self, Framing};
 use crate::error::ApiError;
@@ -128,7 +129,7 @@ fn access_line(shared: &Shared, req: &Request, response: &Response, started: Ins
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     log_line(
         shared,
-        &req.method,
+        &loggable_method(&req.method),
         &loggable_target(&req.target),
         response,
         ms,
