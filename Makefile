@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build install test docs-cli test-ui bench bench-layer bench-build contract cluster-test redis-test clean
+.PHONY: run build install test query-cost docs-cli test-ui bench bench-layer bench-build contract cluster-test redis-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -33,6 +33,11 @@ test:
 	tests/trusted_front.rs (unshare -rn true failed: a container's seccomp or AppArmor \
 	profile may forbid them)" >&2; exit 1; }
 	cargo test --all-targets --features fault-injection
+
+## query-cost: tests/query_cost.rs on the release build, whose bounds it checks:
+## a hostile query costs at most 3x a route's plain request and 0.5 ms of server CPU
+query-cost:
+	cargo test --release --test query_cost -- --include-ignored --nocapture
 
 ## docs-cli: write docs/cli.md, each command's --help as the (debug) binary prints it;
 ## make test fails when the page and the binary differ

@@ -1,14 +1,17 @@
 //! The request target and method as the access log prints them
 //! (docs/http-layer.md, "The access log"): what looks like a secret is
 //! redacted first, then what is left is cut to a bound, with a mark saying how
-//! many bytes were left out, so that no request writes a long line. Names and
-//! values are compared form-decoded, as the app reads them. Each target is
-//! read in a bounded number of passes, each linear in its length; the common
-//! one, short with nothing to redact, is printed as it came, allocating
-//! nothing.
+//! many bytes of the target as sent were left out, so that no request writes a
+//! long line. Names and values are compared form-decoded, as the app reads
+//! them. Only what the log would show is read (and a key's length past it),
+//! then, where that holds anything to redact, the pieces up to the cut, so a
+//! target costs at most the bound's worth of work plus one piece, however
+//! long it is; a short one with nothing to redact is printed as it came,
+//! allocating nothing.
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::ops::ControlFlow;
 
 /// Bytes of a redacted target the log prints at most.
 pub const LOGGED_TARGET_BYTES: usize = 1024;
@@ -17,22 +20,56 @@ pub const LOGGED_TARGET_BYTES: usize = 1024;
 pub const LOGGED_METHOD_BYTES: usize = 32;
 
 const REDACTED: &str = "[redacted]";
+/// A redacted value, shown after its name, `=` or not.
+const EQUALS_REDACTED: &str = "=[redacted]";
 
 /// The target for the log: path segments and query names or values that
 /// hold a key's start (`ask_`) redacted, and the values of parameters named like a
 /// credential (`key`, `token`, `auth` anywhere in the name); then cut to
 /// `LOGGED_TARGET_BYTES` on a char boundary, with ` +N bytes` after it when N
-/// bytes were left out. A control character is printed as `?`.
+/// bytes of the target as sent were left out. A control character is printed as `?`.
 pub fn loggable_target(target: &str) -> Cow<'_, str> {
-    let plain = target.len() <= LOGGED_TARGET_BYTES
-        && !target.contains(char::is_control)
-        && !pieces(target, |_| {});
-    if plain {
-        return Cow::Borrowed(target);
+    if !may_hold_a_secret(target) {
+        return cut_plain(target);
     }
     let mut cut = Cut::new(LOGGED_TARGET_BYTES);
-    pieces(target, |piece| cut.push(piece));
-    Cow::Owned(cut.finish())
+    let _ = pieces(target, |piece| cut.push(piece));
+    Cow::Owned(cut.finish(target.len()))
+}
+
+/// Bytes past the cut that are read for what starts before it: more than a
+/// key (`ask_` and 48 hex digits) takes.
+const PAST_THE_CUT: usize = 64;
+
+/// Whether what the log would show of `target` may hold something to
+/// redact or replace: an escape or `+` (whose decoding may), a control or
+/// non-ASCII byte, or one of the words redaction looks for. A secret that
+/// would be shown starts before the cut, and the name before a credential's
+/// value ends before it, so the bytes up to a key's length past the cut
+/// are enough; the usual target, with none of these, is cut as it came.
+fn may_hold_a_secret(target: &str) -> bool {
+    let mut end = target.len().min(LOGGED_TARGET_BYTES + PAST_THE_CUT);
+    while !target.is_char_boundary(end) {
+        end -= 1;
+    }
+    let read = &target.as_bytes()[..end];
+    read.iter()
+        .any(|&b| matches!(b, b'%' | b'+') || !(b' '..=b'~').contains(&b))
+        || ["ask_", "key", "token", "auth"]
+            .iter()
+            .any(|word| holds_word(read, word.as_bytes()))
+}
+
+/// A target with nothing to redact, cut to `LOGGED_TARGET_BYTES` with its mark.
+fn cut_plain(target: &str) -> Cow<'_, str> {
+    if target.len() <= LOGGED_TARGET_BYTES {
+        return Cow::Borrowed(target);
+    }
+    let mut end = LOGGED_TARGET_BYTES;
+    while !target.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{} +{} bytes", &target[..end], target.len() - end))
 }
 
 /// The method for the log, cut as a target is, to `LOGGED_METHOD_BYTES`.
@@ -41,60 +78,85 @@ pub fn loggable_method(method: &str) -> Cow<'_, str> {
         return Cow::Borrowed(method);
     }
     let mut cut = Cut::new(LOGGED_METHOD_BYTES);
-    cut.push(method);
-    Cow::Owned(cut.finish())
+    let _ = cut.push(Piece::sent(method));
+    Cow::Owned(cut.finish(method.len()))
 }
 
-/// Calls `emit` with the target's pieces in order, each a slice of it or
-/// `REDACTED`, and says whether any was redacted.
-fn pieces<'a>(target: &'a str, mut emit: impl FnMut(&'a str)) -> bool {
+/// A piece of the target as the log shows it: a slice of it, or `REDACTED`
+/// standing for `sent` bytes of it.
+#[derive(Clone, Copy)]
+struct Piece<'a> {
+    shown: &'a str,
+    sent: usize,
+    redacted: bool,
+}
+
+impl<'a> Piece<'a> {
+    fn sent(text: &'a str) -> Piece<'a> {
+        Piece {
+            shown: text,
+            sent: text.len(),
+            redacted: false,
+        }
+    }
+
+    /// `shown` in place of `sent` bytes of the target.
+    fn redacted(shown: &'a str, sent: usize) -> Piece<'a> {
+        Piece {
+            shown,
+            sent,
+            redacted: true,
+        }
+    }
+}
+
+/// Calls `emit` with the target's pieces in order, until it breaks.
+fn pieces<'a>(
+    target: &'a str,
+    mut emit: impl FnMut(Piece<'a>) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let (path, query) = match target.split_once('?') {
         Some((path, query)) => (path, Some(query)),
         None => (target, None),
     };
-    let mut redacted = false;
     for (i, segment) in path.split('/').enumerate() {
         if i > 0 {
-            emit("/");
+            emit(Piece::sent("/"))?;
         }
-        if holds_a_key(segment) {
-            redacted = true;
-            emit(REDACTED);
+        emit(if holds_a_key(segment) {
+            Piece::redacted(REDACTED, segment.len())
         } else {
-            emit(segment);
-        }
+            Piece::sent(segment)
+        })?;
     }
     let Some(query) = query else {
-        return redacted;
+        return ControlFlow::Continue(());
     };
-    emit("?");
+    emit(Piece::sent("?"))?;
     for (i, pair) in query.split('&').enumerate() {
         if i > 0 {
-            emit("&");
+            emit(Piece::sent("&"))?;
         }
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         if holds_a_key(name) {
-            redacted = true;
-            emit(REDACTED);
+            emit(Piece::redacted(REDACTED, pair.len()))?;
         } else if names_a_credential(name) || holds_a_key(value) {
-            redacted = true;
-            emit(name);
-            emit("=");
-            emit(REDACTED);
+            emit(Piece::sent(name))?;
+            emit(Piece::redacted(EQUALS_REDACTED, pair.len() - name.len()))?;
         } else {
-            emit(pair);
+            emit(Piece::sent(pair))?;
         }
     }
-    redacted
+    ControlFlow::Continue(())
 }
 
 /// Whether a name, as sent or decoded, holds `key`, `token` or `auth`, in
 /// any case.
 fn names_a_credential(name: &str) -> bool {
-    holds(name, |tail| {
-        [&b"key"[..], b"token", b"auth"]
+    holds(name, |bytes| {
+        ["key", "token", "auth"]
             .iter()
-            .any(|word| tail.ends_with(word))
+            .any(|word| holds_word(bytes, word.as_bytes()))
     })
 }
 
@@ -102,68 +164,45 @@ fn names_a_credential(name: &str) -> bool {
 /// key starts. Anywhere in the text: a word such as `task_` is redacted too,
 /// so that a key sent inside other text is never printed.
 fn holds_a_key(text: &str) -> bool {
-    holds(text, |tail| tail.ends_with(b"ask_"))
+    holds(text, |bytes| holds_word(bytes, b"ask_"))
 }
 
-/// Whether `found` holds at some byte of `text`, read as sent, then decoded.
-fn holds(text: &str, found: impl Fn(&Tail) -> bool) -> bool {
-    holds_in(text.bytes(), &found) || (text.contains(['%', '+']) && holds_in(decoded(text), &found))
+fn holds_word(bytes: &[u8], word: &[u8]) -> bool {
+    bytes.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word))
 }
 
-fn holds_in(mut bytes: impl Iterator<Item = u8>, found: &impl Fn(&Tail) -> bool) -> bool {
-    let mut tail = Tail::default();
-    bytes.any(|b| {
-        tail.push(b);
-        found(&tail)
-    })
+/// Whether `found` holds of `text` as sent, or once decoded.
+fn holds(text: &str, found: impl Fn(&[u8]) -> bool) -> bool {
+    found(text.as_bytes()) || (text.contains(['%', '+']) && found(&decoded(text)))
 }
 
 /// The bytes `raw` stands for once form-decoded: `+` a space, `%XX` its
 /// byte. A `%` that starts no escape stays itself (the app refuses it).
-fn decoded(raw: &str) -> impl Iterator<Item = u8> + '_ {
+fn decoded(raw: &str) -> Vec<u8> {
     let bytes = raw.as_bytes();
     let hex = |i: usize| bytes.get(i).and_then(|&b| (b as char).to_digit(16));
+    let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
-    std::iter::from_fn(move || {
-        let b = *bytes.get(i)?;
+    while let Some(&b) = bytes.get(i) {
         i += 1;
-        Some(match (b, hex(i), hex(i + 1)) {
+        out.push(match (b, hex(i), hex(i + 1)) {
             (b'+', _, _) => b' ',
             (b'%', Some(hi), Some(lo)) => {
                 i += 2;
                 (hi << 4 | lo) as u8
             }
             _ => b,
-        })
-    })
-}
-
-/// The last five bytes of a text read byte by byte, in lower case: enough to
-/// find the short words above without holding the text.
-#[derive(Default)]
-struct Tail {
-    bytes: [u8; 5],
-    /// Bytes pushed so far.
-    seen: usize,
-}
-
-impl Tail {
-    fn push(&mut self, b: u8) {
-        self.bytes.copy_within(1.., 0);
-        self.bytes[4] = b.to_ascii_lowercase();
-        self.seen += 1;
+        });
     }
-
-    fn ends_with(&self, word: &[u8]) -> bool {
-        self.seen >= word.len() && self.bytes.ends_with(word)
-    }
+    out
 }
 
-/// The first `limit` bytes of the pieces pushed, and a count of the rest.
+/// The first `limit` bytes of the pieces pushed, and how many bytes as sent
+/// they stand for.
 struct Cut {
     out: String,
     limit: usize,
-    left_out: usize,
+    covered: usize,
 }
 
 impl Cut {
@@ -171,40 +210,51 @@ impl Cut {
         Cut {
             out: String::with_capacity(limit + 16),
             limit,
-            left_out: 0,
+            covered: 0,
         }
     }
 
-    /// Keeps what fits of `piece`, each control character in it as `?`.
-    fn push(&mut self, piece: &str) {
-        let mut rest = piece;
-        while let Some((i, c)) = rest.char_indices().find(|(_, c)| c.is_control()) {
-            self.keep(&rest[..i]);
-            self.keep("?");
-            rest = &rest[i + c.len_utf8()..];
+    /// Keeps what fits of `piece`, each control character in it as `?`; a
+    /// redaction is kept whole or not at all. Breaks once something did not
+    /// fit, so that what is printed is the start of the whole.
+    fn push(&mut self, piece: Piece) -> ControlFlow<()> {
+        let room = self.limit - self.out.len();
+        if piece.redacted {
+            if piece.shown.len() > room {
+                return ControlFlow::Break(());
+            }
+            self.out.push_str(piece.shown);
+            self.covered += piece.sent;
+            return ControlFlow::Continue(());
         }
-        self.keep(rest);
+        if piece.shown.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+            // Printable ASCII, the usual target: kept as one slice.
+            let kept = room.min(piece.shown.len());
+            self.out.push_str(&piece.shown[..kept]);
+            self.covered += kept;
+            return if kept < piece.shown.len() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            };
+        }
+        for c in piece.shown.chars() {
+            let shown = if c.is_control() { '?' } else { c };
+            if self.out.len() + shown.len_utf8() > self.limit {
+                return ControlFlow::Break(());
+            }
+            self.out.push(shown);
+            self.covered += c.len_utf8();
+        }
+        ControlFlow::Continue(())
     }
 
-    /// Keeps what fits of `piece` as it is; once anything is left out, nothing after
-    /// it is kept, so that what is printed is the start of the whole.
-    fn keep(&mut self, piece: &str) {
-        let room = if self.left_out > 0 {
-            0
-        } else {
-            self.limit - self.out.len()
-        };
-        let mut end = room.min(piece.len());
-        while !piece.is_char_boundary(end) {
-            end -= 1;
-        }
-        self.out.push_str(&piece[..end]);
-        self.left_out += piece.len() - end;
-    }
-
-    fn finish(mut self) -> String {
-        if self.left_out > 0 {
-            let _ = write!(self.out, " +{} bytes", self.left_out);
+    /// The text kept, with ` +N bytes` when N of the `sent` bytes are not
+    /// shown.
+    fn finish(mut self, sent: usize) -> String {
+        let left_out = sent - self.covered;
+        if left_out > 0 {
+            let _ = write!(self.out, " +{left_out} bytes");
         }
         self.out
     }
