@@ -145,6 +145,22 @@ struct Locked {
     said: bool,
 }
 
+impl Locked {
+    /// The file found locked at `when`, as it was `now`, after `was`; and
+    /// whether to say so: once, when the wait passes its second.
+    fn again(was: Option<Locked>, now: Option<Stamp>, when: Instant) -> (Locked, bool) {
+        let mut locked = was.unwrap_or(Locked {
+            at: now,
+            since: when,
+            said: false,
+        });
+        locked.at = now;
+        let say = !locked.said && when.duration_since(locked.since) >= LOCKED_SAID_AFTER;
+        locked.said |= say;
+        (locked, say)
+    }
+}
+
 impl Seen {
     /// Whether the file, as it is `now`, is to be read on this look. Asked
     /// by a request, a file already refused or found locked as it is now is
@@ -184,14 +200,7 @@ impl Seen {
                 Some((log::Level::Info, said))
             }
             Err(Unread::Locked(why)) => {
-                let mut locked = was_locked.unwrap_or(Locked {
-                    at: now,
-                    since: when,
-                    said: false,
-                });
-                locked.at = now;
-                let say = !locked.said && when.duration_since(locked.since) >= LOCKED_SAID_AFTER;
-                locked.said |= say;
+                let (locked, say) = Locked::again(was_locked, now, when);
                 self.locked = Some(locked);
                 say.then(|| {
                     let said = format!(
