@@ -138,23 +138,19 @@ struct Seen {
 
 /// A change not read because another connection held the file locked.
 struct Locked {
-    /// The state of the file last found locked.
-    at: Option<Stamp>,
     since: Instant,
     /// Whether the wait was logged: once while the file stays locked.
     said: bool,
 }
 
 impl Locked {
-    /// The file found locked at `when`, as it was `now`, after `was`; and
-    /// whether to say so: once, when the wait passes its second.
-    fn again(was: Option<Locked>, now: Option<Stamp>, when: Instant) -> (Locked, bool) {
+    /// The file found locked at `when`, after `was`; and whether to say so:
+    /// once, when the wait passes its second.
+    fn again(was: Option<Locked>, when: Instant) -> (Locked, bool) {
         let mut locked = was.unwrap_or(Locked {
-            at: now,
             since: when,
             said: false,
         });
-        locked.at = now;
         let say = !locked.said && when.duration_since(locked.since) >= LOCKED_SAID_AFTER;
         locked.said |= say;
         (locked, say)
@@ -163,14 +159,14 @@ impl Locked {
 
 impl Seen {
     /// Whether the file, as it is `now`, is to be read on this look. Asked
-    /// by a request, a file already refused or found locked as it is now is
-    /// not tried again: guessed keys then cost a stat each, never a read of
-    /// the file, and a locked file is tried again on the next tick.
+    /// by a request, a file already refused as it is now is not read again:
+    /// guessed keys then cost a stat each, never a read of the file. A file
+    /// found locked is tried again, as a commit holds it locked for a moment
+    /// and the key it made may be the one asked for; the try fails at once
+    /// while it is still locked.
     fn wants(&self, now: Option<Stamp>, why: Look) -> bool {
-        let tried = |at: Option<Stamp>| now.is_some() && now == at;
-        now != self.read
-            && (why == Look::Tick
-                || !(tried(self.refused) || self.locked.as_ref().is_some_and(|l| tried(l.at))))
+        let refused = now.is_some() && now == self.refused;
+        now != self.read && (why == Look::Tick || !refused)
     }
 
     /// Takes in what a read of the file at `path`, as it was `now`, gave at
@@ -200,7 +196,7 @@ impl Seen {
                 Some((log::Level::Info, said))
             }
             Err(Unread::Locked(why)) => {
-                let (locked, say) = Locked::again(was_locked, now, when);
+                let (locked, say) = Locked::again(was_locked, when);
                 self.locked = Some(locked);
                 say.then(|| {
                     let said = format!(
