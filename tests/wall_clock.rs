@@ -17,6 +17,7 @@ mod wall_clock {
     mod exports;
     mod http_layer;
     mod key_changes;
+    mod keys_lock;
     mod keys_shared;
     mod lifecycle;
     mod own_layer;

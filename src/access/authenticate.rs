@@ -4,10 +4,12 @@
 //! A key held in memory is answered from memory: no I/O, no wait, no
 //! keyless token. A key not held (a stranger's) first takes a token from its
 //! client's keyless bucket, so a client out of that budget gets 429 at once
-//! and costs the store nothing; then it shares the store's one look for
-//! newer keys (access/shared_check.rs) and is looked up again. A key made
-//! anywhere thus works on its first request, and when it does, the keyless
-//! token goes back: a valid key is never counted as a request without one.
+//! and costs the store nothing; then it waits for the store's watcher to
+//! look for newer keys (access/shared_check.rs: one request at a time,
+//! `MAX_WAIT` at most, any other refused at once) and is looked up again.
+//! A key made anywhere thus works on its first request while the store
+//! answers in time, and when it does, the keyless token goes back: a valid
+//! key is never counted as a request without one.
 //! A revoked key stays in memory until the next poll, within the second the
 //! docs/operations.md ("Keys") promises.
 
@@ -20,7 +22,8 @@ pub trait KeySource {
     /// what is held in memory.
     fn lookup(&self, hash: &[u8; 32]) -> Option<(Caller, Option<u32>)>;
     /// Returns once a look for newer keys that started after this call has
-    /// installed what it found; shared with every other request waiting.
+    /// installed what it found, or after `MAX_WAIT` at most; at once while
+    /// another request waits for one. Never does I/O itself.
     fn check_newer(&self);
 }
 

@@ -25,7 +25,8 @@ pub const KEYS_APPLICATION_ID: i64 = 0x4B45_5953;
 pub const KEYS_SCHEMA_VERSION: i64 = 1;
 /// Mode of every file holding keys or usage.
 pub const PRIVATE_MODE: u32 = 0o600;
-/// How long a command or a reload waits for another writer to finish.
+/// How long a command waits for another writer to finish. The server's
+/// read waits for none (`open_read_now`).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Plans, ranked: a plan may use what every plan of lower rank may use.
@@ -124,12 +125,50 @@ pub fn open_existing(path: &Path) -> Result<Connection, String> {
     open_saying(path)
 }
 
-/// Opens an existing keys file read-only: the server's reload.
+/// Opens an existing keys file read-only, waiting for another writer as a
+/// command does.
 pub fn open_read(path: &Path) -> Result<Connection, String> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
     check(&conn, path)?;
+    Ok(conn)
+}
+
+/// Why the server could not read the keys file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    /// Another connection holds a lock that keeps readers out: the file is
+    /// tried again later, as it is.
+    Locked(String),
+    /// Not a keys file, unreadable or gone.
+    Refused(String),
+}
+
+impl Unread {
+    /// The error of a statement on `path`, sorted by whether a lock caused it.
+    pub fn of(path: &Path, e: rusqlite::Error) -> Unread {
+        let said = format!("cannot read {}: {e}", path.display());
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                Unread::Locked(said)
+            }
+            _ => Unread::Refused(said),
+        }
+    }
+}
+
+/// Opens an existing keys file read-only without waiting for any lock: the
+/// server's read, which runs on its watcher, must never stall behind a
+/// writer (a long transaction, a backup tool). A locked file is `Locked`,
+/// at once, and every statement on the connection fails so too.
+pub fn open_read_now(path: &Path) -> Result<Connection, Unread> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| Unread::Refused(format!("cannot open {}: {e}", path.display())))?;
+    conn.busy_timeout(Duration::ZERO)
+        .map_err(|e| Unread::of(path, e))?;
+    let versions = crate::data::db::read_versions(&conn).map_err(|e| Unread::of(path, e))?;
+    check_versions(versions, path).map_err(Unread::Refused)?;
     Ok(conn)
 }
 
@@ -187,16 +226,23 @@ pub fn keep_private(path: &Path) -> Result<Option<String>, String> {
 }
 
 fn check(conn: &Connection, path: &Path) -> Result<(), String> {
-    let shown = path.display();
     match crate::data::db::read_versions(conn) {
-        Ok((KEYS_APPLICATION_ID, KEYS_SCHEMA_VERSION)) => Ok(()),
-        Ok((KEYS_APPLICATION_ID, v)) => Err(format!(
+        Ok(versions) => check_versions(versions, path),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// Whether a file's (application_id, user_version) are a keys file's.
+fn check_versions(versions: (i64, i64), path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    match versions {
+        (KEYS_APPLICATION_ID, KEYS_SCHEMA_VERSION) => Ok(()),
+        (KEYS_APPLICATION_ID, v) => Err(format!(
             "{shown} is a keys file of schema version {v}; this build reads version {KEYS_SCHEMA_VERSION}"
         )),
-        Ok(_) => Err(format!(
+        _ => Err(format!(
             "{shown} is not an area-scoring keys file (is --keys pointing at a dataset?)"
         )),
-        Err(e) => Err(format!("cannot read {shown}: {e}")),
     }
 }
 

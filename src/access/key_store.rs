@@ -1,36 +1,46 @@
 //! The live keys and plan limits, held in memory, so that authenticating a
 //! request is a hash and a map lookup, with no SQL on the request path.
 //!
-//! `poll` runs a few times a second: when the keys file has changed (another
-//! inode, size, modification time, or SQLite's change counter, which moves on
-//! every commit) it reads the file again and swaps the new table in whole. A
-//! key created, revoked or moved to another plan by any command therefore
-//! takes effect within a second on every server sharing the file (docs/operations.md,
-//! "Keys"). A file that cannot be read keeps the last table serving.
+//! Only the keys' watcher thread reads the keys file (`watch`). It looks a
+//! few times a second: when the file has changed (another inode, size,
+//! modification time, or SQLite's change counter, which moves on every
+//! commit) it reads the file again and swaps the new table in whole. A key
+//! created, revoked or moved to another plan by any command therefore takes
+//! effect within a second on every server sharing the file
+//! (docs/operations.md, "Keys"). A file that cannot be read keeps the last
+//! table serving. A locked file is not waited for: it is tried again on the
+//! next tick, and a change kept waiting past that second is logged once.
 //!
 //! A key not in the table is not refused on the table's word alone: the
-//! file's stamp is taken again (a stat and 28 header bytes), and when it
-//! moved the file is read before the answer, so a key works from its first
-//! request (access/authenticate.rs, the rule for any store of keys). Requests
-//! with unknown keys share that look (access/shared_check.rs).
+//! request asks the watcher to look at once, and waits for that look
+//! (access/shared_check.rs: `MAX_WAIT` at most, one request at a time), so
+//! a key works from its first request (access/authenticate.rs, the rule for
+//! any store of keys). No lock is held while the file is read: requests
+//! whose keys are in the table never wait for the watcher.
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
+use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
 
 use crate::access::authenticate::{KeySource, Keyless, authenticate};
-use crate::access::key_file;
+use crate::access::key_file::{self, Unread};
 use crate::access::keys::Caller;
 use crate::access::plans::{self, Limits};
-use crate::access::shared_check::SharedCheck;
+use crate::access::shared_check::{Look, MAX_WAIT, SharedCheck};
 use crate::domain::Plan;
 use crate::error::ApiError;
 
 /// Where the change counter sits in an SQLite file's header.
 const CHANGE_COUNTER: std::ops::Range<usize> = 24..28;
+/// How long a change may wait for a locked file before it is logged: the
+/// second within which docs/operations.md ("Keys") says a change takes effect.
+const LOCKED_SAID_AFTER: Duration = Duration::from_secs(1);
 
 /// What was read of the keys file at one moment.
 #[derive(Default)]
@@ -40,27 +50,34 @@ pub struct KeyTable {
 }
 
 impl KeyTable {
-    fn read(path: &Path) -> Result<KeyTable, String> {
+    /// The watcher's read: a locked file is `Unread::Locked` at once.
+    fn read_now(path: &Path) -> Result<KeyTable, Unread> {
+        let conn = key_file::open_read_now(path)?;
+        KeyTable::from_file(&conn).map_err(|e| Unread::of(path, e))
+    }
+
+    /// The read at start, which waits for a writer as a command does.
+    fn read_waiting(path: &Path) -> Result<KeyTable, String> {
         let conn = key_file::open_read(path)?;
-        let fail = |e: rusqlite::Error| format!("cannot read {}: {e}", path.display());
+        KeyTable::from_file(&conn).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    }
+
+    fn from_file(conn: &Connection) -> rusqlite::Result<KeyTable> {
         // One read transaction, so that keys and limits are of one commit.
-        conn.execute_batch("BEGIN").map_err(fail)?;
-        let limits = plans::limits(&conn).map_err(fail)?;
-        let mut stmt = conn
-            .prepare("SELECT key_hash, id, plan FROM api_keys WHERE revoked_at IS NULL")
-            .map_err(fail)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, Vec<u8>>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
-            })
-            .map_err(fail)?;
+        conn.execute_batch("BEGIN")?;
+        let limits = plans::limits(conn)?;
+        let mut stmt =
+            conn.prepare("SELECT key_hash, id, plan FROM api_keys WHERE revoked_at IS NULL")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, Vec<u8>>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
         let mut callers = HashMap::new();
         for row in rows {
-            let (hash, key_id, plan) = row.map_err(fail)?;
+            let (hash, key_id, plan) = row?;
             let (Ok(hash), Some(plan)) = (<[u8; 32]>::try_from(hash), Plan::from_name(&plan))
             else {
                 continue;
@@ -108,13 +125,105 @@ fn stamp(path: &Path) -> Option<Stamp> {
     })
 }
 
-/// The file states last read and last refused.
+/// The file states last read, refused and found locked: the watcher's
+/// alone, and held only between its reads, never across one.
 #[derive(Default)]
 struct Seen {
-    /// None after a refusal, so that a bad file is reported once and polls
+    /// None after a refusal, so that a bad file is reported once and ticks
     /// keep trying it.
     read: Option<Stamp>,
     refused: Option<Stamp>,
+    locked: Option<Locked>,
+}
+
+/// A change not read because another connection held the file locked.
+struct Locked {
+    since: Instant,
+    /// Whether the wait was logged: once while the file stays locked.
+    said: bool,
+}
+
+impl Locked {
+    /// The file found locked at `when`, after `was`; and whether to say so:
+    /// once, when the wait passes its second.
+    fn again(was: Option<Locked>, when: Instant) -> (Locked, bool) {
+        let mut locked = was.unwrap_or(Locked {
+            since: when,
+            said: false,
+        });
+        let say = !locked.said && when.duration_since(locked.since) >= LOCKED_SAID_AFTER;
+        locked.said |= say;
+        (locked, say)
+    }
+}
+
+impl Seen {
+    /// Whether the file, as it is `now`, is to be read on this look. Asked
+    /// by a request, a file already refused as it is now is not read again:
+    /// guessed keys then cost a stat each, never a read of the file. A file
+    /// found locked is tried again, as a commit holds it locked for a moment
+    /// and the key it made may be the one asked for; the try fails at once
+    /// while it is still locked.
+    fn wants(&self, now: Option<Stamp>, why: Look) -> bool {
+        let refused = now.is_some() && now == self.refused;
+        now != self.read && (why == Look::Tick || !refused)
+    }
+
+    /// Takes in what a read of the file at `path`, as it was `now`, gave at
+    /// `when`; returns the line to log, if any.
+    fn after(
+        &mut self,
+        (path, now): (&Path, Option<Stamp>),
+        read: &Result<KeyTable, Unread>,
+        when: Instant,
+    ) -> Option<(log::Level, String)> {
+        let was_locked = self.locked.take();
+        match read {
+            Ok(table) => {
+                // The stamp from before the read: a commit during the read
+                // moves it again, and the next tick reads once more.
+                *self = Seen {
+                    read: now,
+                    ..Seen::default()
+                };
+                let free = if was_locked.is_some_and(|l| l.said) {
+                    " (the keys file is no longer locked)"
+                } else {
+                    ""
+                };
+                let (keys, path) = (table.live_keys(), path.display());
+                let said = format!("keys reloaded{free}: {keys} live API keys from {path}");
+                Some((log::Level::Info, said))
+            }
+            Err(Unread::Locked(why)) => {
+                let (locked, say) = Locked::again(was_locked, when);
+                self.locked = Some(locked);
+                say.then(|| {
+                    let said = format!(
+                        "a change to the keys file {} waits: another connection holds it \
+                         locked, so the keys last read stay in force, and it is read again \
+                         on each tick until it is free: {why}",
+                        path.display()
+                    );
+                    (log::Level::Warn, said)
+                })
+            }
+            Err(Unread::Refused(why)) => {
+                // A missing file keeps the keys last read: revoking needs the file.
+                let said = self.read.is_some().then(|| {
+                    let said =
+                        format!("keys not reloaded, the keys last read stay in force: {why}");
+                    (log::Level::Error, said)
+                });
+                *self = Seen {
+                    read: None,
+                    refused: now,
+                    locked: None,
+                };
+                said
+            }
+        }
+    }
 }
 
 /// How a store held elsewhere than in a keys file (Redis) installs keys
@@ -126,7 +235,7 @@ pub struct KeyStore {
     table: RwLock<Arc<KeyTable>>,
     seen: Mutex<Seen>,
     refresh: OnceLock<Refresh>,
-    /// The one look for newer keys that requests with unknown keys share.
+    /// The watcher's looks, and the one request that may wait for one.
     checks: SharedCheck,
 }
 
@@ -134,13 +243,13 @@ impl KeyStore {
     /// Reads the keys file, which must exist and be readable.
     pub fn open(path: &Path) -> Result<KeyStore, String> {
         let seen = stamp(path);
-        let table = KeyTable::read(path)?;
+        let table = KeyTable::read_waiting(path)?;
         Ok(KeyStore {
             path: path.to_path_buf(),
             table: RwLock::new(Arc::new(table)),
             seen: Mutex::new(Seen {
                 read: seen,
-                refused: None,
+                ..Seen::default()
             }),
             refresh: OnceLock::new(),
             checks: SharedCheck::new(),
@@ -162,48 +271,47 @@ impl KeyStore {
         authenticate(self, header, keyless)
     }
 
-    /// Reads the file again if it changed since it was last read.
-    pub fn poll(&self) {
-        self.read_if_moved(false);
+    /// The keys' watcher, for one thread: looks at the store every
+    /// `period`, and at once when a request asks, until `close`.
+    pub fn watch(&self, period: Duration) {
+        self.checks.serve(period, |why| self.look(why));
     }
 
-    /// Reads the file again if its stamp moved; says whether a new table
-    /// is in. On a request, a file already refused as it is now is not read
-    /// again: guessed keys then cost a stat each, never a read of the file.
-    fn read_if_moved(&self, on_request: bool) -> bool {
+    /// Ends `watch` after its look in flight; requests wait for none after.
+    pub fn close(&self) {
+        self.checks.close();
+    }
+
+    fn look(&self, why: Look) {
+        match (self.refresh.get(), why) {
+            (Some(refresh), Look::Asked) => refresh(),
+            // Redis's own watch follows its version (access/redis/live.rs).
+            (Some(_), Look::Tick) => {}
+            (None, why) => drop(self.read_if_moved(why)),
+        }
+    }
+
+    fn seen(&self) -> MutexGuard<'_, Seen> {
+        self.seen.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Reads the file again if its stamp moved and this look wants it
+    /// (`Seen::wants`); says whether a new table is in.
+    fn read_if_moved(&self, why: Look) -> bool {
         let now = stamp(&self.path);
-        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        if now == seen.read || (on_request && now.is_some() && now == seen.refused) {
+        if !self.seen().wants(now, why) {
             return false;
         }
-        match KeyTable::read(&self.path) {
-            Ok(table) => {
-                log::info!(
-                    "keys reloaded: {} live API keys from {}",
-                    table.live_keys(),
-                    self.path.display()
-                );
-                *self.table.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(table);
-                // The stamp from before the read: a commit during the read
-                // moves it again, and the next poll reads once more.
-                *seen = Seen {
-                    read: now,
-                    refused: None,
-                };
-                true
-            }
-            Err(why) => {
-                // A missing file keeps the keys last read: revoking needs the file.
-                if seen.read.is_some() {
-                    log::error!("keys not reloaded, the keys last read stay in force: {why}");
-                }
-                *seen = Seen {
-                    read: None,
-                    refused: now,
-                };
-                false
-            }
+        let read = KeyTable::read_now(&self.path);
+        let said = self.seen().after((&self.path, now), &read, Instant::now());
+        if let Some((level, said)) = said {
+            log::log!(level, "{said}");
         }
+        let Ok(table) = read else {
+            return false;
+        };
+        *self.table.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(table);
+        true
     }
 }
 
@@ -215,10 +323,7 @@ impl KeySource for KeyStore {
     }
 
     fn check_newer(&self) {
-        self.checks.run(|| match self.refresh.get() {
-            Some(refresh) => refresh(),
-            None => drop(self.read_if_moved(true)),
-        });
+        self.checks.ask(MAX_WAIT);
     }
 }
 
@@ -231,7 +336,8 @@ impl KeyTable {
 }
 
 impl KeyStore {
-    /// A store whose table is replaced by `replace` only: `poll` finds no file.
+    /// A store whose table is replaced by `replace`, and by its refresh
+    /// when a request asks (`refresh_with`): it has no file to read.
     pub fn held(table: KeyTable) -> KeyStore {
         KeyStore {
             path: PathBuf::new(),
@@ -242,7 +348,9 @@ impl KeyStore {
         }
     }
 
-    /// How a held store looks for newer keys before it refuses one.
+    /// How a held store looks for newer keys before it refuses one: run by
+    /// the watcher when a request asks, so that a slow store holds up no
+    /// more than the one request waiting, for `MAX_WAIT` at most.
     pub fn refresh_with(&self, refresh: impl Fn() + Send + Sync + 'static) {
         let _ = self.refresh.set(Box::new(refresh));
     }

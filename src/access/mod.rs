@@ -2,8 +2,9 @@
 //! (`key_file`) with its API keys (`keys`) and plan limits (`plans`), moved
 //! out of old dataset files by `migrate`; the live keys held in memory
 //! (`key_store`), and what a key not held costs (`authenticate`, with the
-//! look for newer keys it shares, `shared_check`); each plan's request budget
-//! (`ratelimit`, its buckets in `buckets`); and the requests
+//! watcher's look for newer keys that it may wait for, `shared_check`);
+//! each plan's request budget (`ratelimit`, its buckets in `buckets`); and
+//! the requests
 //! counted per key and day (`usage`, each key-day's `usage_counts`, read
 //! back by `usage_report`); with
 //! Redis named, all of it shared across hosts (`redis`).

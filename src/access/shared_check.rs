@@ -1,34 +1,54 @@
-//! One check at a time for newer keys, shared by every request that needs
-//! one: a request whose key is not in memory joins the check in flight
-//! rather than making its own, so a flood of unknown keys costs the store
-//! (a file's stamp, or Redis's version) one read per check, not one per
-//! request.
+//! The one look for newer keys, run by the keys' watcher thread alone, and
+//! how a request whose key is not in memory waits for it.
 //!
-//! A check already under way when a request arrives may have read the store
-//! before the request's key was made, so the request waits for the next
-//! check to finish, which starts as soon as the one in flight ends. No lock
-//! is held while a check runs: waiters sleep on a condition variable, and
-//! requests whose keys are in memory never come here.
+//! The watcher looks every tick, and at once when a request asks. A request
+//! asks and waits at most `MAX_WAIT` for a look that started after it asked
+//! (one already under way may have read the store before its key was made).
+//! At most one request waits at a time: any other whose key is not in
+//! memory meanwhile gets its answer at once, so a store that is slow or
+//! locked holds up one worker for `MAX_WAIT` at most, and never a request
+//! whose key is in memory, which never comes here. No lock is held while a
+//! look runs: the waiter sleeps on a condition variable.
 
 use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-/// Checks started and finished; one is in flight while they differ.
+/// The longest a request whose key is not in memory waits for a look.
+pub const MAX_WAIT: Duration = Duration::from_millis(100);
+
+/// Why the watcher looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// Its tick.
+    Tick,
+    /// A request whose key is not in memory asked.
+    Asked,
+}
+
+/// Looks started and finished, and what the watcher is asked.
 #[derive(Default)]
 struct Rounds {
     started: u64,
     finished: u64,
-    /// Requests asleep until a check ends.
-    waiting: usize,
+    /// A request asked for a look that has not started yet.
+    asked: bool,
+    /// A request is waiting for a look.
+    waiting: bool,
+    /// The watcher is gone, or going: no one waits for it.
+    closed: bool,
 }
 
 #[derive(Default)]
 pub struct SharedCheck {
     rounds: Mutex<Rounds>,
+    /// Rung by a request that asks, and by `close`: wakes the watcher.
+    ask: Condvar,
+    /// Rung when a look finishes: wakes the waiting request.
     done: Condvar,
 }
 
-/// Marks the running check finished even when it panics, so that its
-/// waiters are never left asleep.
+/// Marks the running look finished even when it panics, so that its waiter
+/// is never left asleep.
 struct Finish<'a>(&'a SharedCheck);
 
 impl Drop for Finish<'_> {
@@ -47,93 +67,82 @@ impl SharedCheck {
         self.rounds.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Returns once a check that started after this call has finished:
-    /// runs `check` itself when none is in flight, else waits for the next.
-    pub fn run(&self, check: impl FnOnce()) {
+    /// A request's side: asks the watcher for a look and waits, `limit` at
+    /// most, until one that started after this call has finished. Says
+    /// whether one did; false at once while another request waits, or when
+    /// the watcher is gone.
+    pub fn ask(&self, limit: Duration) -> bool {
         let mut rounds = self.rounds();
-        let wanted = rounds.started + 1;
-        loop {
-            if rounds.finished >= wanted {
-                return;
-            }
-            if rounds.started == rounds.finished {
-                // Started only grows, so this check is the one wanted.
-                rounds.started += 1;
-                drop(rounds);
-                let _finish = Finish(self);
-                check();
-                return;
-            }
-            rounds.waiting += 1;
-            rounds = self.done.wait(rounds).unwrap_or_else(|p| p.into_inner());
-            rounds.waiting -= 1;
+        if rounds.waiting || rounds.closed {
+            return false;
         }
+        // Started only grows, and looks run one at a time on one thread.
+        let wanted = rounds.started + 1;
+        rounds.waiting = true;
+        rounds.asked = true;
+        self.ask.notify_all();
+        let deadline = Instant::now() + limit;
+        while rounds.finished < wanted && !rounds.closed {
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                break;
+            };
+            rounds = self
+                .done
+                .wait_timeout(rounds, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+        rounds.waiting = false;
+        rounds.finished >= wanted
+    }
+
+    /// The watcher's side: runs `look` every `period`, and as soon as a
+    /// request asks, until `close`.
+    pub fn serve(&self, period: Duration, look: impl Fn(Look)) {
+        let mut tick = Instant::now() + period;
+        while let Some(why) = self.next(tick) {
+            if why == Look::Tick {
+                tick = Instant::now() + period;
+            }
+            let _finish = Finish(self);
+            look(why);
+        }
+    }
+
+    /// Sleeps until `tick` or a request asks, and marks the look started;
+    /// None once closed.
+    fn next(&self, tick: Instant) -> Option<Look> {
+        let mut rounds = self.rounds();
+        let why = loop {
+            if rounds.closed {
+                return None;
+            }
+            if rounds.asked {
+                break Look::Asked;
+            }
+            let Some(left) = tick.checked_duration_since(Instant::now()) else {
+                break Look::Tick;
+            };
+            rounds = self
+                .ask
+                .wait_timeout(rounds, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        };
+        rounds.asked = false;
+        rounds.started += 1;
+        Some(why)
+    }
+
+    /// Ends `serve` once its look in flight is done, and stops any request
+    /// waiting for it.
+    pub fn close(&self) {
+        self.rounds().closed = true;
+        self.ask.notify_all();
+        self.done.notify_all();
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::{Arc, Barrier};
-
-    #[test]
-    fn requests_at_once_share_checks_and_each_sees_one_started_after_it() {
-        let shared = Arc::new(SharedCheck::new());
-        let checks = Arc::new(AtomicUsize::new(0));
-        let (gate, release) = (Arc::new(Barrier::new(2)), Arc::new(Barrier::new(2)));
-        // The first check holds until every other request is waiting.
-        let first = {
-            let (shared, checks, gate, release) = (
-                shared.clone(),
-                checks.clone(),
-                gate.clone(),
-                release.clone(),
-            );
-            std::thread::spawn(move || {
-                shared.run(|| {
-                    checks.fetch_add(1, Ordering::SeqCst);
-                    gate.wait();
-                    release.wait();
-                })
-            })
-        };
-        gate.wait();
-        let waiters: Vec<_> = (0..16)
-            .map(|_| {
-                let (shared, checks) = (shared.clone(), checks.clone());
-                std::thread::spawn(move || {
-                    shared.run(|| {
-                        checks.fetch_add(1, Ordering::SeqCst);
-                    })
-                })
-            })
-            .collect();
-        // All 16 are asleep behind the check in flight before it ends.
-        while shared.rounds().waiting < 16 {
-            std::thread::yield_now();
-        }
-        release.wait();
-        first.join().unwrap();
-        for w in waiters {
-            w.join().unwrap();
-        }
-        // The first, then one more that all 16 shared: not one each, and
-        // not none, since the first may have read before they came.
-        assert_eq!(checks.load(Ordering::SeqCst), 2);
-    }
-
-    #[test]
-    fn a_check_that_panics_leaves_no_one_waiting() {
-        let shared = SharedCheck::new();
-        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            shared.run(|| panic!("the check failed"))
-        }));
-        assert!(panicked.is_err());
-        let ran = AtomicUsize::new(0);
-        shared.run(|| {
-            ran.fetch_add(1, Ordering::SeqCst);
-        });
-        assert_eq!(ran.load(Ordering::SeqCst), 1);
-    }
-}
+#[path = "shared_check_tests.rs"]
+mod tests;

@@ -9,11 +9,14 @@
 //! back into memory for the next one; what is waiting is bounded by
 //! `MAX_WAITING` key-days, past which new key-days are dropped and logged.
 //! The file is in WAL mode, so that reading it (`keys usage`, `GET /v1/key`)
-//! never waits for a flush, nor a flush for a reader.
+//! never waits for a flush, nor a flush for a reader. Counting a request
+//! touches memory only, and reading a key's day holds no lock across the
+//! file: the counts a flush has taken stay in view (`Flight`) until it has
+//! written them or put them back.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use rusqlite::{Connection, params};
@@ -79,15 +82,51 @@ impl Waiting {
         let days = self.keys.values().flat_map(|k| k.days.values());
         days.map(Counts::total).sum()
     }
+
+    fn of(&self, key_id: &str, day: i64) -> Counts {
+        let days = self.keys.get(key_id).and_then(|k| k.days.get(&day));
+        days.copied().unwrap_or_default()
+    }
+}
+
+/// The counts a flush has taken and not settled yet, so that a reader of a
+/// day finds each count in exactly one place: the file, what waits, or here.
+#[derive(Default)]
+struct Flight {
+    taken: Option<Arc<Waiting>>,
+    /// The flush is committing: whether the file holds `taken` is not known
+    /// until it settles, which takes the commit's own time, never a wait for
+    /// another writer (that comes before).
+    committing: bool,
+    /// Flushes settled (written, or put back): a reader whose read of the
+    /// file a flush settled during reads again.
+    settled: u64,
+}
+
+/// Settles a flight its flush left unsettled by panicking, so that no
+/// reader waits for it.
+struct Landing<'a>(&'a Usage);
+
+impl Drop for Landing<'_> {
+    fn drop(&mut self) {
+        let flight = self.0.flight();
+        let unsettled = flight.committing || flight.taken.is_some();
+        drop(flight);
+        if unsettled {
+            self.0.settle(None);
+        }
+    }
 }
 
 /// A server's counts not yet in the usage file.
 pub struct Usage {
     path: PathBuf,
     waiting: Mutex<Waiting>,
-    /// Held by a flush from taking the counts until they are written, and by
-    /// `day`, so that no count is in neither place, or in both, when read.
+    /// One flush at a time; a reader never takes it.
     flushing: Mutex<()>,
+    flight: Mutex<Flight>,
+    /// Rung when a flush settles.
+    landed: Condvar,
     /// With Redis named: where flushes go instead of the usage file, and
     /// the connections requests read today's counts through.
     shared: OnceLock<(Arc<SharedUsage>, Arc<Redis>)>,
@@ -99,6 +138,8 @@ impl Usage {
             path: usage_path(keys),
             waiting: Mutex::new(Waiting::default()),
             flushing: Mutex::new(()),
+            flight: Mutex::new(Flight::default()),
+            landed: Condvar::new(),
             shared: OnceLock::new(),
         }
     }
@@ -112,8 +153,15 @@ impl Usage {
         let day = now_unix.div_euclid(SECONDS_PER_DAY);
         let mut one = Counts::default();
         one.count(status);
-        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-        waiting.add(key_id, day, one, now_unix);
+        self.lock_waiting().add(key_id, day, one, now_unix);
+    }
+
+    fn lock_waiting(&self) -> MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn flight(&self) -> MutexGuard<'_, Flight> {
+        self.flight.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Adds what waits to the usage file, in one transaction, waiting up to
@@ -124,7 +172,8 @@ impl Usage {
             return self.flush_shared(shared);
         }
         let _one = self.flushing.lock().unwrap_or_else(|p| p.into_inner());
-        let taken = std::mem::take(&mut *self.waiting.lock().unwrap_or_else(|p| p.into_inner()));
+        let taken = self.take_off();
+        let _landing = Landing(self);
         if taken.dropped > 0 {
             log::warn!(
                 "usage: {} requests were not counted: {MAX_WAITING} key-days were already waiting for {}",
@@ -133,54 +182,108 @@ impl Usage {
             );
         }
         if taken.keys.is_empty() {
+            self.settle(None);
             return Ok(());
         }
-        let written = open_file(&self.path, patience).and_then(|mut conn| write(&mut conn, &taken));
+        let committing = || self.flight().committing = true;
+        let written = open_file(&self.path, patience)
+            .and_then(|mut conn| write(&mut conn, &taken, committing));
         let Err(e) = written else {
+            self.settle(None);
             return Ok(());
         };
         let requests = taken.requests();
-        self.put_back(taken);
+        self.settle(Some(&taken));
         Err(format!(
             "usage of {requests} requests not written to {}: {e}",
             self.path.display()
         ))
     }
 
+    /// Takes what waits for a flush, leaving it in view in the flight.
+    fn take_off(&self) -> Arc<Waiting> {
+        let mut waiting = self.lock_waiting();
+        let taken = Arc::new(std::mem::take(&mut *waiting));
+        self.flight().taken = Some(taken.clone());
+        taken
+    }
+
+    /// Ends the flight: the counts are in the file, or, `failed`, back
+    /// among those waiting.
+    fn settle(&self, failed: Option<&Waiting>) {
+        let mut waiting = self.lock_waiting();
+        let mut flight = self.flight();
+        if let Some(taken) = failed {
+            for (key_id, key) in &taken.keys {
+                for (day, counts) in &key.days {
+                    waiting.add(key_id, *day, *counts, key.last_used);
+                }
+            }
+        }
+        *flight = Flight {
+            settled: flight.settled + 1,
+            ..Flight::default()
+        };
+        self.landed.notify_all();
+    }
+
     /// `key_id`'s requests on `day`: those every server has written, and
-    /// those waiting here, as one snapshot.
+    /// those counted here and not written yet, each once. The file is read
+    /// with no lock held, and read again if a flush settled meanwhile.
     pub fn day(&self, key_id: &str, day: i64) -> Result<Counts, String> {
         if let Some((usage, requests)) = self.shared.get() {
             return Ok(self.day_shared(usage, requests, key_id, day));
         }
-        let _one = self.flushing.lock().unwrap_or_else(|p| p.into_inner());
-        let mut counts = usage_report::day(&self.path, key_id, &dates::format_date(day))?;
-        counts.add(self.waiting(key_id, day));
-        Ok(counts)
-    }
-
-    fn put_back(&self, taken: Waiting) {
-        let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-        for (key_id, key) in taken.keys {
-            for (day, counts) in key.days {
-                waiting.add(&key_id, day, counts, key.last_used);
+        let date = dates::format_date(day);
+        loop {
+            let before = self.settled();
+            let written = usage_report::day(&self.path, key_id, &date)?;
+            if let Some(counts) = self.add_unwritten(written, before, key_id, day) {
+                return Ok(counts);
             }
         }
     }
 
-    /// `key_id`'s counts of `day` not yet written.
+    /// Flushes settled so far, once no commit is under way.
+    fn settled(&self) -> u64 {
+        let mut flight = self.flight();
+        while flight.committing {
+            flight = self.landed.wait(flight).unwrap_or_else(|p| p.into_inner());
+        }
+        flight.settled
+    }
+
+    /// `written` plus what waits and what is in flight, if no flush has
+    /// settled or begun to commit since `before`: else the file read may
+    /// hold some of them, and None says to read it again.
+    fn add_unwritten(
+        &self,
+        written: Counts,
+        before: u64,
+        key_id: &str,
+        day: i64,
+    ) -> Option<Counts> {
+        let waiting = self.lock_waiting();
+        let flight = self.flight();
+        if flight.committing || flight.settled != before {
+            return None;
+        }
+        let mut counts = written;
+        counts.add(waiting.of(key_id, day));
+        if let Some(taken) = &flight.taken {
+            counts.add(taken.of(key_id, day));
+        }
+        Some(counts)
+    }
+
+    /// `key_id`'s counts of `day` not yet written, of those waiting for a flush.
     pub fn waiting(&self, key_id: &str, day: i64) -> Counts {
-        let waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
-        waiting
-            .keys
-            .get(key_id)
-            .and_then(|k| k.days.get(&day))
-            .copied()
-            .unwrap_or_default()
+        self.lock_waiting().of(key_id, day)
     }
 }
 
-fn write(conn: &mut Connection, taken: &Waiting) -> Result<(), String> {
+/// Adds `taken` in one transaction; `committing` runs just before the commit.
+fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> Result<(), String> {
     let fail = |e: rusqlite::Error| e.to_string();
     let tx = conn.transaction().map_err(fail)?;
     {
@@ -217,6 +320,7 @@ fn write(conn: &mut Connection, taken: &Waiting) -> Result<(), String> {
                 .map_err(fail)?;
         }
     }
+    committing();
     tx.commit().map_err(fail)
 }
 

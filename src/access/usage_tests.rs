@@ -1,6 +1,6 @@
 //! Tests of usage.rs: the usage file's name and mode, counting by status,
 //! flushes from two servers adding up, a failed flush's counts kept for the
-//! next, and the bound on what waits.
+//! next, the bound on what waits, and reading a day while flushes run.
 use super::*;
 
 fn scratch(name: &str) -> PathBuf {
@@ -125,4 +125,72 @@ fn the_usage_file_is_private() {
         .mode()
         & 0o777;
     assert_eq!(mode, crate::access::key_file::PRIVATE_MODE);
+}
+
+#[test]
+fn a_day_read_while_a_flush_waits_for_a_locked_file_neither_waits_nor_counts_twice() {
+    let usage = Usage::new(&scratch("read-locked"));
+    let (day, at) = (20_000, 20_000 * 86_400);
+    usage.count("key_a", 200, at);
+    usage.count("key_a", 200, at);
+    usage.flush(BUSY_TIMEOUT).unwrap();
+    for _ in 0..3 {
+        usage.count("key_a", 404, at);
+    }
+    let five = Counts {
+        ok: 2,
+        errors: 3,
+        rate_limited: 0,
+    };
+    // Another writer holds the file while the flush waits for it.
+    let holder = Connection::open(usage.path()).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    std::thread::scope(|s| {
+        let flush = s.spawn(|| usage.flush(Duration::from_secs(30)));
+        while usage.flight().taken.is_none() {
+            std::thread::yield_now();
+        }
+        let asked = std::time::Instant::now();
+        assert_eq!(
+            usage.day("key_a", day).unwrap(),
+            five,
+            "the flight's counts"
+        );
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "no wait on the flush"
+        );
+        holder.execute_batch("ROLLBACK").unwrap();
+        flush.join().unwrap().unwrap();
+    });
+    assert_eq!(usage.day("key_a", day).unwrap(), five, "now in the file");
+}
+
+#[test]
+fn reads_racing_flushes_see_every_request_counted_before_them_and_none_twice() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let usage = Usage::new(&scratch("race"));
+    let counted = AtomicU64::new(0);
+    let (day, at) = (20_000, 20_000 * 86_400);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for i in 0..400 {
+                usage.count("key_a", 200, at);
+                counted.fetch_add(1, Ordering::SeqCst);
+                if i % 20 == 0 {
+                    usage.flush(BUSY_TIMEOUT).unwrap();
+                }
+            }
+        });
+        while counted.load(Ordering::SeqCst) < 400 {
+            let at_least = counted.load(Ordering::SeqCst);
+            let got = usage.day("key_a", day).unwrap().ok;
+            let at_most = counted.load(Ordering::SeqCst);
+            assert!(
+                (at_least..=at_most).contains(&got),
+                "{got} not in {at_least}..={at_most}"
+            );
+        }
+    });
+    assert_eq!(usage.day("key_a", day).unwrap().ok, 400);
 }

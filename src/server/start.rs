@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::watch::{Stop, count_usage, every};
+use super::watch::{Stop, count_usage, every, watch_keys};
 use super::{Running, ServeConfig};
 use crate::access::key_store::KeyStore;
 use crate::access::redis::live::Live;
@@ -23,7 +23,8 @@ use crate::transport::{Layer, LayerConfig, spawn};
 /// How often the database file is checked for replacement or removal.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// How often the keys file is looked at: a change takes effect within a
-/// second on every server sharing it (docs/operations.md, "Keys").
+/// second on every server sharing it (docs/operations.md, "Keys"), and a
+/// locked file is tried again.
 const KEYS_WATCH_EVERY: Duration = Duration::from_millis(250);
 
 /// Database connections kept: one a worker, one a streaming export.
@@ -116,7 +117,7 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     })?);
     let (app3, stop3) = (app.clone(), stop.clone());
     threads.push(spawn("keys-watch", move || {
-        every(KEYS_WATCH_EVERY, &stop3, || app3.keys.poll())
+        watch_keys(&app3, KEYS_WATCH_EVERY, &stop3)
     })?);
     let (app4, stop4) = (app.clone(), stop.clone());
     threads.push(spawn("usage", move || count_usage(&app4, &stop4))?);

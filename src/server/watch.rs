@@ -2,24 +2,50 @@
 //! the keys' watchers and the usage flush. Each sleeps its whole interval,
 //! and the stop wakes it at once, so a quiet server's threads wake only when
 //! there is work for them, and shutdown never waits an interval for one.
+//! The keys' watcher also wakes when a request asks it to look
+//! (access/shared_check.rs), so it sleeps on the keys' own bell, which the
+//! stop rings as well.
 
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::access::usage;
 use crate::app::App;
+
+/// What the stop does besides waking the threads sleeping on it.
+type OnStop = Box<dyn FnOnce() + Send>;
 
 /// Set once, at shutdown; wakes every thread sleeping on it.
 #[derive(Default)]
 pub struct Stop {
     stopped: Mutex<bool>,
     wake: Condvar,
+    /// For threads that sleep elsewhere.
+    also: Mutex<Vec<OnStop>>,
 }
 
 impl Stop {
     pub fn stop(&self) {
         *self.stopped.lock().unwrap_or_else(|p| p.into_inner()) = true;
         self.wake.notify_all();
+        let also = std::mem::take(&mut *self.also.lock().unwrap_or_else(|p| p.into_inner()));
+        for wake in also {
+            wake();
+        }
+    }
+
+    /// Runs `wake` at the stop, or now if it has come.
+    fn also(&self, wake: impl FnOnce() + Send + 'static) {
+        let stopped = self.stopped.lock().unwrap_or_else(|p| p.into_inner());
+        if *stopped {
+            drop(stopped);
+            return wake();
+        }
+        // Pushed while the stop is not yet set, so that it finds this.
+        self.also
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(Box::new(wake));
     }
 
     /// Sleeps for `period`, or until the stop: true once stopped.
@@ -45,6 +71,14 @@ pub fn every(period: Duration, stop: &Stop, poll: impl Fn()) {
     while !stop.sleep(period) {
         poll();
     }
+}
+
+/// The keys' watcher: looks at the keys every `period`, and as soon as a
+/// request whose key is not in memory asks (access/key_store.rs), until the stop.
+pub fn watch_keys(app: &Arc<App>, period: Duration, stop: &Stop) {
+    let closing = app.clone();
+    stop.also(move || closing.keys.close());
+    app.keys.watch(period);
 }
 
 /// Adds the usage counted to the usage file every `FLUSH_EVERY`, apart from
@@ -98,5 +132,23 @@ mod tests {
         assert!(started.elapsed() < Duration::from_millis(100));
         let polled = polls.load(Ordering::SeqCst);
         assert!((2..=7).contains(&polled), "{polled} polls in 200 ms");
+    }
+
+    #[test]
+    fn the_stop_wakes_threads_sleeping_elsewhere_even_those_that_come_late() {
+        let stop = Stop::default();
+        let woken = Arc::new(AtomicUsize::new(0));
+        let early = woken.clone();
+        stop.also(move || {
+            early.fetch_add(1, Ordering::SeqCst);
+        });
+        assert_eq!(woken.load(Ordering::SeqCst), 0, "not before the stop");
+        stop.stop();
+        assert_eq!(woken.load(Ordering::SeqCst), 1);
+        let late = woken.clone();
+        stop.also(move || {
+            late.fetch_add(1, Ordering::SeqCst);
+        });
+        assert_eq!(woken.load(Ordering::SeqCst), 2, "at once, after the stop");
     }
 }

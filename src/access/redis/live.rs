@@ -205,13 +205,14 @@ impl Live {
         self.installed.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// On a request whose key is not in memory: installs the keys Redis
+    /// Asked by a request whose key is not in memory: installs the keys Redis
     /// holds if their version moved since those in force, so that a key
     /// made a moment ago works at once rather than at the next watch. Says
-    /// whether it did. With Redis away, nothing is asked. Requests share one
-    /// such call at a time (access/shared_check.rs), and no lock is held
-    /// while Redis answers: keys are installed only if newer than those the
-    /// watch may have installed meanwhile.
+    /// whether it did. With Redis away, nothing is asked. The keys' watcher
+    /// makes this call, one at a time, while the request waits a bounded
+    /// time (access/shared_check.rs), and no lock is held while Redis
+    /// answers: keys are installed only if newer than those the watch may
+    /// have installed meanwhile.
     pub fn install_newer(&self, install: impl Fn(KeyTable) -> bool) -> bool {
         if !self.requests.is_up() {
             return false;
