@@ -1,7 +1,7 @@
 //! Strangers with Redis: requests with keys a server does not hold cost
 //! Redis no more version reads than their client's keyless budget allows
 //! (counted by Redis itself, `INFO commandstats`), a key made during such a
-//! flood works on its first request from another client, and with every
+//! flood works within its first requests from another client, and with every
 //! Redis round trip 20 ms slower, keys held in memory are still answered
 //! throughout the flood (docs/api.md, "Rate limits").
 //!
@@ -93,10 +93,23 @@ fn a_flood_of_unknown_keys_reads_redis_no_more_than_the_keyless_budget_allows() 
     let flood = Flood::start(server.addr, STRANGER, CONNECTIONS);
     std::thread::sleep(FLOOD / 5);
     // Made during the flood, and asked for at once from another client: in
-    // force on its first request, not at the next watch.
+    // force within its first requests, not at the next watch. One request
+    // at a time waits for a look at newer keys, so the first may find a
+    // stranger's refilled token waiting and get its 401 at once
+    // (docs/api.md, "Rate limits"); the next look is the newcomer's.
     let (_, key) = create_key_at(&url, &admin, "growth");
     let mut newcomer = Held::open(server.addr).unwrap();
-    assert_eq!(newcomer.ask("/v1/key", NEWCOMER, &key).unwrap(), 200);
+    let tries = (1..=3)
+        .find(|_| {
+            let status = newcomer.ask("/v1/key", NEWCOMER, &key).unwrap();
+            assert!([200, 401].contains(&status), "{status}");
+            status == 200 || {
+                std::thread::sleep(Duration::from_millis(20));
+                false
+            }
+        })
+        .expect("a key made during the flood works within 3 requests");
+    assert!(started.elapsed() < FLOOD, "asked while the flood ran ({tries} tries)");
     std::thread::sleep(FLOOD.saturating_sub(started.elapsed()));
     let statuses = flood.stop();
     let took = started.elapsed();
