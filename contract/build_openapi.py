@@ -272,7 +272,7 @@ ERROR_ALLOWED = {
     "items": {"type": "string"},
     "minItems": 1,
     "uniqueItems": True,
-    "description": "Present when the parameter must be one of a set of words: the words it may take, in the order the document lists them (sort, order, province, format, match, period, granularity, and each item of include and dimensions); for a parameter the operation does not take, the operation's parameter names. Absent for a bound, a grammar, a repeat or a count (a number out of range, a malformed bbox, a parameter given twice, a list of too many items).",
+    "description": "Present when the parameter must be one of a set of words: the words it may take, in the order the document lists them (sort, order, province, format, match, period, granularity, and each item of include and dimensions); for a parameter the operation does not take, the operation's parameter names, in the order the document lists them (absent where it takes none). Absent for a bound, a grammar, a repeat or a count (a number out of range, a malformed bbox, a parameter given twice, a list of too many items).",
 }
 ERROR_REQUIRED_PLAN = {
     "type": "string",

@@ -199,6 +199,30 @@ fn the_schemas_refuse_an_area_not_found_without_ids_and_a_not_found_with_them() 
     }
 }
 
+/// An unknown parameter's `allowed` is the operation's parameters in the
+/// order the contract has them, which the document is said to follow.
+#[test]
+fn each_operation_lists_its_parameters_in_the_contracts_order() {
+    let operations: [(&str, &[&str]); 6] = [
+        ("/v1/areas", &LIST_PARAMS),
+        ("/v1/areas/search", &SEARCH_PARAMS),
+        ("/v1/areas/export", &EXPORT_PARAMS),
+        ("/v1/areas/compare", &COMPARE_PARAMS),
+        ("/v1/areas/{area_id}", &AREA_PARAMS),
+        ("/v1/areas/{area_id}/history", &HISTORY_PARAMS),
+    ];
+    for (path, params) in operations {
+        let documented: Vec<String> = query_params(path).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(documented, params, "{path}");
+    }
+    let said = &schema("ErrorInvalidParameter")["properties"]["error"]["properties"]["allowed"];
+    let said = said["description"].as_str().unwrap();
+    assert!(
+        said.contains("the operation's parameter names, in the order the document lists them"),
+        "{said}"
+    );
+}
+
 #[test]
 fn a_plan_refusal_names_the_contracts_plans_and_parameter() {
     let detail = &schema("ErrorPlanUpgradeRequired")["properties"]["error"];
