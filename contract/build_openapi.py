@@ -242,27 +242,56 @@ def dimension_map(value_schema, description, min_properties=0):
     return schema
 
 
-def error_schema(status, codes, with_param=False, description=None):
+def error_schema(status, codes, fields=None, required=(), description=None, conditional=None):
+    """The error body of `status` with `codes`, and the fields beside the
+    message that a client's code acts on (`fields`; those in `required` are
+    always there)."""
     detail_props = {
         "code": {"type": "string", "enum": codes, "description": "Machine-readable code."},
         "message": {
             "type": "string",
             "minLength": 1,
-            "description": "What was wrong and what is allowed; for a missing area it names the id.",
+            "description": "What was wrong and what is allowed, for a person to read; for a missing area it names the id. Code should act on code and the fields beside it, never on this text.",
         },
         "status": {"type": "integer", "const": status, "description": "Equal to the HTTP status."},
+        **(fields or {}),
     }
-    required = ["code", "message", "status"]
-    if with_param:
-        detail_props["param"] = {
-            "type": "string",
-            "description": "The query parameter at fault.",
-        }
-        required.append("param")
-    return obj(
-        {"error": obj(detail_props, required)},
-        description=description,
-    )
+    detail = obj(detail_props, ["code", "message", "status", *required])
+    if conditional:
+        detail.update(conditional)
+    return obj({"error": detail}, description=description)
+
+
+# The fields of an error body beside code, message and status.
+ERROR_PARAM = {
+    "type": "string",
+    "description": "The query parameter at fault: for a query of more pairs than the operation has parameters, the first pair past them.",
+}
+ERROR_ALLOWED = {
+    "type": "array",
+    "items": {"type": "string"},
+    "minItems": 1,
+    "uniqueItems": True,
+    "description": "Present when the parameter must be one of a set of words: the words it may take, in the order the document lists them (sort, order, province, format, match, period, granularity, and each item of include and dimensions); for a parameter the operation does not take, the operation's parameter names, in the order the document lists them (absent where it takes none). Absent for a bound, a grammar, a repeat or a count (a number out of range, a malformed bbox, a parameter given twice, a list of too many items).",
+}
+ERROR_REQUIRED_PLAN = {
+    "type": "string",
+    "enum": PLANS,
+    "description": "The lowest plan that may do what was asked (score history and the export: growth).",
+}
+ERROR_PLAN = {"type": "string", "enum": PLANS, "description": "The calling key's plan."}
+ERROR_PLAN_PARAM = {
+    "type": "string",
+    "enum": ["include"],
+    "description": "The query parameter that asked for what the plan does not allow (include, for include=history); absent when the operation itself needs the plan (Get Area History, Export Areas).",
+}
+ERROR_IDS = {
+    "type": "array",
+    "items": {"type": "string", "minLength": 1},
+    "minItems": 1,
+    "maxItems": COMPARE_IDS_MAX,
+    "description": "area_not_found only, and always: the ids no area has, as given and in the order asked (Get Area and Get Area History: the path's id; Compare: every unknown id of ids). not_found has no ids.",
+}
 
 
 def page_members(total_description, limit_min, limit_max):
@@ -453,9 +482,9 @@ SCHEMAS = {
             "rate_limit": obj(
                 {
                     "requests_per_minute": {"type": ["integer", "null"], "minimum": 1, "description": "The plan's limit; null when unlimited."},
-                    "remaining": {"type": ["integer", "null"], "minimum": 0, "description": "Requests left in the bucket after this one; null when unlimited."},
+                    "remaining": {"type": ["integer", "null"], "minimum": 0, "description": "Requests left in the bucket (this request takes none); null when unlimited."},
                 },
-                description="The key's rate limit, as the X-RateLimit-* headers give it.",
+                description="The key's rate limit, as the RateLimit and X-RateLimit-* headers give it.",
             ),
             "usage_today": obj(
                 {
@@ -567,17 +596,37 @@ SCHEMAS = {
         "properties": {"openapi": {"type": "string", "pattern": r"^3\.1\."}},
     },
     # Errors: one body shape, with the codes each status can carry.
-    "ErrorInvalidParameter": error_schema(400, ["invalid_parameter"], with_param=True),
+    "ErrorInvalidParameter": error_schema(
+        400,
+        ["invalid_parameter"],
+        {"param": ERROR_PARAM, "allowed": ERROR_ALLOWED},
+        required=["param"],
+    ),
     "ErrorUnauthorized": error_schema(401, ["missing_api_key", "invalid_api_key"]),
-    "ErrorPlanUpgradeRequired": error_schema(403, ["plan_upgrade_required"]),
+    "ErrorPlanUpgradeRequired": error_schema(
+        403,
+        ["plan_upgrade_required"],
+        {"required_plan": ERROR_REQUIRED_PLAN, "plan": ERROR_PLAN, "param": ERROR_PLAN_PARAM},
+        required=["required_plan", "plan"],
+    ),
     "ErrorAreaNotFound": error_schema(
         404,
         ["area_not_found", "not_found"],
-        description="area_not_found names every unknown id; not_found answers a path that no route has (an id that changes the path's shape, such as one with a slash).",
+        {"ids": ERROR_IDS},
+        description="area_not_found lists every unknown id in ids; not_found answers a path that no route has (an id that changes the path's shape, such as one with a slash), without ids.",
+        conditional={
+            "if": {"properties": {"code": {"const": "area_not_found"}}},
+            "then": {"required": ["ids"]},
+            "else": {"not": {"required": ["ids"]}},
+        },
     ),
     "ErrorNotFound": error_schema(404, ["not_found"]),
     "ErrorUriTooLong": error_schema(414, ["uri_too_long"]),
-    "ErrorRateLimited": error_schema(429, ["rate_limited"]),
+    "ErrorRateLimited": error_schema(
+        429,
+        ["rate_limited", "too_many_unknown_keys"],
+        description="rate_limited: the calling key has spent its plan's budget; waiting Retry-After seconds helps. too_many_unknown_keys: the client has spent its budget of requests without a valid key; its key is missing, unknown or revoked, and no wait makes it valid: send a valid key (the message names no plan).",
+    ),
     "ErrorHeadersTooLarge": error_schema(431, ["headers_too_large"]),
     "ErrorInternal": error_schema(500, ["internal_error"]),
     "ErrorBadGateway": error_schema(
@@ -593,6 +642,35 @@ SCHEMAS = {
 # ---------------------------------------------------------------------------
 # Headers
 # ---------------------------------------------------------------------------
+
+# RateLimit-Policy and RateLimit (src/app/mod.rs, src/access/ratelimit.rs):
+# the IETF draft's version, the window of every bucket, and the budget of
+# requests without a valid key, named apart from every plan.
+RATELIMIT_DRAFT = 10
+RATELIMIT_WINDOW_S = 60
+KEYLESS_POLICY, KEYLESS_PER_MINUTE = "keyless", 60
+# A plan's policy carries its requests per minute (any positive number: an
+# operator may set it); the keyless one, its fixed budget.
+_PLAN_POLICY = '"(?:' + "|".join(PLANS) + ')"'
+_KEYLESS_POLICY = f'"{KEYLESS_POLICY}"'
+RATELIMIT_POLICY_PATTERN = (
+    f"^(?:{_PLAN_POLICY};q=[1-9][0-9]*|{_KEYLESS_POLICY};q={KEYLESS_PER_MINUTE});w={RATELIMIT_WINDOW_S}$"
+)
+RATELIMIT_PATTERN = f"^(?:{_PLAN_POLICY}|{_KEYLESS_POLICY});r=(?:0|[1-9][0-9]*);t=(?:0|[1-9][0-9]*)$"
+# Access-Control-Expose-Headers, in the server's order (src/app/http.rs).
+EXPOSED_HEADERS = [
+    "ETag",
+    "X-Request-Id",
+    "RateLimit-Policy",
+    "RateLimit",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Retry-After",
+    "Link",
+    "X-Total-Count",
+    "Content-Disposition",
+]
 
 _REL = '<[^<>]+>; rel="(?:first|prev|next|last)"'
 # Links of the four relations, first and last always among them.
@@ -664,8 +742,26 @@ HEADERS = {
             "examples": ['attachment; filename="areas-2026-11-22.csv"'],
         },
     },
+    "RateLimit-Policy": {
+        "description": f"The budget that applies, as draft-ietf-httpapi-ratelimit-headers-{RATELIMIT_DRAFT} writes it (an RFC 9651 structured-field list of one item): the policy's name, a string, with q, its requests per window, and w, the window in seconds ({RATELIMIT_WINDOW_S}: a token bucket refills from empty in a minute). For a valid key on a plan with a limit the name is the plan's (free, starter, growth; enterprise has no limit by default, and then no RateLimit fields) and q its requests per minute, as X-RateLimit-Limit gives it: `\"starter\";q=600;w={RATELIMIT_WINDOW_S}`. A request without a valid key (every 401, and 429 too_many_unknown_keys) is counted against its client's keyless budget: `\"{KEYLESS_POLICY}\";q={KEYLESS_PER_MINUTE};w={RATELIMIT_WINDOW_S}`, and no X-RateLimit headers.",
+        "required": True,
+        "schema": {
+            "type": "string",
+            "pattern": RATELIMIT_POLICY_PATTERN,
+            "examples": [f'"starter";q=600;w={RATELIMIT_WINDOW_S}', f'"{KEYLESS_POLICY}";q={KEYLESS_PER_MINUTE};w={RATELIMIT_WINDOW_S}'],
+        },
+    },
+    "RateLimit": {
+        "description": f"What is left of the budget RateLimit-Policy names (draft-ietf-httpapi-ratelimit-headers-{RATELIMIT_DRAFT}, an RFC 9651 structured-field list of one item): the same policy name, with r, the requests left (as X-RateLimit-Remaining), and t, the seconds until the token bucket is full again (as X-RateLimit-Reset; a token comes back every w/q seconds, so a client that has spent its budget may send again after Retry-After, long before t). On 429 r is 0.",
+        "required": True,
+        "schema": {
+            "type": "string",
+            "pattern": RATELIMIT_PATTERN,
+            "examples": ['"starter";r=599;t=1', f'"{KEYLESS_POLICY}";r=0;t={RATELIMIT_WINDOW_S}'],
+        },
+    },
     "X-RateLimit-Limit": {
-        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default). Without Redis, limits are kept per server process (behind a balancer, per replica); with Redis named (AREA_REDIS), one budget per key is shared by every server.",
+        "description": "Requests per minute of the key's plan (free 60, starter 600, growth 3000 by default). Present on every answer to a valid key whose plan has a limit (enterprise has none by default), beside RateLimit-Policy and RateLimit; never on an answer to a request without a valid key. Without Redis, limits are kept per server process (behind a balancer, per replica); with Redis named (AREA_REDIS), one budget per key is shared by every server.",
         "required": False,
         "schema": {"type": "integer", "minimum": 0},
     },
@@ -700,7 +796,7 @@ HEADERS = {
         "schema": {"type": "string", "const": "*"},
     },
     "Access-Control-Expose-Headers": {
-        "description": "CORS: the response headers a browser script may read: ETag, X-Request-Id, the X-RateLimit headers, Retry-After, Link, X-Total-Count and Content-Disposition.",
+        "description": "CORS: the response headers a browser script may read: " + ", ".join(EXPOSED_HEADERS) + ".",
         "required": True,
         "schema": {"type": "string", "pattern": "ETag"},
     },
@@ -751,7 +847,10 @@ for _n in list(HEADERS):
     HEADERS[f"{_n}-optional"] = optional(_n)
 
 COMMON = ("X-Request-Id", "Access-Control-Allow-Origin", "Access-Control-Expose-Headers")
-RATE = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+# A key's budget, on every answer to a valid key whose plan has a limit.
+RATE = ("RateLimit-Policy", "RateLimit", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+# The keyless budget, on every answer to a request without a valid key.
+KEYLESS_RATE = ("RateLimit-Policy", "RateLimit")
 CACHE = ("ETag", "Cache-Control", "Vary")
 
 JSON_TYPE = "application/json"
@@ -780,22 +879,23 @@ RESPONSES = {
         "headers": headers(*COMMON, *CACHE, optional_names=RATE),
     },
     "InvalidParameter": error_response(
-        "invalid_parameter: a query parameter out of bounds, of the wrong type or grammar, of an unknown value, given twice, or not one of the operation's parameters; `param` names it.",
+        "invalid_parameter: a query parameter out of bounds, of the wrong type or grammar, of an unknown value, given twice, or not one of the operation's parameters, a list of more items than it takes, or a query of more pairs than the operation has parameters; `param` names it (for too many pairs, the first pair past the operation's count), and `allowed` lists the words it may take where they are a set.",
         "ErrorInvalidParameter",
         optional_names=RATE,
     ),
     "Unauthorized": error_response(
-        "missing_api_key: no Authorization header, or not `Bearer <key>` (the scheme in any case); invalid_api_key: a key that is unknown or revoked.",
+        f"missing_api_key: no Authorization header, or not `Bearer <key>` (the scheme in any case); invalid_api_key: a key that is unknown or revoked. Each such request is counted against its client's keyless budget ({KEYLESS_PER_MINUTE} a minute per client address), which RateLimit-Policy and RateLimit announce; past it the answer is 429 too_many_unknown_keys.",
         "ErrorUnauthorized",
         "WWW-Authenticate",
+        *KEYLESS_RATE,
     ),
     "PlanUpgradeRequired": error_response(
-        "plan_upgrade_required: score history (the history endpoint, or include=history) and the export need the growth plan or above.",
+        "plan_upgrade_required: score history (the history endpoint, or include=history) and the export need the growth plan or above; `required_plan` names the plan needed, `plan` the key's, and `param` the parameter that asked for it (include), where one did.",
         "ErrorPlanUpgradeRequired",
         optional_names=RATE,
     ),
     "AreaNotFound": error_response(
-        "area_not_found: no area has this id (the message names it; Compare names every unknown id).",
+        "area_not_found: no area has this id; `ids` lists it (Compare: every unknown id, in the order of ids), and so does the message.",
         "ErrorAreaNotFound",
         optional_names=RATE,
     ),
@@ -808,14 +908,21 @@ RESPONSES = {
         "ErrorHeadersTooLarge",
     ),
     "RateLimited": error_response(
-        "rate_limited: the key has used up its plan's requests per minute, or (without a valid key) the client address has used up its 60 a minute. Retry after Retry-After seconds.",
+        f"rate_limited: the key has used up its plan's requests per minute; retry after Retry-After seconds. The answer carries the key's RateLimit-Policy and RateLimit (r=0) and X-RateLimit headers. too_many_unknown_keys: the client address has used up its {KEYLESS_PER_MINUTE} requests a minute without a valid key (a missing, unknown or revoked key); its key will not become valid by waiting, so the answer carries WWW-Authenticate like a 401, and the keyless RateLimit-Policy and RateLimit, but no X-RateLimit headers. The nginx front's own 429 rate_limited (too many requests in flight from one address) carries none of these but Retry-After.",
         "ErrorRateLimited",
         "Retry-After",
-        optional_names=RATE,
+        optional_names=("WWW-Authenticate", *RATE),
+    ),
+    "UnknownKeysRateLimited": error_response(
+        f"too_many_unknown_keys: the client address has used up its {KEYLESS_PER_MINUTE} requests a minute without a valid key (a missing, unknown or revoked key), with WWW-Authenticate and the keyless RateLimit-Policy and RateLimit. This operation takes nothing from a key's budget, so the server never answers it rate_limited; only the nginx front's own 429 rate_limited (too many requests in flight from one address) may, with Retry-After alone.",
+        "ErrorRateLimited",
+        "Retry-After",
+        optional_names=("WWW-Authenticate", *KEYLESS_RATE),
     ),
     "InternalError": error_response(
         "internal_error: something unexpected; the message holds no internals.",
         "ErrorInternal",
+        optional_names=RATE,
     ),
     "BadGateway": error_response(
         "bad_gateway: behind the nginx front of deploy/ only: no replica answered. Retry after Retry-After seconds.",
@@ -831,6 +938,7 @@ RESPONSES = {
         "service_unavailable: the database cannot be read right now (file removed, corrupt or locked, or every connection busy), or (export) too many exports are in flight (4 per server, 2 per key by default), or the server is stopping; retry after Retry-After seconds.",
         "ErrorServiceUnavailable",
         "Retry-After",
+        optional_names=RATE,
     ),
     "UpgradeRequired": error_response(
         "upgrade_required: the export is sent in chunks, which HTTP/1.0 has not; send the request as HTTP/1.1 (Upgrade: HTTP/1.1).",
@@ -1067,7 +1175,7 @@ def link(operation_id, area_id_expression, description):
     }
 
 
-def api_responses(ok, *, plan=False, area=False, validated=True):
+def api_responses(ok, *, plan=False, area=False, validated=True, spends=True):
     r = {"200": ok}
     if validated:
         r["304"] = ref("responses", "NotModified")
@@ -1084,7 +1192,7 @@ def api_responses(ok, *, plan=False, area=False, validated=True):
     r.update(
         {
             "414": ref("responses", "UriTooLong"),
-            "429": ref("responses", "RateLimited"),
+            "429": ref("responses", "RateLimited" if spends else "UnknownKeysRateLimited"),
             "431": ref("responses", "HeadersTooLarge"),
             "500": ref("responses", "InternalError"),
             "502": ref("responses", "BadGateway"),
@@ -1349,12 +1457,13 @@ GET_OPS = {
     "/v1/key": {
         "operationId": "getKey",
         "summary": "The calling key",
-        "description": "The calling key's id, plan, rate limit with what is left of it, and its requests today. Any plan. Counts as a request like any other. Never cached (Cache-Control: no-store), so it has no ETag and never answers 304.",
+        "description": "The calling key's id, plan, rate limit with what is left of it, and its requests today. Any plan. Takes nothing from the key's budget, so a key that has spent it can still ask when it may go on: the answer carries the key's rate headers like any other, and is never 429 rate_limited. It still needs a valid key: a request without one is counted against its client's keyless budget like any other (401, then 429 too_many_unknown_keys). Never cached (Cache-Control: no-store), so it has no ETag and never answers 304.",
         "tags": ["keys"],
         "parameters": REQUEST_HEADERS,
         "responses": api_responses(
             json_response("The key.", "KeyInfo", headers(*COMMON, "Cache-Control-NoStore", "Vary-Coding", "Content-Encoding", optional_names=RATE)),
             validated=False,
+            spends=False,
         ),
     },
     "/v1/openapi.json": {
@@ -1454,10 +1563,15 @@ Conventions, for every operation:
 * **Authentication**: `Authorization: Bearer <API key>` (scheme in any case).
   Keys are on a plan: free, starter, growth, enterprise. Score history and
   the export need growth or above. /healthz, /metrics, /v1/openapi.json and OPTIONS need no key.
-* **Errors** have one shape, `{{"error": {{"code", "message", "status", "param"?}}}}`,
+* **Errors** have one shape, `{{"error": {{"code", "message", "status", "param"?, ...}}}}`,
   where `status` equals the HTTP status and `param` names the offending query
-  parameter. Checks run in this order and the first that fails answers:
-  request size (414, 431), authentication (401), rate limit (429), path
+  parameter. Beside the message, for a person, some errors carry fields for a
+  client's code: 400 invalid_parameter `allowed` (the words the parameter may
+  take, where they are a set), 403 plan_upgrade_required `required_plan` and
+  `plan` (and `param` where a parameter asked for it), 404 area_not_found
+  `ids` (the unknown ids). Checks run in this order and the first that fails answers:
+  request size (414, 431), authentication (401, or 429 too_many_unknown_keys
+  once the client has spent its keyless budget), rate limit (429 rate_limited), path
   (404 not_found), method (405 method_not_allowed, with
   `Allow: GET, HEAD, OPTIONS`), parameters (400), plan (403), area
   (404 area_not_found). Error answers are never cached. No operation takes a
@@ -1473,7 +1587,11 @@ Conventions, for every operation:
   is answered 503 service_unavailable with `Retry-After: 1`.
 * **Parameters**: query strings are form-decoded (`+` is a space, percent-escapes
   are decoded in names and values; invalid UTF-8 is 400). A parameter that is
-  unknown to the operation, or given twice, is 400. Integers are plain decimal
+  unknown to the operation, or given twice, is 400. A query of more pairs
+  than the operation has parameters is 400 naming the first pair past them
+  (as a repeat where an earlier pair has its name), before any pair is
+  checked; a list of more items than it takes (ids {COMPARE_IDS_MAX}, include {len(INCLUDES)},
+  dimensions {len(DIMENSIONS)}, bbox exactly {BBOX_NUMBERS}) is 400 before any item is. Integers are plain decimal
   digits with an optional leading `-`; numbers are written as JSON writes them
   (`-33.9`, `1e-05`, `2.5E1`; also `.5` and `2.`; a leading `+`, nan and inf
   are 400). Comma-separated values (ids, dimensions, include, bbox) are one
@@ -1496,15 +1614,22 @@ Conventions, for every operation:
   otherwise, and without Accept-Encoding, as they are.
 * **Rate limits**: per key, a token bucket sized by the plan's requests per
   minute (free 60, starter 600, growth 3000, enterprise unlimited by default).
-  Authenticated answers carry X-RateLimit-Limit, -Remaining and -Reset; over
-  the limit the answer is 429 rate_limited with Retry-After. Requests without a
-  valid key are limited per client address. Without Redis, limits are kept
+  Every answer to a key on a plan with a limit carries `RateLimit-Policy` and
+  `RateLimit` (draft-ietf-httpapi-ratelimit-headers-{RATELIMIT_DRAFT}: `"starter";q=600;w={RATELIMIT_WINDOW_S}` and
+  `"starter";r=599;t=1`, where `t` is the seconds until the bucket is full),
+  and X-RateLimit-Limit, -Remaining and -Reset, which say the same; over
+  the limit the answer is 429 rate_limited with Retry-After and those headers.
+  GET /v1/key takes nothing from the budget. Requests without a valid key
+  (missing, unknown or revoked) are counted per client address,
+  {KEYLESS_PER_MINUTE} a minute, and their answers carry `RateLimit-Policy: "{KEYLESS_POLICY}";q={KEYLESS_PER_MINUTE};w={RATELIMIT_WINDOW_S}`
+  and `RateLimit: "{KEYLESS_POLICY}";r=N;t=M`; past that budget the answer is
+  429 too_many_unknown_keys, with `WWW-Authenticate: Bearer` and Retry-After: a
+  client should fix its key rather than retry. Without Redis, limits are kept
   in each server process: behind a balancer they apply per replica. With
   Redis named (AREA_REDIS), one budget per key is shared by every server;
   requests without a valid key are still limited by each server.
 * **CORS**: every answer carries `Access-Control-Allow-Origin: *` and exposes
-  ETag, X-Request-Id, the X-RateLimit headers, Retry-After, Link,
-  X-Total-Count and Content-Disposition; OPTIONS on any API path
+  {", ".join(EXPOSED_HEADERS)}; OPTIONS on any API path
   answers 204 without a key.
 * Every answer carries `X-Request-Id`. HEAD works wherever GET does.
 * **Public routes** (/v1/openapi.json, /healthz, /metrics) need no key, are not

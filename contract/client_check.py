@@ -175,6 +175,20 @@ check(abs(area.history[-1].truth_score - area.truth_score) < 1e-9, "the last poi
 denied = starter  # a starter key may read an area, not its history
 response = get_area.sync_detailed(client=denied, area_id="johannesburg", include="history")
 check(response.status_code == 403 and isinstance(response.parsed, m.ErrorPlanUpgradeRequired), "history needs growth")
+refusal = response.parsed.error
+check(
+    (refusal.required_plan.value, refusal.plan.value, refusal.param.value) == ("growth", "starter", "include"),
+    f"the 403 names the plan needed, the plan held and the parameter: {refusal.to_dict()}",
+)
+response = get_area_history.sync_detailed(client=denied, area_id="johannesburg")
+check(response.status_code == 403 and isinstance(response.parsed.error.param, Unset), "the history endpoint's 403 names no parameter")
+
+# Unknown areas: ids lists them, in the order asked.
+response = compare_areas.sync_detailed(client=growth, ids="lemuria,johannesburg,narnia")
+check(response.status_code == 404 and isinstance(response.parsed, m.ErrorAreaNotFound), f"compare of unknown ids: {response.status_code}")
+check(response.parsed.error.ids == ["lemuria", "narnia"], f"area_not_found lists the unknown ids: {response.parsed.error.to_dict()}")
+response = get_area.sync_detailed(client=growth, area_id="no-such-area")
+check(response.status_code == 404 and response.parsed.error.ids == ["no-such-area"], "Get Area's 404 lists its id")
 
 points = {"7d": 7, "30d": 30, "90d": 90, "1y": 365}
 for period in m.GetAreaHistoryPeriod:
@@ -210,6 +224,61 @@ for province in m.ListAreasProvince:
     by_province += page.total
 check(by_province == everything, "the provinces hold every area")
 
+# ---- Errors a client's code acts on, and the rate headers -------------------
+raw = growth.get_httpx_client()
+
+
+def refused(path, params, model):
+    """A 4xx answer sent past the generated client's own checks, as its model."""
+    r = raw.get(path, params=params)
+    check(400 <= r.status_code < 500, f"{r.url}: status {r.status_code}")
+    return model.from_dict(r.json()).error, r
+
+
+# allowed is the set the generated client's enum holds (whose members it
+# sorts by name), in the order of the served document's enum.
+served = raw.get("/v1/openapi.json").json()
+list_params = {p["name"]: p["schema"] for p in served["paths"]["/v1/areas"]["get"]["parameters"] if p.get("in") == "query"}
+for param, enum in [("sort", m.ListAreasSort), ("order", m.ListAreasOrder), ("province", m.ListAreasProvince), ("format", m.ListAreasFormat)]:
+    error, _ = refused("/v1/areas", {param: "no-such-word"}, m.ErrorInvalidParameter)
+    check(error.param == param and set(error.allowed) == {e.value for e in enum}, f"{param}: allowed {error.allowed}")
+    check(error.allowed == list_params[param]["enum"], f"{param}: allowed in the document's order: {error.allowed}")
+error, _ = refused("/v1/areas", {"colour": "red"}, m.ErrorInvalidParameter)
+check(error.param == "colour" and set(error.allowed) == set(list_params), f"an unknown parameter lists List's: {error.to_dict()}")
+error, _ = refused("/v1/areas", {"limit": 0}, m.ErrorInvalidParameter)
+check(error.param == "limit" and isinstance(error.allowed, Unset), f"a bound lists no words: {error.to_dict()}")
+error, _ = refused("/v1/areas/compare", {"ids": ",".join(f"area-{i}" for i in range(6))}, m.ErrorInvalidParameter)
+check(error.param == "ids", f"six ids: {error.to_dict()}")
+# One pair more than List has parameters: the one past them is named.
+pairs = "&".join(["limit=1"] + [f"x{i}=1" for i in range(len(list_params))])
+error, _ = refused(f"/v1/areas?{pairs}", None, m.ErrorInvalidParameter)
+check(error.param == f"x{len(list_params) - 1}", f"more pairs than List has parameters: {error.to_dict()}")
+
+response = list_areas.sync_detailed(client=starter, limit=1)
+policy, left = response.headers["RateLimit-Policy"], response.headers["RateLimit"]
+check(policy == f'"starter";q={response.headers["X-RateLimit-Limit"]};w=60', f"RateLimit-Policy: {policy}")
+check(
+    left == f'"starter";r={response.headers["X-RateLimit-Remaining"]};t={response.headers["X-RateLimit-Reset"]}',
+    f"RateLimit says what X-RateLimit-* say: {left}",
+)
+exposed = response.headers["Access-Control-Expose-Headers"]
+check("RateLimit-Policy" in exposed and "RateLimit," in exposed, f"CORS exposes the RateLimit fields: {exposed}")
+before = ok(get_key.sync_detailed(client=starter), m.KeyInfo).rate_limit.remaining
+after = ok(get_key.sync_detailed(client=starter), m.KeyInfo).rate_limit.remaining
+check(after >= before, f"GET /v1/key spends nothing: {before} then {after}")
+
+# A wrong key: 401 with the Bearer challenge and the keyless budget. (One
+# request: the check never spends the client's keyless budget, which
+# schemathesis's requests without a key then need.)
+stranger = client("ask_" + "0" * 40)
+response = list_areas.sync_detailed(client=stranger)
+check(response.status_code == 401 and isinstance(response.parsed, m.ErrorUnauthorized), f"a wrong key: {response.status_code}")
+check(response.parsed.error.code.value == "invalid_api_key", f"invalid_api_key: {response.parsed.error.to_dict()}")
+check(response.headers.get("WWW-Authenticate") == "Bearer", "401 challenges for a Bearer key")
+check(response.headers.get("RateLimit-Policy") == '"keyless";q=60;w=60', f"the keyless budget: {response.headers.get('RateLimit-Policy')}")
+check(response.headers.get("RateLimit", "").startswith('"keyless";r='), f"what is left of it: {response.headers.get('RateLimit')}")
+check("X-RateLimit-Limit" not in response.headers, "no X-RateLimit headers without a valid key")
+
 # ---- Export ----------------------------------------------------------------
 export = ok(export_areas.sync_detailed(client=growth), m.ExportPage)
 check(export.total == everything == len(export.data), "the export holds every area")
@@ -220,6 +289,11 @@ cape = ok(export_areas.sync_detailed(client=growth, province=m.ExportAreasProvin
 check(0 < cape.total < everything, "export of one province")
 response = export_areas.sync_detailed(client=starter)
 check(response.status_code == 403 and isinstance(response.parsed, m.ErrorPlanUpgradeRequired), "export needs growth")
+refusal = response.parsed.error
+check(
+    (refusal.required_plan.value, refusal.plan.value) == ("growth", "starter") and isinstance(refusal.param, Unset),
+    f"the export's 403 names both plans and no parameter: {refusal.to_dict()}",
+)
 
 # ---- Other representations, through the client's own httpx client ----------
 http = growth.get_httpx_client()

@@ -21,7 +21,12 @@
 #      negative data, as the growth key, with a bounded number of examples
 #      (contract/hooks.py keeps positive data to the rules the document states
 #      in prose only: see there);
-#   8. exits non-zero on any failure; the trap stops the server and removes
+#   8. spends the budgets schemathesis never reaches, through the generated
+#      client: the starter key's (429 rate_limited; GET /v1/key still
+#      answers) and its client's keyless one (401s, then 429
+#      too_many_unknown_keys), and checks their RateLimit fields against the
+#      document (contract/limits_check.py);
+#   9. exits non-zero on any failure; the trap stops the server and removes
 #      the temporary directory whatever happens.
 #
 # Knobs (environment): CONTRACT_EXAMPLES (examples per operation, default 100),
@@ -70,7 +75,7 @@ cleanup() {
         wait "$SERVER_PID" 2>/dev/null || true
     fi
     mkdir -p "$REPORTS"
-    for f in server.log client_check.txt ogr_check.txt schemathesis.txt; do
+    for f in server.log client_check.txt ogr_check.txt schemathesis.txt limits_check.txt; do
         [[ -f "$WORK/$f" ]] && cp "$WORK/$f" "$REPORTS/$f"
     done
     rm -rf "$WORK"
@@ -190,12 +195,15 @@ result=${PIPESTATUS[0]}
 set -e
 
 # The server must still be up and healthy after the run.
-kill -0 "$SERVER_PID" 2>/dev/null || die "the server died during the run (see contract/reports/server.log)"
-curl -fsS --max-time 5 "$BASE/healthz" >/dev/null || die "the server stopped answering /healthz after the run"
-if grep -q 'panicked' "$WORK/server.log"; then
-    grep 'panicked' "$WORK/server.log" | head -5 >&2
-    die "a handler panicked during the run"
-fi
+server_still_well() {
+    kill -0 "$SERVER_PID" 2>/dev/null || die "the server died during the run (see contract/reports/server.log)"
+    curl -fsS --max-time 5 "$BASE/healthz" >/dev/null || die "the server stopped answering /healthz after the run"
+    if grep -q 'panicked' "$WORK/server.log"; then
+        grep 'panicked' "$WORK/server.log" | head -5 >&2
+        die "a handler panicked during the run"
+    fi
+}
+server_still_well
 
 elapsed=$(($(date +%s) - started))
 requests=$(grep -c ' INFO .* [A-Z]* /' "$WORK/server.log" || true)
@@ -204,4 +212,13 @@ if [[ "$result" -eq 124 ]]; then
 elif [[ "$result" -ne 0 ]]; then
     die "schemathesis found failures (exit $result) after ${elapsed}s, $requests requests served"
 fi
+
+# 8. Last, because a spent keyless budget turns the 401s schemathesis
+#    expects into 429s for a minute.
+"$CLIENT_VENV/bin/python" "$ROOT/contract/limits_check.py" "$BASE" "$WORK/client" "$KEY" "$STARTER_KEY" 2>&1 |
+    tee "$WORK/limits_check.txt" || die "the rate limits' answers are not what the document says"
+server_still_well
+
+elapsed=$(($(date +%s) - started))
+requests=$(grep -c ' INFO .* [A-Z]* /' "$WORK/server.log" || true)
 say "PASS: no failures; ${elapsed}s in all, $requests requests served"

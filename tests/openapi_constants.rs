@@ -1,14 +1,17 @@
 //! docs/openapi.json against the Rust constants it describes: `api::contract`
 //! (every query parameter's bounds, defaults and words, and which parameters
 //! each operation takes), the representations of `api::format`, the
-//! vocabulary of `domain` (provinces, dimensions, plans) and the errors of
-//! `error` (codes, statuses, size limits).
+//! vocabulary of `domain` (provinces, dimensions, plans), the errors of
+//! `error` (codes, statuses, fields, size limits) and the rate limits'
+//! headers.
 //!
 //! contract/build_openapi.py writes the document with its own copies of these
 //! values; these tests are what make a value changed on one side only fail
 //! `make test`, without a server or schemathesis. One test per operation or
 //! per kind of check, so that one drift does not hide another.
 //!
+//! - `answers`: the fields of every error body, the RateLimit fields and
+//!   which answers carry them, and the headers CORS exposes;
 //! - `doc`: reading the document (parameters, schemas, references);
 //! - `operations`: each operation's parameters against `api::contract`, and
 //!   the search item's `match` and Get Area's `other_names`;
@@ -17,6 +20,8 @@
 //! - `vocabulary`: representations, errors, provinces, dimensions, plans,
 //!   docs/api.md's parameter tables and its account of forgiving search.
 
+#[path = "openapi_constants/answers.rs"]
+mod answers;
 #[path = "openapi_constants/doc.rs"]
 mod doc;
 #[path = "openapi_constants/operations.rs"]

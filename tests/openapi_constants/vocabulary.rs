@@ -75,7 +75,7 @@ fn export_rows_carry_every_dimension() {
 }
 
 /// One of each error, built so that a new variant fails to compile below.
-fn every_error() -> Vec<ApiError> {
+pub fn every_error() -> Vec<ApiError> {
     let all = vec![
         ApiError::MissingApiKey,
         ApiError::InvalidApiKey,
