@@ -265,7 +265,7 @@ def error_schema(status, codes, fields=None, required=(), description=None, cond
 # The fields of an error body beside code, message and status.
 ERROR_PARAM = {
     "type": "string",
-    "description": "The query parameter at fault: for a query of more pairs than the operation has parameters, the first pair past them.",
+    "description": "The query parameter at fault: for a query of more pairs than the operation has parameters, the first of them that is unknown or repeated.",
 }
 ERROR_ALLOWED = {
     "type": "array",
@@ -879,7 +879,7 @@ RESPONSES = {
         "headers": headers(*COMMON, *CACHE, optional_names=RATE),
     },
     "InvalidParameter": error_response(
-        "invalid_parameter: a query parameter out of bounds, of the wrong type or grammar, of an unknown value, given twice, or not one of the operation's parameters, a list of more items than it takes, or a query of more pairs than the operation has parameters; `param` names it (for too many pairs, the first pair past the operation's count), and `allowed` lists the words it may take where they are a set.",
+        "invalid_parameter: a query parameter out of bounds, of the wrong type or grammar, of an unknown value, given twice, or not one of the operation's parameters, a list of more items than it takes, or a query of more pairs than the operation has parameters; `param` names it (for too many pairs, the first of them that is unknown or repeated), and `allowed` lists the words it may take where they are a set.",
         "ErrorInvalidParameter",
         optional_names=RATE,
     ),
@@ -1588,9 +1588,8 @@ Conventions, for every operation:
 * **Parameters**: query strings are form-decoded (`+` is a space, percent-escapes
   are decoded in names and values; invalid UTF-8 is 400). A parameter that is
   unknown to the operation, or given twice, is 400. A query of more pairs
-  than the operation has parameters is 400 naming the first pair past them
-  (as a repeat where an earlier pair has its name), before any pair is
-  checked; a list of more items than it takes (ids {COMPARE_IDS_MAX}, include {len(INCLUDES)},
+  than the operation has parameters is 400 naming the first of them that
+  is unknown or repeated, found before any value is read; a list of more items than it takes (ids {COMPARE_IDS_MAX}, include {len(INCLUDES)},
   dimensions {len(DIMENSIONS)}, bbox exactly {BBOX_NUMBERS}) is 400 before any item is. Integers are plain decimal
   digits with an optional leading `-`; numbers are written as JSON writes them
   (`-33.9`, `1e-05`, `2.5E1`; also `.5` and `2.`; a leading `+`, nan and inf

@@ -287,3 +287,26 @@ fn a_non_ascii_request_id_gets_a_new_one() {
             .is_some_and(|id| id.is_ascii() && !id.is_empty())
     );
 }
+
+/// The nginx front of deploy/ answers some errors itself (docs/deployment.md):
+/// those expose to scripts the same headers as the server's own answers.
+#[test]
+fn the_fronts_own_answers_expose_the_servers_headers() {
+    let conf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/deploy/nginx/front-server.conf"
+    ))
+    .unwrap();
+    let (_, served) = area_scoring::app::http::CORS_HEADERS
+        .into_iter()
+        .find(|(name, _)| *name == "Access-Control-Expose-Headers")
+        .unwrap();
+    let lines: Vec<&str> = conf
+        .lines()
+        .filter(|l| l.contains("add_header Access-Control-Expose-Headers"))
+        .collect();
+    assert!(!lines.is_empty());
+    for line in lines {
+        assert!(line.contains(&format!("\"{served}\"")), "{line}");
+    }
+}

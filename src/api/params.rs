@@ -129,12 +129,19 @@ pub fn compare(mut q: Query) -> Result<CompareParams, ApiError> {
             ),
         )
     })?;
-    let ids = query::list("ids", &ids, COMPARE_IDS_MAX)?;
-    if !(COMPARE_IDS_MIN..=COMPARE_IDS_MAX).contains(&ids.len()) {
-        return Err(ApiError::invalid(
+    let count_refused = || {
+        ApiError::invalid(
             "ids",
             format!("ids must list {COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} distinct area ids"),
-        ));
+        )
+    };
+    // Counted before the list is read, as `query::list` counts its items.
+    if ids.split(',').nth(COMPARE_IDS_MAX).is_some() {
+        return Err(count_refused());
+    }
+    let ids = query::list("ids", &ids, COMPARE_IDS_MAX)?;
+    if ids.len() < COMPARE_IDS_MIN {
+        return Err(count_refused());
     }
     Ok(CompareParams {
         ids: ids.into_iter().map(str::to_string).collect(),

@@ -90,34 +90,24 @@ fn unknown(name: &str, known: &[&str]) -> ApiError {
     )
 }
 
-/// The refusal of a query with more pairs than the route has parameters,
-/// naming the first pair past them: as a repeat where an earlier pair has
-/// its name, else as one too many. It decodes at most that many names more.
-fn too_many<'a>(mut segments: impl Iterator<Item = &'a str>, known: &[&str]) -> ApiError {
-    let name_of = |segment: &str| {
+/// The refusal of a query with more pairs than the route has parameters.
+/// Among its first `known.len() + 1` pairs one is unknown or repeats an
+/// earlier one, since there are more of them than known names: the first
+/// such is named. It decodes at most that many names.
+fn too_many<'a>(segments: impl Iterator<Item = &'a str>, known: &[&str]) -> ApiError {
+    let mut seen: Vec<String> = Vec::with_capacity(known.len());
+    for segment in segments.take(known.len() + 1) {
         let raw = segment.split_once('=').map_or(segment, |(name, _)| name);
-        decode(raw).unwrap_or_else(|_| String::from_utf8_lossy(raw.as_bytes()).into())
-    };
-    let earlier: Vec<&str> = segments.by_ref().take(known.len()).collect();
-    let name = name_of(segments.next().expect("a pair past the cap"));
-    if earlier.iter().any(|segment| name_of(segment) == name) {
-        return ApiError::invalid(&name, format!("{name} may be given only once"));
+        let name = decode(raw).unwrap_or_else(|_| String::from_utf8_lossy(raw.as_bytes()).into());
+        if seen.contains(&name) {
+            return ApiError::invalid(&name, format!("{name} may be given only once"));
+        }
+        if !known.contains(&name.as_str()) {
+            return unknown(&name, known);
+        }
+        seen.push(name);
     }
-    if known.is_empty() {
-        return unknown(&name, known);
-    }
-    let count = match known.len() {
-        1 => "1 parameter".to_string(),
-        n => format!("{n} parameters"),
-    };
-    ApiError::not_one_of(
-        &name,
-        format!(
-            "this endpoint takes at most {count}, each once ({}); '{name}' is one more",
-            known.join(", ")
-        ),
-        known,
-    )
+    unreachable!("more pairs than known names hold an unknown or repeated one")
 }
 
 /// Form-decodes one name or value. The error completes "the value of x ...".
