@@ -2,15 +2,17 @@
 //! `dimensions` an object keyed by dimension name and `history` an array of
 //! `{date, truth_score}`. Blank lines are skipped. This module turns objects
 //! into `Draft`s and reports what cannot be read: bad JSON, unknown or
-//! missing fields, fields given twice, values of the wrong JSON type.
+//! missing fields, fields given twice, values of the wrong JSON type, and
+//! reads the lines themselves holding at most one row's cap of them.
 
-use std::io::BufRead;
+use std::io::{self, BufRead};
 
 use serde_json::{Map, Value};
 
 use super::area::{Draft, DraftDimension, Row, Span};
 use super::history::DraftPoint;
 use super::json_value;
+use super::{ROW_BYTES_MAX, too_long};
 
 const FIELDS: [&str; 11] = [
     "id",
@@ -33,35 +35,114 @@ type Object = Map<String, Value>;
 const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
 
 /// Reads every line from start to end, handing each area's row to `visit`
-/// with its bytes' place in the file (without the line break). An error
-/// reading the file itself (not its content) stops the reading.
+/// with its bytes' place in the file (without the line break). A line longer
+/// than `ROW_BYTES_MAX` is read to its end without being held, and is its
+/// row's problem. An error reading the file itself (not its content) stops
+/// the reading.
 pub fn each_row(mut input: impl BufRead, mut visit: impl FnMut(Row, Span)) -> Result<(), String> {
     let mut buf = Vec::new();
     let (mut offset, mut number) = (0u64, 0u64);
     loop {
-        buf.clear();
-        let n = input
-            .read_until(b'\n', &mut buf)
+        let read = next_line(&mut input, &mut buf, number == 0)
             .map_err(|e| format!("cannot read the file: {e}"))?;
-        if n == 0 {
+        let Some(line) = read else {
             return Ok(());
-        }
-        number += 1;
-        let skip = match number == 1 && buf.starts_with(BYTE_ORDER_MARK) {
-            true => BYTE_ORDER_MARK.len(),
-            false => 0,
         };
-        let line = &buf[skip..];
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            let span = Span {
-                start: offset + skip as u64,
-                len: line.len() as u64,
-            };
-            visit(read_line(number, line), span);
+        number += 1;
+        match line {
+            Line::Held { skip } => {
+                let bytes = &buf[skip..];
+                let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+                let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    // A blank line: skipped.
+                } else if bytes.len() as u64 > ROW_BYTES_MAX {
+                    visit(fail(number, too_long(bytes.len() as u64)), Span::NONE);
+                } else {
+                    let span = Span {
+                        start: offset + skip as u64,
+                        len: bytes.len() as u64,
+                    };
+                    visit(read_line(number, bytes), span);
+                }
+                offset += buf.len() as u64;
+            }
+            Line::TooLong { bytes, ended, blank } => {
+                if !blank {
+                    visit(fail(number, too_long(bytes - ended as u64)), Span::NONE);
+                }
+                offset += bytes;
+            }
         }
-        offset += n as u64;
+    }
+}
+
+/// What `next_line` read: a line held in its buffer (`skip` bytes of
+/// byte-order mark first), or one too long to hold, only measured: its
+/// bytes, whether a line break ended them, whether all were blank.
+enum Line {
+    Held { skip: usize },
+    TooLong { bytes: u64, ended: bool, blank: bool },
+}
+
+/// Reads the next line, its break included, into `buf`, which never holds
+/// more than a row may (and its mark and break); a longer line is read to
+/// its end and only counted. None at the end of the input.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, first: bool) -> io::Result<Option<Line>> {
+    const ROOM: usize = ROW_BYTES_MAX as usize + BYTE_ORDER_MARK.len() + 2;
+    buf.clear();
+    let (mut held, mut counted, mut blank, mut ended) = (true, 0u64, true, false);
+    while !ended {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let take = match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => {
+                ended = true;
+                i + 1
+            }
+            None => chunk.len(),
+        };
+        if held && buf.len() + take > ROOM {
+            held = false;
+            counted = buf.len() as u64;
+            blank = buf.iter().all(u8::is_ascii_whitespace);
+            buf.clear();
+        }
+        if held {
+            buf.extend_from_slice(&chunk[..take]);
+        } else {
+            counted += take as u64;
+            blank &= chunk[..take].iter().all(u8::is_ascii_whitespace);
+        }
+        input.consume(take);
+    }
+    Ok(match (held, buf.is_empty()) {
+        (true, true) => None,
+        (true, false) => Some(Line::Held {
+            skip: match first && buf.starts_with(BYTE_ORDER_MARK) {
+                true => BYTE_ORDER_MARK.len(),
+                false => 0,
+            },
+        }),
+        (false, _) => Some(Line::TooLong {
+            bytes: counted,
+            ended,
+            blank,
+        }),
+    })
+}
+
+fn fail(line: u64, message: String) -> Row {
+    Row {
+        line,
+        draft: None,
+        problems: vec![message],
     }
 }
 
@@ -80,13 +161,8 @@ pub fn read(bytes: &[u8]) -> Vec<Row> {
 }
 
 fn read_line(line: u64, bytes: &[u8]) -> Row {
-    let fail = |message: String| Row {
-        line,
-        draft: None,
-        problems: vec![message],
-    };
     match json_value::parse(bytes) {
-        Err(e) => fail(format!("not valid JSON: {e}")),
+        Err(e) => fail(line, format!("not valid JSON: {e}")),
         Ok((Value::Object(object), repeated)) => {
             let mut problems: Vec<String> = repeated
                 .iter()
@@ -99,7 +175,7 @@ fn read_line(line: u64, bytes: &[u8]) -> Row {
                 problems,
             }
         }
-        Ok(_) => fail("expected a JSON object (one area per line)".into()),
+        Ok(_) => fail(line, "expected a JSON object (one area per line)".into()),
     }
 }
 
