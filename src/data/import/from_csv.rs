@@ -13,7 +13,7 @@ use super::area::{Draft, DraftDimension, Row, Span};
 use super::csv_records::{FIELDS_MAX, Next, Read, Records};
 use super::{ROW_BYTES_MAX, too_long};
 use crate::domain::DIMENSIONS;
-use cells::{history, number, other_names, required_number};
+use cells::{history, list, number, other_names, required_number};
 
 #[path = "csv_cells.rs"]
 mod cells;
@@ -273,17 +273,21 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         updated_at: cell("updated_at").map(String::from),
         ..Draft::default()
     };
-    d.other_names = cell("other_names").map_or_else(Vec::new, other_names);
+    let list_cell = |name: &str, problems: &mut Vec<String>| {
+        cell(name).and_then(|v| list(name, v, problems))
+    };
+    d.other_names = list_cell("other_names", &mut problems).map_or_else(Vec::new, other_names);
     d.lat = required_number("lat", cell("lat"), &mut problems);
     d.lng = required_number("lng", cell("lng"), &mut problems);
     d.truth_score = cell("truth_score").and_then(|v| number("truth_score", v, &mut problems));
     for name in DIMENSIONS {
         let weight_column = format!("{name}_weight");
         let sources_column = format!("{name}_sources");
-        let (score, weight, sources) = (cell(name), cell(&weight_column), cell(&sources_column));
-        if score.is_none() && weight.is_none() && sources.is_none() {
+        let (score, weight) = (cell(name), cell(&weight_column));
+        if score.is_none() && weight.is_none() && cell(&sources_column).is_none() {
             continue; // this area does not have the dimension
         }
+        let sources = list_cell(&sources_column, &mut problems);
         d.dimensions.push(DraftDimension {
             name: name.to_string(),
             score: required_number(name, score, &mut problems),
@@ -293,7 +297,7 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
             }),
         });
     }
-    d.history = cell("history").map_or_else(Vec::new, |h| history(h, &mut problems));
+    d.history = list_cell("history", &mut problems).map_or_else(Vec::new, |h| history(h, &mut problems));
     (d, problems)
 }
 

@@ -5,14 +5,14 @@
 //! missing fields, fields given twice, values of the wrong JSON type, and
 //! reads the lines themselves holding at most one row's cap of them.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 use serde_json::{Map, Value};
 
 use super::area::{Draft, DraftDimension, Row, Span};
 use super::history::DraftPoint;
-use super::json_value;
-use super::{ROW_BYTES_MAX, too_long};
+use super::json_value::{self, Unreadable, VALUES_MAX};
+use super::{LIST_ITEMS_MAX, ROW_BYTES_MAX, too_long, too_many_items};
 
 const FIELDS: [&str; 11] = [
     "id",
@@ -34,6 +34,9 @@ type Object = Map<String, Value>;
 
 const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
 
+/// The most unknown or repeated fields named in an object's problems.
+const NAMED_MAX: usize = 20;
+
 /// Reads every line from start to end, handing each area's row to `visit`
 /// with its bytes' place in the file (without the line break). A line longer
 /// than `ROW_BYTES_MAX` is read to its end without being held, and is its
@@ -54,11 +57,9 @@ pub fn each_row(mut input: impl BufRead, mut visit: impl FnMut(Row, Span)) -> Re
                 let bytes = &buf[skip..];
                 let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
                 let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-                if bytes.iter().all(u8::is_ascii_whitespace) {
-                    // A blank line: skipped.
-                } else if bytes.len() as u64 > ROW_BYTES_MAX {
+                if bytes.len() as u64 > ROW_BYTES_MAX {
                     visit(fail(number, too_long(bytes.len() as u64)), Span::NONE);
-                } else {
+                } else if !bytes.iter().all(u8::is_ascii_whitespace) {
                     let span = Span {
                         start: offset + skip as u64,
                         len: bytes.len() as u64,
@@ -67,10 +68,8 @@ pub fn each_row(mut input: impl BufRead, mut visit: impl FnMut(Row, Span)) -> Re
                 }
                 offset += buf.len() as u64;
             }
-            Line::TooLong { bytes, ended, blank } => {
-                if !blank {
-                    visit(fail(number, too_long(bytes - ended as u64)), Span::NONE);
-                }
+            Line::TooLong { bytes, ended } => {
+                visit(fail(number, too_long(bytes - ended as u64)), Span::NONE);
                 offset += bytes;
             }
         }
@@ -79,63 +78,42 @@ pub fn each_row(mut input: impl BufRead, mut visit: impl FnMut(Row, Span)) -> Re
 
 /// What `next_line` read: a line held in its buffer (`skip` bytes of
 /// byte-order mark first), or one too long to hold, only measured: its
-/// bytes, whether a line break ended them, whether all were blank.
+/// bytes, and whether a line break ended them.
 enum Line {
     Held { skip: usize },
-    TooLong { bytes: u64, ended: bool, blank: bool },
+    TooLong { bytes: u64, ended: bool },
 }
 
 /// Reads the next line, its break included, into `buf`, which never holds
 /// more than a row may (and its mark and break); a longer line is read to
-/// its end and only counted. None at the end of the input.
+/// its end in pieces and only counted. None at the end of the input.
 fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, first: bool) -> io::Result<Option<Line>> {
-    const ROOM: usize = ROW_BYTES_MAX as usize + BYTE_ORDER_MARK.len() + 2;
+    const ROOM: u64 = ROW_BYTES_MAX + BYTE_ORDER_MARK.len() as u64 + 2;
+    const PIECE: u64 = 64 * 1024;
     buf.clear();
-    let (mut held, mut counted, mut blank, mut ended) = (true, 0u64, true, false);
-    while !ended {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+    let held = Read::take(&mut *input, ROOM).read_until(b'\n', buf)? as u64;
+    if held == 0 {
+        return Ok(None);
+    }
+    if held < ROOM || buf.ends_with(b"\n") {
+        let skip = match first && buf.starts_with(BYTE_ORDER_MARK) {
+            true => BYTE_ORDER_MARK.len(),
+            false => 0,
         };
-        if chunk.is_empty() {
+        return Ok(Some(Line::Held { skip }));
+    }
+    let mut bytes = held;
+    loop {
+        buf.clear();
+        let n = Read::take(&mut *input, PIECE).read_until(b'\n', buf)?;
+        bytes += n as u64;
+        if n == 0 || buf.ends_with(b"\n") {
             break;
         }
-        let take = match chunk.iter().position(|b| *b == b'\n') {
-            Some(i) => {
-                ended = true;
-                i + 1
-            }
-            None => chunk.len(),
-        };
-        if held && buf.len() + take > ROOM {
-            held = false;
-            counted = buf.len() as u64;
-            blank = buf.iter().all(u8::is_ascii_whitespace);
-            buf.clear();
-        }
-        if held {
-            buf.extend_from_slice(&chunk[..take]);
-        } else {
-            counted += take as u64;
-            blank &= chunk[..take].iter().all(u8::is_ascii_whitespace);
-        }
-        input.consume(take);
     }
-    Ok(match (held, buf.is_empty()) {
-        (true, true) => None,
-        (true, false) => Some(Line::Held {
-            skip: match first && buf.starts_with(BYTE_ORDER_MARK) {
-                true => BYTE_ORDER_MARK.len(),
-                false => 0,
-            },
-        }),
-        (false, _) => Some(Line::TooLong {
-            bytes: counted,
-            ended,
-            blank,
-        }),
-    })
+    let ended = buf.ends_with(b"\n");
+    buf.clear();
+    Ok(Some(Line::TooLong { bytes, ended }))
 }
 
 fn fail(line: u64, message: String) -> Row {
@@ -162,12 +140,21 @@ pub fn read(bytes: &[u8]) -> Vec<Row> {
 
 fn read_line(line: u64, bytes: &[u8]) -> Row {
     match json_value::parse(bytes) {
-        Err(e) => fail(line, format!("not valid JSON: {e}")),
+        Err(Unreadable::Json(e)) => fail(line, format!("not valid JSON: {e}")),
+        Err(Unreadable::TooManyValues) => fail(
+            line,
+            format!("this row holds more than {VALUES_MAX} JSON values, the most a row may hold"),
+        ),
         Ok((Value::Object(object), repeated)) => {
             let mut problems: Vec<String> = repeated
                 .iter()
+                .take(NAMED_MAX)
                 .map(|field| format!("field '{field}' is given twice; give each field once"))
                 .collect();
+            if repeated.len() > NAMED_MAX {
+                let more = repeated.len() - NAMED_MAX;
+                problems.push(format!("and {more} more fields given twice"));
+            }
             let draft = area(&object, &mut problems);
             Row {
                 line,
@@ -195,6 +182,9 @@ fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
     d.other_names = strings(o, "other_names", "other_names", problems);
     match present(o, "dimensions") {
         None => problems.push("dimensions is missing".into()),
+        Some(Value::Object(dims)) if dims.len() > LIST_ITEMS_MAX => {
+            problems.push(too_many_items("dimensions"))
+        }
         Some(Value::Object(dims)) => {
             d.dimensions = dims
                 .iter()
@@ -205,6 +195,9 @@ fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
     }
     match present(o, "history") {
         None => {}
+        Some(Value::Array(points)) if points.len() > LIST_ITEMS_MAX => {
+            problems.push(too_many_items("history"))
+        }
         Some(Value::Array(points)) => {
             d.history = points
                 .iter()
@@ -265,12 +258,20 @@ fn present<'a>(o: &'a Object, key: &str) -> Option<&'a Value> {
     o.get(key).filter(|v| !v.is_null())
 }
 
+/// Each unknown field of `o`, up to `NAMED_MAX` of them, then how many more:
+/// an object of many fields costs a row a few problems, not one a field.
 fn unknown_fields(o: &Object, allowed: &[&str], prefix: &str, problems: &mut Vec<String>) {
-    for key in o.keys().filter(|k| !allowed.contains(&k.as_str())) {
+    let mut unknown = o.keys().filter(|k| !allowed.contains(&k.as_str()));
+    for key in unknown.by_ref().take(NAMED_MAX) {
         problems.push(format!(
             "unknown field '{prefix}{key}' (allowed: {})",
             allowed.join(", ")
         ));
+    }
+    let more = unknown.count();
+    if more > 0 {
+        let within = prefix.strip_suffix('.').map_or(String::new(), |o| format!(" in {o}"));
+        problems.push(format!("and {more} more unknown fields{within}"));
     }
 }
 
@@ -310,6 +311,10 @@ fn number(
 fn strings(o: &Object, key: &str, shown: &str, problems: &mut Vec<String>) -> Vec<String> {
     match present(o, key) {
         None => Vec::new(),
+        Some(Value::Array(items)) if items.len() > LIST_ITEMS_MAX => {
+            problems.push(too_many_items(shown));
+            Vec::new()
+        }
         Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
             .iter()
             .filter_map(|s| s.as_str().map(String::from))

@@ -49,6 +49,16 @@ fn too_long(bytes: u64) -> String {
     )
 }
 
+/// The most items a list may hold (history points, other names, a
+/// dimension's sources): far more than the rules let through (3,661 history
+/// points, 20 other names), few enough that a row's problems stay few. A
+/// longer list is one problem, its items unread.
+pub const LIST_ITEMS_MAX: usize = 10_000;
+
+fn too_many_items(list: &str) -> String {
+    format!("{list} holds more than {LIST_ITEMS_MAX} items, the most a list may hold")
+}
+
 pub fn run(db: &Path, file: &Path) -> Result<String, String> {
     let format = format_of(file)?;
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
