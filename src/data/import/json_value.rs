@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 pub const VALUES_MAX: usize = 500_000;
 
 /// Why a line cannot be read.
+#[derive(Debug)]
 pub enum Unreadable {
     Json(serde_json::Error),
     TooManyValues,
