@@ -32,8 +32,7 @@ fn fixture_copy(name: &str) -> PathBuf {
     db
 }
 
-/// A dataset of `areas` generated areas, made by `init` (which makes the keys
-/// file beside it too), in a folder of its own.
+/// A dataset of `areas` generated areas, made by `init`, in a folder of its own.
 fn small_dataset(name: &str, areas: usize) -> PathBuf {
     let db = scratch_dir(name).join("areas.db");
     let areas = areas.to_string();
