@@ -36,8 +36,8 @@ use crate::dates;
 use area::{Area, Span};
 use staging::{Format, Rereader, Staged};
 
-/// The most bytes one row may take: a JSON Lines line or a CSV record,
-/// without its line break (docs/import.md, "Memory"). Enough for an area's
+/// The most bytes one row may take: a JSON Lines line without its line
+/// break, or a CSV record (docs/import.md, "Memory"). Enough for an area's
 /// polygon of 100,000 vertices; a longer row is a problem of its own, read to
 /// its end without being held, so that no row costs more memory than this.
 pub const ROW_BYTES_MAX: u64 = 16 * 1024 * 1024;
