@@ -343,9 +343,11 @@ fn with_a_row_past_the_cap(path: &Path, bad: u32) {
     let header = "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources\n";
     let row = |i: u32| match csv {
         true => format!("area-{i},Area {i},gauteng,M,-26.2,28.0,6.5,1,saps\n"),
-        false => format!(
-            r#"{{"id":"area-{i}","name":"Area {i}","province":"gauteng","municipality":"M","lat":-26.2,"lng":28.0,"dimensions":{{"safety":{{"score":6.5,"weight":1,"sources":["saps"]}}}}}}"#
-        ) + "\n",
+        false => {
+            format!(
+                r#"{{"id":"area-{i}","name":"Area {i}","province":"gauteng","municipality":"M","lat":-26.2,"lng":28.0,"dimensions":{{"safety":{{"score":6.5,"weight":1,"sources":["saps"]}}}}}}"#
+            ) + "\n"
+        }
     };
     let first = if csv { 2 } else { 1 };
     let mut out = std::io::BufWriter::new(fs::File::create(path).unwrap());
@@ -402,7 +404,12 @@ fn init_and_import_into_an_empty_folder_make_no_keys_file() {
             .collect();
         files.sort();
         // The lock every replacement takes stays, empty; nothing else is made.
-        assert_eq!(files, ["areas.db", "areas.db.lock"], "beside {}", db.display());
+        assert_eq!(
+            files,
+            ["areas.db", "areas.db.lock"],
+            "beside {}",
+            db.display()
+        );
         assert!(!common::keys_path(db).exists());
     }
     // The first key makes the keys file.

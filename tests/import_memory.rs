@@ -285,11 +285,20 @@ fn rows_past_the_cap_and_inputs_that_are_no_file_are_refused_within_the_bound() 
         let (err, peak) = refused_peak_kib(&db, &file);
         eprintln!("{name}: refused, peak {} MiB", peak / 1024);
         for words in &expected {
-            assert!(err.contains(words.as_str()), "{name}: {words:?} missing from:\n{err}");
+            assert!(
+                err.contains(words.as_str()),
+                "{name}: {words:?} missing from:\n{err}"
+            );
         }
         assert!(peak > 0, "{name}: the peak was read");
-        assert!(peak <= BOUND_KIB, "{name}: peak {peak} KiB, bound {BOUND_KIB} KiB");
-        assert!(fs::read(&db).unwrap() == before, "{name}: the database changed");
+        assert!(
+            peak <= BOUND_KIB,
+            "{name}: peak {peak} KiB, bound {BOUND_KIB} KiB"
+        );
+        assert!(
+            fs::read(&db).unwrap() == before,
+            "{name}: the database changed"
+        );
         fs::remove_file(&file).unwrap();
     }
 }

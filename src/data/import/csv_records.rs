@@ -135,7 +135,9 @@ impl<R: BufRead> Records<R> {
             }
             match res {
                 ReadRecordResult::InputEmpty => {}
-                ReadRecordResult::OutputFull => p.held &= grow(&mut self.fields, ROW_BYTES_MAX as usize),
+                ReadRecordResult::OutputFull => {
+                    p.held &= grow(&mut self.fields, ROW_BYTES_MAX as usize)
+                }
                 ReadRecordResult::OutputEndsFull => p.held &= grow(&mut self.ends, FIELDS_MAX),
                 ReadRecordResult::Record => {
                     self.line = self.core.line();

@@ -13,7 +13,10 @@ fn all(bytes: &[u8]) -> Vec<Next> {
 
 fn fields(next: &Next) -> Vec<String> {
     match &next.read {
-        Read::Held(r) => r.iter().map(|f| String::from_utf8_lossy(f).into()).collect(),
+        Read::Held(r) => r
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into())
+            .collect(),
         Read::TooBig { .. } => vec!["<too big>".into()],
         Read::OpenQuote => vec!["<open quote>".into()],
     }

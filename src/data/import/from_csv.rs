@@ -273,9 +273,8 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         updated_at: cell("updated_at").map(String::from),
         ..Draft::default()
     };
-    let list_cell = |name: &str, problems: &mut Vec<String>| {
-        cell(name).and_then(|v| list(name, v, problems))
-    };
+    let list_cell =
+        |name: &str, problems: &mut Vec<String>| cell(name).and_then(|v| list(name, v, problems));
     d.other_names = list_cell("other_names", &mut problems).map_or_else(Vec::new, other_names);
     d.lat = required_number("lat", cell("lat"), &mut problems);
     d.lng = required_number("lng", cell("lng"), &mut problems);
@@ -297,7 +296,8 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
             }),
         });
     }
-    d.history = list_cell("history", &mut problems).map_or_else(Vec::new, |h| history(h, &mut problems));
+    d.history =
+        list_cell("history", &mut problems).map_or_else(Vec::new, |h| history(h, &mut problems));
     (d, problems)
 }
 

@@ -270,7 +270,9 @@ fn unknown_fields(o: &Object, allowed: &[&str], prefix: &str, problems: &mut Vec
     }
     let more = unknown.count();
     if more > 0 {
-        let within = prefix.strip_suffix('.').map_or(String::new(), |o| format!(" in {o}"));
+        let within = prefix
+            .strip_suffix('.')
+            .map_or(String::new(), |o| format!(" in {o}"));
         problems.push(format!("and {more} more unknown fields{within}"));
     }
 }
