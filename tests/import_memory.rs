@@ -171,6 +171,8 @@ fn sparse(path: &Path, len: u64) {
 /// memory in KiB, from the kernel's account of the ended process (wait4),
 /// which no sampling can miss however soon it ends. It is an upper bound:
 /// Linux counts in it the peak of this test process, which spawned it.
+// The child is reaped by wait4, which gives its peak; std's wait cannot.
+#[allow(clippy::zombie_processes)]
 fn refused_peak_kib(db: &Path, file: &Path) -> (String, u64) {
     let child = command(
         &[

@@ -56,13 +56,17 @@ pub struct Records<R> {
     scratch_ends: Vec<usize>,
 }
 
-/// How a record is being read: into the buffers, or only counted.
+/// How a record is being read: into the buffers, or only counted; and
+/// whether the end of the input found a quoted field open.
+#[derive(Default)]
 struct Progress {
     len: u64,
     out: usize,
     nends: usize,
     fields: u64,
     held: bool,
+    break_given: bool,
+    open_quote: bool,
 }
 
 impl<R: BufRead> Records<R> {
@@ -90,48 +94,16 @@ impl<R: BufRead> Records<R> {
         let (start, line) = (self.byte, self.line);
         self.core.set_line(line);
         let mut p = Progress {
-            len: 0,
-            out: 0,
-            nends: 0,
-            fields: 0,
             held: true,
+            ..Progress::default()
         };
-        let (mut open_quote, mut break_given) = (false, false);
         loop {
-            let input = fill(&mut self.input)?;
-            // At the end of the input a line break is given in its place,
-            // once: it ends the record as the end would, unless a quoted
-            // field is open, which takes it in and so shows itself.
-            let give_break = input.is_empty() && p.len > 0 && !break_given;
-            let chunk: &[u8] = if give_break { b"\n" } else { input };
-            let (res, nin, nout, nend) = match p.held {
-                true => self.core.read_record(
-                    chunk,
-                    &mut self.fields[p.out..],
-                    &mut self.ends[p.nends..],
-                ),
-                false => self
-                    .core
-                    .read_record(chunk, &mut self.scratch, &mut self.scratch_ends),
-            };
-            if give_break {
-                break_given = nin > 0;
-                open_quote = break_given && !matches!(res, ReadRecordResult::Record);
-            } else {
-                self.input.consume(nin);
-                self.byte += nin as u64;
-                p.len += nin as u64;
-            }
-            p.fields += nend as u64;
-            if p.held {
-                p.out += nout;
-                p.nends += nend;
-            }
+            let res = self.step(&mut p)?;
             if p.len > ROW_BYTES_MAX || p.fields > FIELDS_MAX as u64 {
                 p.held = false;
             }
             if !p.held && !measure {
-                return Ok(Some(self.ended(start, line, &p, false)));
+                return Ok(Some(self.ended(start, line, &p)));
             }
             match res {
                 ReadRecordResult::InputEmpty => {}
@@ -141,16 +113,50 @@ impl<R: BufRead> Records<R> {
                 ReadRecordResult::OutputEndsFull => p.held &= grow(&mut self.ends, FIELDS_MAX),
                 ReadRecordResult::Record => {
                     self.line = self.core.line();
-                    return Ok(Some(self.ended(start, line, &p, open_quote)));
+                    return Ok(Some(self.ended(start, line, &p)));
                 }
                 ReadRecordResult::End => return Ok(None),
             }
         }
     }
 
+    /// Hands csv_core what input there is, into the buffers while the record
+    /// is held, else into the scratch ones, and counts what it took.
+    fn step(&mut self, p: &mut Progress) -> io::Result<ReadRecordResult> {
+        let input = fill(&mut self.input)?;
+        // At the end of the input a line break is given in its place, once:
+        // it ends the record as the end would, unless a quoted field is
+        // open, which takes it in and so shows itself.
+        let give_break = input.is_empty() && p.len > 0 && !p.break_given;
+        let chunk: &[u8] = if give_break { b"\n" } else { input };
+        let (res, nin, nout, nend) = match p.held {
+            true => {
+                self.core
+                    .read_record(chunk, &mut self.fields[p.out..], &mut self.ends[p.nends..])
+            }
+            false => self
+                .core
+                .read_record(chunk, &mut self.scratch, &mut self.scratch_ends),
+        };
+        if give_break {
+            p.break_given = nin > 0;
+            p.open_quote = p.break_given && !matches!(res, ReadRecordResult::Record);
+        } else {
+            self.input.consume(nin);
+            self.byte += nin as u64;
+            p.len += nin as u64;
+        }
+        p.fields += nend as u64;
+        if p.held {
+            p.out += nout;
+            p.nends += nend;
+        }
+        Ok(res)
+    }
+
     /// What was read of a record once it ended (or, not measured, passed a cap).
-    fn ended(&self, start: u64, line: u64, p: &Progress, open_quote: bool) -> Next {
-        let read = if open_quote {
+    fn ended(&self, start: u64, line: u64, p: &Progress) -> Next {
+        let read = if p.open_quote {
             Read::OpenQuote
         } else if !p.held {
             Read::TooBig { fields: p.fields }

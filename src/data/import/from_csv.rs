@@ -57,77 +57,79 @@ pub fn each_row(
     let Some(first) = records.next(false).map_err(cannot_read)? else {
         return Ok(None);
     };
+    let line = first.line;
     let header = match header_of(first) {
         Ok(header) => header,
-        Err(row) => {
-            visit(row, Span::NONE);
+        Err(problems) => {
+            visit(unread(line, problems), Span::NONE);
             return Ok(None);
         }
     };
     while let Some(next) = records.next(true).map_err(cannot_read)? {
-        let span = Span {
-            start: next.start,
-            len: next.len,
-        };
+        let (line, span) = (
+            next.line,
+            Span {
+                start: next.start,
+                len: next.len,
+            },
+        );
         match held(next) {
             Ok(record) => visit(to_row(&header, &record), span),
-            Err(row) => visit(row, Span::NONE),
+            Err(problem) => visit(unread(line, vec![problem]), Span::NONE),
         }
     }
     Ok(Some(header))
 }
 
-/// The header's column names, or the row of its problems.
-fn header_of(first: Next) -> Result<Header, Row> {
-    let line = first.line;
-    let problems = match &first.read {
-        Read::TooBig { .. } if first.len > ROW_BYTES_MAX => vec![format!(
-            "the header is more than {ROW_BYTES_MAX} bytes (16 MiB), the most a row may hold"
-        )],
-        Read::TooBig { .. } => vec![format!(
-            "the header has more than {FIELDS_MAX} columns (see docs/import.md for the columns)"
-        )],
-        _ => {
-            let record = held(first)?;
-            let problems = check_header(&record);
-            if problems.is_empty() {
-                return Ok(Header(record.iter().map(String::from).collect()));
-            }
-            problems
-        }
-    };
-    Err(Row {
+/// A row that could not be read, with why.
+fn unread(line: u64, problems: Vec<String>) -> Row {
+    Row {
         line,
         draft: None,
         problems,
-    })
+    }
+}
+
+/// The header's column names, or its problems.
+fn header_of(first: Next) -> Result<Header, Vec<String>> {
+    match &first.read {
+        Read::TooBig { .. } if first.len > ROW_BYTES_MAX => Err(vec![format!(
+            "the header is more than {ROW_BYTES_MAX} bytes (16 MiB), the most a row may hold"
+        )]),
+        Read::TooBig { .. } => Err(vec![format!(
+            "the header has more than {FIELDS_MAX} columns (see docs/import.md for the columns)"
+        )]),
+        _ => {
+            let record = held(first).map_err(|problem| vec![problem])?;
+            let problems = check_header(&record);
+            match problems.is_empty() {
+                true => Ok(Header(record.iter().map(String::from).collect())),
+                false => Err(problems),
+            }
+        }
+    }
 }
 
 /// The record as text, trimmed as every CSV of an import is (`builder`), or
-/// the row of why it cannot be read.
-fn held(next: Next) -> Result<StringRecord, Row> {
-    let fail = |message: String| Row {
-        line: next.line,
-        draft: None,
-        problems: vec![message],
-    };
+/// why it cannot be read.
+fn held(next: Next) -> Result<StringRecord, String> {
     match next.read {
         Read::Held(bytes) => match StringRecord::from_byte_record(bytes) {
             Ok(mut record) => {
                 record.trim();
                 Ok(record)
             }
-            Err(e) => Err(fail(format!("cannot read this row: {}", e.utf8_error()))),
+            Err(e) => Err(format!("cannot read this row: {}", e.utf8_error())),
         },
-        Read::TooBig { .. } if next.len > ROW_BYTES_MAX => Err(fail(too_long(next.len))),
-        Read::TooBig { fields } => Err(fail(format!(
+        Read::TooBig { .. } if next.len > ROW_BYTES_MAX => Err(too_long(next.len)),
+        Read::TooBig { fields } => Err(format!(
             "{fields} fields, more than the {FIELDS_MAX} a row may have"
-        ))),
-        Read::OpenQuote => Err(fail(
+        )),
+        Read::OpenQuote => Err(
             "a quoted field opened in this row is not closed before the end of the file: \
              a '\"' is missing"
                 .into(),
-        )),
+        ),
     }
 }
 
