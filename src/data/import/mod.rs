@@ -50,7 +50,7 @@ fn too_long(bytes: u64) -> String {
 }
 
 /// The most items a list may hold (history points, other names, a
-/// dimension's sources): far more than the rules let through (3,661 history
+/// dimension's sources, the dimensions of a JSON Lines row): far more than the rules let through (3,661 history
 /// points, 20 other names), few enough that a row's problems stay few. A
 /// longer list is one problem, its items unread.
 pub const LIST_ITEMS_MAX: usize = 10_000;
