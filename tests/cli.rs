@@ -268,6 +268,8 @@ fn a_label_with_a_control_character_is_refused_and_no_key_is_made() {
     let path = scratch_dir("cli-label").join("areas.db");
     let db = path.to_str().unwrap();
     ok(&["init", "--db", db]);
+    // init makes no keys file: a first key does.
+    ok(&["keys", "create", "--db", db, "--plan", "starter"]);
     let before = ok(&["keys", "list", "--db", db]);
     for label in ["two\nlines", "tab\there", "bell\u{7}"] {
         let out = run(

@@ -334,3 +334,86 @@ fn unknown_formats_missing_files_and_foreign_targets_are_clear_errors() {
     let text = assert_fails(&import(&dir, &example("example-import.csv")));
     assert!(text.contains("is a directory"), "{text}");
 }
+
+/// A file of good rows with, as row `bad` (its line), one of the cap's
+/// size plus one byte, in CSV or JSON Lines.
+fn with_a_row_past_the_cap(path: &Path, bad: u32) {
+    use std::io::Write;
+    let csv = path.extension().is_some_and(|e| e == "csv");
+    let header = "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources\n";
+    let row = |i: u32| match csv {
+        true => format!("area-{i},Area {i},gauteng,M,-26.2,28.0,6.5,1,saps\n"),
+        false => {
+            format!(
+                r#"{{"id":"area-{i}","name":"Area {i}","province":"gauteng","municipality":"M","lat":-26.2,"lng":28.0,"dimensions":{{"safety":{{"score":6.5,"weight":1,"sources":["saps"]}}}}}}"#
+            ) + "\n"
+        }
+    };
+    let first = if csv { 2 } else { 1 };
+    let mut out = std::io::BufWriter::new(fs::File::create(path).unwrap());
+    if csv {
+        out.write_all(header.as_bytes()).unwrap();
+    }
+    let cap = area_scoring::data::import::ROW_BYTES_MAX as usize;
+    for line in first..bad + 3 {
+        match line == bad {
+            // The line break is not part of a JSON Lines row, and is of a CSV one.
+            true => {
+                let len = if csv { cap } else { cap + 1 };
+                out.write_all(&vec![b'x'; len]).unwrap();
+                out.write_all(b"\n").unwrap();
+            }
+            false => out.write_all(row(line).as_bytes()).unwrap(),
+        }
+    }
+    out.flush().unwrap();
+}
+
+#[test]
+fn a_row_past_the_cap_in_a_good_file_is_that_rows_problem_alone() {
+    let dir = scratch_dir("import-row-cap");
+    let db = dir.join("areas.db");
+    for name in ["rows.csv", "rows.jsonl"] {
+        let file = dir.join(name);
+        with_a_row_past_the_cap(&file, 4);
+        let text = assert_fails(&import(&db, &file));
+        assert!(text.contains("has 1 problem on 1 line"), "{text}");
+        assert!(
+            text.contains("\n  line 4: this row is 16777217 bytes, more than the 16777216 bytes (16 MiB) a row may hold"),
+            "{text}"
+        );
+        assert!(!db.exists(), "nothing was written");
+        fs::remove_file(&file).unwrap();
+    }
+}
+
+#[test]
+fn init_and_import_into_an_empty_folder_make_no_keys_file() {
+    let dir = scratch_dir("import-no-keys");
+    let (initialised, imported) = (dir.join("a/areas.db"), dir.join("b/areas.db"));
+    for db in [&initialised, &imported] {
+        fs::create_dir_all(db.parent().unwrap()).unwrap();
+    }
+    assert_ok(&cli(&["init", "--db", initialised.to_str().unwrap()]));
+    assert_ok(&import(&imported, &example("example-import.jsonl")));
+    for db in [&initialised, &imported] {
+        assert!(db.is_file());
+        let mut files: Vec<_> = fs::read_dir(db.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        // The lock every replacement takes stays, empty; nothing else is made.
+        assert_eq!(
+            files,
+            ["areas.db", "areas.db.lock"],
+            "beside {}",
+            db.display()
+        );
+        assert!(!common::keys_path(db).exists());
+    }
+    // The first key makes the keys file.
+    let db_arg = imported.to_str().unwrap();
+    assert_ok(&cli(&["keys", "create", "--db", db_arg, "--plan", "free"]));
+    assert!(common::keys_path(&imported).is_file());
+}

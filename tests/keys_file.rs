@@ -32,8 +32,7 @@ fn fixture_copy(name: &str) -> PathBuf {
     db
 }
 
-/// A dataset of `areas` generated areas, made by `init` (which makes the keys
-/// file beside it too), in a folder of its own.
+/// A dataset of `areas` generated areas, made by `init`, in a folder of its own.
 fn small_dataset(name: &str, areas: usize) -> PathBuf {
     let db = scratch_dir(name).join("areas.db");
     let areas = areas.to_string();
@@ -313,7 +312,8 @@ fn every_file_holding_keys_or_usage_is_private() {
     let db = small_dataset("modes", 5);
     let path = db.to_str().unwrap();
     let keys = keys_path(&db);
-    assert_eq!(mode(&keys), 0o600, "made by init");
+    common::bin::create_key(&db, "free", "first");
+    assert_eq!(mode(&keys), 0o600, "made by keys create");
     // A write in progress: SQLite's journal beside the keys file.
     let writer = Connection::open(&keys).unwrap();
     writer
@@ -390,6 +390,7 @@ fn two_commands_making_one_new_keys_file_at_once_both_succeed() {
 fn a_keys_file_readable_by_others_is_made_private() {
     let db = small_dataset("keys-mode", 3);
     let keys = keys_path(&db);
+    common::bin::create_key(&db, "free", "first");
     fs::set_permissions(&keys, fs::Permissions::from_mode(0o644)).unwrap();
     let out = keys_cmd(&db, &["keys", "create", "--plan", "free"]);
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -43,8 +43,7 @@ Creates the database from schema.sql and the seed places with synthetic scores.
   --synthetic N       instead of the seed, N generated areas around the seed places (for benchmarks)
   --history-days D    days of history per generated area (default 400)
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
-                      (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)
-                      with Redis, no keys file is made";
+                      (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
 pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
 
@@ -55,8 +54,7 @@ API keys are in the keys file, untouched. The replaced dataset is kept as <db>.p
 (see rollback). A running server picks up the new file within a second.
   --db PATH           database file (default data/areas.db, or AREA_DB)
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
-                      (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)
-                      with Redis, no keys file is made";
+                      (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
 pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
 

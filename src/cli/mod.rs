@@ -8,7 +8,7 @@ pub mod help;
 mod keys_cmd;
 mod keys_redis;
 
-use crate::access::{key_file, migrate};
+use crate::access::migrate;
 use crate::data::import;
 use crate::data::load;
 use crate::data::previous;
@@ -57,12 +57,9 @@ fn run(command: Command) -> Result<(), String> {
             if redis.is_none() {
                 move_keys(&db, &keys)?;
             }
-            init(&db, force, synthetic)?;
-            // A new install gets its (empty) keys file with the dataset.
-            match redis {
-                None => open_keys(&keys),
-                Some(_) => Ok(()),
-            }
+            // The keys file is made by the first command that needs it
+            // (`keys create`, `serve`), not with the dataset.
+            init(&db, force, synthetic)
         }
         Command::Import {
             db,
@@ -75,10 +72,7 @@ fn run(command: Command) -> Result<(), String> {
             }
             let summary = import::run(&db, &file)?;
             eprintln!("{summary}");
-            match redis {
-                None => open_keys(&keys),
-                Some(_) => Ok(()),
-            }
+            Ok(())
         }
         Command::Rollback { db } => {
             eprintln!("{}", previous::rollback(&db)?);
@@ -110,14 +104,6 @@ fn run(command: Command) -> Result<(), String> {
             }
         },
     }
-}
-
-/// Opens (or makes) the keys file, saying what the operator should know.
-fn open_keys(keys: &Path) -> Result<(), String> {
-    for notice in key_file::open(keys)?.1 {
-        eprintln!("area-scoring: {notice}");
-    }
-    Ok(())
 }
 
 /// Moves the keys of a dataset file made before keys had a file of their

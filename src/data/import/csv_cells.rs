@@ -4,6 +4,18 @@
 
 use super::super::history::DraftPoint;
 use super::super::rules;
+use super::super::{LIST_ITEMS_MAX, too_many_items};
+
+/// The cell of a `;`-separated list, unless it holds more than
+/// `LIST_ITEMS_MAX` items, which is a problem named after its column.
+pub(super) fn list<'a>(column: &str, cell: &'a str, problems: &mut Vec<String>) -> Option<&'a str> {
+    let items = 1 + cell.bytes().filter(|b| *b == b';').count();
+    if items > LIST_ITEMS_MAX {
+        problems.push(too_many_items(column));
+        return None;
+    }
+    Some(cell)
+}
 
 pub(super) fn required_number(
     name: &str,

@@ -5,13 +5,15 @@
 //! This module turns rows into `Draft`s and reports what cannot be read,
 //! reading the file as a stream, and a row again from its bytes.
 
-use std::io::{Cursor, Read, SeekFrom};
+use std::io::{BufRead, Cursor, SeekFrom};
 
 use csv::{Position, ReaderBuilder, StringRecord, Trim};
 
 use super::area::{Draft, DraftDimension, Row, Span};
+use super::csv_records::{FIELDS_MAX, Next, Read, Records};
+use super::{ROW_BYTES_MAX, too_long};
 use crate::domain::DIMENSIONS;
-use cells::{history, number, other_names, required_number};
+use cells::{history, list, number, other_names, required_number};
 
 #[path = "csv_cells.rs"]
 mod cells;
@@ -28,7 +30,9 @@ impl Header {
     }
 }
 
-/// How every CSV of an import is read, the whole file and a row again alike.
+/// How a row is read again from its bytes: as `csv_records` read it in the
+/// whole file, with the same csv_core settings (RFC 4180 quotes, `#`
+/// comments) and every field trimmed.
 fn builder() -> ReaderBuilder {
     let mut b = ReaderBuilder::new();
     b.has_headers(false)
@@ -41,53 +45,91 @@ fn builder() -> ReaderBuilder {
 /// Reads every row from start to end, handing each to `visit` with its
 /// bytes' place in the file; returns the header, which `row_at` needs. A
 /// header that cannot be used gives one `Row` with its problems and no
-/// others: without the columns no row can be understood. An error reading
-/// the file itself (not its content) stops the reading.
+/// others: without the columns no row can be understood. A row past a cap
+/// (`csv_records`) is its own problem and is not held. An error reading the
+/// file itself (not its content) stops the reading.
 pub fn each_row(
-    input: impl Read,
+    input: impl BufRead,
     mut visit: impl FnMut(Row, Span),
 ) -> Result<Option<Header>, String> {
-    let mut reader = builder().from_reader(input);
-    let mut record = StringRecord::new();
-    match reader.read_record(&mut record) {
-        Ok(false) => return Ok(None),
-        Err(e) => {
-            stop_on_io(&e)?;
-            visit(unreadable(&e), Span::NONE);
+    let mut records = Records::new(input);
+    let cannot_read = |e: std::io::Error| format!("cannot read the file: {e}");
+    let Some(first) = records.next(false).map_err(cannot_read)? else {
+        return Ok(None);
+    };
+    let line = first.line;
+    let header = match header_of(first) {
+        Ok(header) => header,
+        Err(problems) => {
+            visit(unread(line, problems), Span::NONE);
             return Ok(None);
         }
-        Ok(true) => {}
-    }
-    let problems = check_header(&record);
-    if !problems.is_empty() {
-        let line = line_of(&record);
-        visit(
-            Row {
-                line,
-                draft: None,
-                problems,
+    };
+    while let Some(next) = records.next(true).map_err(cannot_read)? {
+        let (line, span) = (
+            next.line,
+            Span {
+                start: next.start,
+                len: next.len,
             },
-            Span::NONE,
         );
-        return Ok(None);
+        match held(next) {
+            Ok(record) => visit(to_row(&header, &record), span),
+            Err(problem) => visit(unread(line, vec![problem]), Span::NONE),
+        }
     }
-    let header = Header(record.iter().map(String::from).collect());
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(false) => return Ok(Some(header)),
-            Err(e) => {
-                stop_on_io(&e)?;
-                visit(unreadable(&e), Span::NONE);
-            }
-            Ok(true) => {
-                let start = record.position().map_or(0, |p| p.byte());
-                let span = Span {
-                    start,
-                    len: reader.position().byte() - start,
-                };
-                visit(to_row(&header, &record), span);
+    Ok(Some(header))
+}
+
+/// A row that could not be read, with why.
+fn unread(line: u64, problems: Vec<String>) -> Row {
+    Row {
+        line,
+        draft: None,
+        problems,
+    }
+}
+
+/// The header's column names, or its problems.
+fn header_of(first: Next) -> Result<Header, Vec<String>> {
+    match &first.read {
+        Read::TooBig { .. } if first.len > ROW_BYTES_MAX => Err(vec![format!(
+            "the header is more than {ROW_BYTES_MAX} bytes (16 MiB), the most a row may hold"
+        )]),
+        Read::TooBig { .. } => Err(vec![format!(
+            "the header has more than {FIELDS_MAX} columns (see docs/import.md for the columns)"
+        )]),
+        _ => {
+            let record = held(first).map_err(|problem| vec![problem])?;
+            let problems = check_header(&record);
+            match problems.is_empty() {
+                true => Ok(Header(record.iter().map(String::from).collect())),
+                false => Err(problems),
             }
         }
+    }
+}
+
+/// The record as text, trimmed as every CSV of an import is (`builder`), or
+/// why it cannot be read.
+fn held(next: Next) -> Result<StringRecord, String> {
+    match next.read {
+        Read::Held(bytes) => match StringRecord::from_byte_record(bytes) {
+            Ok(mut record) => {
+                record.trim();
+                Ok(record)
+            }
+            Err(e) => Err(format!("cannot read this row: {}", e.utf8_error())),
+        },
+        Read::TooBig { .. } if next.len > ROW_BYTES_MAX => Err(too_long(next.len)),
+        Read::TooBig { fields } => Err(format!(
+            "{fields} fields, more than the {FIELDS_MAX} a row may have"
+        )),
+        Read::OpenQuote => Err(
+            "a quoted field opened in this row is not closed before the end of the file: \
+             a '\"' is missing"
+                .into(),
+        ),
     }
 }
 
@@ -136,13 +178,6 @@ pub fn read(bytes: &[u8]) -> Vec<Row> {
     let mut rows = Vec::new();
     each_row(bytes, |row, _| rows.push(row)).expect("bytes in memory always read");
     rows
-}
-
-fn stop_on_io(e: &csv::Error) -> Result<(), String> {
-    match e.kind() {
-        csv::ErrorKind::Io(io) => Err(format!("cannot read the file: {io}")),
-        _ => Ok(()),
-    }
 }
 
 fn to_row(header: &Header, r: &StringRecord) -> Row {
@@ -240,17 +275,20 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         updated_at: cell("updated_at").map(String::from),
         ..Draft::default()
     };
-    d.other_names = cell("other_names").map_or_else(Vec::new, other_names);
+    let list_cell =
+        |name: &str, problems: &mut Vec<String>| cell(name).and_then(|v| list(name, v, problems));
+    d.other_names = list_cell("other_names", &mut problems).map_or_else(Vec::new, other_names);
     d.lat = required_number("lat", cell("lat"), &mut problems);
     d.lng = required_number("lng", cell("lng"), &mut problems);
     d.truth_score = cell("truth_score").and_then(|v| number("truth_score", v, &mut problems));
     for name in DIMENSIONS {
         let weight_column = format!("{name}_weight");
         let sources_column = format!("{name}_sources");
-        let (score, weight, sources) = (cell(name), cell(&weight_column), cell(&sources_column));
-        if score.is_none() && weight.is_none() && sources.is_none() {
+        let (score, weight) = (cell(name), cell(&weight_column));
+        if score.is_none() && weight.is_none() && cell(&sources_column).is_none() {
             continue; // this area does not have the dimension
         }
+        let sources = list_cell(&sources_column, &mut problems);
         d.dimensions.push(DraftDimension {
             name: name.to_string(),
             score: required_number(name, score, &mut problems),
@@ -260,7 +298,8 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
             }),
         });
     }
-    d.history = cell("history").map_or_else(Vec::new, |h| history(h, &mut problems));
+    d.history =
+        list_cell("history", &mut problems).map_or_else(Vec::new, |h| history(h, &mut problems));
     (d, problems)
 }
 

@@ -1,6 +1,7 @@
 //! Unit tests of the CSV reader: columns, cells, line numbers.
 
 use super::*;
+use crate::data::import::LIST_ITEMS_MAX;
 
 const HEADER: &str =
     "id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources,history";
@@ -95,4 +96,37 @@ fn invalid_utf8_is_reported_on_its_line_and_reading_goes_on() {
         rows[0].problems
     );
     assert!(rows[1].problems.is_empty());
+}
+
+#[test]
+fn a_row_past_a_cap_or_an_open_quote_is_its_own_problem() {
+    let long = "x".repeat(ROW_BYTES_MAX as usize);
+    let many = ",".repeat(FIELDS_MAX);
+    let text = format!("{HEADER}\n# a comment\n{long}\na,A,gauteng,M,1,2,5,1,s,\n{many}\nb,\"B\n");
+    let rows = read(text.as_bytes());
+    assert_eq!(
+        rows.iter().map(|r| r.line).collect::<Vec<_>>(),
+        [3, 4, 5, 6]
+    );
+    assert!(
+        rows[0].problems[0].contains("16777217 bytes"),
+        "{:?}",
+        rows[0].problems
+    );
+    assert!(rows[1].problems.is_empty(), "{:?}", rows[1].problems);
+    assert_eq!(
+        rows[2].problems,
+        ["1025 fields, more than the 1024 a row may have"]
+    );
+    assert!(rows[3].problems[0].contains("not closed before the end of the file"));
+}
+
+#[test]
+fn a_list_cell_past_its_cap_is_one_problem() {
+    let history = ";".repeat(LIST_ITEMS_MAX);
+    let row = one(&format!("{HEADER}\na,A,gauteng,M,1,2,5,1,s,{history}\n"));
+    assert_eq!(
+        row.problems,
+        ["history holds more than 10000 items, the most a list may hold"]
+    );
 }

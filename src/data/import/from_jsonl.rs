@@ -2,15 +2,17 @@
 //! `dimensions` an object keyed by dimension name and `history` an array of
 //! `{date, truth_score}`. Blank lines are skipped. This module turns objects
 //! into `Draft`s and reports what cannot be read: bad JSON, unknown or
-//! missing fields, fields given twice, values of the wrong JSON type.
+//! missing fields, fields given twice, values of the wrong JSON type, and
+//! reads the lines themselves holding at most one row's cap of them.
 
-use std::io::BufRead;
+use std::io::{self, BufRead, Read};
 
 use serde_json::{Map, Value};
 
 use super::area::{Draft, DraftDimension, Row, Span};
 use super::history::DraftPoint;
-use super::json_value;
+use super::json_value::{self, Unreadable, VALUES_MAX};
+use super::{LIST_ITEMS_MAX, ROW_BYTES_MAX, too_long, too_many_items};
 
 const FIELDS: [&str; 11] = [
     "id",
@@ -32,36 +34,93 @@ type Object = Map<String, Value>;
 
 const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
 
+/// The most unknown or repeated fields named in an object's problems.
+const NAMED_MAX: usize = 20;
+
 /// Reads every line from start to end, handing each area's row to `visit`
-/// with its bytes' place in the file (without the line break). An error
-/// reading the file itself (not its content) stops the reading.
+/// with its bytes' place in the file (without the line break). A line longer
+/// than `ROW_BYTES_MAX` is read to its end without being held, and is its
+/// row's problem. An error reading the file itself (not its content) stops
+/// the reading.
 pub fn each_row(mut input: impl BufRead, mut visit: impl FnMut(Row, Span)) -> Result<(), String> {
     let mut buf = Vec::new();
     let (mut offset, mut number) = (0u64, 0u64);
     loop {
-        buf.clear();
-        let n = input
-            .read_until(b'\n', &mut buf)
+        let read = next_line(&mut input, &mut buf, number == 0)
             .map_err(|e| format!("cannot read the file: {e}"))?;
-        if n == 0 {
+        let Some(line) = read else {
             return Ok(());
-        }
+        };
         number += 1;
-        let skip = match number == 1 && buf.starts_with(BYTE_ORDER_MARK) {
+        match line {
+            Line::Held { skip } => {
+                let bytes = &buf[skip..];
+                let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+                let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+                if bytes.len() as u64 > ROW_BYTES_MAX {
+                    visit(fail(number, too_long(bytes.len() as u64)), Span::NONE);
+                } else if !bytes.iter().all(u8::is_ascii_whitespace) {
+                    let span = Span {
+                        start: offset + skip as u64,
+                        len: bytes.len() as u64,
+                    };
+                    visit(read_line(number, bytes), span);
+                }
+                offset += buf.len() as u64;
+            }
+            Line::TooLong { bytes, ended } => {
+                visit(fail(number, too_long(bytes - ended as u64)), Span::NONE);
+                offset += bytes;
+            }
+        }
+    }
+}
+
+/// What `next_line` read: a line held in its buffer (`skip` bytes of
+/// byte-order mark first), or one too long to hold, only measured: its
+/// bytes, and whether a line break ended them.
+enum Line {
+    Held { skip: usize },
+    TooLong { bytes: u64, ended: bool },
+}
+
+/// Reads the next line, its break included, into `buf`, which never holds
+/// more than a row may (and its mark and break); a longer line is read to
+/// its end in pieces and only counted. None at the end of the input.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, first: bool) -> io::Result<Option<Line>> {
+    const ROOM: u64 = ROW_BYTES_MAX + BYTE_ORDER_MARK.len() as u64 + 2;
+    const PIECE: u64 = 64 * 1024;
+    buf.clear();
+    let held = Read::take(&mut *input, ROOM).read_until(b'\n', buf)? as u64;
+    if held == 0 {
+        return Ok(None);
+    }
+    if held < ROOM || buf.ends_with(b"\n") {
+        let skip = match first && buf.starts_with(BYTE_ORDER_MARK) {
             true => BYTE_ORDER_MARK.len(),
             false => 0,
         };
-        let line = &buf[skip..];
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            let span = Span {
-                start: offset + skip as u64,
-                len: line.len() as u64,
-            };
-            visit(read_line(number, line), span);
+        return Ok(Some(Line::Held { skip }));
+    }
+    let mut bytes = held;
+    loop {
+        buf.clear();
+        let n = Read::take(&mut *input, PIECE).read_until(b'\n', buf)?;
+        bytes += n as u64;
+        if n == 0 || buf.ends_with(b"\n") {
+            break;
         }
-        offset += n as u64;
+    }
+    let ended = buf.ends_with(b"\n");
+    buf.clear();
+    Ok(Some(Line::TooLong { bytes, ended }))
+}
+
+fn fail(line: u64, message: String) -> Row {
+    Row {
+        line,
+        draft: None,
+        problems: vec![message],
     }
 }
 
@@ -80,18 +139,22 @@ pub fn read(bytes: &[u8]) -> Vec<Row> {
 }
 
 fn read_line(line: u64, bytes: &[u8]) -> Row {
-    let fail = |message: String| Row {
-        line,
-        draft: None,
-        problems: vec![message],
-    };
     match json_value::parse(bytes) {
-        Err(e) => fail(format!("not valid JSON: {e}")),
+        Err(Unreadable::Json(e)) => fail(line, format!("not valid JSON: {e}")),
+        Err(Unreadable::TooManyValues) => fail(
+            line,
+            format!("this row holds more than {VALUES_MAX} JSON values, the most a row may hold"),
+        ),
         Ok((Value::Object(object), repeated)) => {
             let mut problems: Vec<String> = repeated
                 .iter()
+                .take(NAMED_MAX)
                 .map(|field| format!("field '{field}' is given twice; give each field once"))
                 .collect();
+            if repeated.len() > NAMED_MAX {
+                let more = repeated.len() - NAMED_MAX;
+                problems.push(format!("and {more} more fields given twice"));
+            }
             let draft = area(&object, &mut problems);
             Row {
                 line,
@@ -99,7 +162,7 @@ fn read_line(line: u64, bytes: &[u8]) -> Row {
                 problems,
             }
         }
-        Ok(_) => fail("expected a JSON object (one area per line)".into()),
+        Ok(_) => fail(line, "expected a JSON object (one area per line)".into()),
     }
 }
 
@@ -119,6 +182,9 @@ fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
     d.other_names = strings(o, "other_names", "other_names", problems);
     match present(o, "dimensions") {
         None => problems.push("dimensions is missing".into()),
+        Some(Value::Object(dims)) if dims.len() > LIST_ITEMS_MAX => {
+            problems.push(too_many_items("dimensions"))
+        }
         Some(Value::Object(dims)) => {
             d.dimensions = dims
                 .iter()
@@ -129,6 +195,9 @@ fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
     }
     match present(o, "history") {
         None => {}
+        Some(Value::Array(points)) if points.len() > LIST_ITEMS_MAX => {
+            problems.push(too_many_items("history"))
+        }
         Some(Value::Array(points)) => {
             d.history = points
                 .iter()
@@ -189,12 +258,22 @@ fn present<'a>(o: &'a Object, key: &str) -> Option<&'a Value> {
     o.get(key).filter(|v| !v.is_null())
 }
 
+/// Each unknown field of `o`, up to `NAMED_MAX` of them, then how many more:
+/// an object of many fields costs a row a few problems, not one a field.
 fn unknown_fields(o: &Object, allowed: &[&str], prefix: &str, problems: &mut Vec<String>) {
-    for key in o.keys().filter(|k| !allowed.contains(&k.as_str())) {
+    let mut unknown = o.keys().filter(|k| !allowed.contains(&k.as_str()));
+    for key in unknown.by_ref().take(NAMED_MAX) {
         problems.push(format!(
             "unknown field '{prefix}{key}' (allowed: {})",
             allowed.join(", ")
         ));
+    }
+    let more = unknown.count();
+    if more > 0 {
+        let within = prefix
+            .strip_suffix('.')
+            .map_or(String::new(), |o| format!(" in {o}"));
+        problems.push(format!("and {more} more unknown fields{within}"));
     }
 }
 
@@ -234,6 +313,10 @@ fn number(
 fn strings(o: &Object, key: &str, shown: &str, problems: &mut Vec<String>) -> Vec<String> {
     match present(o, key) {
         None => Vec::new(),
+        Some(Value::Array(items)) if items.len() > LIST_ITEMS_MAX => {
+            problems.push(too_many_items(shown));
+            Vec::new()
+        }
         Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
             .iter()
             .filter_map(|s| s.as_str().map(String::from))

@@ -76,3 +76,47 @@ fn lines_that_are_not_objects_are_reported_on_their_line() {
     assert!(rows[1].problems[0].contains("expected a JSON object"));
     assert!(rows.iter().all(|r| r.draft.is_none()));
 }
+
+#[test]
+fn a_line_past_the_cap_is_its_own_problem_and_the_lines_after_keep_their_numbers() {
+    let long = "x".repeat(ROW_BYTES_MAX as usize + 1);
+    let text = format!("{GOOD}\n{long}\r\n\n{GOOD}");
+    let rows = read(text.as_bytes());
+    assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [1, 2, 4]);
+    assert_eq!(
+        rows[1].problems,
+        [format!(
+            "this row is {} bytes, more than the 16777216 bytes (16 MiB) a row may hold",
+            ROW_BYTES_MAX + 1
+        )]
+    );
+    assert!(rows[2].problems.is_empty(), "{:?}", rows[2].problems);
+}
+
+#[test]
+fn many_unknown_fields_are_named_up_to_twenty_then_counted() {
+    let fields: Vec<String> = (0..25).map(|i| format!(r#""k{i}":0"#)).collect();
+    let line = GOOD.replacen('{', &format!("{{{},", fields.join(",")), 1);
+    let rows = read(line.as_bytes());
+    let unknown = rows[0]
+        .problems
+        .iter()
+        .filter(|p| p.starts_with("unknown field"));
+    assert_eq!(unknown.count(), NAMED_MAX);
+    assert!(
+        rows[0]
+            .problems
+            .contains(&"and 5 more unknown fields".to_string())
+    );
+}
+
+#[test]
+fn a_list_past_its_cap_is_one_problem() {
+    let names = vec![r#""a""#; LIST_ITEMS_MAX + 1].join(",");
+    let line = GOOD.replacen('{', &format!(r#"{{"other_names":[{names}],"#), 1);
+    let rows = read(line.as_bytes());
+    assert_eq!(
+        rows[0].problems,
+        ["other_names holds more than 10000 items, the most a list may hold"]
+    );
+}

@@ -13,6 +13,7 @@
 //! each row read again at the byte span the first pass noted.
 
 mod area;
+mod csv_records;
 mod from_csv;
 mod from_jsonl;
 mod history;
@@ -22,9 +23,9 @@ pub(crate) mod rules;
 mod staging;
 
 use std::borrow::Cow;
-use std::fs::File;
+use std::fs::{File, Metadata, OpenOptions};
 use std::io::BufReader;
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use crate::data::db;
@@ -35,14 +36,33 @@ use crate::dates;
 use area::{Area, Span};
 use staging::{Format, Rereader, Staged};
 
+/// The most bytes one row may take: a JSON Lines line without its line
+/// break, or a CSV record (docs/import.md, "Memory"). Enough for an area's
+/// polygon of 100,000 vertices; a longer row is a problem of its own, read to
+/// its end without being held, so that no row costs more memory than this.
+pub const ROW_BYTES_MAX: u64 = 16 * 1024 * 1024;
+
+/// The problem of a row longer than `ROW_BYTES_MAX`, which is not read.
+fn too_long(bytes: u64) -> String {
+    format!(
+        "this row is {bytes} bytes, more than the {ROW_BYTES_MAX} bytes (16 MiB) a row may hold"
+    )
+}
+
+/// The most items a list may hold (history points, other names, a
+/// dimension's sources, the dimensions of a JSON Lines row): far more than the rules let through (3,661 history
+/// points, 20 other names), few enough that a row's problems stay few. A
+/// longer list is one problem, its items unread.
+pub const LIST_ITEMS_MAX: usize = 10_000;
+
+fn too_many_items(list: &str) -> String {
+    format!("{list} holds more than {LIST_ITEMS_MAX} items, the most a list may hold")
+}
+
 pub fn run(db: &Path, file: &Path) -> Result<String, String> {
     let format = format_of(file)?;
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
-    let input = File::open(file).map_err(cannot_read)?;
-    let before = input.metadata().map_err(cannot_read)?;
-    if before.is_dir() {
-        return Err(format!("cannot read {}: it is a directory", file.display()));
-    }
+    let (input, before) = open_regular(file)?;
     let existed = check_target(db)?;
     let now = dates::now_unix();
     let staged = staging::check(format, BufReader::new(&input), now)
@@ -96,6 +116,45 @@ fn format_of(file: &Path) -> Result<Format, String> {
             file.display()
         )),
     }
+}
+
+/// Opens the file to import, refusing anything but a regular file (after
+/// symlinks): a FIFO, a socket or a device such as /dev/zero cannot be read
+/// twice, and reading one may never end. The type is checked before the
+/// open, which would wait for a FIFO's writer, and again on what was opened
+/// (without waiting, O_NONBLOCK), in case the name was swapped in between.
+fn open_regular(file: &Path) -> Result<(File, Metadata), String> {
+    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
+    let named = std::fs::metadata(file).map_err(cannot_read)?;
+    not_regular(file, &named)?;
+    let input = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(file)
+        .map_err(cannot_read)?;
+    let opened = input.metadata().map_err(cannot_read)?;
+    not_regular(file, &opened)?;
+    if (opened.dev(), opened.ino()) != (named.dev(), named.ino()) {
+        return Err(format!(
+            "{} changed while it was opened; nothing was imported and the database is unchanged",
+            file.display()
+        ));
+    }
+    Ok((input, opened))
+}
+
+fn not_regular(file: &Path, meta: &Metadata) -> Result<(), String> {
+    if meta.is_dir() {
+        return Err(format!("cannot read {}: it is a directory", file.display()));
+    }
+    if !meta.is_file() {
+        return Err(format!(
+            "cannot import {}: it is not a regular file (a pipe, a socket or a device); \
+             import reads the file twice, so decompress or copy it to a file first",
+            file.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Whether the database exists; refuses to replace a file that is not an

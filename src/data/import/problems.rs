@@ -58,9 +58,9 @@ impl Problems {
                 message,
             };
             self.shown.push((line, rank, problem));
-        }
-        if self.shown.len() >= 4 * SHOWN_PROBLEMS {
-            self.keep_first();
+            if self.shown.len() >= 4 * SHOWN_PROBLEMS {
+                self.keep_first();
+            }
         }
     }
 
