@@ -50,9 +50,15 @@ export function explain(answer) {
   switch (answer.status) {
     case 401:
       return `The key was refused (${answer.status} ${code}): ${said}. Enter a valid key.`;
-    case 403:
-      return `Your plan does not include this (${answer.status} ${code}): ${said}.`;
+    case 403: {
+      const needed = error.required_plan ? ` Use a key on the ${error.required_plan} plan or above.` : "";
+      return `Your plan does not include this (${answer.status} ${code}): ${said}.${needed}`;
+    }
     case 429: {
+      // Waiting does not make an unknown key valid.
+      if (code === "too_many_unknown_keys") {
+        return `The key was refused too often (${answer.status} ${code}): ${said}. Enter a valid key.`;
+      }
       const wait = answer.headers.get("Retry-After");
       return `Too many requests (${answer.status} ${code}): wait ${wait} s (Retry-After), then try again.`;
     }

@@ -34,6 +34,7 @@ class Refusals(Pages):
         _, status = self.try_operation("#getAreaHistory", self.keys["free"])
         self.assertEqual(status.get_attribute("data-status"), "403")
         self.assertIn("Your plan does not include this (403 plan_upgrade_required)", status.text)
+        self.assertIn("Use a key on the growth plan or above.", status.text)
         self.shot("docs-try-it-403")
 
     def test_a_spent_rate_limit_is_told_as_a_429_with_its_wait(self):
