@@ -36,8 +36,10 @@ fn history_needs_growth_or_above_on_the_endpoint_and_in_include() {
             if allowed {
                 assert_eq!(reply.status, 200, "{plan:?} {target}");
             } else {
-                let msg = assert_error(&reply, 403, "plan_upgrade_required", None);
+                let param = target.contains("include").then_some("include");
+                let msg = assert_error(&reply, 403, "plan_upgrade_required", param);
                 assert!(msg.contains("growth"), "names the plan needed: {msg}");
+                assert_eq!(reply.json()["error"]["required_plan"], "growth");
             }
         }
         // Everything else is open to every plan.

@@ -70,6 +70,7 @@ pub fn assert_head_like_get(head: &Reply, get: &Reply, what: &str) {
         "x-request-id",
         "x-ratelimit-remaining",
         "x-ratelimit-reset",
+        "ratelimit",
         "content-length",
         "transfer-encoding",
     ];
