@@ -74,20 +74,7 @@ fn vm_hwm_kib(pid: u32) -> Option<u64> {
 
 /// Runs `import` and returns its peak resident memory in KiB, read until it exits.
 fn import_peak_kib(db: &Path, file: &Path) -> u64 {
-    let mut child = command(
-        &[
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            file.to_str().unwrap(),
-        ],
-        &[],
-        Path::new("/"),
-    )
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let mut child = spawn_import(db, file);
     let mut peak = 0;
     let status = loop {
         // Read before asking whether it ended: a process that has ended has no memory to read.
@@ -174,20 +161,7 @@ fn sparse(path: &Path, len: u64) {
 // The child is reaped by wait4, which gives its peak; std's wait cannot.
 #[allow(clippy::zombie_processes)]
 fn refused_peak_kib(db: &Path, file: &Path) -> (String, u64) {
-    let child = command(
-        &[
-            "import",
-            "--db",
-            db.to_str().unwrap(),
-            file.to_str().unwrap(),
-        ],
-        &[],
-        Path::new("/"),
-    )
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let child = spawn_import(db, file);
     let pid = child.id() as libc::pid_t;
     let deadline = Instant::now() + Duration::from_secs(60);
     let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
@@ -303,4 +277,14 @@ fn rows_past_the_cap_and_inputs_that_are_no_file_are_refused_within_the_bound() 
         );
         fs::remove_file(&file).unwrap();
     }
+}
+
+/// `import --db DB FILE`, its stderr piped.
+fn spawn_import(db: &Path, file: &Path) -> std::process::Child {
+    let args = ["import", "--db", db.to_str().unwrap(), file.to_str().unwrap()];
+    command(&args, &[], Path::new("/"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use area_scoring::server::Running;
 use common::client::*;
 use common::rate::{rate_headers, until_429};
 use common::server::*;
@@ -114,12 +115,7 @@ fn the_ietf_ratelimit_fields_name_the_plan_and_say_what_is_left() {
 
 #[test]
 fn a_429_carries_the_ratelimit_fields_and_retry_after() {
-    let (db, key, server) = start_keyed("ietf-429", Plan::Starter);
-    set_plan_limit(&db, Plan::Starter, Some(3));
-    within(Duration::from_secs(3), || {
-        (rate_headers(&get(server.addr(), "/v1/key", Some(&key))).0 == 3).then_some(())
-    })
-    .expect("the new limit is in force within a second (3 s allowed)");
+    let (key, server) = starter_limited_to("ietf-429", 3);
     let (replies, _) = until_429(|| get(server.addr(), "/v1/areas", Some(&key)), 50);
     let refused = replies.last().unwrap();
     assert_429(refused);
@@ -133,12 +129,7 @@ fn a_429_carries_the_ratelimit_fields_and_retry_after() {
 
 #[test]
 fn asking_what_is_left_spends_nothing() {
-    let (db, key, server) = start_keyed("key-free", Plan::Starter);
-    set_plan_limit(&db, Plan::Starter, Some(2));
-    within(Duration::from_secs(3), || {
-        (rate_headers(&get(server.addr(), "/v1/key", Some(&key))).0 == 2).then_some(())
-    })
-    .expect("the new limit is in force within a second (3 s allowed)");
+    let (key, server) = starter_limited_to("key-free", 2);
     let (replies, _) = until_429(|| get(server.addr(), "/v1/areas", Some(&key)), 50);
     assert_429(replies.last().unwrap());
     // Spent: /v1/key still answers, as often as asked, and says so.
@@ -150,4 +141,16 @@ fn asking_what_is_left_spends_nothing() {
     }
     // Every other route still spends, and is refused.
     assert_429(&get(server.addr(), "/v1/nowhere", Some(&key)));
+}
+
+/// A server with a starter key whose plan allows `per_minute`, in force.
+fn starter_limited_to(name: &str, per_minute: u32) -> (String, Running) {
+    let (db, key, server) = start_keyed(name, Plan::Starter);
+    set_plan_limit(&db, Plan::Starter, Some(per_minute));
+    within(Duration::from_secs(3), || {
+        let limit = rate_headers(&get(server.addr(), "/v1/key", Some(&key))).0;
+        (limit == per_minute).then_some(())
+    })
+    .expect("the new limit is in force within a second (3 s allowed)");
+    (key, server)
 }

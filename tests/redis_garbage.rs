@@ -115,7 +115,8 @@ fn bad_values_in_redis_are_counted_and_said_and_the_next_good_version_is_taken()
             "y",
         ],
     );
-    assert_eq!(server.get("/v1/key", &key).status, 200);
+    // A request that spends reads the bucket (GET /v1/key only looks).
+    assert_eq!(server.get("/v1/areas?limit=1", &key).status, 200);
     shows(&server, &key, "bucket");
     assert!(server.logged(&format!("area:bucket:{id}")));
 
