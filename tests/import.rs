@@ -276,7 +276,13 @@ fn an_import_leaves_the_keys_file_as_it_was() {
 
     // Seven areas in place of the seed's 938: allowed, as it is meant.
     let example = example("example-import.csv");
-    let out = cli(&["import", "--allow-shrink", "--db", db_arg, example.to_str().unwrap()]);
+    let out = cli(&[
+        "import",
+        "--allow-shrink",
+        "--db",
+        db_arg,
+        example.to_str().unwrap(),
+    ]);
     assert_ok(&out);
     assert!(
         stderr(&out).contains("imported 7 areas"),
@@ -485,11 +491,18 @@ fn a_file_that_would_remove_most_served_areas_is_refused_unless_allowed() {
         text.contains("refusing to import") && text.contains("remove 938 of the 938 areas"),
         "{text}"
     );
-    assert!(text.contains("--allow-shrink"), "says how to go ahead: {text}");
+    assert!(
+        text.contains("--allow-shrink"),
+        "says how to go ahead: {text}"
+    );
     assert!(text.contains("and 933 more"), "names five ids: {text}");
     assert!(text.contains("Nothing was written"), "{text}");
     assert_eq!(fs::read(&db).unwrap(), seed, "the served file is untouched");
-    assert_eq!(dataset_files(&db), ["areas.db"], "nothing kept, nothing left");
+    assert_eq!(
+        dataset_files(&db),
+        ["areas.db"],
+        "nothing kept, nothing left"
+    );
 
     let allowed = cli(&[
         "import",
@@ -499,7 +512,11 @@ fn a_file_that_would_remove_most_served_areas_is_refused_unless_allowed() {
         wrong.to_str().unwrap(),
     ]);
     assert_ok(&allowed);
-    assert!(stderr(&allowed).contains("imported 1 areas"), "{}", stderr(&allowed));
+    assert!(
+        stderr(&allowed).contains("imported 1 areas"),
+        "{}",
+        stderr(&allowed)
+    );
     let conn = Connection::open(&db).unwrap();
     let ids: i64 = conn
         .query_row("SELECT count(*) FROM areas", [], |r| r.get(0))
@@ -548,7 +565,10 @@ fn importing_the_file_the_dataset_came_from_again_changes_nothing() {
     let before: Vec<_> = ["areas.db", "areas.db.previous"]
         .map(|f| {
             let path = dir.join(f);
-            (fs::read(&path).unwrap(), fs::metadata(&path).unwrap().modified().unwrap())
+            (
+                fs::read(&path).unwrap(),
+                fs::metadata(&path).unwrap().modified().unwrap(),
+            )
         })
         .into();
     let files = dataset_files(&db);
@@ -563,9 +583,15 @@ fn importing_the_file_the_dataset_came_from_again_changes_nothing() {
     let after: Vec<_> = ["areas.db", "areas.db.previous"]
         .map(|f| {
             let path = dir.join(f);
-            (fs::read(&path).unwrap(), fs::metadata(&path).unwrap().modified().unwrap())
+            (
+                fs::read(&path).unwrap(),
+                fs::metadata(&path).unwrap().modified().unwrap(),
+            )
         })
         .into();
-    assert!(before == after, "the dataset and the kept one are untouched");
+    assert!(
+        before == after,
+        "the dataset and the kept one are untouched"
+    );
     assert_eq!(dataset_files(&db), files, "no dataset kept, nothing left");
 }

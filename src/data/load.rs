@@ -78,7 +78,13 @@ pub fn replace_database(
             let swap = put_in_place(conn, &temp, path, decide)?;
             Ok(Built { count, swap })
         });
-    if !matches!(result, Ok(Built { swap: Swap::Replace, .. })) {
+    if !matches!(
+        result,
+        Ok(Built {
+            swap: Swap::Replace,
+            ..
+        })
+    ) {
         let _ = fs::remove_file(&temp);
     }
     result
@@ -95,7 +101,9 @@ fn put_in_place(
     let _writers = WriteLock::take(path)?;
     if path.is_file() {
         let cannot = |why: String| format!("cannot read {}: {why}", path.display());
-        let name = path.to_str().ok_or_else(|| cannot("its name is not UTF-8".into()))?;
+        let name = path
+            .to_str()
+            .ok_or_else(|| cannot("its name is not UTF-8".into()))?;
         conn.execute("ATTACH ?1 AS served", [name])
             .map_err(|e| cannot(e.to_string()))?;
     }

@@ -125,8 +125,7 @@ const AREA_TABLES: [(&str, &str); 5] = [
 pub fn same_areas(conn: &Connection, a: &str, b: &str) -> rusqlite::Result<bool> {
     for (table, key) in AREA_TABLES {
         let select = |schema: &str| format!("SELECT * FROM {schema}.{table} ORDER BY {key}");
-        let (Ok(mut left), Ok(mut right)) =
-            (conn.prepare(&select(a)), conn.prepare(&select(b)))
+        let (Ok(mut left), Ok(mut right)) = (conn.prepare(&select(a)), conn.prepare(&select(b)))
         else {
             return Ok(false);
         };
@@ -218,7 +217,9 @@ pub fn rollback(db: &Path) -> Result<String, String> {
         return Ok(done);
     }
     let cannot = |e: std::io::Error| {
-        format!("{done}, but cannot keep the replaced dataset in line: {e}; the next import or rollback will")
+        format!(
+            "{done}, but cannot keep the replaced dataset in line: {e}; the next import or rollback will"
+        )
     };
     for place in 1..kept.len() {
         fs::rename(&kept[place], &kept[place - 1]).map_err(cannot)?;

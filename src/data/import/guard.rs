@@ -47,8 +47,9 @@ pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<
         .map_err(sql)?;
     let removed = changed(conn, REMOVED).map_err(sql)?;
     let moved = changed(conn, MOVED).map_err(sql)?;
-    let too_many =
-        |(n, _): &(i64, Vec<String>), share| *n >= CHANGED_AREAS_MIN && *n as f64 > share * served as f64;
+    let too_many = |(n, _): &(i64, Vec<String>), share| {
+        *n >= CHANGED_AREAS_MIN && *n as f64 > share * served as f64
+    };
     let mut why = Vec::new();
     if too_many(&removed, REMOVED_SHARE_MAX) {
         why.push(format!(
