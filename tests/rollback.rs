@@ -1,8 +1,11 @@
 //! `import` and `init --force` keep the dataset they replace as
-//! `<db>.previous`, with its mode; `area-scoring rollback` puts it back in
-//! one rename (keeping the one it replaces in turn), a running server
-//! answers from it within its reload second, and with no previous dataset
-//! rollback exits 1 and changes nothing (docs/import.md, "Rollback").
+//! `<db>.previous`, with its mode, the older ones moving down to
+//! `<db>.previous.2` and `.3`, and never one dataset twice; `area-scoring
+//! rollback` puts `<db>.previous` back in one rename, naming it (keeping the
+//! one it replaces last), so rollbacks step back through the three in turn;
+//! a running server answers from it within its reload second, and with no
+//! previous dataset rollback exits 1 and changes nothing (docs/import.md,
+//! "Rollback"). A wrong file imported twice leaves the seed to roll back to.
 
 mod common;
 // The import helpers this file does not use.

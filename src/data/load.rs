@@ -2,7 +2,9 @@
 //! rename into place.
 //!
 //! Every way of filling a database (`init` from seed/, and any later loader)
-//! goes through `create_database`, so each gets the same checks, the same
+//! goes through `create_database` (or `replace_database`, which lets an
+//! import judge the complete file against the served one before the rename),
+//! so each gets the same checks, the same
 //! derived indexes and the same all-or-nothing replacement: the new file is
 //! written beside the old one and renamed over it only once complete, one
 //! replacement at a time (file_swap.rs), the replaced file kept as
