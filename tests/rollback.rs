@@ -297,3 +297,27 @@ fn a_dataset_equal_to_the_newest_kept_one_is_not_kept_again() {
     assert_eq!(ids(&kept(&db, 1)), ["older"], "served is kept once");
     assert!(!kept(&db, 2).exists());
 }
+
+#[test]
+fn a_rollback_killed_with_three_kept_is_finished_in_order_by_the_next() {
+    let dir = scratch_dir("rollback-killed-three");
+    let db = dir.join("areas.db");
+    for id in ["a", "b", "c", "d"] {
+        assert_ok(&import(&db, &one_area(&dir, id)));
+    }
+    // As a rollback leaves it after its first renames: "d" only at
+    // <db>.current-PID, "c" in place, and a gap where <db>.previous was.
+    let current = dir.join("areas.db.current-999999");
+    fs::rename(&db, &current).unwrap();
+    fs::rename(previous(&db), &db).unwrap();
+    let out = rollback(&db);
+    assert_ok(&out);
+    let text = stderr(&out);
+    assert!(text.contains("closing the gap"), "{text}");
+    assert!(text.contains(&format!("kept {}", current.display())), "{text}");
+    assert!(!current.exists());
+    // The gap closed ("b" first, "a" next), "d" kept last; then "b" rolled back to.
+    assert_eq!(ids(&db), ["b"], "{text}");
+    let order: Vec<Vec<String>> = (0..3).map(|place| ids(&kept(&db, place))).collect();
+    assert_eq!(order, [["a"], ["d"], ["c"]]);
+}
