@@ -274,7 +274,15 @@ fn an_import_leaves_the_keys_file_as_it_was() {
     let keys_before = fs::read(&keys_file).unwrap();
     let listed_before = cli(&["keys", "list", "--db", db_arg]).stdout;
 
-    let out = import(&db, &example("example-import.csv"));
+    // Seven areas in place of the seed's 938: allowed, as it is meant.
+    let example = example("example-import.csv");
+    let out = cli(&[
+        "import",
+        "--allow-shrink",
+        "--db",
+        db_arg,
+        example.to_str().unwrap(),
+    ]);
     assert_ok(&out);
     assert!(
         stderr(&out).contains("imported 7 areas"),
@@ -416,4 +424,174 @@ fn init_and_import_into_an_empty_folder_make_no_keys_file() {
     let db_arg = imported.to_str().unwrap();
     assert_ok(&cli(&["keys", "create", "--db", db_arg, "--plan", "free"]));
     assert!(common::keys_path(&imported).is_file());
+}
+
+/// The seed's areas as an import file, each with one dimension; every
+/// `move_every`-th area (0: none) put in another province.
+fn seed_as_csv(db: &Path, file: &Path, move_every: usize) {
+    let conn = Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT id, name, province_slug, municipality, lat, lng FROM areas ORDER BY id")
+        .unwrap();
+    let mut csv = String::from(
+        "id,name,province,municipality,lat,lng,updated_at,safety,safety_weight,safety_sources\n",
+    );
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, f64>(4)?,
+                r.get::<_, f64>(5)?,
+            ))
+        })
+        .unwrap();
+    for (i, row) in rows.enumerate() {
+        let (id, name, mut province, municipality, lat, lng) = row.unwrap();
+        if move_every > 0 && i % move_every == 0 {
+            province = match province.as_str() {
+                "gauteng" => "limpopo".into(),
+                _ => "gauteng".into(),
+            };
+        }
+        let quoted = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+        csv.push_str(&format!(
+            "{id},{},{province},{},{lat},{lng},2026-11-20T08:00:00Z,6.5,1,saps\n",
+            quoted(&name),
+            quoted(&municipality)
+        ));
+    }
+    fs::write(file, csv).unwrap();
+}
+
+/// Every file beside `db` whose name starts with its name, but its lock.
+fn dataset_files(db: &Path) -> Vec<String> {
+    let name = db.file_name().unwrap().to_str().unwrap().to_string();
+    let mut files: Vec<String> = fs::read_dir(db.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&name) && !n.ends_with(".lock"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_file_that_would_remove_most_served_areas_is_refused_unless_allowed() {
+    let dir = scratch_dir("import-shrink");
+    let db = dir.join("areas.db");
+    assert_ok(&cli(&["init", "--db", db.to_str().unwrap()]));
+    let seed = fs::read(&db).unwrap();
+    let wrong = one_area(&dir, "wrong-sheet");
+
+    let text = assert_fails(&import(&db, &wrong));
+    assert!(
+        text.contains("refusing to import") && text.contains("remove 938 of the 938 areas"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--allow-shrink"),
+        "says how to go ahead: {text}"
+    );
+    assert!(text.contains("and 933 more"), "names five ids: {text}");
+    assert!(text.contains("Nothing was written"), "{text}");
+    assert_eq!(fs::read(&db).unwrap(), seed, "the served file is untouched");
+    assert_eq!(
+        dataset_files(&db),
+        ["areas.db"],
+        "nothing kept, nothing left"
+    );
+
+    let allowed = cli(&[
+        "import",
+        "--allow-shrink",
+        "--db",
+        db.to_str().unwrap(),
+        wrong.to_str().unwrap(),
+    ]);
+    assert_ok(&allowed);
+    assert!(
+        stderr(&allowed).contains("imported 1 areas"),
+        "{}",
+        stderr(&allowed)
+    );
+    let conn = Connection::open(&db).unwrap();
+    let ids: i64 = conn
+        .query_row("SELECT count(*) FROM areas", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ids, 1);
+    assert_eq!(fs::read(dir.join("areas.db.previous")).unwrap(), seed);
+}
+
+#[test]
+fn a_file_that_moves_many_areas_to_another_province_is_refused_unless_allowed() {
+    let dir = scratch_dir("import-moved");
+    let db = dir.join("areas.db");
+    assert_ok(&cli(&["init", "--db", db.to_str().unwrap()]));
+    let seed = fs::read(&db).unwrap();
+    // One area in three moved: 313 of 938, past the 20% allowed.
+    let moved = dir.join("moved.csv");
+    seed_as_csv(&db, &moved, 3);
+    let text = assert_fails(&import(&db, &moved));
+    assert!(
+        text.contains("move 313 of the 938 areas it serves to another province"),
+        "{text}"
+    );
+    assert!(!text.contains("remove"), "no area removed: {text}");
+    assert_eq!(fs::read(&db).unwrap(), seed);
+    assert_ok(&cli(&[
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        "--allow-shrink",
+        moved.to_str().unwrap(),
+    ]));
+    // The same areas rescored, none moved: an ordinary import.
+    let rescored = dir.join("rescored.csv");
+    seed_as_csv(&db, &rescored, 0);
+    assert_ok(&import(&db, &rescored));
+}
+
+#[test]
+fn importing_the_file_the_dataset_came_from_again_changes_nothing() {
+    let dir = scratch_dir("import-same");
+    let db = dir.join("areas.db");
+    assert_ok(&cli(&["init", "--db", db.to_str().unwrap()]));
+    let file = dir.join("mine.csv");
+    seed_as_csv(&db, &file, 0);
+    assert_ok(&import(&db, &file));
+    let before: Vec<_> = ["areas.db", "areas.db.previous"]
+        .map(|f| {
+            let path = dir.join(f);
+            (
+                fs::read(&path).unwrap(),
+                fs::metadata(&path).unwrap().modified().unwrap(),
+            )
+        })
+        .into();
+    let files = dataset_files(&db);
+
+    let again = import(&db, &file);
+    assert_ok(&again);
+    let text = stderr(&again);
+    assert!(
+        text.contains("holds the same 938 areas") && text.contains("left as it was"),
+        "{text}"
+    );
+    let after: Vec<_> = ["areas.db", "areas.db.previous"]
+        .map(|f| {
+            let path = dir.join(f);
+            (
+                fs::read(&path).unwrap(),
+                fs::metadata(&path).unwrap().modified().unwrap(),
+            )
+        })
+        .into();
+    assert!(
+        before == after,
+        "the dataset and the kept one are untouched"
+    );
+    assert_eq!(dataset_files(&db), files, "no dataset kept, nothing left");
 }

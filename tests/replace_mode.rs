@@ -182,8 +182,10 @@ fn import_and_init_force_keep_the_owner_and_group_and_rollback_puts_them_back() 
         (owner(&db), mode(&db)),
         ((NOBODY, NOBODY), "640".to_string())
     );
+    // The replaced one is kept last, behind the two older ones.
+    let replaced = db.with_file_name("areas.db.previous.2");
     assert_eq!(
-        (owner(&previous(&db)), mode(&previous(&db))),
+        (owner(&replaced), mode(&replaced)),
         ((0, 0), "600".to_string())
     );
 }

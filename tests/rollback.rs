@@ -1,8 +1,11 @@
 //! `import` and `init --force` keep the dataset they replace as
-//! `<db>.previous`, with its mode; `area-scoring rollback` puts it back in
-//! one rename (keeping the one it replaces in turn), a running server
-//! answers from it within its reload second, and with no previous dataset
-//! rollback exits 1 and changes nothing (docs/import.md, "Rollback").
+//! `<db>.previous`, with its mode, the older ones moving down to
+//! `<db>.previous.2` and `.3`, and never one dataset twice; `area-scoring
+//! rollback` puts `<db>.previous` back in one rename, naming it (keeping the
+//! one it replaces last), so rollbacks step back through the three in turn;
+//! a running server answers from it within its reload second, and with no
+//! previous dataset rollback exits 1 and changes nothing (docs/import.md,
+//! "Rollback"). A wrong file imported twice leaves the seed to roll back to.
 
 mod common;
 // The import helpers this file does not use.
@@ -197,4 +200,124 @@ fn a_rollback_killed_between_its_renames_is_finished_by_the_next_command() {
     assert!(!current.exists());
     assert_eq!(ids(&db), ["second"], "the finished swap, then rolled back");
     assert_eq!(ids(&previous(&db)), ["first"]);
+}
+
+fn import_allowing_shrink(db: &Path, file: &Path) -> std::process::Output {
+    cli(&[
+        "import",
+        "--allow-shrink",
+        "--db",
+        db.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ])
+}
+
+fn kept(db: &Path, place: usize) -> PathBuf {
+    match place {
+        0 => previous(db),
+        n => db.with_file_name(format!("areas.db.previous.{}", n + 1)),
+    }
+}
+
+#[test]
+fn three_datasets_are_kept_and_rollbacks_step_back_through_them_in_order() {
+    let dir = scratch_dir("rollback-three");
+    let db = dir.join("areas.db");
+    for id in ["oldest", "one", "two", "three", "served"] {
+        assert_ok(&import(&db, &one_area(&dir, id)));
+    }
+    assert_eq!(ids(&db), ["served"]);
+    for (place, id) in ["three", "two", "one"].iter().enumerate() {
+        assert_eq!(ids(&kept(&db, place)), [*id], "kept in place {place}");
+    }
+    // The oldest, beyond the three kept, is in no file beside the dataset.
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("areas.db") && !name.ends_with(".lock") {
+            assert!(!ids(&path).contains(&"oldest".to_string()), "{name}");
+        }
+    }
+    assert!(!kept(&db, 3).exists(), "no fourth kept");
+
+    for id in ["three", "two", "one"] {
+        let restored = kept(&db, 0);
+        let out = rollback(&db);
+        assert_ok(&out);
+        let text = stderr(&out);
+        assert_eq!(ids(&db), [id], "{text}");
+        // It names what it restores: the file, when it was written, its areas.
+        assert!(
+            text.contains(&format!("back to {}", restored.display()))
+                && text.contains("written 20")
+                && text.contains("1 area)"),
+            "{text}"
+        );
+    }
+    // Each dataset rolled away from was kept last: the next rollback goes
+    // round to the first one replaced, and none was lost.
+    assert_ok(&rollback(&db));
+    assert_eq!(ids(&db), ["served"]);
+    let mut all: Vec<String> = (0..3).flat_map(|place| ids(&kept(&db, place))).collect();
+    all.sort();
+    assert_eq!(all, ["one", "three", "two"]);
+}
+
+#[test]
+fn a_wrong_file_imported_twice_leaves_the_seed_to_roll_back_to() {
+    let dir = scratch_dir("rollback-twice");
+    let db = dir.join("areas.db");
+    assert_ok(&cli(&["init", "--db", db.to_str().unwrap()]));
+    assert_fails(&import(&db, &one_area(&dir, "wrong")));
+    // Allowed, twice, with two wrong files.
+    assert_ok(&import_allowing_shrink(&db, &one_area(&dir, "wrong")));
+    assert_ok(&import(&db, &one_area(&dir, "wrong-too")));
+    assert_eq!(ids(&db), ["wrong-too"]);
+    assert_ok(&rollback(&db));
+    assert_eq!(ids(&db), ["wrong"]);
+    let out = rollback(&db);
+    assert_ok(&out);
+    assert!(stderr(&out).contains("938 areas)"), "{}", stderr(&out));
+    assert_eq!(ids(&db).len(), 938, "the seed is back");
+}
+
+#[test]
+fn a_dataset_equal_to_the_newest_kept_one_is_not_kept_again() {
+    let dir = scratch_dir("rollback-equal");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &one_area(&dir, "older")));
+    assert_ok(&import(&db, &one_area(&dir, "served")));
+    // As a replacement killed after keeping the served file, before its
+    // rename, leaves it (here a copy: equal rows, another inode).
+    fs::rename(previous(&db), kept(&db, 1)).unwrap();
+    fs::copy(&db, previous(&db)).unwrap();
+    assert_ok(&import(&db, &one_area(&dir, "new")));
+    assert_eq!(ids(&db), ["new"]);
+    assert_eq!(ids(&previous(&db)), ["served"]);
+    assert_eq!(ids(&kept(&db, 1)), ["older"], "served is kept once");
+    assert!(!kept(&db, 2).exists());
+}
+
+#[test]
+fn a_rollback_killed_with_three_kept_is_finished_in_order_by_the_next() {
+    let dir = scratch_dir("rollback-killed-three");
+    let db = dir.join("areas.db");
+    for id in ["a", "b", "c", "d"] {
+        assert_ok(&import(&db, &one_area(&dir, id)));
+    }
+    // As a rollback leaves it after its first renames: "d" only at
+    // <db>.current-PID, "c" in place, and a gap where <db>.previous was.
+    let current = dir.join("areas.db.current-999999");
+    fs::rename(&db, &current).unwrap();
+    fs::rename(previous(&db), &db).unwrap();
+    let out = rollback(&db);
+    assert_ok(&out);
+    let text = stderr(&out);
+    assert!(text.contains("closing the gap"), "{text}");
+    assert!(text.contains(&format!("kept {}", current.display())), "{text}");
+    assert!(!current.exists());
+    // The gap closed ("b" first, "a" next), "d" kept last; then "b" rolled back to.
+    assert_eq!(ids(&db), ["b"], "{text}");
+    let order: Vec<Vec<String>> = (0..3).map(|place| ids(&kept(&db, place))).collect();
+    assert_eq!(order, [["a"], ["d"], ["c"]]);
 }

@@ -58,6 +58,8 @@ pub enum Command {
         keys: PathBuf,
         redis: Option<RedisUrl>,
         file: PathBuf,
+        /// `--allow-shrink`: remove or move many of the served areas.
+        allow_shrink: bool,
     },
     /// `rollback`: put `<db>.previous` back.
     Rollback {
@@ -217,7 +219,8 @@ impl Context<'_> {
     }
 
     fn import(&self, args: &[String]) -> Result<Command, UsageError> {
-        let f = match self.flags(args, IMPORT_USAGE, &["--db", "--keys"], &[], 1)? {
+        let switches = ["--allow-shrink"];
+        let f = match self.flags(args, IMPORT_USAGE, &["--db", "--keys"], &switches, 1)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
         };
@@ -231,6 +234,7 @@ impl Context<'_> {
             keys,
             redis,
             file: file.into(),
+            allow_shrink: f.switch("--allow-shrink"),
         })
     }
 

@@ -158,7 +158,18 @@ fn parses_every_command() {
             db: DEFAULT_DB.into(),
             keys: DEFAULT_KEYS.into(),
             redis: None,
-            file: "x.csv".into()
+            file: "x.csv".into(),
+            allow_shrink: false
+        }
+    );
+    assert_eq!(
+        parse(&args("import --allow-shrink x.csv"), &no_env).unwrap(),
+        Command::Import {
+            db: DEFAULT_DB.into(),
+            keys: DEFAULT_KEYS.into(),
+            redis: None,
+            file: "x.csv".into(),
+            allow_shrink: true
         }
     );
     assert_eq!(

@@ -4,7 +4,7 @@ pub const USAGE: &str = "usage: area-scoring <command> [options]
 
 commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
-  import [--db PATH] FILE                            replace the areas with your own (CSV or JSON Lines)
+  import [--db PATH] [--allow-shrink] FILE           replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
   serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
         [--client-timeout SECS] [--metrics-addr HOST:PORT] [--max-connections N]
@@ -45,22 +45,30 @@ Creates the database from schema.sql and the seed places with synthetic scores.
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
                       (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
-pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] FILE
+pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] [--allow-shrink] FILE
 
 Replaces the areas of the database with those in FILE (.csv or .jsonl; the format is in
 docs/import.md).
 Every row is checked first and every bad row reported; nothing changes unless all are good.
-API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous
-(see rollback). A running server picks up the new file within a second.
+A file that would remove more than 20% of the served areas, or move more than 20% of them
+to another province (10 areas or more either way), is refused and nothing changes, unless
+--allow-shrink is given. A file holding the same areas as the served dataset changes nothing.
+API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous,
+the older ones as <db>.previous.2 and <db>.previous.3 (see rollback). A running server
+picks up the new file within a second.
   --db PATH           database file (default data/areas.db, or AREA_DB)
+  --allow-shrink      replace the areas even when many would be removed or moved
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
                       (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
 pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
 
 Puts back <db>.previous, the dataset the last import or init --force replaced, in one
-rename; the dataset it replaces becomes <db>.previous in turn (rollback again to undo).
-A running server picks it up within a second. Exits 1 when there is no previous dataset.
+rename, and says which (its file, when it was written, its areas). The older kept datasets
+(<db>.previous.2, <db>.previous.3) move up a place and the one it replaces is kept last, so
+each rollback steps one dataset further back, then round to the newest; with one kept,
+rollback again to undo. A running server picks it up within a second. Exits 1 when there
+is no previous dataset.
 API keys are in the keys file, untouched (--keys is accepted and not needed).
   --db PATH   database file (default data/areas.db, or AREA_DB)";
 

@@ -66,11 +66,15 @@ fn run(command: Command) -> Result<(), String> {
             keys,
             redis,
             file,
+            allow_shrink,
         } => {
             if redis.is_none() {
                 move_keys(&db, &keys)?;
             }
-            let summary = import::run(&db, &file)?;
+            let allow = import::Allow {
+                shrink: allow_shrink,
+            };
+            let summary = import::run(&db, &file, allow)?;
             eprintln!("{summary}");
             Ok(())
         }

@@ -2,7 +2,9 @@
 //! rename into place.
 //!
 //! Every way of filling a database (`init` from seed/, and any later loader)
-//! goes through `create_database`, so each gets the same checks, the same
+//! goes through `create_database` (or `replace_database`, which lets an
+//! import judge the complete file against the served one before the rename),
+//! so each gets the same checks, the same
 //! derived indexes and the same all-or-nothing replacement: the new file is
 //! written beside the old one and renamed over it only once complete, one
 //! replacement at a time (file_swap.rs), the replaced file kept as
@@ -33,6 +35,33 @@ pub fn create_database(
     force: bool,
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
 ) -> Result<i64, String> {
+    replace_database(path, force, fill, |_| Ok(Swap::Replace)).map(|built| built.count)
+}
+
+/// Whether a complete new file goes into place (`replace_database`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Swap {
+    Replace,
+    /// The new file holds what the served one holds: it is removed.
+    KeepServed,
+}
+
+/// A new file built: its area count, and whether it replaced the old one.
+pub struct Built {
+    pub count: i64,
+    pub swap: Swap,
+}
+
+/// `create_database` with a last word: `decide` sees the complete new file
+/// (its connection, with the served file attached as `served` when there is
+/// one) while the write lock is held, so that it judges exactly the file
+/// the new one would replace. It may refuse (`Err`), or keep the served file.
+pub fn replace_database(
+    path: &Path,
+    force: bool,
+    fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
+    decide: impl FnOnce(&Connection) -> Result<Swap, String>,
+) -> Result<Built, String> {
     if path.exists() && !force {
         return Err(format!(
             "{} already exists; pass --force to replace it",
@@ -48,10 +77,16 @@ pub fn create_database(
     let result = file_swap::create_like(&temp, path)
         .and_then(|()| build(&temp, fill))
         .and_then(|(count, conn)| {
-            put_in_place(conn, &temp, path)?;
-            Ok(count)
+            let swap = put_in_place(conn, &temp, path, decide)?;
+            Ok(Built { count, swap })
         });
-    if result.is_err() {
+    if !matches!(
+        result,
+        Ok(Built {
+            swap: Swap::Replace,
+            ..
+        })
+    ) {
         let _ = fs::remove_file(&temp);
     }
     result
@@ -59,8 +94,24 @@ pub fn create_database(
 
 /// Renames the complete new file over `path`, durably, holding the write
 /// lock (file_swap.rs) so that two replacements run one after the other.
-fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String> {
+fn put_in_place(
+    conn: Connection,
+    temp: &Path,
+    path: &Path,
+    decide: impl FnOnce(&Connection) -> Result<Swap, String>,
+) -> Result<Swap, String> {
     let _writers = WriteLock::take(path)?;
+    if path.is_file() {
+        let cannot = |why: String| format!("cannot read {}: {why}", path.display());
+        let name = path
+            .to_str()
+            .ok_or_else(|| cannot("its name is not UTF-8".into()))?;
+        conn.execute("ATTACH ?1 AS served", [name])
+            .map_err(|e| cannot(e.to_string()))?;
+    }
+    if decide(&conn)? == Swap::KeepServed {
+        return Ok(Swap::KeepServed);
+    }
     drop(conn);
     // Written with synchronous = OFF: on disk before its name is, so that a
     // power cut after the rename cannot leave a torn file.
@@ -72,7 +123,7 @@ fn put_in_place(conn: Connection, temp: &Path, path: &Path) -> Result<(), String
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = synced(dir);
     }
-    Ok(())
+    Ok(Swap::Replace)
 }
 
 fn temp_path(path: &Path) -> PathBuf {

@@ -11,11 +11,17 @@
 //! The file is read twice, so that no pass holds it: once from start to end
 //! to check every row (`staging`), then row by row in id order to write it,
 //! each row read again at the byte span the first pass noted.
+//!
+//! The complete new file then meets the served one (`guard`): one holding
+//! the same areas is not put in place, and one removing or moving many of
+//! them is refused unless the operator allows it, so that a wrong file
+//! cannot push the good data out of the kept datasets (previous.rs).
 
 mod area;
 mod csv_records;
 mod from_csv;
 mod from_jsonl;
+pub mod guard;
 mod history;
 mod json_value;
 mod problems;
@@ -29,7 +35,7 @@ use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use crate::data::db;
-use crate::data::load::{self, AreaWriter, NewArea};
+use crate::data::load::{self, AreaWriter, NewArea, Swap};
 use crate::data::seed::DimensionScore;
 use crate::dates;
 
@@ -59,7 +65,14 @@ fn too_many_items(list: &str) -> String {
     format!("{list} holds more than {LIST_ITEMS_MAX} items, the most a list may hold")
 }
 
-pub fn run(db: &Path, file: &Path) -> Result<String, String> {
+/// What the operator allows an import beyond the safeguards (`guard`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Allow {
+    /// `--allow-shrink`: removing or moving many of the served areas.
+    pub shrink: bool,
+}
+
+pub fn run(db: &Path, file: &Path, allow: Allow) -> Result<String, String> {
     let format = format_of(file)?;
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
     let (input, before) = open_regular(file)?;
@@ -68,7 +81,7 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
     let staged = staging::check(format, BufReader::new(&input), now)
         .map_err(|e| format!("{}: {e}", file.display()))?
         .map_err(|problems| problems.report(file))?;
-    let count = load::create_database(db, true, |writer| {
+    let fill = |writer: &mut AreaWriter| {
         write(writer, &staged, &input, now)?;
         // The rows were read twice: a file changed in between is refused
         // rather than imported half old, half new.
@@ -80,7 +93,19 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
                 file.display()
             )),
         }
-    })?;
+    };
+    let shown = db.display().to_string();
+    let decide = |conn: &rusqlite::Connection| guard::decide(conn, allow.shrink, &shown);
+    let built = load::replace_database(db, true, fill, decide)?;
+    let count = built.count;
+    if built.swap == Swap::KeepServed {
+        return Ok(format!(
+            "{} holds the same {count} areas as {}, which is left as it was: no new dataset, \
+             and the kept datasets are unchanged",
+            file.display(),
+            db.display()
+        ));
+    }
     let done = if existed {
         format!(
             "imported {count} areas from {} into {}",
