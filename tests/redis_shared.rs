@@ -286,13 +286,14 @@ fn a_stalled_redis_fails_no_request_and_its_seconds_are_counted_once() {
     while stopped.elapsed() < Duration::from_secs(5) {
         let s = &hosts.servers[sent as usize % 2];
         let asked = Instant::now();
-        let reply = s.get("/v1/key", &key);
+        // A request that spends: its budget is the one Redis holds.
+        let reply = s.get("/v1/areas?limit=1", &key);
         slowest = slowest.max(asked.elapsed());
         sent += 1;
         failed += u64::from(reply.status != 200);
         if sent <= 60 && sent % 2 == 0 {
             let asked = Instant::now();
-            failed += u64::from(hosts.servers[0].get("/v1/key", &free).status != 200);
+            failed += u64::from(hosts.servers[0].get("/v1/areas?limit=1", &free).status != 200);
             slowest = slowest.max(asked.elapsed());
         }
     }
@@ -309,11 +310,12 @@ fn a_stalled_redis_fails_no_request_and_its_seconds_are_counted_once() {
     // arrived late, is not counted twice.
     std::thread::sleep(Duration::from_secs(5));
     assert_eq!(hosts.usage_ok(&id), want, "each request counted once");
-    // 2 + 30 of the free key's 60 were used: 30 are left, plus the refill.
+    // 30 of the free key's 60 were used (key_in_force's GET /v1/key spends
+    // nothing): 30 are left, plus the refill.
     let ok = (0..60)
-        .filter(|i| hosts.servers[i % 2].get("/v1/key", &free).status == 200)
+        .filter(|i| hosts.servers[i % 2].get("/v1/areas?limit=1", &free).status == 200)
         .count();
-    let most = 60.0 - 32.0 + free_first.elapsed().as_secs_f64() + 2.0;
+    let most = 60.0 - 30.0 + free_first.elapsed().as_secs_f64() + 2.0;
     eprintln!("free key after the stall: {ok} of 60 answered 200 (at most {most:.1})");
     assert!(
         ok as f64 <= most,
