@@ -581,10 +581,7 @@ fn keys_and_area_keys_name_the_file_every_command_uses_and_says() {
     let dir = db.parent().unwrap().to_path_buf();
     let flagged = dir.join("by-flag").join("keys.db");
     let flag = flagged.to_str().unwrap();
-    let out = keys_cmd(
-        &db,
-        &["keys", "create", "--plan", "growth", "--keys", flag],
-    );
+    let out = keys_cmd(&db, &["keys", "create", "--plan", "growth", "--keys", flag]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let key = text(&out.stdout).trim().to_string();
     assert!(flagged.is_file(), "made where --keys says");
@@ -625,10 +622,7 @@ fn keys_and_area_keys_name_the_file_every_command_uses_and_says() {
     assert!(text(&out.stderr).contains(flag), "{}", text(&out.stderr));
     // A named file that is missing is made by a command that writes only.
     let missing = dir.join("missing.db");
-    let out = keys_cmd(
-        &db,
-        &["keys", "list", "--keys", missing.to_str().unwrap()],
-    );
+    let out = keys_cmd(&db, &["keys", "list", "--keys", missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!missing.exists());
     let server = Served::spawn(&db, &["--keys", flag]);
