@@ -113,8 +113,8 @@ fn find_keys_file(files: &Files, keys_file: KeysFile, makes: bool) -> Result<(),
             "no keys file at {keys}, beside the dataset {db}: name the keys file the servers \
              read with --keys PATH or AREA_KEYS, or {}",
             match makes {
-                true => "add --new-keys-file to make this one",
-                false => "make this one with keys create --new-keys-file",
+                true => "add --new-keys-file to create this one",
+                false => "create this one with keys create --new-keys-file",
             }
         )),
     }
