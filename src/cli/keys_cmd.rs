@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::config::{CreateFormat, Files, Format, KeysAction, KeysFile, PlansAction};
 use super::keys_redis::{self, Listing};
+use crate::access::redis::url::RedisUrl;
 use crate::access::usage::usage_path;
 use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
 use crate::access::{key_file, keys, migrate, plans};
@@ -19,25 +20,7 @@ use crate::domain::Plan;
 pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<(), String> {
     if let Some(url) = &files.redis {
         return match keys_redis::keys(url, files, action)? {
-            Some(Listing::Created(id, key, plan, label, format)) => {
-                print_created(&id, &key, plan, &label, format)?;
-                eprintln!(
-                    "created key {id} on the {} plan in Redis at {url}; it is shown only this once",
-                    plan.name()
-                );
-                Ok(())
-            }
-            Some(Listing::Keys(keys, usage, format)) => {
-                let count = counted(keys.len());
-                print_list(keys, &usage, format)?;
-                eprintln!("{count} in Redis at {url}");
-                Ok(())
-            }
-            Some(Listing::Usage(rows, format)) => {
-                print_usage(&rows, format)?;
-                eprintln!("usage read from Redis at {url}");
-                Ok(())
-            }
+            Some(listing) => print_from_redis(listing, url),
             None => Ok(()),
         };
     }
@@ -90,6 +73,30 @@ pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<()
             );
         }
         KeysAction::Migrate { from } => migrate_all(&from, path)?,
+    }
+    Ok(())
+}
+
+/// Prints what a key command read from or made in Redis, as for the keys
+/// file, naming Redis on stderr.
+fn print_from_redis(listing: Listing, url: &RedisUrl) -> Result<(), String> {
+    match listing {
+        Listing::Created(id, key, plan, label, format) => {
+            print_created(&id, &key, plan, &label, format)?;
+            eprintln!(
+                "created key {id} on the {} plan in Redis at {url}; it is shown only this once",
+                plan.name()
+            );
+        }
+        Listing::Keys(keys, usage, format) => {
+            let count = counted(keys.len());
+            print_list(keys, &usage, format)?;
+            eprintln!("{count} in Redis at {url}");
+        }
+        Listing::Usage(rows, format) => {
+            print_usage(&rows, format)?;
+            eprintln!("usage read from Redis at {url}");
+        }
     }
     Ok(())
 }
