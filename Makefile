@@ -9,7 +9,7 @@ BIN := target/release/area-scoring
 run: build
 	@if [ ! -f "$(DB)" ]; then \
 	  $(BIN) init --db "$(DB)" && \
-	  echo "development key: $$($(BIN) keys create --db "$(DB)" --plan growth --label development)"; \
+	  echo "development key: $$($(BIN) keys create --db "$(DB)" --new-keys-file --plan growth --label development)"; \
 	fi
 	$(BIN) serve --db "$(DB)"
 

@@ -52,7 +52,7 @@ DB=$WORK/areas.db
 INIT=$BEFORE
 [ "${INIT_BY:-before}" = before ] || INIT=$AFTER
 "$INIT" init --db "$DB" >/dev/null 2>&1
-KEY=$("$AFTER" keys create --db "$DB" --plan enterprise --label alternate 2>/dev/null)
+KEY=$("$AFTER" keys create --db "$DB" --keys "$WORK/keys.db" --plan enterprise --label alternate 2>/dev/null)
 mkdir -p "$WORK/cases"
 python3 bench/cases.py "$DB" "$WORK/cases" >/dev/null
 head -1 "$WORK/cases/list_first.txt" >"$WORK/list.txt"

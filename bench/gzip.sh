@@ -38,7 +38,7 @@ if [ -z "$DB" ]; then
   DB=$WORK/seed.db
   "$BIN" init --db "$DB" >/dev/null 2>&1
 fi
-KEY=$("$BIN" keys create --db "$DB" --plan enterprise --label bench-gzip 2>/dev/null)
+KEY=$("$BIN" keys create --db "$DB" --new-keys-file --plan enterprise --label bench-gzip 2>/dev/null)
 mkdir -p "$WORK/cases" "$WORK/bodies" "$WORK/www"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 read -r -a CASES <<<"$(python3 bench/cases.py "$DB" "$WORK/cases")"

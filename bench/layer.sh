@@ -39,7 +39,7 @@ fi
 
 DB=${BENCH_DB:-$WORK/areas.db}
 [ -f "$DB" ] || "$BIN" init --db "$DB" >/dev/null
-KEY=$("$BIN" keys create --db "$DB" --plan enterprise --label layer-bench)
+KEY=$("$BIN" keys create --db "$DB" --new-keys-file --plan enterprise --label layer-bench)
 
 # CPU ticks (utime + stime) of a process and its children.
 ticks() {

@@ -48,7 +48,7 @@ PIDS+=("$REDIS")
 export AREA_REDIS="$REDIS_URL/0"
 
 env -u AREA_REDIS "$BIN" init --db "$WORK/areas.db" 2>/dev/null
-env -u AREA_REDIS "$BIN" plans set growth --rpm 1000000 --db "$WORK/areas.db" 2>/dev/null
+env -u AREA_REDIS "$BIN" plans set growth --rpm 1000000 --db "$WORK/areas.db" --new-keys-file 2>/dev/null
 KEY_FILE=$(env -u AREA_REDIS "$BIN" keys create --plan growth --db "$WORK/areas.db" 2>/dev/null)
 "$BIN" plans set growth --rpm 1000000 2>/dev/null
 KEY_REDIS=$("$BIN" keys create --plan growth 2>/dev/null)

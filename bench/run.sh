@@ -240,10 +240,10 @@ main() {
   local big small key_big key_small
   big=$(database "$N") || exit 1
   small=$(database "$SMALL_N") || exit 1
-  key_big=$("$BIN" keys create --db "$big" --plan enterprise --label bench 2>/dev/null)
+  key_big=$("$BIN" keys create --db "$big" --new-keys-file --plan enterprise --label bench 2>/dev/null)
   # One key per export client: a key may stream two exports at once.
   EXPORT_KEYS=$(for _ in 1 2 3 4; do "$BIN" keys create --db "$big" --plan enterprise --label bench-export 2>/dev/null; done | paste -sd,)
-  key_small=$("$BIN" keys create --db "$small" --plan enterprise --label bench 2>/dev/null)
+  key_small=$("$BIN" keys create --db "$small" --new-keys-file --plan enterprise --label bench 2>/dev/null)
   run_size "$N" "$big" "$key_big"
   run_nginx "$N" "$key_big"
   run_floor "$N" "$key_big"

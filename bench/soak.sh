@@ -46,7 +46,7 @@ mkdir -p "$OUT"
 
 DB=$WORK/areas.db
 "$BIN" init --db "$DB" >/dev/null
-KEY=$("$BIN" keys create --db "$DB" --plan enterprise --label soak)
+KEY=$("$BIN" keys create --db "$DB" --new-keys-file --plan enterprise --label soak)
 # Enterprise is unlimited (NULL) by default: any 429 would be a fault here.
 
 "$BIN" serve --db "$DB" --addr 127.0.0.1:0 --max-connections-per-address 0 2>"$OUT/server.log" &

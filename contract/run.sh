@@ -125,7 +125,7 @@ fi
 # 3. A fresh database, a growth key and a server on a free loopback port.
 DB="$WORK/areas.db"
 "$BIN" init --db "$DB" >/dev/null 2>&1
-KEY=$("$BIN" keys create --db "$DB" --plan growth --label contract 2>/dev/null)
+KEY=$("$BIN" keys create --db "$DB" --new-keys-file --plan growth --label contract 2>/dev/null)
 [[ "$KEY" =~ ^[A-Za-z0-9_]+$ ]] || die "keys create printed something other than a key"
 #    A starter key, for the answers a lower plan gets (403 on history and export).
 STARTER_KEY=$("$BIN" keys create --db "$DB" --plan starter --label contract-starter 2>/dev/null)

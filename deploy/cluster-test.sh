@@ -151,7 +151,7 @@ fi
 mkdir -p "$WORK/seed" "$WORK/r1" "$WORK/r2"
 "$BIN" init --db "$WORK/seed/areas.db" >/dev/null 2>&1
 # Enterprise: no rate limit, so that every answer of the traffic run can be a 200.
-KEY=$("$BIN" keys create --db "$WORK/seed/areas.db" --plan enterprise --label cluster-test 2>/dev/null)
+KEY=$("$BIN" keys create --db "$WORK/seed/areas.db" --new-keys-file --plan enterprise --label cluster-test 2>/dev/null)
 cp "$WORK/seed/areas.db" "$WORK/r1/areas.db"
 cp "$WORK/seed/areas.db" "$WORK/r2/areas.db"
 

@@ -1,6 +1,7 @@
 //! The command line, driven as a user drives it: the built binary run with
 //! `std::process::Command` (docs/operations.md "Configuration", "Keys"). keys
-//! create/list/revoke (and a running server seeing a revocation), usage
+//! create/list/revoke (and a running server seeing a revocation), their
+//! JSON and CSV forms, usage
 //! errors, --help everywhere, and AREA_DB for every subcommand. init, schema
 //! versions and serve on bad files: tests/cli_init.rs.
 
@@ -199,9 +200,17 @@ fn area_db_applies_to_every_subcommand_and_a_flag_beats_it() {
     env_ok(&["init"]);
     assert!(db.is_file(), "init wrote AREA_DB");
     assert!(!dir.join("data").exists(), "and not the default path");
-    let key = env_ok(&["keys", "create", "--plan", "free", "--label", "env"])
-        .trim()
-        .to_string();
+    let key = env_ok(&[
+        "keys",
+        "create",
+        "--plan",
+        "free",
+        "--label",
+        "env",
+        "--new-keys-file",
+    ])
+    .trim()
+    .to_string();
     let id = env_ok(&["keys", "list"])
         .lines()
         .find(|l| l.contains("env"))
@@ -268,8 +277,16 @@ fn a_label_with_a_control_character_is_refused_and_no_key_is_made() {
     let path = scratch_dir("cli-label").join("areas.db");
     let db = path.to_str().unwrap();
     ok(&["init", "--db", db]);
-    // init makes no keys file: a first key does.
-    ok(&["keys", "create", "--db", db, "--plan", "starter"]);
+    // init makes no keys file: a first key asks for it.
+    ok(&[
+        "keys",
+        "create",
+        "--db",
+        db,
+        "--plan",
+        "starter",
+        "--new-keys-file",
+    ]);
     let before = ok(&["keys", "list", "--db", db]);
     for label in ["two\nlines", "tab\there", "bell\u{7}"] {
         let out = run(
@@ -304,4 +321,136 @@ fn a_label_with_a_control_character_is_refused_and_no_key_is_made() {
         Path::new("/"),
     );
     assert!(fine.status.success(), "{}", text(&fine.stderr));
+}
+
+/// A script takes the new key and its id from stdout as JSON, never from
+/// stderr, and the key works.
+#[test]
+fn keys_create_format_json_prints_the_id_and_a_working_key() {
+    let path = scratch_dir("cli-json").join("areas.db");
+    let db = path.to_str().unwrap();
+    ok(&["init", "--db", db]);
+    let stdout = ok(&[
+        "keys",
+        "create",
+        "--db",
+        db,
+        "--new-keys-file",
+        "--plan",
+        "starter",
+        "--label",
+        "Acme, \"Pty\"",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(stdout.lines().count(), 1, "one line: {stdout}");
+    let created: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let fields: Vec<&str> = created
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(fields.len(), 4, "{created}");
+    let (id, key) = (
+        created["key_id"].as_str().unwrap(),
+        created["key"].as_str().unwrap(),
+    );
+    assert!(
+        id.starts_with("key_") && key.starts_with("ask_"),
+        "{created}"
+    );
+    assert_eq!(created["plan"], "starter");
+    assert_eq!(created["label"], "Acme, \"Pty\"");
+    let server = Served::start(&["--db", db], &[], Path::new("/"));
+    let me = server.get("/v1/key", key);
+    assert_eq!(me.status, 200, "{}", me.text());
+    assert_eq!(me.json()["key_id"], id);
+    assert_eq!(me.json()["plan"], "starter");
+    let bad = run(
+        &[
+            "keys", "create", "--db", db, "--plan", "free", "--format", "xml",
+        ],
+        &[],
+        Path::new("/"),
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--format must be key or json"));
+}
+
+/// `keys list` has a header in every form; CSV quotes what needs it, and
+/// JSON gives nulls where the table shows `-`.
+#[test]
+fn keys_list_prints_a_header_and_reads_as_csv_and_json() {
+    let path = scratch_dir("cli-list-forms").join("areas.db");
+    let db = path.to_str().unwrap();
+    ok(&["init", "--db", db]);
+    let label = "Acme, \"Pty\" Ltd";
+    create_key(&path, "growth", label);
+    create_key(&path, "free", "");
+    let columns = [
+        "key_id",
+        "plan",
+        "label",
+        "created_at",
+        "revoked_at",
+        "last_used",
+        "requests_30d",
+    ];
+    let table = ok(&["keys", "list", "--db", db]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines[0], columns.join("\t"), "{table}");
+    assert_eq!(lines.len(), 3, "{table}");
+    // Made in the same second, the two keys may come in either order.
+    let line = |plan: &str| -> Vec<&str> {
+        let cells = lines[1..].iter().map(|l| l.split('\t').collect::<Vec<_>>());
+        cells.clone().find(|c| c[1] == plan).expect("listed")
+    };
+    let growth = line("growth");
+    assert_eq!((growth[2], growth[4]), (label, "-"));
+    let free = line("free");
+    assert_eq!((free[2], free[6]), ("-", "0"), "no label, no requests");
+    let id = growth[0];
+    ok(&["keys", "revoke", "--db", db, id]);
+
+    let csv_text = ok(&["keys", "list", "--db", db, "--format", "csv"]);
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap(),
+        &csv::StringRecord::from(columns.to_vec())
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2, "{csv_text}");
+    let (revoked, other) = match &rows[0][0] == id {
+        true => (&rows[0], &rows[1]),
+        false => (&rows[1], &rows[0]),
+    };
+    assert_eq!((&revoked[0], &revoked[2]), (id, label), "{csv_text}");
+    assert!(revoked[4].ends_with('Z'), "revoked: {csv_text}");
+    assert_eq!((&other[2], &other[4], &other[5]), ("", "", ""));
+
+    let json_text = ok(&["keys", "list", "--db", db, "--format", "json"]);
+    let listed: serde_json::Value = serde_json::from_str(&json_text).expect("JSON");
+    let listed = listed.as_array().expect("an array");
+    assert_eq!(listed.len(), 2);
+    for row in listed {
+        let mut names: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        names.sort();
+        let mut expected = columns.to_vec();
+        expected.sort();
+        assert_eq!(names, expected, "{row}");
+    }
+    let (revoked, other) = match listed[0]["key_id"] == id {
+        true => (&listed[0], &listed[1]),
+        false => (&listed[1], &listed[0]),
+    };
+    assert_eq!(revoked["label"], label);
+    assert!(revoked["revoked_at"].as_str().unwrap().ends_with('Z'));
+    assert!(other["revoked_at"].is_null() && other["last_used"].is_null());
+    assert_eq!(other["requests_30d"], 0);
 }

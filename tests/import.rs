@@ -267,7 +267,15 @@ fn an_import_leaves_the_keys_file_as_it_was() {
     let db_arg = db.to_str().unwrap();
     assert_ok(&cli(&["init", "--db", db_arg]));
     let created = cli(&[
-        "keys", "create", "--db", db_arg, "--plan", "starter", "--label", "ops",
+        "keys",
+        "create",
+        "--db",
+        db_arg,
+        "--new-keys-file",
+        "--plan",
+        "starter",
+        "--label",
+        "ops",
     ]);
     assert_ok(&created);
     let keys_file = common::keys_path(&db);
@@ -422,7 +430,15 @@ fn init_and_import_into_an_empty_folder_make_no_keys_file() {
     }
     // The first key makes the keys file.
     let db_arg = imported.to_str().unwrap();
-    assert_ok(&cli(&["keys", "create", "--db", db_arg, "--plan", "free"]));
+    assert_ok(&cli(&[
+        "keys",
+        "create",
+        "--db",
+        db_arg,
+        "--new-keys-file",
+        "--plan",
+        "free",
+    ]));
     assert!(common::keys_path(&imported).is_file());
 }
 

@@ -1,7 +1,8 @@
-//! The keys file against the real binary (docs/operations.md "Keys"): keys moved out of a
-//! dataset file made before the keys file existed, copies merged, plans and
-//! keys changed from the command line, the modes of every file holding keys
-//! or usage, and backups. Timed behaviour (two servers, a revoke within a
+//! The keys file against the real binary (docs/operations.md "Keys"): made
+//! only where it is named, and named by every command that uses it; keys
+//! moved out of a dataset file made before the keys file existed, copies
+//! merged, plans and keys changed from the command line, the modes of every
+//! file holding keys or usage, and backups. Timed behaviour (two servers, a revoke within a
 //! second, usage across signals): tests/wall_clock/keys_shared.rs.
 
 mod common;
@@ -54,11 +55,18 @@ fn keys_cmd(db: &Path, args: &[&str]) -> std::process::Output {
     run(&all, &[], Path::new("/"))
 }
 
+/// `keys list`'s lines after its header, split at tabs.
 fn listed(db: &Path) -> Vec<Vec<String>> {
     let out = keys_cmd(db, &["keys", "list"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    text(&out.stdout)
-        .lines()
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("key_id\tplan\tlabel\tcreated_at\trevoked_at\tlast_used\trequests_30d"),
+        "the header first"
+    );
+    lines
         .map(|l| l.split('\t').map(String::from).collect())
         .collect()
 }
@@ -92,7 +100,13 @@ fn key_tables(db: &Path) -> (i64, i64) {
 fn the_first_command_moves_an_old_datasets_keys_into_the_keys_file() {
     let db = fixture_copy("migrate-first");
     assert_eq!(key_tables(&db), (2, 2), "the fixture holds its keys");
-    let out = keys_cmd(&db, &["keys", "list"]);
+    // Nothing named and no keys file: the keys stay where they are.
+    let unnamed = keys_cmd(&db, &["keys", "list"]);
+    assert_eq!(unnamed.status.code(), Some(1), "{}", text(&unnamed.stderr));
+    assert!(!keys_path(&db).exists());
+    assert_eq!(key_tables(&db), (2, 2), "nothing moved");
+    let keys = keys_path(&db);
+    let out = keys_cmd(&db, &["keys", "list", "--keys", keys.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("moved 3 API keys"),
@@ -212,6 +226,7 @@ fn keys_migrate_merges_copies_by_key_id() {
         &[
             "keys",
             "migrate",
+            "--new-keys-file",
             db.to_str().unwrap(),
             copy.to_str().unwrap(),
         ],
@@ -258,7 +273,16 @@ fn keys_migrate_merges_copies_by_key_id() {
 fn plans_and_keys_change_from_the_command_line() {
     let db = small_dataset("plans-cli", 5);
     let path = db.to_str().unwrap();
-    ok(&["plans", "set", "starter", "--rpm", "7", "--db", path]);
+    ok(&[
+        "plans",
+        "set",
+        "starter",
+        "--rpm",
+        "7",
+        "--db",
+        path,
+        "--new-keys-file",
+    ]);
     ok(&[
         "plans",
         "set",
@@ -464,4 +488,143 @@ fn a_client_past_its_keyless_budget_gets_a_new_key_served_once_it_is_read() {
     assert!(served.is_some(), "the new key is served once read");
     assert_eq!(get_area(&server, &key), 200, "and again");
     assert_eq!(get_area(&server, guessed), 429, "guessing is still refused");
+}
+
+/// The files in `dir`, by name.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A key written into a new file beside the dataset would be read by no
+/// server pointed at another keys file: without one named, no key command
+/// makes it, and each says in one line where it looked and how to name one.
+#[test]
+fn a_key_command_without_a_keys_file_makes_none_and_says_where_it_looked() {
+    let db = small_dataset("unnamed-keys", 3);
+    let dir = db.parent().unwrap().to_path_buf();
+    let before = files_in(&dir);
+    let keys = keys_path(&db);
+    for args in [
+        &["keys", "create", "--plan", "growth"][..],
+        &["keys", "list"],
+        &["keys", "list", "--format", "json"],
+        &["keys", "revoke", "key_000000000000"],
+        &["keys", "set", "key_000000000000", "--label", "x"],
+        &["keys", "usage"],
+        &["keys", "migrate", db.to_str().unwrap()],
+        &["plans", "list"],
+        &["plans", "set", "free", "--rpm", "5"],
+    ] {
+        let out = keys_cmd(&db, args);
+        let said = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        assert!(out.stdout.is_empty(), "{args:?}: no key, no listing");
+        assert_eq!(said.lines().count(), 1, "{args:?}: one line: {said}");
+        for named in [
+            keys.to_str().unwrap(),
+            "--keys PATH",
+            "AREA_KEYS",
+            "--new-keys-file",
+        ] {
+            assert!(said.contains(named), "{args:?} names {named}: {said}");
+        }
+        assert_eq!(files_in(&dir), before, "{args:?}: no file made");
+    }
+    // Asked for, the keys file beside the dataset is made, said, and served.
+    let out = keys_cmd(
+        &db,
+        &["keys", "create", "--plan", "growth", "--new-keys-file"],
+    );
+    let said = text(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("created the keys file {}", keys.display())),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("on the growth plan in {}", keys.display())),
+        "{said}"
+    );
+    let key = text(&out.stdout).trim().to_string();
+    let server = Served::spawn(&db, &[]);
+    assert_eq!(server.get("/v1/key", &key).status, 200);
+    // Once there, it is used without the flag.
+    let again = keys_cmd(&db, &["keys", "create", "--plan", "free"]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(listed(&db).len(), 2);
+    // The flag makes a keys file beside a dataset only.
+    let nowhere = dir.join("no-such-folder").join("areas.db");
+    let out = keys_cmd(
+        &nowhere,
+        &["keys", "create", "--plan", "free", "--new-keys-file"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("there is none at"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!nowhere.parent().unwrap().exists(), "no folder made");
+}
+
+/// `--keys` and `AREA_KEYS` name the keys file: a key command makes it
+/// there, never beside the dataset, every command names it on stderr, and
+/// a server given the same path serves the key.
+#[test]
+fn keys_and_area_keys_name_the_file_every_command_uses_and_says() {
+    let db = small_dataset("named-keys", 3);
+    let dir = db.parent().unwrap().to_path_buf();
+    let flagged = dir.join("by-flag").join("keys.db");
+    let flag = flagged.to_str().unwrap();
+    let out = keys_cmd(&db, &["keys", "create", "--plan", "growth", "--keys", flag]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let key = text(&out.stdout).trim().to_string();
+    assert!(flagged.is_file(), "made where --keys says");
+    assert!(!keys_path(&db).exists(), "and not beside the dataset");
+    let by_env = dir.join("by-env.db");
+    let env = [("AREA_KEYS", by_env.as_path())];
+    let db_arg = db.to_str().unwrap();
+    let with_env = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--db", db_arg]);
+        let out = run(&all, &env, Path::new("/"));
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let (_, said) = with_env(&["keys", "create", "--plan", "free", "--label", "env"]);
+    assert!(by_env.is_file(), "made where AREA_KEYS says: {said}");
+    assert!(!keys_path(&db).exists());
+    let (list, _) = with_env(&["keys", "list"]);
+    let id = list.lines().nth(1).unwrap().split('\t').next().unwrap();
+    let shown = by_env.display().to_string();
+    for args in [
+        &["keys", "list"][..],
+        &["keys", "set", id, "--label", "renamed"],
+        &["keys", "usage"],
+        &["plans", "list"],
+        &["plans", "set", "free", "--rpm", "30"],
+        &["keys", "revoke", id],
+    ] {
+        let (_, said) = with_env(args);
+        assert!(said.contains(&shown), "{args:?} names the file: {said}");
+    }
+    // A flag beats the variable.
+    let out = run(
+        &["keys", "list", "--db", db_arg, "--keys", flag],
+        &env,
+        Path::new("/"),
+    );
+    assert!(text(&out.stderr).contains(flag), "{}", text(&out.stderr));
+    // A named file that is missing is made by a command that writes only.
+    let missing = dir.join("missing.db");
+    let out = keys_cmd(&db, &["keys", "list", "--keys", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!missing.exists());
+    let server = Served::spawn(&db, &["--keys", flag]);
+    assert_eq!(server.get("/v1/key", &key).status, 200);
 }

@@ -223,7 +223,15 @@ fn a_usage_file_migrated_again_after_more_requests_adds_only_what_is_new() {
 
 fn keys_file_key(dir: &Path, plan: &str) -> (String, String) {
     let out = command(
-        &["keys", "create", "--db", "areas.db", "--plan", plan],
+        &[
+            "keys",
+            "create",
+            "--db",
+            "areas.db",
+            "--new-keys-file",
+            "--plan",
+            plan,
+        ],
         &[],
         dir,
     )

@@ -12,7 +12,7 @@ use crate::access::redis::url::{self as redis_url, REDIS_FLAG, RedisUrl};
 use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
 use crate::server::ServeConfig;
-pub use keys_config::{KeysAction, PlansAction, UsageFormat};
+pub use keys_config::{CreateFormat, Format, KeysAction, KeysFile, PlansAction};
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -68,10 +68,12 @@ pub enum Command {
     Serve(ServeConfig),
     Keys {
         files: Files,
+        keys_file: KeysFile,
         action: KeysAction,
     },
     Plans {
         files: Files,
+        keys_file: KeysFile,
         action: PlansAction,
     },
     /// `backup DIR`: consistent copies of the keys, usage and dataset files.

@@ -66,7 +66,10 @@ fn flags_beat_environment_beats_defaults() {
         parse(&args("keys list"), &env).unwrap(),
         Command::Keys {
             files: files("env.db", "env-keys.db"),
-            action: KeysAction::List
+            keys_file: KeysFile::Named,
+            action: KeysAction::List {
+                format: Format::Table
+            }
         }
     );
     // Without --keys or AREA_KEYS, the keys file sits beside the dataset.
@@ -74,13 +77,17 @@ fn flags_beat_environment_beats_defaults() {
         parse(&args("keys list --db /srv/a/areas.db"), &no_env).unwrap(),
         Command::Keys {
             files: files("/srv/a/areas.db", "/srv/a/keys.db"),
-            action: KeysAction::List
+            keys_file: KeysFile::Beside,
+            action: KeysAction::List {
+                format: Format::Table
+            }
         }
     );
     assert_eq!(
         parse(&args("plans list --keys k.db"), &env).unwrap(),
         Command::Plans {
             files: files("env.db", "k.db"),
+            keys_file: KeysFile::Named,
             action: PlansAction::List
         }
     );
@@ -114,6 +121,11 @@ fn refuses_unknown_flags_and_missing_values() {
         "keys usage --from 2026-02-30",
         "keys usage --from 2026-11-02 --to 2026-11-01",
         "keys usage --format xml",
+        "keys list --format table,csv",
+        "keys list --new-keys-file",
+        "keys revoke key_1 --new-keys-file",
+        "keys create --plan free --format csv",
+        "plans list --new-keys-file",
         "keys migrate",
         "plans",
         "plans set growth",
@@ -176,9 +188,11 @@ fn parses_every_command() {
         parse(&args("keys create --plan growth --label dev"), &no_env).unwrap(),
         Command::Keys {
             files: files(DEFAULT_DB, DEFAULT_KEYS),
+            keys_file: KeysFile::Beside,
             action: KeysAction::Create {
                 plan: Plan::Growth,
-                label: "dev".into()
+                label: "dev".into(),
+                format: CreateFormat::Key
             }
         }
     );
@@ -186,6 +200,7 @@ fn parses_every_command() {
         parse(&args("keys revoke key_1 --db x.db"), &no_env).unwrap(),
         Command::Keys {
             files: files("x.db", "keys.db"),
+            keys_file: KeysFile::Beside,
             action: KeysAction::Revoke { id: "key_1".into() }
         }
     );
@@ -193,6 +208,7 @@ fn parses_every_command() {
         parse(&args("keys set key_1 --label Acme"), &no_env).unwrap(),
         Command::Keys {
             files: files(DEFAULT_DB, DEFAULT_KEYS),
+            keys_file: KeysFile::Beside,
             action: KeysAction::Set {
                 id: "key_1".into(),
                 plan: None,
@@ -208,11 +224,12 @@ fn parses_every_command() {
         .unwrap(),
         Command::Keys {
             files: files(DEFAULT_DB, DEFAULT_KEYS),
+            keys_file: KeysFile::Beside,
             action: KeysAction::Usage {
                 from: crate::dates::parse_date("2026-11-01"),
                 to: crate::dates::parse_date("2026-11-30"),
                 key: Some("key_1".into()),
-                format: UsageFormat::Csv
+                format: Format::Csv
             }
         }
     );
@@ -220,6 +237,7 @@ fn parses_every_command() {
         parse(&args("keys migrate a.db b.db"), &no_env).unwrap(),
         Command::Keys {
             files: files(DEFAULT_DB, DEFAULT_KEYS),
+            keys_file: KeysFile::Beside,
             action: KeysAction::Migrate {
                 from: vec!["a.db".into(), "b.db".into()]
             }
@@ -229,9 +247,37 @@ fn parses_every_command() {
         parse(&args("plans set starter --rpm unlimited"), &no_env).unwrap(),
         Command::Plans {
             files: files(DEFAULT_DB, DEFAULT_KEYS),
+            keys_file: KeysFile::Beside,
             action: PlansAction::Set {
                 plan: Plan::Starter,
                 per_minute: None
+            }
+        }
+    );
+    assert_eq!(
+        parse(
+            &args("keys create --plan free --new-keys-file --format json"),
+            &no_env
+        )
+        .unwrap(),
+        Command::Keys {
+            files: files(DEFAULT_DB, DEFAULT_KEYS),
+            keys_file: KeysFile::NewBeside,
+            action: KeysAction::Create {
+                plan: Plan::Free,
+                label: String::new(),
+                format: CreateFormat::Json
+            }
+        }
+    );
+    let env = |k: &str| (k == "AREA_KEYS").then(|| "/k/keys.db".to_string());
+    assert_eq!(
+        parse(&args("keys list --format csv"), &env).unwrap(),
+        Command::Keys {
+            files: files(DEFAULT_DB, "/k/keys.db"),
+            keys_file: KeysFile::Named,
+            action: KeysAction::List {
+                format: Format::Csv
             }
         }
     );

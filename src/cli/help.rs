@@ -10,8 +10,9 @@ commands:
         [--client-timeout SECS] [--metrics-addr HOST:PORT] [--max-connections N]
         [--max-connections-per-address N] [--max-exports-per-key N]
         [--trusted-front ADDR[,ADDR...]]             serve the API
-  keys create --plan PLAN [--label TEXT]             issue an API key (plans: free, starter, growth, enterprise)
-  keys list                                          list keys (ids, never the keys), last use, 30-day requests
+  keys create --plan PLAN [--label TEXT] [--format key|json] [--new-keys-file]
+                                                     issue an API key (plans: free, starter, growth, enterprise)
+  keys list [--format table|csv|json]                list keys (ids, never the keys), last use, 30-day requests
   keys revoke ID                                     revoke a key by its id
   keys set ID [--plan PLAN] [--label TEXT]           move a key to another plan, or relabel it
   keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
@@ -19,11 +20,12 @@ commands:
   keys migrate FILE...                               merge the keys of old dataset files or replica copies
   keys migrate --redis URL                           copy the keys file and its usage into Redis (or AREA_REDIS)
   plans list                                         each plan's requests a minute
-  plans set PLAN --rpm N|unlimited                   change a plan's requests a minute
+  plans set PLAN --rpm N|unlimited [--new-keys-file] change a plan's requests a minute
   backup DIR                                         copy the keys, usage and dataset files into DIR
   --version                                          print the version
 every command takes --db PATH (the dataset) and --keys PATH (the keys file, by default
-keys.db in the dataset's folder; the usage file is keys-usage.db beside it), and --redis URL:
+keys.db in the dataset's folder; the usage file is keys-usage.db beside it; a key command
+makes that default only with --new-keys-file, and names the file it used), and --redis URL:
 keys, plans, budgets and usage in Redis, shared by every host, instead of those files
 (docs/operations.md, \"Keys\"); a password goes only in a file of mode 0640 or 0600 named by
 AREA_REDIS_FILE, holding redis://user:password@host:port[/db], or in AREA_REDIS
@@ -107,19 +109,27 @@ Signals: SIGTERM/SIGINT finish the requests in flight and exit 0; SIGHUP reloads
 database file (replacing the file by a rename is also noticed within a second).
 A change to the keys file takes effect within a second.";
 
-pub const KEYS_USAGE: &str = "usage: area-scoring keys create --plan PLAN [--label TEXT]
-       area-scoring keys list
+pub const KEYS_USAGE: &str = "usage: area-scoring keys create --plan PLAN [--label TEXT] [--format key|json] [--new-keys-file]
+       area-scoring keys list [--format table|csv|json]
        area-scoring keys revoke ID
        area-scoring keys set ID [--plan PLAN] [--label TEXT]
        area-scoring keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
-       area-scoring keys migrate FILE...
+       area-scoring keys migrate [--new-keys-file] FILE...
        area-scoring keys migrate --redis URL [--keys FILE]
-each also takes --db PATH and --keys PATH (default keys.db beside the database, or AREA_KEYS),
-and --redis URL (or AREA_REDIS_FILE or AREA_REDIS; a password only there): keys, plans and usage in Redis,
-with no dataset nor keys file needed; migrate then copies the keys file into Redis
+each also takes --db PATH and --keys PATH (the keys file the servers read: --keys, else AREA_KEYS,
+else keys.db beside the database), and --redis URL (or AREA_REDIS_FILE or AREA_REDIS; a password
+only there): keys, plans and usage in Redis, with no dataset nor keys file needed; migrate then
+copies the keys file into Redis. Each names on stderr the keys file (or Redis) it used.
+A keys file named by --keys or AREA_KEYS is made by create and migrate when missing; the default
+beside the database only with --new-keys-file: without it, a command that finds no keys file
+there fails, saying where it looked, and makes none
 
-  create   prints the new key on stdout, and nothing else; plans: free, starter, growth, enterprise
-  list     one line per key: id, plan, label, created, revoked, last used, requests in the last 30 days
+  create   prints the new key on stdout, and nothing else; with --format json, one JSON object:
+           {\"key_id\": ..., \"key\": ..., \"plan\": ..., \"label\": ...}; the id is also said on stderr;
+           plans: free, starter, growth, enterprise
+  list     a header, then one line per key, tab-separated: key_id, plan, label, created_at,
+           revoked_at, last_used, requests_30d (the last 30 days), - where there is none;
+           --format csv (empty where there is none) or json (an array of objects, null where none)
   revoke   revokes the key with that id, on every server sharing the keys file within a second
   set      moves a key to another plan or gives it another label; the key itself stays the same
   usage    one row per key per UTC day: ok (2xx, 304), errors (other 4xx, 5xx), rate_limited (429);
@@ -130,9 +140,11 @@ with no dataset nor keys file needed; migrate then copies the keys file into Red
            running it again changes nothing";
 
 pub const PLANS_USAGE: &str = "usage: area-scoring plans list
-       area-scoring plans set PLAN --rpm N|unlimited
+       area-scoring plans set PLAN --rpm N|unlimited [--new-keys-file]
 each also takes --db PATH and --keys PATH, and --redis URL (or AREA_REDIS_FILE or AREA_REDIS; a
-password only there): plans in Redis, shared by every host, with no dataset nor keys file needed
+password only there): plans in Redis, shared by every host, with no dataset nor keys file needed.
+The keys file is found as for keys (see: area-scoring keys --help): set makes the default one
+beside the database only with --new-keys-file
 
   list  each plan with its requests a minute
   set   changes a plan's requests a minute (1 to 1000000, or unlimited), on every server

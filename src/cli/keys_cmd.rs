@@ -1,54 +1,61 @@
 //! Running the operator's commands on keys, plans and backups. Each writes
 //! the keys file alone (never the dataset), so servers pick the change up
-//! within a second (access/key_store.rs). With Redis named, keys_redis.rs
-//! runs them and hands back what `keys list` and `keys usage` print, which
-//! this file prints for both stores.
+//! within a second (access/key_store.rs), and names on stderr the file it
+//! wrote or read. None makes a keys file that was not named (`KeysFile`).
+//! With Redis named, keys_redis.rs runs them and hands back what `keys list`
+//! and `keys usage` print, which this file prints for both stores.
 
+use std::collections::HashMap;
 use std::path::Path;
 
-use super::config::{Files, KeysAction, PlansAction, UsageFormat};
+use super::config::{CreateFormat, Files, Format, KeysAction, KeysFile, PlansAction};
 use super::keys_redis::{self, Listing};
+use crate::access::redis::url::RedisUrl;
 use crate::access::usage::usage_path;
 use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
 use crate::access::{key_file, keys, migrate, plans};
 use crate::dates;
+use crate::domain::Plan;
 
-pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
+pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<(), String> {
     if let Some(url) = &files.redis {
         return match keys_redis::keys(url, files, action)? {
-            Some(Listing::Keys(keys, usage)) => {
-                print_list(keys, &usage);
-                Ok(())
-            }
-            Some(Listing::Usage(rows, format)) => print_usage(&rows, format),
+            Some(listing) => print_from_redis(listing, url),
             None => Ok(()),
         };
     }
-    let path = &files.keys;
-    let creates = matches!(
+    let writes = matches!(
         action,
         KeysAction::Create { .. } | KeysAction::Migrate { .. }
     );
-    if !creates {
+    let path = &files.keys;
+    find_keys_file(files, keys_file, writes)?;
+    super::move_keys(&files.db, path)?;
+    if !writes {
         key_file::open_existing(path)?;
     }
+    let shown = shown(path);
     match action {
-        KeysAction::Create { plan, label } => {
+        KeysAction::Create {
+            plan,
+            label,
+            format,
+        } => {
             let (id, key) = key_file::change(path, |conn| keys::create(conn, plan, &label))?;
-            println!("{key}");
+            print_created(&id, &key, plan, &label, format)?;
             eprintln!(
-                "created key {id} on the {} plan; it is shown only this once",
+                "created key {id} on the {} plan in {shown}; it is shown only this once",
                 plan.name()
             );
         }
-        KeysAction::List => list(path)?,
+        KeysAction::List { format } => list(path, format)?,
         KeysAction::Revoke { id } => {
             key_file::change(path, |conn| keys::revoke(conn, &id))?;
-            eprintln!("revoked {id}");
+            eprintln!("revoked {id} in {shown}");
         }
         KeysAction::Set { id, plan, label } => {
             key_file::change(path, |conn| keys::set(conn, &id, plan, label.as_deref()))?;
-            eprintln!("changed {id}");
+            eprintln!("changed {id} in {shown}");
         }
         KeysAction::Usage {
             from,
@@ -57,10 +64,99 @@ pub fn keys(files: &Files, action: KeysAction) -> Result<(), String> {
             format,
         } => {
             let (from, to) = usage_report::window(from, to);
-            let rows = usage_report::rows(&usage_path(path), &from, &to, key.as_deref())?;
+            let usage = usage_path(path);
+            let rows = usage_report::rows(&usage, &from, &to, key.as_deref())?;
             print_usage(&rows, format)?;
+            eprintln!(
+                "usage of the keys in {shown}, read from {}",
+                self::shown(&usage)
+            );
         }
         KeysAction::Migrate { from } => migrate_all(&from, path)?,
+    }
+    Ok(())
+}
+
+/// Prints what a key command read from or made in Redis, as for the keys
+/// file, naming Redis on stderr.
+fn print_from_redis(listing: Listing, url: &RedisUrl) -> Result<(), String> {
+    match listing {
+        Listing::Created(id, key, plan, label, format) => {
+            print_created(&id, &key, plan, &label, format)?;
+            eprintln!(
+                "created key {id} on the {} plan in Redis at {url}; it is shown only this once",
+                plan.name()
+            );
+        }
+        Listing::Keys(keys, usage, format) => {
+            let count = counted(keys.len());
+            print_list(keys, &usage, format)?;
+            eprintln!("{count} in Redis at {url}");
+        }
+        Listing::Usage(rows, format) => {
+            print_usage(&rows, format)?;
+            eprintln!("usage read from Redis at {url}");
+        }
+    }
+    Ok(())
+}
+
+/// Refuses, in one line, a keys file that is neither there nor named: a key
+/// written into a new file beside the dataset is read by no server pointed
+/// at another (`--keys`, `AREA_KEYS`). `makes` is whether the command
+/// takes `--new-keys-file`.
+fn find_keys_file(files: &Files, keys_file: KeysFile, makes: bool) -> Result<(), String> {
+    if files.keys.exists() {
+        return Ok(());
+    }
+    let (keys, db) = (shown(&files.keys), shown(&files.db));
+    match keys_file {
+        KeysFile::Named => Ok(()),
+        KeysFile::NewBeside if files.db.is_file() => Ok(()),
+        KeysFile::NewBeside => Err(format!(
+            "--new-keys-file makes the keys file beside a dataset, and there is none at {db}"
+        )),
+        KeysFile::Beside => Err(format!(
+            "no keys file at {keys}, beside the dataset {db}: name the keys file the servers \
+             read with --keys PATH or AREA_KEYS, or {}",
+            match makes {
+                true => "add --new-keys-file to create this one",
+                false => "create this one with keys create --new-keys-file",
+            }
+        )),
+    }
+}
+
+/// `keys create`'s stdout: the key alone, or its id, key, plan and label
+/// as one JSON object.
+fn print_created(
+    id: &str,
+    key: &str,
+    plan: Plan,
+    label: &str,
+    format: CreateFormat,
+) -> Result<(), String> {
+    match format {
+        CreateFormat::Key => println!("{key}"),
+        CreateFormat::Json => {
+            #[derive(serde::Serialize)]
+            struct Created<'a> {
+                key_id: &'a str,
+                key: &'a str,
+                plan: &'a str,
+                label: &'a str,
+            }
+            let created = Created {
+                key_id: id,
+                key,
+                plan: plan.name(),
+                label,
+            };
+            println!(
+                "{}",
+                serde_json::to_string(&created).map_err(|e| e.to_string())?
+            );
+        }
     }
     Ok(())
 }
@@ -94,45 +190,136 @@ fn migrate_all(from: &[std::path::PathBuf], keys: &Path) -> Result<(), String> {
             }
         }
     }
+    eprintln!("the keys file merged into is {}", shown(keys));
     match failed {
         0 => Ok(()),
         n => Err(format!("{n} of {} files could not be merged", from.len())),
     }
 }
 
-/// One line a key, tab-separated: id, plan, label, created, revoked, then
-/// last used and the requests of the last 30 days.
-fn list(path: &Path) -> Result<(), String> {
+/// Each key with its last day used and its requests of the last 30 days.
+fn list(path: &Path, format: Format) -> Result<(), String> {
     let conn = key_file::open_existing(path)?;
     let since = dates::format_date(dates::today() - (DEFAULT_DAYS - 1));
     let usage = usage_report::summary(&usage_path(path), &since)?;
-    print_list(keys::list(&conn)?, &usage);
+    let keys = keys::list(&conn)?;
+    let count = counted(keys.len());
+    print_list(keys, &usage, format)?;
+    eprintln!("{count} in {}", shown(path));
     Ok(())
 }
 
-/// `keys list`'s lines, from whichever store the keys and usage came.
+/// "1 key", "2 keys".
+fn counted(n: usize) -> String {
+    match n {
+        1 => "1 key".into(),
+        n => format!("{n} keys"),
+    }
+}
+
+/// A file as the operator should find it: from the root, as a command may
+/// run in any folder.
+fn shown(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// `keys list`'s columns; JSON names its fields so too.
+const LIST_COLUMNS: [&str; 7] = [
+    "key_id",
+    "plan",
+    "label",
+    "created_at",
+    "revoked_at",
+    "last_used",
+    "requests_30d",
+];
+
+/// One line of `keys list`: a key with its use.
+#[derive(serde::Serialize)]
+struct Listed {
+    key_id: String,
+    plan: String,
+    label: String,
+    created_at: String,
+    revoked_at: Option<String>,
+    last_used: Option<String>,
+    requests_30d: u64,
+}
+
+impl Listed {
+    /// Its cells in `LIST_COLUMNS` order, `none` where there is no value.
+    fn cells<'a>(&'a self, none: &'a str) -> [String; 7] {
+        let or_none = |v: Option<&'a str>| v.unwrap_or(none).to_string();
+        [
+            self.key_id.clone(),
+            self.plan.clone(),
+            or_none(Some(self.label.as_str()).filter(|l| !l.is_empty())),
+            self.created_at.clone(),
+            or_none(self.revoked_at.as_deref()),
+            or_none(self.last_used.as_deref()),
+            self.requests_30d.to_string(),
+        ]
+    }
+}
+
+/// `keys list`'s rows, from whichever store the keys and usage came: a
+/// header, then one line a key, tab-separated, with `-` for no value; or
+/// CSV with empty cells; or a JSON array with nulls.
 fn print_list(
     keys: Vec<keys::KeyRow>,
-    usage: &std::collections::HashMap<String, (Option<String>, u64)>,
-) {
-    for k in keys {
-        let (last_used, requests) = usage.get(&k.id).cloned().unwrap_or_default();
-        println!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            k.id,
-            k.plan,
-            if k.label.is_empty() { "-" } else { &k.label },
-            k.created_at,
-            k.revoked_at.as_deref().unwrap_or("-"),
-            last_used.as_deref().unwrap_or("-"),
-            requests
-        );
+    usage: &HashMap<String, (Option<String>, u64)>,
+    format: Format,
+) -> Result<(), String> {
+    let rows: Vec<Listed> = keys
+        .into_iter()
+        .map(|k| {
+            let (last_used, requests_30d) = usage.get(&k.id).cloned().unwrap_or_default();
+            Listed {
+                key_id: k.id,
+                plan: k.plan,
+                label: k.label,
+                created_at: k.created_at,
+                revoked_at: k.revoked_at,
+                last_used,
+                requests_30d,
+            }
+        })
+        .collect();
+    let fail = |e: std::io::Error| format!("cannot write the list: {e}");
+    match format {
+        Format::Table => {
+            println!("{}", LIST_COLUMNS.join("\t"));
+            for row in &rows {
+                println!("{}", row.cells("-").join("\t"));
+            }
+        }
+        // Labels may hold commas and quotes: the csv crate quotes them.
+        Format::Csv => {
+            let mut out = csv::Writer::from_writer(std::io::stdout().lock());
+            let record = |out: &mut csv::Writer<_>, cells: &[String]| {
+                out.write_record(cells)
+                    .map_err(|e| format!("cannot write the list: {e}"))
+            };
+            record(&mut out, &LIST_COLUMNS.map(String::from))?;
+            for row in &rows {
+                record(&mut out, &row.cells(""))?;
+            }
+            out.flush().map_err(fail)?;
+        }
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string(&rows).map_err(|e| e.to_string())?
+        ),
     }
+    Ok(())
 }
 
 const USAGE_COLUMNS: [&str; 5] = ["key_id", "day", "ok", "errors", "rate_limited"];
 
-fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
+fn print_usage(rows: &[UsageRow], format: Format) -> Result<(), String> {
     let cells = |r: &UsageRow| {
         [
             r.key_id.clone(),
@@ -143,20 +330,20 @@ fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
         ]
     };
     match format {
-        UsageFormat::Json => {
+        Format::Json => {
             println!(
                 "{}",
                 serde_json::to_string(rows).map_err(|e| e.to_string())?
             )
         }
         // Key ids and dates hold no comma or quote: nothing to escape.
-        UsageFormat::Csv => {
+        Format::Csv => {
             println!("{}", USAGE_COLUMNS.join(","));
             for r in rows {
                 println!("{}", cells(r).join(","));
             }
         }
-        UsageFormat::Table => {
+        Format::Table => {
             let widths = [16, 10, 10, 10, 12];
             let line = |cells: &[String]| {
                 let padded: Vec<String> = cells
@@ -175,21 +362,26 @@ fn print_usage(rows: &[UsageRow], format: UsageFormat) -> Result<(), String> {
     Ok(())
 }
 
-pub fn plans(files: &Files, action: PlansAction) -> Result<(), String> {
+pub fn plans(files: &Files, keys_file: KeysFile, action: PlansAction) -> Result<(), String> {
     if let Some(url) = &files.redis {
         return keys_redis::plans(url, action);
     }
+    let writes = matches!(action, PlansAction::Set { .. });
+    find_keys_file(files, keys_file, writes)?;
+    super::move_keys(&files.db, &files.keys)?;
+    let shown = shown(&files.keys);
     match action {
         PlansAction::List => {
             let conn = key_file::open_existing(&files.keys)?;
             for (plan, limit) in plans::list(&conn)? {
                 println!("{}\t{}", plan.name(), plans::shown(limit));
             }
+            eprintln!("the plans of {shown}");
         }
         PlansAction::Set { plan, per_minute } => {
             key_file::change(&files.keys, |conn| plans::set_limit(conn, plan, per_minute))?;
             eprintln!(
-                "the {} plan now allows {} requests a minute",
+                "the {} plan now allows {} requests a minute, in {shown}",
                 plan.name(),
                 plans::shown(per_minute)
             );

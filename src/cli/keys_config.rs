@@ -14,8 +14,11 @@ pub enum KeysAction {
     Create {
         plan: Plan,
         label: String,
+        format: CreateFormat,
     },
-    List,
+    List {
+        format: Format,
+    },
     Revoke {
         id: String,
     },
@@ -30,7 +33,7 @@ pub enum KeysAction {
         from: Option<i64>,
         to: Option<i64>,
         key: Option<String>,
-        format: UsageFormat,
+        format: Format,
     },
     /// Merge the keys of these files (old datasets, replica copies).
     Migrate {
@@ -38,19 +41,49 @@ pub enum KeysAction {
     },
 }
 
+/// How `keys list` and `keys usage` print their rows.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum UsageFormat {
+pub enum Format {
     Table,
     Csv,
     Json,
 }
 
-/// `keys usage --format`, and the default first.
-pub const USAGE_FORMATS: [(&str, UsageFormat); 3] = [
-    ("table", UsageFormat::Table),
-    ("csv", UsageFormat::Csv),
-    ("json", UsageFormat::Json),
+/// `keys list --format` and `keys usage --format`, and the default first.
+pub const FORMATS: [(&str, Format); 3] = [
+    ("table", Format::Table),
+    ("csv", Format::Csv),
+    ("json", Format::Json),
 ];
+
+/// How `keys create` prints the new key on stdout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CreateFormat {
+    /// The key alone, for `KEY=$(area-scoring keys create ...)`.
+    Key,
+    /// Its id, the key, plan and label, as one JSON object.
+    Json,
+}
+
+/// `keys create --format`, and the default first.
+pub const CREATE_FORMATS: [(&str, CreateFormat); 2] =
+    [("key", CreateFormat::Key), ("json", CreateFormat::Json)];
+
+/// Whether a key command may make its keys file when none is there. Only a
+/// file named on purpose is made, so that no key is written where no server
+/// reads it (docs/operations.md, "Keys").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum KeysFile {
+    /// `--keys` or `AREA_KEYS`: made when missing by the commands that write.
+    Named,
+    /// `keys.db` beside the dataset, as nothing named another: used when there.
+    Beside,
+    /// `keys.db` beside the dataset, made when missing: `--new-keys-file`.
+    NewBeside,
+}
+
+/// The switch that lets a command make the keys file beside the dataset.
+pub const NEW_KEYS_FILE: &str = "--new-keys-file";
 
 #[derive(Debug, PartialEq)]
 pub enum PlansAction {
@@ -76,8 +109,11 @@ impl Context<'_> {
         let files_flags = ["--db", "--keys"];
         let (valued, positional): (Vec<&str>, usize) = match action.as_str() {
             "--help" | "-h" => return Ok(Command::Help(KEYS_USAGE)),
-            "create" => ([&files_flags[..], &["--plan", "--label"]].concat(), 0),
-            "list" => (files_flags.to_vec(), 0),
+            "create" => (
+                [&files_flags[..], &["--plan", "--label", "--format"]].concat(),
+                0,
+            ),
+            "list" => ([&files_flags[..], &["--format"]].concat(), 0),
             "revoke" => (files_flags.to_vec(), 1),
             "set" => ([&files_flags[..], &["--plan", "--label"]].concat(), 1),
             "usage" => (
@@ -87,7 +123,12 @@ impl Context<'_> {
             "migrate" => (files_flags.to_vec(), MAX_MIGRATE_FILES),
             other => return Err(fail(format!("unknown keys action '{other}'"))),
         };
-        let f = match self.flags(rest, KEYS_USAGE, &valued, &[], positional)? {
+        // Only the commands that write may make the keys file.
+        let switches: &[&str] = match action.as_str() {
+            "create" | "migrate" => &[NEW_KEYS_FILE],
+            _ => &[],
+        };
+        let f = match self.flags(rest, KEYS_USAGE, &valued, switches, positional)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
         };
@@ -106,8 +147,11 @@ impl Context<'_> {
                 )
                 .map_err(&fail)?,
                 label: f.value("--label").unwrap_or_default(),
+                format: format(&f, &CREATE_FORMATS).map_err(&fail)?,
             },
-            "list" => KeysAction::List,
+            "list" => KeysAction::List {
+                format: format(&f, &FORMATS).map_err(&fail)?,
+            },
             "revoke" => KeysAction::Revoke { id: id("revoke")? },
             "set" => {
                 let plan = f.value("--plan").map(plan).transpose().map_err(&fail)?;
@@ -134,6 +178,7 @@ impl Context<'_> {
         };
         Ok(Command::Keys {
             files: self.files(&f),
+            keys_file: self.keys_file(&f),
             action,
         })
     }
@@ -149,7 +194,11 @@ impl Context<'_> {
             "set" => (&["--db", "--keys", "--rpm"], 1),
             other => return Err(fail(format!("unknown plans action '{other}'"))),
         };
-        let f = match self.flags(rest, PLANS_USAGE, valued, &[], positional)? {
+        let switches: &[&str] = match action.as_str() {
+            "set" => &[NEW_KEYS_FILE],
+            _ => &[],
+        };
+        let f = match self.flags(rest, PLANS_USAGE, valued, switches, positional)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
         };
@@ -172,8 +221,21 @@ impl Context<'_> {
         };
         Ok(Command::Plans {
             files: self.files(&f),
+            keys_file: self.keys_file(&f),
             action,
         })
+    }
+
+    /// Where the keys file came from: named, or beside the dataset and made
+    /// only when `--new-keys-file` says so.
+    fn keys_file(&self, f: &Flags) -> KeysFile {
+        if self.setting(f, "--keys", "AREA_KEYS").is_some() {
+            KeysFile::Named
+        } else if f.switch(NEW_KEYS_FILE) {
+            KeysFile::NewBeside
+        } else {
+            KeysFile::Beside
+        }
     }
 
     pub(super) fn backup(&self, args: &[String]) -> Result<Command, super::UsageError> {
@@ -208,20 +270,30 @@ fn usage(f: &Flags) -> Result<KeysAction, String> {
     {
         return Err("--from must not be after --to".into());
     }
-    let format = match f.value("--format") {
-        None => USAGE_FORMATS[0].1,
-        Some(v) => USAGE_FORMATS
-            .iter()
-            .find(|(name, _)| *name == v)
-            .map(|(_, format)| *format)
-            .ok_or(format!("--format must be table, csv or json, not '{v}'"))?,
-    };
     Ok(KeysAction::Usage {
         from,
         to,
         key: f.value("--key"),
-        format,
+        format: format(f, &FORMATS)?,
     })
+}
+
+/// `--format`, one of `names` (the first is the default).
+fn format<T: Copy>(f: &Flags, names: &[(&str, T)]) -> Result<T, String> {
+    let Some(v) = f.value("--format") else {
+        return Ok(names[0].1);
+    };
+    match names.iter().find(|(name, _)| *name == v) {
+        Some((_, format)) => Ok(*format),
+        None => {
+            let all: Vec<&str> = names.iter().map(|(name, _)| *name).collect();
+            let (last, rest) = all.split_last().expect("there are formats");
+            Err(format!(
+                "--format must be {} or {last}, not '{v}'",
+                rest.join(", ")
+            ))
+        }
+    }
 }
 
 /// A plan by name, or a refusal that names them all.

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::config::{Files, KeysAction, PlansAction, UsageFormat};
+use super::config::{CreateFormat, Files, Format, KeysAction, PlansAction};
 use crate::access::keys::KeyRow;
 use crate::access::plans;
 use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
@@ -12,40 +12,43 @@ use crate::access::redis::url::RedisUrl;
 use crate::access::redis::{files as redis_files, keys, usage};
 use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
 use crate::dates;
+use crate::domain::Plan;
 
-/// What `keys list` and `keys usage` print, as read from Redis; keys_cmd.rs
-/// prints it as it prints the keys file's.
+/// What `keys create`, `keys list` and `keys usage` print, as made in or
+/// read from Redis; keys_cmd.rs prints it as it prints the keys file's.
 pub enum Listing {
+    /// The new key: its id, the key, plan and label.
+    Created(String, String, Plan, String, CreateFormat),
     /// Each key, with its last day used and its requests of the last
     /// `DEFAULT_DAYS` days.
-    Keys(Vec<KeyRow>, HashMap<String, (Option<String>, u64)>),
-    Usage(Vec<UsageRow>, UsageFormat),
+    Keys(Vec<KeyRow>, HashMap<String, (Option<String>, u64)>, Format),
+    Usage(Vec<UsageRow>, Format),
 }
 
 /// Runs a keys command on Redis; what it lists is handed back to print.
 pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<Listing>, String> {
     let redis = Redis::new(url, CLI_TIMEOUT)?;
     match action {
-        KeysAction::Create { plan, label } => {
+        KeysAction::Create {
+            plan,
+            label,
+            format,
+        } => {
             let (id, key) = keys::create(&redis, plan, &label)?;
-            println!("{key}");
-            eprintln!(
-                "created key {id} on the {} plan in Redis; it is shown only this once",
-                plan.name()
-            );
+            return Ok(Some(Listing::Created(id, key, plan, label, format)));
         }
-        KeysAction::List => {
+        KeysAction::List { format } => {
             let since = dates::format_date(dates::today() - (DEFAULT_DAYS - 1));
             let summary = usage::summary(&redis, &since)?;
-            return Ok(Some(Listing::Keys(keys::list(&redis)?, summary)));
+            return Ok(Some(Listing::Keys(keys::list(&redis)?, summary, format)));
         }
         KeysAction::Revoke { id } => {
             keys::revoke(&redis, &id)?;
-            eprintln!("revoked {id}");
+            eprintln!("revoked {id} in Redis at {url}");
         }
         KeysAction::Set { id, plan, label } => {
             keys::set(&redis, &id, plan, label.as_deref())?;
-            eprintln!("changed {id}");
+            eprintln!("changed {id} in Redis at {url}");
         }
         KeysAction::Usage {
             from,
@@ -69,6 +72,10 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<
             for line in redis_files::migrate(&redis, &files.keys)? {
                 eprintln!("{line}");
             }
+            eprintln!(
+                "read the keys file {}; wrote into Redis at {url}",
+                files.keys.display()
+            );
         }
     }
     Ok(None)
@@ -81,11 +88,12 @@ pub fn plans(url: &RedisUrl, action: PlansAction) -> Result<(), String> {
             for (plan, limit) in keys::plan_list(&redis)? {
                 println!("{}\t{}", plan.name(), plans::shown(limit));
             }
+            eprintln!("the plans in Redis at {url}");
         }
         PlansAction::Set { plan, per_minute } => {
             keys::set_limit(&redis, plan, per_minute)?;
             eprintln!(
-                "the {} plan now allows {} requests a minute, on every server within a second",
+                "the {} plan now allows {} requests a minute in Redis at {url}, on every server within a second",
                 plan.name(),
                 plans::shown(per_minute)
             );

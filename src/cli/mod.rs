@@ -85,18 +85,16 @@ fn run(command: Command) -> Result<(), String> {
         // The server moves them itself, logging it (server::start).
         Command::Serve(config) => serve(&config),
         // With Redis, no dataset nor keys file is needed, nor touched.
-        Command::Keys { files, action } => {
-            if files.redis.is_none() {
-                move_keys(&files.db, &files.keys)?;
-            }
-            keys_cmd::keys(&files, action)
-        }
-        Command::Plans { files, action } => {
-            if files.redis.is_none() {
-                move_keys(&files.db, &files.keys)?;
-            }
-            keys_cmd::plans(&files, action)
-        }
+        Command::Keys {
+            files,
+            keys_file,
+            action,
+        } => keys_cmd::keys(&files, keys_file, action),
+        Command::Plans {
+            files,
+            keys_file,
+            action,
+        } => keys_cmd::plans(&files, keys_file, action),
         Command::Backup { files, dir } => match &files.redis {
             None => {
                 move_keys(&files.db, &files.keys)?;

@@ -56,14 +56,16 @@ pub fn ok(args: &[&str]) -> String {
     text(&out.stdout)
 }
 
-/// Creates a key with `keys create` and checks that stdout is the key and
-/// nothing else (one line, one token); returns the key.
+/// Creates a key with `keys create` in the keys file beside `db` (made if
+/// missing) and checks that stdout is the key and nothing else (one line,
+/// one token); returns the key.
 pub fn create_key(db: &Path, plan: &str, label: &str) -> String {
     let stdout = ok(&[
         "keys",
         "create",
         "--db",
         db.to_str().unwrap(),
+        "--new-keys-file",
         "--plan",
         plan,
         "--label",

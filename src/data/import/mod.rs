@@ -114,7 +114,7 @@ pub fn run(db: &Path, file: &Path, allow: Allow) -> Result<String, String> {
         )
     } else {
         format!(
-            "created {} with {count} areas from {}; create an API key with: area-scoring keys create --db {} --plan PLAN",
+            "created {} with {count} areas from {}; create an API key with: area-scoring keys create --db {} --new-keys-file --plan PLAN",
             db.display(),
             file.display(),
             db.display()
