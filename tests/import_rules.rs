@@ -2,7 +2,9 @@
 //! the values to the API: truth_score rounded half away from zero in decimal
 //! (3.515 gives 3.52 although the doubles sum to 3.5149999999999997), scores
 //! with float noise rounded and counted, repeated JSON fields refused, and
-//! provinces given by slug or display name.
+//! provinces given by slug or display name; and files as Excel and Google
+//! Sheets write them (tests/fixtures/import/): CRLF line ends, a byte-order
+//! mark, rows of empty cells, `;` separators and decimal commas, Windows-1252.
 
 mod common;
 // The import helpers this file does not use.
@@ -18,6 +20,13 @@ use common::scratch_dir;
 use support::*;
 
 const HEADER: &str = "id,name,province,municipality,lat,lng,updated_at,safety,safety_weight,safety_sources,market,market_weight,market_sources,history";
+
+/// A file of tests/fixtures/import/, as a spreadsheet wrote it.
+fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/import")
+        .join(name)
+}
 
 fn stored_truth(db: &std::path::Path, id: &str) -> f64 {
     let conn = Connection::open(db).unwrap();
@@ -128,6 +137,20 @@ fn a_province_is_its_slug_or_its_display_name_in_both_formats() {
     let text = assert_fails(&import(&db, &jsonl));
     assert!(
         text.contains("line 1 (c): province 'Kwazulu Natal' is not one of eastern-cape"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_crlf_files_lines_are_its_lines_in_an_editor() {
+    let dir = scratch_dir("import-crlf");
+    let db = dir.join("areas.db");
+    // Line 1 the header; line 2's history holds a quoted line break, so
+    // hatfield is on line 4 and the repeated sea-point on line 5.
+    let text = assert_fails(&import(&db, &fixture("excel-crlf-duplicate.csv")));
+    assert!(
+        text.contains("has 1 problem on 1 line;")
+            && text.contains("line 5 (sea-point): id 'sea-point' is already used on line 2"),
         "{text}"
     );
 }
