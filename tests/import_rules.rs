@@ -154,3 +154,17 @@ fn a_crlf_files_lines_are_its_lines_in_an_editor() {
         "{text}"
     );
 }
+
+#[test]
+fn rows_excel_leaves_empty_and_an_unnamed_last_column_are_read_past() {
+    let dir = scratch_dir("import-empty-rows");
+    let db = dir.join("areas.db");
+    let out = import(&db, &fixture("excel-empty-rows.csv"));
+    assert_ok(&out);
+    assert!(
+        stderr(&out).contains("with 2 areas")
+            && stderr(&out).contains("; skipped 3 rows of empty cells"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -210,7 +210,9 @@ impl<R: BufRead> Records<R> {
     /// ends a record at) is one, so that a line is a line of the file in an
     /// editor whatever wrote it (Excel and Sheets end lines with CRLF).
     fn count_lines(&mut self, n: usize) {
-        let Ok(buf) = self.input.fill_buf() else { return };
+        let Ok(buf) = self.input.fill_buf() else {
+            return;
+        };
         for &b in &buf[..n.min(buf.len())] {
             match b {
                 b'\r' => self.line += 1,

@@ -71,7 +71,6 @@ fn unmeasured_a_record_is_left_as_soon_as_it_passes_the_cap() {
     assert!(first.len < text.len() as u64, "{}", first.len);
 }
 
-
 #[test]
 fn lines_are_the_files_lines_whatever_ends_them() {
     let lines = |text: &[u8]| all(text).iter().map(|n| n.line).collect::<Vec<_>>();

@@ -21,12 +21,31 @@ mod cells;
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
 
-/// The header: column names in file order, kept to read a row again.
-pub struct Header(Vec<String>);
+/// The header: column names in file order, kept to read a row again. A
+/// column with no name (None) is read past: the empty cells a spreadsheet
+/// leaves after its last named column.
+pub struct Header {
+    columns: Vec<Option<String>>,
+    /// How many columns a row may stop after: the named ones, when empty
+    /// columns trail them.
+    named: usize,
+    /// Rows holding nothing but separators, skipped (the import's summary
+    /// says how many).
+    pub empty_rows: u64,
+}
 
 impl Header {
     fn index(&self, name: &str) -> Option<usize> {
-        self.0.iter().position(|c| c == name)
+        self.columns.iter().position(|c| c.as_deref() == Some(name))
+    }
+
+    /// The notes of the import's summary about the rows read past.
+    pub fn notes(&self) -> Vec<String> {
+        match self.empty_rows {
+            0 => vec![],
+            1 => vec!["skipped 1 row of empty cells".into()],
+            n => vec![format!("skipped {n} rows of empty cells")],
+        }
     }
 }
 
@@ -65,6 +84,7 @@ pub fn each_row(
             return Ok(None);
         }
     };
+    let mut header = header;
     while let Some(next) = records.next(true).map_err(cannot_read)? {
         let (line, span) = (
             next.line,
@@ -74,6 +94,8 @@ pub fn each_row(
             },
         );
         match held(next) {
+            // A row Excel leaves behind when rows are deleted: only separators.
+            Ok(record) if record.iter().all(str::is_empty) => header.empty_rows += 1,
             Ok(record) => visit(to_row(&header, &record), span),
             Err(problem) => visit(unread(line, vec![problem]), Span::NONE),
         }
@@ -101,9 +123,24 @@ fn header_of(first: Next) -> Result<Header, Vec<String>> {
         )]),
         _ => {
             let record = held(first).map_err(|problem| vec![problem])?;
-            let problems = check_header(&record);
+            let names: Vec<&str> = record.iter().collect();
+            // Empty cells after the last name are columns of nothing.
+            let named = names
+                .iter()
+                .rposition(|c| !c.is_empty())
+                .map_or(0, |i| i + 1);
+            let problems = check_header(&names[..named]);
+            let columns = names
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (i < named).then(|| c.to_string()))
+                .collect();
             match problems.is_empty() {
-                true => Ok(Header(record.iter().map(String::from).collect())),
+                true => Ok(Header {
+                    columns,
+                    named,
+                    empty_rows: 0,
+                }),
                 false => Err(problems),
             }
         }
@@ -181,18 +218,25 @@ pub fn read(bytes: &[u8]) -> Vec<Row> {
 }
 
 fn to_row(header: &Header, r: &StringRecord) -> Row {
-    if r.len() != header.0.len() {
+    if r.len() != header.columns.len() && r.len() != header.named {
         return Row {
             line: line_of(r),
             draft: None,
             problems: vec![format!(
                 "{} fields, but the header has {}",
                 r.len(),
-                header.0.len()
+                header.named
             )],
         };
     }
-    let (draft, problems) = row(header, r);
+    let (draft, mut problems) = row(header, r);
+    if let Some(i) = (header.named..r.len()).find(|i| !r[*i].is_empty()) {
+        problems.push(format!(
+            "field {} holds '{}', but its column has no name in the header",
+            i + 1,
+            &r[i]
+        ));
+    }
     Row {
         line: line_of(r),
         draft: Some(draft),
@@ -215,8 +259,7 @@ fn unreadable(e: &csv::Error) -> Row {
 
 /// Every problem of the header: unknown, repeated and missing columns, and
 /// dimensions given with only some of their three columns.
-fn check_header(header: &StringRecord) -> Vec<String> {
-    let names: Vec<&str> = header.iter().collect();
+fn check_header(names: &[&str]) -> Vec<String> {
     let mut problems = Vec::new();
     let dimension_columns =
         |d: &str| [d.to_string(), format!("{d}_weight"), format!("{d}_sources")];
@@ -228,7 +271,12 @@ fn check_header(header: &StringRecord) -> Vec<String> {
                 .any(|d| dimension_columns(d).iter().any(|k| k == c))
     };
     for (i, c) in names.iter().enumerate() {
-        if !known(c) {
+        if c.is_empty() {
+            problems.push(format!(
+                "column {} of the header has no name, between named ones",
+                i + 1
+            ));
+        } else if !known(c) {
             problems.push(format!(
                 "unknown column '{c}' (see docs/import.md for the columns)"
             ));

@@ -130,3 +130,33 @@ fn a_list_cell_past_its_cap_is_one_problem() {
         ["history holds more than 10000 items, the most a list may hold"]
     );
 }
+
+#[test]
+fn rows_of_separators_are_skipped_and_counted() {
+    let text = format!("{HEADER}\r\n,,,,,,,,,\r\na,A,gauteng,M,1,2,5,1,s,\r\n , ,,\r\n");
+    let mut rows = Vec::new();
+    let header = each_row(text.as_bytes(), |row, _| rows.push(row))
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].line, 3);
+    assert_eq!(header.empty_rows, 2);
+    assert_eq!(header.notes(), ["skipped 2 rows of empty cells"]);
+}
+
+#[test]
+fn empty_columns_after_the_last_name_are_read_past() {
+    let text = format!(
+        "{HEADER},,\na,A,gauteng,M,1,2,5,1,s,,,\nb,B,gauteng,M,1,2,5,1,s,\nc,C,gauteng,M,1,2,5,1,s,,x,\n"
+    );
+    let rows = read(text.as_bytes());
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[0].problems.is_empty(), "{:?}", rows[0].problems);
+    assert!(rows[1].problems.is_empty(), "{:?}", rows[1].problems);
+    assert_eq!(
+        rows[2].problems,
+        ["field 11 holds 'x', but its column has no name in the header"]
+    );
+    let rows = read(b"id,,name\n");
+    assert!(rows[0].problems[0].contains("column 2 of the header has no name"));
+}

@@ -95,6 +95,7 @@ pub fn run(db: &Path, file: &Path) -> Result<String, String> {
             db.display()
         )
     };
+    let done = (staged.layout.notes().iter()).fold(done, |d, note| format!("{d}; {note}"));
     Ok(match staged.rounded {
         0 => done,
         1 => format!("{done}; rounded 1 score to 2 decimals"),

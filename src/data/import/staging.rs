@@ -30,6 +30,14 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// What the import's summary adds about rows read past.
+    pub fn notes(&self) -> Vec<String> {
+        match self {
+            Layout::Csv(header) => header.notes(),
+            Layout::Jsonl => vec![],
+        }
+    }
+
     /// What reads the rows again, one at a time, from their bytes.
     pub fn rereader(&self) -> Rereader<'_> {
         match self {
