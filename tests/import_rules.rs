@@ -133,12 +133,45 @@ fn a_province_is_its_slug_or_its_display_name_in_both_formats() {
     let kzn = ("kwazulu-natal".to_string(), "KwaZulu-Natal".to_string());
     assert_eq!(provinces(&db), [kzn.clone(), kzn]);
 
-    fs::write(&jsonl, line("c", "Kwazulu Natal")).unwrap();
+    fs::write(&jsonl, line("c", "Kwazulu Natl")).unwrap();
     let text = assert_fails(&import(&db, &jsonl));
     assert!(
-        text.contains("line 1 (c): province 'Kwazulu Natal' is not one of eastern-cape"),
+        text.contains("line 1 (c): province 'Kwazulu Natl' is not one of eastern-cape")
+            && text.contains("; did you mean kwazulu-natal?"),
         "{text}"
     );
+}
+
+#[test]
+fn provinces_typed_in_a_spreadsheet_are_read_as_their_slugs() {
+    let dir = scratch_dir("import-provinces-typed");
+    let db = dir.join("areas.db");
+    let csv = dir.join("typed.csv");
+    let typed = ["Kwazulu-Natal", "GAUTENG", "north west", "KZN", "MP", "LP"];
+    let rows: Vec<String> = typed
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("a{i},A,{p},M,-26.2,28.0,2026-11-01,6,0.5,s,7,0.5,d,"))
+        .collect();
+    fs::write(&csv, format!("{HEADER}\n{}\n", rows.join("\n"))).unwrap();
+    assert_ok(&import(&db, &csv));
+    let slugs: Vec<String> = Connection::open(&db)
+        .unwrap()
+        .prepare("SELECT province_slug FROM areas ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let want = [
+        "kwazulu-natal",
+        "gauteng",
+        "north-west",
+        "kwazulu-natal",
+        "mpumalanga",
+        "limpopo",
+    ];
+    assert_eq!(slugs, want);
 }
 
 #[test]
