@@ -201,3 +201,42 @@ fn rows_excel_leaves_empty_and_an_unnamed_last_column_are_read_past() {
         stderr(&out)
     );
 }
+
+#[test]
+fn ignore_column_drops_a_spreadsheets_own_columns() {
+    let dir = scratch_dir("import-ignore-column");
+    let db = dir.join("areas.db");
+    let file = fixture("sheets-notes-columns.csv");
+    let path = file.to_str().unwrap();
+    let text = assert_fails(&import(&db, &file));
+    assert!(
+        text.contains("line 1: unknown column 'notes'")
+            && text.contains("line 1: unknown column 'checked by'"),
+        "{text}"
+    );
+    let db_arg = db.to_str().unwrap();
+    let args = ["import", "--db", db_arg, "--ignore-column", "notes"];
+    let text = assert_fails(&cli(&[
+        &args[..],
+        &[
+            "--ignore-column=checked by",
+            "--ignore-column",
+            "note",
+            path,
+        ],
+    ]
+    .concat()));
+    assert!(
+        text.contains("--ignore-column 'note': the header has no such column")
+            && !text.contains("unknown column"),
+        "{text}"
+    );
+    let out = cli(&[&args[..], &["--ignore-column=checked by", path]].concat());
+    assert_ok(&out);
+    assert!(stderr(&out).contains("with 2 areas"), "{}", stderr(&out));
+
+    let jsonl = dir.join("one.jsonl");
+    fs::write(&jsonl, "{}\n").unwrap();
+    let text = assert_fails(&cli(&[&args[..], &[jsonl.to_str().unwrap()]].concat()));
+    assert!(text.contains("are for CSV files"), "{text}");
+}

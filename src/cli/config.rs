@@ -10,6 +10,7 @@ use super::flags::Flags;
 use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, RedisUrl};
 use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
+use crate::data::import::CsvOptions;
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
 use crate::server::ServeConfig;
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
@@ -58,6 +59,7 @@ pub enum Command {
         keys: PathBuf,
         redis: Option<RedisUrl>,
         file: PathBuf,
+        csv: CsvOptions,
     },
     /// `rollback`: put `<db>.previous` back.
     Rollback {
@@ -217,7 +219,8 @@ impl Context<'_> {
     }
 
     fn import(&self, args: &[String]) -> Result<Command, UsageError> {
-        let f = match self.flags(args, IMPORT_USAGE, &["--db", "--keys"], &[], 1)? {
+        let valued = ["--db", "--keys", "--ignore-column"];
+        let f = match self.flags(args, IMPORT_USAGE, &valued, &[], 1)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
         };
@@ -231,6 +234,9 @@ impl Context<'_> {
             keys,
             redis,
             file: file.into(),
+            csv: CsvOptions {
+                ignore_columns: f.values("--ignore-column"),
+            },
         })
     }
 

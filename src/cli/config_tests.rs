@@ -158,9 +158,18 @@ fn parses_every_command() {
             db: DEFAULT_DB.into(),
             keys: DEFAULT_KEYS.into(),
             redis: None,
-            file: "x.csv".into()
+            file: "x.csv".into(),
+            csv: Default::default(),
         }
     );
+    let Command::Import { csv, .. } = parse(
+        &args("import --ignore-column notes --ignore-column=owner x.csv"),
+        &no_env,
+    )
+    .unwrap() else {
+        panic!("not an import");
+    };
+    assert_eq!(csv.ignore_columns, ["notes", "owner"]);
     assert_eq!(
         parse(&args("keys create --plan growth --label dev"), &no_env).unwrap(),
         Command::Keys {

@@ -66,11 +66,12 @@ fn run(command: Command) -> Result<(), String> {
             keys,
             redis,
             file,
+            csv,
         } => {
             if redis.is_none() {
                 move_keys(&db, &keys)?;
             }
-            let summary = import::run(&db, &file)?;
+            let summary = import::run(&db, &file, &csv)?;
             eprintln!("{summary}");
             Ok(())
         }

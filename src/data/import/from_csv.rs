@@ -21,6 +21,14 @@ mod cells;
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
 
+/// How a CSV file is read, beyond what it says itself: the import's flags
+/// (docs/import.md, "CSV").
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CsvOptions {
+    /// Columns read past, by their names in the header (`--ignore-column`).
+    pub ignore_columns: Vec<String>,
+}
+
 /// The header: column names in file order, kept to read a row again. A
 /// column with no name (None) is read past: the empty cells a spreadsheet
 /// leaves after its last named column.
@@ -69,6 +77,7 @@ fn builder() -> ReaderBuilder {
 /// file itself (not its content) stops the reading.
 pub fn each_row(
     input: impl BufRead,
+    options: &CsvOptions,
     mut visit: impl FnMut(Row, Span),
 ) -> Result<Option<Header>, String> {
     let mut records = Records::new(input);
@@ -77,7 +86,7 @@ pub fn each_row(
         return Ok(None);
     };
     let line = first.line;
-    let header = match header_of(first) {
+    let header = match header_of(first, options) {
         Ok(header) => header,
         Err(problems) => {
             visit(unread(line, problems), Span::NONE);
@@ -113,7 +122,7 @@ fn unread(line: u64, problems: Vec<String>) -> Row {
 }
 
 /// The header's column names, or its problems.
-fn header_of(first: Next) -> Result<Header, Vec<String>> {
+fn header_of(first: Next, options: &CsvOptions) -> Result<Header, Vec<String>> {
     match &first.read {
         Read::TooBig { .. } if first.len > ROW_BYTES_MAX => Err(vec![format!(
             "the header is more than {ROW_BYTES_MAX} bytes (16 MiB), the most a row may hold"
@@ -129,12 +138,22 @@ fn header_of(first: Next) -> Result<Header, Vec<String>> {
                 .iter()
                 .rposition(|c| !c.is_empty())
                 .map_or(0, |i| i + 1);
-            let problems = check_header(&names[..named]);
-            let columns = names
+            let ignored = |c: &str| options.ignore_columns.iter().any(|i| i == c);
+            let columns: Vec<Option<String>> = names
                 .iter()
                 .enumerate()
-                .map(|(i, c)| (i < named).then(|| c.to_string()))
+                .map(|(i, c)| (i < named && !ignored(c)).then(|| c.to_string()))
                 .collect();
+            let mut problems = unnamed_columns(&names[..named]);
+            for name in &options.ignore_columns {
+                if !names.contains(&name.as_str()) {
+                    problems.push(format!(
+                        "--ignore-column '{name}': the header has no such column"
+                    ));
+                }
+            }
+            let kept: Vec<&str> = columns.iter().flatten().map(String::as_str).collect();
+            problems.extend(check_header(&kept));
             match problems.is_empty() {
                 true => Ok(Header {
                     columns,
@@ -213,7 +232,8 @@ impl<'h> Rereader<'h> {
 #[cfg(test)]
 pub fn read(bytes: &[u8]) -> Vec<Row> {
     let mut rows = Vec::new();
-    each_row(bytes, |row, _| rows.push(row)).expect("bytes in memory always read");
+    each_row(bytes, &CsvOptions::default(), |row, _| rows.push(row))
+        .expect("bytes in memory always read");
     rows
 }
 
@@ -257,6 +277,19 @@ fn unreadable(e: &csv::Error) -> Row {
     }
 }
 
+/// An empty name between named columns, which no row's cell can be about.
+fn unnamed_columns(names: &[&str]) -> Vec<String> {
+    let unnamed = names.iter().enumerate().filter(|(_, c)| c.is_empty());
+    unnamed
+        .map(|(i, _)| {
+            format!(
+                "column {} of the header has no name, between named ones",
+                i + 1
+            )
+        })
+        .collect()
+}
+
 /// Every problem of the header: unknown, repeated and missing columns, and
 /// dimensions given with only some of their three columns.
 fn check_header(names: &[&str]) -> Vec<String> {
@@ -272,10 +305,7 @@ fn check_header(names: &[&str]) -> Vec<String> {
     };
     for (i, c) in names.iter().enumerate() {
         if c.is_empty() {
-            problems.push(format!(
-                "column {} of the header has no name, between named ones",
-                i + 1
-            ));
+            continue; // unnamed_columns
         } else if !known(c) {
             problems.push(format!(
                 "unknown column '{c}' (see docs/import.md for the columns)"

@@ -135,9 +135,11 @@ fn a_list_cell_past_its_cap_is_one_problem() {
 fn rows_of_separators_are_skipped_and_counted() {
     let text = format!("{HEADER}\r\n,,,,,,,,,\r\na,A,gauteng,M,1,2,5,1,s,\r\n , ,,\r\n");
     let mut rows = Vec::new();
-    let header = each_row(text.as_bytes(), |row, _| rows.push(row))
-        .unwrap()
-        .unwrap();
+    let header = each_row(text.as_bytes(), &CsvOptions::default(), |row, _| {
+        rows.push(row)
+    })
+    .unwrap()
+    .unwrap();
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].line, 3);
     assert_eq!(header.empty_rows, 2);

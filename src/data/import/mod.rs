@@ -34,6 +34,7 @@ use crate::data::seed::DimensionScore;
 use crate::dates;
 
 use area::{Area, Span};
+pub use from_csv::CsvOptions;
 use staging::{Format, Rereader, Staged};
 
 /// The most bytes one row may take: a JSON Lines line without its line
@@ -59,13 +60,13 @@ fn too_many_items(list: &str) -> String {
     format!("{list} holds more than {LIST_ITEMS_MAX} items, the most a list may hold")
 }
 
-pub fn run(db: &Path, file: &Path) -> Result<String, String> {
+pub fn run(db: &Path, file: &Path, csv: &CsvOptions) -> Result<String, String> {
     let format = format_of(file)?;
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
     let (input, before) = open_regular(file)?;
     let existed = check_target(db)?;
     let now = dates::now_unix();
-    let staged = staging::check(format, BufReader::new(&input), now)
+    let staged = staging::check(format, BufReader::new(&input), now, csv)
         .map_err(|e| format!("{}: {e}", file.display()))?
         .map_err(|problems| problems.report(file))?;
     let count = load::create_database(db, true, |writer| {
