@@ -240,3 +240,19 @@ fn ignore_column_drops_a_spreadsheets_own_columns() {
     let text = assert_fails(&cli(&[&args[..], &[jsonl.to_str().unwrap()]].concat()));
     assert!(text.contains("are for CSV files"), "{text}");
 }
+
+#[test]
+fn a_windows_1252_file_is_one_line_saying_how_to_save_it_as_utf8() {
+    let dir = scratch_dir("import-windows-1252");
+    let db = dir.join("areas.db");
+    let text = assert_fails(&import(&db, &fixture("excel-windows-1252.csv")));
+    assert!(
+        text.contains("has 1 problem on 1 line;")
+            && text.contains("line 2: the file is not UTF-8: it looks like Windows-1252")
+            && text.contains("'Daniëlskuil'")
+            && text.contains("in Excel: Save As → CSV UTF-8"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(!db.exists());
+}

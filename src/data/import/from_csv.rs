@@ -17,6 +17,8 @@ use cells::{history, list, number, other_names, required_number};
 
 #[path = "csv_cells.rs"]
 mod cells;
+#[path = "csv_encoding.rs"]
+mod encoding;
 
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
@@ -80,12 +82,22 @@ pub fn each_row(
     options: &CsvOptions,
     mut visit: impl FnMut(Row, Span),
 ) -> Result<Option<Header>, String> {
-    let mut records = Records::new(input);
+    let mut input = input;
     let cannot_read = |e: std::io::Error| format!("cannot read the file: {e}");
+    if let Some(problem) = encoding::utf16(input.fill_buf().map_err(cannot_read)?) {
+        visit(unread(0, vec![problem]), Span::NONE);
+        return Ok(None);
+    }
+    let mut records = Records::new(input);
     let Some(first) = records.next(false).map_err(cannot_read)? else {
         return Ok(None);
     };
     let line = first.line;
+    // A file in another encoding is one problem, not one a row.
+    if let Some(problem) = not_utf8(&first) {
+        visit(unread(line, vec![problem]), Span::NONE);
+        return Ok(None);
+    }
     let header = match header_of(first, options) {
         Ok(header) => header,
         Err(problems) => {
@@ -95,6 +107,10 @@ pub fn each_row(
     };
     let mut header = header;
     while let Some(next) = records.next(true).map_err(cannot_read)? {
+        if let Some(problem) = not_utf8(&next) {
+            visit(unread(next.line, vec![problem]), Span::NONE);
+            return Ok(None);
+        }
         let (line, span) = (
             next.line,
             Span {
@@ -118,6 +134,14 @@ fn unread(line: u64, problems: Vec<String>) -> Row {
         line,
         draft: None,
         problems,
+    }
+}
+
+/// The problem of a record that is not UTF-8, which names the file's encoding.
+fn not_utf8(next: &Next) -> Option<String> {
+    match &next.read {
+        Read::Held(bytes) => encoding::not_utf8(bytes),
+        _ => None,
     }
 }
 

@@ -84,21 +84,6 @@ fn an_empty_file_has_no_rows_and_a_header_alone_none_either() {
 }
 
 #[test]
-fn invalid_utf8_is_reported_on_its_line_and_reading_goes_on() {
-    let mut bytes = format!("{HEADER}\n").into_bytes();
-    bytes.extend_from_slice(b"a,\xff,gauteng,M,1,2,5,1,s,\nb,B,gauteng,M,1,2,5,1,s,\n");
-    let rows = read(&bytes);
-    assert_eq!(rows.len(), 2, "{rows:?}");
-    assert_eq!(rows[0].line, 2);
-    assert!(
-        rows[0].problems[0].contains("cannot read"),
-        "{:?}",
-        rows[0].problems
-    );
-    assert!(rows[1].problems.is_empty());
-}
-
-#[test]
 fn a_row_past_a_cap_or_an_open_quote_is_its_own_problem() {
     let long = "x".repeat(ROW_BYTES_MAX as usize);
     let many = ",".repeat(FIELDS_MAX);
@@ -161,4 +146,37 @@ fn empty_columns_after_the_last_name_are_read_past() {
     );
     let rows = read(b"id,,name\n");
     assert!(rows[0].problems[0].contains("column 2 of the header has no name"));
+}
+
+#[test]
+fn a_file_not_in_utf8_is_one_problem_naming_its_encoding() {
+    let mut bytes = format!("{HEADER}\n").into_bytes();
+    bytes.extend_from_slice(
+        b"a,Dani\xeblskuil,gauteng,M,1,2,5,1,s,\nb,\x93B\x94,gauteng,M,1,2,5,1,s,\n",
+    );
+    let rows = read(&bytes);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].line, 2);
+    let problem = &rows[0].problems[0];
+    assert!(
+        problem.starts_with("the file is not UTF-8: it looks like Windows-1252")
+            && problem.contains("byte 0xEB reads as 'Daniëlskuil'")
+            && problem.contains("Save As → CSV UTF-8"),
+        "{problem}"
+    );
+    let rows = read(b"\xff\xfei\0d\0\n\0");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0].problems[0].contains("it is UTF-16"),
+        "{:?}",
+        rows[0].problems
+    );
+    let mut bytes = format!("{HEADER}\n").into_bytes();
+    bytes.extend_from_slice(b"a,\x81,gauteng,M,1,2,5,1,s,\n");
+    let rows = read(&bytes);
+    assert!(
+        rows[0].problems[0].contains("byte 0x81 is no UTF-8"),
+        "{:?}",
+        rows[0].problems
+    );
 }
