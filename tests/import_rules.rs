@@ -256,3 +256,91 @@ fn a_windows_1252_file_is_one_line_saying_how_to_save_it_as_utf8() {
     assert_eq!(text.lines().count(), 2, "{text}");
     assert!(!db.exists());
 }
+
+/// (lat, updated_at, truth_score) of `id` as stored.
+fn stored(db: &std::path::Path, id: &str) -> (f64, String, f64) {
+    let conn = Connection::open(db).unwrap();
+    check_invariants(&conn);
+    let sql = "SELECT lat, updated_at, truth_score FROM areas WHERE id = ?1";
+    conn.query_row(sql, [id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+}
+
+#[test]
+fn a_south_african_excel_export_with_semicolons_and_decimal_commas_imports() {
+    let dir = scratch_dir("import-za-excel");
+    let db = dir.join("areas.db");
+    let out = import(&db, &fixture("excel-za-semicolon.csv"));
+    assert_ok(&out);
+    assert!(stderr(&out).contains("with 3 areas"), "{}", stderr(&out));
+    // 6,5 × 0,6 + 8,25 × 0,4 = 7,2; updated_at written 2026/11/20.
+    let want = (-33.9167, "2026-11-20T00:00:00Z".to_string(), 7.2);
+    assert_eq!(stored(&db, "sea-point"), want);
+    assert_eq!(stored(&db, "hatfield").1, "2026-11-01T00:00:00Z");
+
+    // Said explicitly, the same file reads alike.
+    let (file, db_arg) = (
+        fixture("excel-za-semicolon.csv"),
+        db.to_str().unwrap().to_string(),
+    );
+    let args = [
+        "import",
+        "--db",
+        &db_arg,
+        "--delimiter",
+        ";",
+        "--decimal-comma",
+    ];
+    assert_ok(&cli(&[&args[..], &[file.to_str().unwrap()]].concat()));
+    assert_eq!(stored(&db, "sea-point"), want);
+}
+
+#[test]
+fn a_google_sheets_en_za_export_with_quoted_decimal_commas_imports() {
+    let dir = scratch_dir("import-za-sheets");
+    let db = dir.join("areas.db");
+    assert_ok(&import(&db, &fixture("sheets-en-za.csv")));
+    let want = (-26.12355, "2026-11-20T00:00:00Z".to_string(), 5.5);
+    assert_eq!(stored(&db, "soweto"), want);
+}
+
+#[test]
+fn a_file_mixing_decimals_or_separators_gets_one_line_saying_so() {
+    let dir = scratch_dir("import-za-mixed");
+    let db = dir.join("areas.db");
+    let text = assert_fails(&import(&db, &fixture("excel-za-mixed-decimals.csv")));
+    assert!(
+        text.contains("has 1 problem;")
+            && text.contains(
+                "the file writes decimals both ways: line 2 has lat '-33,9167' with a decimal comma, \
+                 line 3 has lat '-25.7479' with a decimal point"
+            ),
+        "{text}"
+    );
+    let text = assert_fails(&import(&db, &fixture("mixed-separators.csv")));
+    assert!(
+        text.contains("has 1 problem on 1 line;")
+            && text.contains(
+                "line 3: this row is separated by ',' but the header by ';' (and 1 more line)"
+            ),
+        "{text}"
+    );
+    // --decimal-comma names each decimal point instead.
+    let file = fixture("excel-za-mixed-decimals.csv");
+    let db_arg = db.to_str().unwrap();
+    let out = cli(&[
+        "import",
+        "--db",
+        db_arg,
+        "--decimal-comma",
+        file.to_str().unwrap(),
+    ]);
+    let text = assert_fails(&out);
+    assert!(
+        text.contains(
+            "line 3 (hatfield): lat '-25.7479' has a decimal point, but --decimal-comma says"
+        ),
+        "{text}"
+    );
+    assert!(!db.exists());
+}

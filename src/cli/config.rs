@@ -219,8 +219,8 @@ impl Context<'_> {
     }
 
     fn import(&self, args: &[String]) -> Result<Command, UsageError> {
-        let valued = ["--db", "--keys", "--ignore-column"];
-        let f = match self.flags(args, IMPORT_USAGE, &valued, &[], 1)? {
+        let valued = ["--db", "--keys", "--ignore-column", "--delimiter"];
+        let f = match self.flags(args, IMPORT_USAGE, &valued, &["--decimal-comma"], 1)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
         };
@@ -236,6 +236,8 @@ impl Context<'_> {
             file: file.into(),
             csv: CsvOptions {
                 ignore_columns: f.values("--ignore-column"),
+                delimiter: delimiter(f.value("--delimiter"))?,
+                decimal_comma: f.switch("--decimal-comma"),
             },
         })
     }
@@ -246,6 +248,19 @@ impl Context<'_> {
             Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
             Err(help) => Ok(help),
         }
+    }
+}
+
+/// `import --delimiter`: `,`, `;` or `tab` (or a tab itself).
+fn delimiter(value: Option<String>) -> Result<Option<u8>, UsageError> {
+    match value.as_deref() {
+        None => Ok(None),
+        Some(",") => Ok(Some(b',')),
+        Some(";") => Ok(Some(b';')),
+        Some("tab" | "\t") => Ok(Some(b'\t')),
+        Some(other) => Err(usage_error(IMPORT_USAGE)(format!(
+            "--delimiter is ',', ';' or tab, not '{other}'"
+        ))),
     }
 }
 

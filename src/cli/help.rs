@@ -4,7 +4,7 @@ pub const USAGE: &str = "usage: area-scoring <command> [options]
 
 commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
-  import [--db PATH] [--ignore-column NAME] FILE     replace the areas with your own (CSV or JSON Lines)
+  import [--db PATH] [--delimiter C] FILE            replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
   serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
         [--client-timeout SECS] [--metrics-addr HOST:PORT] [--max-connections N]
@@ -45,7 +45,8 @@ Creates the database from schema.sql and the seed places with synthetic scores.
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
                       (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
-pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] [--ignore-column NAME]... FILE
+pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] [--ignore-column NAME]...
+                           [--delimiter ,|;|tab] [--decimal-comma] FILE
 
 Replaces the areas of the database with those in FILE (.csv or .jsonl; the format is in
 docs/import.md).
@@ -54,6 +55,8 @@ API keys are in the keys file, untouched. The replaced dataset is kept as <db>.p
 (see rollback). A running server picks up the new file within a second.
   --db PATH             database file (default data/areas.db, or AREA_DB)
   --ignore-column NAME  read past the CSV column NAME (a spreadsheet's notes); repeatable
+  --delimiter C         the CSV separator: , ; or tab (default: ; when the header has one and no ,)
+  --decimal-comma       every CSV decimal is written with a comma (6,25); default: either, one way throughout
   --redis URL           keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
                         (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 

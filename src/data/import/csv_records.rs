@@ -54,6 +54,9 @@ pub struct Records<R> {
     after_cr: bool,
     fields: Vec<u8>,
     ends: Vec<usize>,
+    /// The bytes of the records read while kept (`keep_raw`): the header's,
+    /// to tell its separator.
+    raw: Option<Vec<u8>>,
     /// Where the fields of a record that is not held are written, and dropped.
     scratch: Vec<u8>,
     scratch_ends: Vec<usize>,
@@ -83,11 +86,31 @@ impl<R: BufRead> Records<R> {
             byte: 0,
             line: 1,
             after_cr: false,
+            raw: None,
             fields: vec![0; 4096],
             ends: vec![0; 64],
             scratch: vec![0; 64 * 1024],
             scratch_ends: vec![0; 1024],
         }
+    }
+
+    /// Keeps the bytes of the records read from now on (`on`), or stops
+    /// and returns those kept. Only bytes within the row cap are kept.
+    pub fn keep_raw(&mut self, on: bool) -> Vec<u8> {
+        let kept = self.raw.take().unwrap_or_default();
+        if on {
+            self.raw = Some(Vec::new());
+        }
+        kept
+    }
+
+    /// Splits the records from the next one on at `delimiter` (between
+    /// records, so that csv_core starts afresh).
+    pub fn set_delimiter(&mut self, delimiter: u8) {
+        self.core = csv_core::ReaderBuilder::new()
+            .comment(Some(COMMENT))
+            .delimiter(delimiter)
+            .build();
     }
 
     /// The next record, None at the end of the input. With `measure` off, a
@@ -144,6 +167,9 @@ impl<R: BufRead> Records<R> {
             p.break_given = nin > 0;
             p.open_quote = p.break_given && !matches!(res, ReadRecordResult::Record);
         } else {
+            if let Some(raw) = self.raw.as_mut().filter(|_| p.held) {
+                raw.extend_from_slice(&chunk[..nin]);
+            }
             self.count_lines(nin);
             self.input.consume(nin);
             self.byte += nin as u64;

@@ -7,13 +7,13 @@
 
 use std::io::{BufRead, Cursor, SeekFrom};
 
-use csv::{Position, ReaderBuilder, StringRecord, Trim};
+use csv::{ByteRecord, Position, ReaderBuilder, StringRecord, Trim};
 
 use super::area::{Draft, DraftDimension, Row, Span};
 use super::csv_records::{FIELDS_MAX, Next, Read, Records};
 use super::{ROW_BYTES_MAX, too_long};
 use crate::domain::DIMENSIONS;
-use cells::{history, list, number, other_names, required_number};
+use cells::{Decimals, history, iso_date, list, other_names};
 
 #[path = "csv_cells.rs"]
 mod cells;
@@ -29,6 +29,12 @@ const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_name
 pub struct CsvOptions {
     /// Columns read past, by their names in the header (`--ignore-column`).
     pub ignore_columns: Vec<String>,
+    /// The separator (`--delimiter`); else `;` when the header line has one
+    /// and no `,`, else `,`.
+    pub delimiter: Option<u8>,
+    /// Every decimal is written with a comma (`--decimal-comma`); else a
+    /// file may write them either way, one way throughout.
+    pub decimal_comma: bool,
 }
 
 /// The header: column names in file order, kept to read a row again. A
@@ -42,6 +48,10 @@ pub struct Header {
     /// Rows holding nothing but separators, skipped (the import's summary
     /// says how many).
     pub empty_rows: u64,
+    delimiter: u8,
+    decimals: Decimals,
+    /// Rows that look separated by the other separator: the first's line, and how many.
+    other_separator: Option<(u64, u64)>,
 }
 
 impl Header {
@@ -62,9 +72,10 @@ impl Header {
 /// How a row is read again from its bytes: as `csv_records` read it in the
 /// whole file, with the same csv_core settings (RFC 4180 quotes, `#`
 /// comments) and every field trimmed.
-fn builder() -> ReaderBuilder {
+fn builder(delimiter: u8) -> ReaderBuilder {
     let mut b = ReaderBuilder::new();
     b.has_headers(false)
+        .delimiter(delimiter)
         .flexible(true)
         .trim(Trim::All)
         .comment(Some(b'#'));
@@ -89,16 +100,29 @@ pub fn each_row(
         return Ok(None);
     }
     let mut records = Records::new(input);
-    let Some(first) = records.next(false).map_err(cannot_read)? else {
+    records.keep_raw(true);
+    let Some(mut first) = records.next(false).map_err(cannot_read)? else {
         return Ok(None);
     };
+    let raw = records.keep_raw(false);
+    let delimiter = match options.delimiter {
+        Some(d) => d,
+        None if raw.contains(&b';') && !raw.contains(&b',') => b';',
+        None => b',',
+    };
+    if delimiter != b',' {
+        records.set_delimiter(delimiter);
+        if let Read::Held(record) = &mut first.read {
+            *record = split_header(&raw, delimiter);
+        }
+    }
     let line = first.line;
     // A file in another encoding is one problem, not one a row.
     if let Some(problem) = not_utf8(&first) {
         visit(unread(line, vec![problem]), Span::NONE);
         return Ok(None);
     }
-    let header = match header_of(first, options) {
+    let header = match header_of(first, options, delimiter) {
         Ok(header) => header,
         Err(problems) => {
             visit(unread(line, problems), Span::NONE);
@@ -121,9 +145,32 @@ pub fn each_row(
         match held(next) {
             // A row Excel leaves behind when rows are deleted: only separators.
             Ok(record) if record.iter().all(str::is_empty) => header.empty_rows += 1,
+            Ok(record) if other_separator(&header, &record) => {
+                let (first, more) = header.other_separator.get_or_insert((line, 0));
+                *more += u64::from(*first != line);
+            }
             Ok(record) => visit(to_row(&header, &record), span),
             Err(problem) => visit(unread(line, vec![problem]), Span::NONE),
         }
+    }
+    if let Some((line, more)) = header.other_separator {
+        let (own, other) = match header.delimiter {
+            b';' => ("';'", "','"),
+            _ => ("','", "';'"),
+        };
+        let also = match more {
+            0 => String::new(),
+            1 => " (and 1 more line)".to_string(),
+            n => format!(" (and {n} more lines)"),
+        };
+        let problem = format!(
+            "this row is separated by {other} but the header by {own}{also}: \
+             a file uses one separator throughout (or say which with --delimiter)"
+        );
+        visit(unread(line, vec![problem]), Span::NONE);
+    }
+    if let Some(problem) = header.decimals.mixed() {
+        visit(unread(0, vec![problem]), Span::NONE);
     }
     Ok(Some(header))
 }
@@ -137,6 +184,29 @@ fn unread(line: u64, problems: Vec<String>) -> Row {
     }
 }
 
+/// The header's fields split at `delimiter` from its bytes in the file, as
+/// the rows after it are.
+fn split_header(raw: &[u8], delimiter: u8) -> ByteRecord {
+    let mut reader = builder(delimiter).from_reader(raw);
+    let mut record = ByteRecord::new();
+    match reader.read_byte_record(&mut record) {
+        Ok(true) => record,
+        _ => ByteRecord::new(),
+    }
+}
+
+/// Whether a row whose fields do not match the header's reads right at the
+/// other separator: a file that mixes them.
+fn other_separator(header: &Header, r: &StringRecord) -> bool {
+    if r.len() == header.columns.len() || r.len() == header.named {
+        return false;
+    }
+    let own = if header.delimiter == b';' { ";" } else { "," };
+    let other = if header.delimiter == b';' { ',' } else { ';' };
+    let text = r.iter().collect::<Vec<_>>().join(own);
+    text.split(other).count() >= header.named
+}
+
 /// The problem of a record that is not UTF-8, which names the file's encoding.
 fn not_utf8(next: &Next) -> Option<String> {
     match &next.read {
@@ -146,7 +216,7 @@ fn not_utf8(next: &Next) -> Option<String> {
 }
 
 /// The header's column names, or its problems.
-fn header_of(first: Next, options: &CsvOptions) -> Result<Header, Vec<String>> {
+fn header_of(first: Next, options: &CsvOptions, delimiter: u8) -> Result<Header, Vec<String>> {
     match &first.read {
         Read::TooBig { .. } if first.len > ROW_BYTES_MAX => Err(vec![format!(
             "the header is more than {ROW_BYTES_MAX} bytes (16 MiB), the most a row may hold"
@@ -177,12 +247,25 @@ fn header_of(first: Next, options: &CsvOptions) -> Result<Header, Vec<String>> {
                 }
             }
             let kept: Vec<&str> = columns.iter().flatten().map(String::as_str).collect();
-            problems.extend(check_header(&kept));
+            let other = if delimiter == b';' { ',' } else { ';' };
+            match names.iter().any(|c| c.contains(other)) && options.delimiter.is_none() {
+                true => problems.push(format!(
+                    "the header separates its names with both ';' and ',': \
+                     a file uses one separator throughout (or say which with --delimiter)"
+                )),
+                false => problems.extend(check_header(&kept)),
+            }
             match problems.is_empty() {
                 true => Ok(Header {
                     columns,
                     named,
                     empty_rows: 0,
+                    delimiter,
+                    decimals: Decimals {
+                        comma: options.decimal_comma,
+                        ..Decimals::default()
+                    },
+                    other_separator: None,
                 }),
                 false => Err(problems),
             }
@@ -226,7 +309,7 @@ impl<'h> Rereader<'h> {
     pub fn new(header: &'h Header) -> Rereader<'h> {
         Rereader {
             header,
-            reader: builder().from_reader(Cursor::new(Vec::new())),
+            reader: builder(header.delimiter).from_reader(Cursor::new(Vec::new())),
             record: StringRecord::new(),
         }
     }
@@ -374,15 +457,17 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         name: required_text("name", &mut problems),
         province: required_text("province", &mut problems),
         municipality: required_text("municipality", &mut problems),
-        updated_at: cell("updated_at").map(String::from),
+        updated_at: cell("updated_at").map(iso_date),
         ..Draft::default()
     };
     let list_cell =
         |name: &str, problems: &mut Vec<String>| cell(name).and_then(|v| list(name, v, problems));
     d.other_names = list_cell("other_names", &mut problems).map_or_else(Vec::new, other_names);
-    d.lat = required_number("lat", cell("lat"), &mut problems);
-    d.lng = required_number("lng", cell("lng"), &mut problems);
-    d.truth_score = cell("truth_score").and_then(|v| number("truth_score", v, &mut problems));
+    let (decimals, line) = (&header.decimals, line_of(r));
+    d.lat = decimals.required((line, "lat"), cell("lat"), &mut problems);
+    d.lng = decimals.required((line, "lng"), cell("lng"), &mut problems);
+    d.truth_score =
+        cell("truth_score").and_then(|v| decimals.number((line, "truth_score"), v, &mut problems));
     for name in DIMENSIONS {
         let weight_column = format!("{name}_weight");
         let sources_column = format!("{name}_sources");
@@ -393,15 +478,15 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         let sources = list_cell(&sources_column, &mut problems);
         d.dimensions.push(DraftDimension {
             name: name.to_string(),
-            score: required_number(name, score, &mut problems),
-            weight: required_number(&weight_column, weight, &mut problems),
+            score: decimals.required((line, name), score, &mut problems),
+            weight: decimals.required((line, &weight_column), weight, &mut problems),
             sources: sources.map_or_else(Vec::new, |s| {
                 s.split(';').map(|x| x.trim().to_string()).collect()
             }),
         });
     }
-    d.history =
-        list_cell("history", &mut problems).map_or_else(Vec::new, |h| history(h, &mut problems));
+    d.history = list_cell("history", &mut problems)
+        .map_or_else(Vec::new, |h| history(decimals, line, h, &mut problems));
     (d, problems)
 }
 
