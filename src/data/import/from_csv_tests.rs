@@ -180,3 +180,23 @@ fn a_file_not_in_utf8_is_one_problem_naming_its_encoding() {
         rows[0].problems
     );
 }
+
+#[test]
+fn semicolons_and_decimal_commas_are_read_when_the_file_uses_them_throughout() {
+    let header = HEADER.replace(',', ";");
+    let text = format!("{header}\r\na;A;gauteng;M;-26,5;28;5,5;1;s;\"2026/01/01:5,5\"\r\n");
+    let row = one(&text);
+    assert!(row.problems.is_empty(), "{:?}", row.problems);
+    let d = row.draft.unwrap();
+    assert_eq!(
+        (d.lat, d.lng, d.dimensions[0].score),
+        (Some(-26.5), Some(28.0), Some(5.5))
+    );
+    assert_eq!(d.history[0].date, "2026-01-01");
+    let rows = read(b"id;name,province\n");
+    assert!(
+        rows[0].problems[0].contains("both ';' and ','"),
+        "{:?}",
+        rows[0].problems
+    );
+}
