@@ -344,3 +344,17 @@ fn a_file_mixing_decimals_or_separators_gets_one_line_saying_so() {
     );
     assert!(!db.exists());
 }
+
+#[test]
+fn a_utf16_file_is_one_line_naming_it_by_its_mark() {
+    let dir = scratch_dir("import-utf16");
+    let db = dir.join("areas.db");
+    let text = assert_fails(&import(&db, &fixture("excel-unicode-text.csv")));
+    assert!(
+        text.contains("has 1 problem;")
+            && text.contains("the file is not UTF-8: it is UTF-16")
+            && text.contains("Save As → CSV UTF-8"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}

@@ -10,8 +10,8 @@ use super::flags::Flags;
 use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, RedisUrl};
 use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
-use crate::data::import::CsvOptions;
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
+use crate::data::import::CsvOptions;
 use crate::server::ServeConfig;
 pub use keys_config::{KeysAction, PlansAction, UsageFormat};
 

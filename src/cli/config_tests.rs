@@ -176,8 +176,18 @@ fn parses_every_command() {
         panic!("not an import");
     };
     assert_eq!((csv.delimiter, csv.decimal_comma), (Some(b';'), true));
+    let Command::Import { csv, .. } =
+        parse(&args("import --delimiter tab x.csv"), &no_env).unwrap()
+    else {
+        panic!("not an import");
+    };
+    assert_eq!(csv.delimiter, Some(b'\t'));
     let refused = parse(&args("import --delimiter | x.csv"), &no_env).unwrap_err();
-    assert!(refused.message.contains("--delimiter is ',', ';' or tab"), "{}", refused.message);
+    assert!(
+        refused.message.contains("--delimiter is ',', ';' or tab"),
+        "{}",
+        refused.message
+    );
     assert_eq!(
         parse(&args("keys create --plan growth --label dev"), &no_env).unwrap(),
         Command::Keys {

@@ -204,7 +204,8 @@ fn other_separator(header: &Header, r: &StringRecord) -> bool {
     let own = if header.delimiter == b';' { ";" } else { "," };
     let other = if header.delimiter == b';' { ',' } else { ';' };
     let text = r.iter().collect::<Vec<_>>().join(own);
-    text.split(other).count() >= header.named
+    let fields = text.split(other).count();
+    fields == header.named || fields == header.columns.len()
 }
 
 /// The problem of a record that is not UTF-8, which names the file's encoding.
