@@ -100,22 +100,9 @@ pub fn each_row(
         return Ok(None);
     }
     let mut records = Records::new(input);
-    records.keep_raw(true);
-    let Some(mut first) = records.next(false).map_err(cannot_read)? else {
+    let Some((first, delimiter)) = first_record(&mut records, options).map_err(cannot_read)? else {
         return Ok(None);
     };
-    let raw = records.keep_raw(false);
-    let delimiter = match options.delimiter {
-        Some(d) => d,
-        None if raw.contains(&b';') && !raw.contains(&b',') => b';',
-        None => b',',
-    };
-    if delimiter != b',' {
-        records.set_delimiter(delimiter);
-        if let Read::Held(record) = &mut first.read {
-            *record = split_header(&raw, delimiter);
-        }
-    }
     let line = first.line;
     // A file in another encoding is one problem, not one a row.
     if let Some(problem) = not_utf8(&first) {
@@ -153,6 +140,41 @@ pub fn each_row(
             Err(problem) => visit(unread(line, vec![problem]), Span::NONE),
         }
     }
+    for (line, problem) in file_problems(&header) {
+        visit(unread(line, vec![problem]), Span::NONE);
+    }
+    Ok(Some(header))
+}
+
+/// The header's record, split at the file's separator: `options`' or the
+/// one its bytes tell, which the records after it are split at too.
+fn first_record<R: BufRead>(
+    records: &mut Records<R>,
+    options: &CsvOptions,
+) -> std::io::Result<Option<(Next, u8)>> {
+    records.keep_raw(true);
+    let Some(mut first) = records.next(false)? else {
+        return Ok(None);
+    };
+    let raw = records.keep_raw(false);
+    let delimiter = match options.delimiter {
+        Some(d) => d,
+        None if raw.contains(&b';') && !raw.contains(&b',') => b';',
+        None => b',',
+    };
+    if delimiter != b',' {
+        records.set_delimiter(delimiter);
+        if let Read::Held(record) = &mut first.read {
+            *record = split_header(&raw, delimiter);
+        }
+    }
+    Ok(Some((first, delimiter)))
+}
+
+/// The problems of the whole file, known once every row is read: rows at
+/// the other separator, decimals written both ways.
+fn file_problems(header: &Header) -> Vec<(u64, String)> {
+    let mut problems = Vec::new();
     if let Some((line, more)) = header.other_separator {
         let (own, other) = match header.delimiter {
             b';' => ("';'", "','"),
@@ -167,12 +189,12 @@ pub fn each_row(
             "this row is separated by {other} but the header by {own}{also}: \
              a file uses one separator throughout (or say which with --delimiter)"
         );
-        visit(unread(line, vec![problem]), Span::NONE);
+        problems.push((line, problem));
     }
     if let Some(problem) = header.decimals.mixed() {
-        visit(unread(0, vec![problem]), Span::NONE);
+        problems.push((0, problem));
     }
-    Ok(Some(header))
+    problems
 }
 
 /// A row that could not be read, with why.
@@ -228,34 +250,8 @@ fn header_of(first: Next, options: &CsvOptions, delimiter: u8) -> Result<Header,
         _ => {
             let record = held(first).map_err(|problem| vec![problem])?;
             let names: Vec<&str> = record.iter().collect();
-            // Empty cells after the last name are columns of nothing.
-            let named = names
-                .iter()
-                .rposition(|c| !c.is_empty())
-                .map_or(0, |i| i + 1);
-            let ignored = |c: &str| options.ignore_columns.iter().any(|i| i == c);
-            let columns: Vec<Option<String>> = names
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (i < named && !ignored(c)).then(|| c.to_string()))
-                .collect();
-            let mut problems = unnamed_columns(&names[..named]);
-            for name in &options.ignore_columns {
-                if !names.contains(&name.as_str()) {
-                    problems.push(format!(
-                        "--ignore-column '{name}': the header has no such column"
-                    ));
-                }
-            }
-            let kept: Vec<&str> = columns.iter().flatten().map(String::as_str).collect();
-            let other = if delimiter == b';' { ',' } else { ';' };
-            match names.iter().any(|c| c.contains(other)) && options.delimiter.is_none() {
-                true => problems.push(format!(
-                    "the header separates its names with both ';' and ',': \
-                     a file uses one separator throughout (or say which with --delimiter)"
-                )),
-                false => problems.extend(check_header(&kept)),
-            }
+            let (columns, named) = columns_of(&names, options);
+            let problems = header_problems(&names, &columns, named, options, delimiter);
             match problems.is_empty() {
                 true => Ok(Header {
                     columns,
@@ -272,6 +268,52 @@ fn header_of(first: Next, options: &CsvOptions, delimiter: u8) -> Result<Header,
             }
         }
     }
+}
+
+/// The columns read (None for one read past: ignored, or empty after the
+/// last name), and how many there are up to the last name.
+fn columns_of(names: &[&str], options: &CsvOptions) -> (Vec<Option<String>>, usize) {
+    // Empty cells after the last name are columns of nothing.
+    let named = names
+        .iter()
+        .rposition(|c| !c.is_empty())
+        .map_or(0, |i| i + 1);
+    let ignored = |c: &str| options.ignore_columns.iter().any(|i| i == c);
+    let columns = names
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i < named && !ignored(c)).then(|| c.to_string()))
+        .collect();
+    (columns, named)
+}
+
+/// Every problem of the header as read at `delimiter`, beyond its caps.
+fn header_problems(
+    names: &[&str],
+    columns: &[Option<String>],
+    named: usize,
+    options: &CsvOptions,
+    delimiter: u8,
+) -> Vec<String> {
+    let mut problems = unnamed_columns(&names[..named]);
+    for name in &options.ignore_columns {
+        if !names.contains(&name.as_str()) {
+            problems.push(format!(
+                "--ignore-column '{name}': the header has no such column"
+            ));
+        }
+    }
+    let kept: Vec<&str> = columns.iter().flatten().map(String::as_str).collect();
+    let other = if delimiter == b';' { ',' } else { ';' };
+    match names.iter().any(|c| c.contains(other)) && options.delimiter.is_none() {
+        true => problems.push(
+            "the header separates its names with both ';' and ',': \
+             a file uses one separator throughout (or say which with --delimiter)"
+                .into(),
+        ),
+        false => problems.extend(check_header(&kept)),
+    }
+    problems
 }
 
 /// The record as text, trimmed as every CSV of an import is (`builder`), or
