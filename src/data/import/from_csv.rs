@@ -2,6 +2,9 @@
 //! per area. Each dimension takes three columns (`safety`, `safety_weight`,
 //! `safety_sources` with `;` between identifiers); `history` holds
 //! `DATE:SCORE` items separated by `;`. Lines starting with `#` are comments.
+//! Files as spreadsheets write them are read too: `;` between cells (told
+//! from the header line), decimal commas, rows of empty cells, an unnamed
+//! last column; a file in another encoding is one problem naming it.
 //! This module turns rows into `Draft`s and reports what cannot be read,
 //! reading the file as a stream, and a row again from its bytes.
 
