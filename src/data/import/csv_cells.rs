@@ -66,10 +66,12 @@ impl Decimals {
             ));
             return None;
         }
-        if let Some(k) = kind {
-            self.seen.borrow_mut()[k].get_or_insert_with(|| (line, name.into(), text.into()));
-        }
         let n = rules::decimal(&text.replacen(',', ".", 1));
+        if let Some(k) = kind.filter(|_| n.is_some()) {
+            // Only a number's first characters: the message needs no more.
+            let shown = || text.chars().take(40).collect();
+            self.seen.borrow_mut()[k].get_or_insert_with(|| (line, name.into(), shown()));
+        }
         if n.is_none() {
             problems.push(format!(
                 "{name} '{text}' is not a number in decimal notation (like 6.25 or -33.91, or 6,25 with a decimal comma)"
