@@ -11,6 +11,7 @@ use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, RedisUrl};
 use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
+use crate::data::import::CsvOptions;
 use crate::server::ServeConfig;
 pub use keys_config::{CreateFormat, Format, KeysAction, KeysFile, PlansAction};
 
@@ -60,6 +61,7 @@ pub enum Command {
         file: PathBuf,
         /// `--allow-shrink`: remove or move many of the served areas.
         allow_shrink: bool,
+        csv: CsvOptions,
     },
     /// `rollback`: put `<db>.previous` back.
     Rollback {
@@ -221,8 +223,9 @@ impl Context<'_> {
     }
 
     fn import(&self, args: &[String]) -> Result<Command, UsageError> {
-        let switches = ["--allow-shrink"];
-        let f = match self.flags(args, IMPORT_USAGE, &["--db", "--keys"], &switches, 1)? {
+        let valued = ["--db", "--keys", "--ignore-column", "--delimiter"];
+        let switches = ["--allow-shrink", "--decimal-comma"];
+        let f = match self.flags(args, IMPORT_USAGE, &valued, &switches, 1)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
         };
@@ -237,6 +240,11 @@ impl Context<'_> {
             redis,
             file: file.into(),
             allow_shrink: f.switch("--allow-shrink"),
+            csv: CsvOptions {
+                ignore_columns: f.values("--ignore-column"),
+                delimiter: delimiter(f.value("--delimiter"))?,
+                decimal_comma: f.switch("--decimal-comma"),
+            },
         })
     }
 
@@ -246,6 +254,19 @@ impl Context<'_> {
             Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
             Err(help) => Ok(help),
         }
+    }
+}
+
+/// `import --delimiter`: `,`, `;` or `tab` (or a tab itself).
+fn delimiter(value: Option<String>) -> Result<Option<u8>, UsageError> {
+    match value.as_deref() {
+        None => Ok(None),
+        Some(",") => Ok(Some(b',')),
+        Some(";") => Ok(Some(b';')),
+        Some("tab" | "\t") => Ok(Some(b'\t')),
+        Some(other) => Err(usage_error(IMPORT_USAGE)(format!(
+            "--delimiter is ',', ';' or tab, not '{other}'"
+        ))),
     }
 }
 

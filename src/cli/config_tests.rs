@@ -171,7 +171,8 @@ fn parses_every_command() {
             keys: DEFAULT_KEYS.into(),
             redis: None,
             file: "x.csv".into(),
-            allow_shrink: false
+            allow_shrink: false,
+            csv: Default::default(),
         }
     );
     assert_eq!(
@@ -181,8 +182,35 @@ fn parses_every_command() {
             keys: DEFAULT_KEYS.into(),
             redis: None,
             file: "x.csv".into(),
-            allow_shrink: true
+            allow_shrink: true,
+            csv: Default::default(),
         }
+    );
+    let Command::Import { csv, .. } = parse(
+        &args("import --ignore-column notes --ignore-column=owner x.csv"),
+        &no_env,
+    )
+    .unwrap() else {
+        panic!("not an import");
+    };
+    assert_eq!(csv.ignore_columns, ["notes", "owner"]);
+    let Command::Import { csv, .. } =
+        parse(&args("import --delimiter ; --decimal-comma x.csv"), &no_env).unwrap()
+    else {
+        panic!("not an import");
+    };
+    assert_eq!((csv.delimiter, csv.decimal_comma), (Some(b';'), true));
+    let Command::Import { csv, .. } =
+        parse(&args("import --delimiter tab x.csv"), &no_env).unwrap()
+    else {
+        panic!("not an import");
+    };
+    assert_eq!(csv.delimiter, Some(b'\t'));
+    let refused = parse(&args("import --delimiter | x.csv"), &no_env).unwrap_err();
+    assert!(
+        refused.message.contains("--delimiter is ',', ';' or tab"),
+        "{}",
+        refused.message
     );
     assert_eq!(
         parse(&args("keys create --plan growth --label dev"), &no_env).unwrap(),

@@ -2,6 +2,9 @@
 //! values are read: `--name value`, `--name=value`, switches, `--help`, and
 //! plain arguments. What the values mean is config.rs's business.
 
+/// The valued flags that may be given more than once, each value kept.
+const REPEATABLE: [&str; 1] = ["--ignore-column"];
+
 /// Flags of one subcommand: `--name value`, `--name=value`, switches, `--help`,
 /// and up to `max_positional` plain arguments.
 pub struct Flags {
@@ -41,7 +44,7 @@ impl Flags {
                         .cloned()
                         .ok_or(format!("{name} needs a value"))?,
                 };
-                if flags.values.iter().any(|(n, _)| n == name) {
+                if !REPEATABLE.contains(&name) && flags.values.iter().any(|(n, _)| n == name) {
                     return Err(format!("{name} given twice"));
                 }
                 flags.values.push((name.to_string(), value));
@@ -57,6 +60,12 @@ impl Flags {
             }
         }
         Ok(flags)
+    }
+
+    /// Every value of a flag that may be given more than once (`REPEATABLE`), in order.
+    pub fn values(&self, name: &str) -> Vec<String> {
+        let given = self.values.iter().filter(|(n, _)| n == name);
+        given.map(|(_, v)| v.clone()).collect()
     }
 
     pub fn value(&self, name: &str) -> Option<String> {

@@ -47,7 +47,8 @@ Creates the database from schema.sql and the seed places with synthetic scores.
   --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
                       (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
-pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] [--allow-shrink] FILE
+pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] [--allow-shrink] [--ignore-column NAME]...
+                           [--delimiter ,|;|tab] [--decimal-comma] FILE
 
 Replaces the areas of the database with those in FILE (.csv or .jsonl; the format is in
 docs/import.md).
@@ -58,10 +59,13 @@ to another province (10 areas or more either way), is refused and nothing change
 API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous,
 the older ones as <db>.previous.2 and <db>.previous.3 (see rollback). A running server
 picks up the new file within a second.
-  --db PATH           database file (default data/areas.db, or AREA_DB)
-  --allow-shrink      replace the areas even when many would be removed or moved
-  --redis URL         keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
-                      (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
+  --db PATH             database file (default data/areas.db, or AREA_DB)
+  --allow-shrink        replace the areas even when many would be removed or moved
+  --ignore-column NAME  read past the CSV column NAME (a spreadsheet's notes); repeatable
+  --delimiter C         the CSV separator: , ; or tab (default: ; when the header has one and no ,)
+  --decimal-comma       every CSV decimal is written with a comma (6,25); default: either, one way throughout
+  --redis URL           keys, plans, budgets and usage in Redis, shared by every host: redis://host:port[/db]
+                        (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
 pub const ROLLBACK_USAGE: &str = "usage: area-scoring rollback [--db PATH]
 

@@ -67,6 +67,7 @@ fn run(command: Command) -> Result<(), String> {
             redis,
             file,
             allow_shrink,
+            csv,
         } => {
             if redis.is_none() {
                 move_keys(&db, &keys)?;
@@ -74,7 +75,7 @@ fn run(command: Command) -> Result<(), String> {
             let allow = import::Allow {
                 shrink: allow_shrink,
             };
-            let summary = import::run(&db, &file, allow)?;
+            let summary = import::run(&db, &file, allow, &csv)?;
             eprintln!("{summary}");
             Ok(())
         }

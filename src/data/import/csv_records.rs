@@ -49,8 +49,14 @@ pub struct Records<R> {
     core: Reader,
     byte: u64,
     line: u64,
+    /// Whether the last byte read was a `\r`, so that the `\n` of a CRLF
+    /// is not counted as a second line break.
+    after_cr: bool,
     fields: Vec<u8>,
     ends: Vec<usize>,
+    /// The bytes of the records read while kept (`keep_raw`): the header's,
+    /// to tell its separator.
+    raw: Option<Vec<u8>>,
     /// Where the fields of a record that is not held are written, and dropped.
     scratch: Vec<u8>,
     scratch_ends: Vec<usize>,
@@ -79,11 +85,32 @@ impl<R: BufRead> Records<R> {
             core,
             byte: 0,
             line: 1,
+            after_cr: false,
+            raw: None,
             fields: vec![0; 4096],
             ends: vec![0; 64],
             scratch: vec![0; 64 * 1024],
             scratch_ends: vec![0; 1024],
         }
+    }
+
+    /// Keeps the bytes of the records read from now on (`on`), or stops
+    /// and returns those kept. Only bytes within the row cap are kept.
+    pub fn keep_raw(&mut self, on: bool) -> Vec<u8> {
+        let kept = self.raw.take().unwrap_or_default();
+        if on {
+            self.raw = Some(Vec::new());
+        }
+        kept
+    }
+
+    /// Splits the records from the next one on at `delimiter` (between
+    /// records, so that csv_core starts afresh).
+    pub fn set_delimiter(&mut self, delimiter: u8) {
+        self.core = csv_core::ReaderBuilder::new()
+            .comment(Some(COMMENT))
+            .delimiter(delimiter)
+            .build();
     }
 
     /// The next record, None at the end of the input. With `measure` off, a
@@ -92,7 +119,6 @@ impl<R: BufRead> Records<R> {
     pub fn next(&mut self, measure: bool) -> io::Result<Option<Next>> {
         self.skip_ignored()?;
         let (start, line) = (self.byte, self.line);
-        self.core.set_line(line);
         let mut p = Progress {
             held: true,
             ..Progress::default()
@@ -112,7 +138,6 @@ impl<R: BufRead> Records<R> {
                 }
                 ReadRecordResult::OutputEndsFull => p.held &= grow(&mut self.ends, FIELDS_MAX),
                 ReadRecordResult::Record => {
-                    self.line = self.core.line();
                     return Ok(Some(self.ended(start, line, &p)));
                 }
                 ReadRecordResult::End => return Ok(None),
@@ -142,6 +167,10 @@ impl<R: BufRead> Records<R> {
             p.break_given = nin > 0;
             p.open_quote = p.break_given && !matches!(res, ReadRecordResult::Record);
         } else {
+            if let Some(raw) = self.raw.as_mut().filter(|_| p.held) {
+                raw.extend_from_slice(&chunk[..nin]);
+            }
+            self.count_lines(nin);
             self.input.consume(nin);
             self.byte += nin as u64;
             p.len += nin as u64;
@@ -189,18 +218,35 @@ impl<R: BufRead> Records<R> {
         }
         loop {
             match fill(&mut self.input)?.first() {
-                Some(b'\n') => self.skip(1, 1),
-                Some(b'\r') => self.skip(1, 0),
+                Some(b'\n' | b'\r') => self.skip(1),
                 Some(&COMMENT) => self.skip_comment()?,
                 _ => return Ok(()),
             }
         }
     }
 
-    fn skip(&mut self, bytes: usize, lines: u64) {
+    fn skip(&mut self, bytes: usize) {
+        self.count_lines(bytes);
         self.input.consume(bytes);
         self.byte += bytes as u64;
-        self.line += lines;
+    }
+
+    /// Counts the line breaks in the next `n` buffered bytes, before they are
+    /// consumed: each `\r\n`, `\n` or lone `\r` (the three endings csv_core
+    /// ends a record at) is one, so that a line is a line of the file in an
+    /// editor whatever wrote it (Excel and Sheets end lines with CRLF).
+    fn count_lines(&mut self, n: usize) {
+        let Ok(buf) = self.input.fill_buf() else {
+            return;
+        };
+        for &b in &buf[..n.min(buf.len())] {
+            match b {
+                b'\r' => self.line += 1,
+                b'\n' if !self.after_cr => self.line += 1,
+                _ => {}
+            }
+            self.after_cr = b == b'\r';
+        }
     }
 
     /// Skips a comment line up to its line break (`\r` or `\n`, as csv_core
@@ -213,12 +259,12 @@ impl<R: BufRead> Records<R> {
             }
             match chunk.iter().position(|b| matches!(b, b'\n' | b'\r')) {
                 Some(i) => {
-                    self.skip(i, 0);
+                    self.skip(i);
                     return Ok(());
                 }
                 None => {
                     let n = chunk.len();
-                    self.skip(n, 0);
+                    self.skip(n);
                 }
             }
         }

@@ -70,3 +70,13 @@ fn unmeasured_a_record_is_left_as_soon_as_it_passes_the_cap() {
     assert!(matches!(first.read, Read::TooBig { .. }));
     assert!(first.len < text.len() as u64, "{}", first.len);
 }
+
+#[test]
+fn lines_are_the_files_lines_whatever_ends_them() {
+    let lines = |text: &[u8]| all(text).iter().map(|n| n.line).collect::<Vec<_>>();
+    assert_eq!(lines(b"a,b\r\nc,d\r\n\r\ne,f\r\n"), [1, 2, 4]);
+    assert_eq!(lines(b"a,b\rc,d\r# note\re,f\r"), [1, 2, 4]);
+    assert_eq!(lines(b"a,b\nc,d\r\ne,f\n"), [1, 2, 3]);
+    // A quoted line break counts, as an editor shows it.
+    assert_eq!(lines(b"a,b\r\n\"c\r\nd\",e\r\nf,g\r\n"), [1, 2, 4]);
+}

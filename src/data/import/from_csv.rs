@@ -2,40 +2,83 @@
 //! per area. Each dimension takes three columns (`safety`, `safety_weight`,
 //! `safety_sources` with `;` between identifiers); `history` holds
 //! `DATE:SCORE` items separated by `;`. Lines starting with `#` are comments.
+//! Files as spreadsheets write them are read too: `;` between cells (told
+//! from the header line), decimal commas, rows of empty cells, an unnamed
+//! last column; a file in another encoding is one problem naming it.
 //! This module turns rows into `Draft`s and reports what cannot be read,
 //! reading the file as a stream, and a row again from its bytes.
 
 use std::io::{BufRead, Cursor, SeekFrom};
 
-use csv::{Position, ReaderBuilder, StringRecord, Trim};
+use csv::{ByteRecord, Position, ReaderBuilder, StringRecord, Trim};
 
 use super::area::{Draft, DraftDimension, Row, Span};
 use super::csv_records::{FIELDS_MAX, Next, Read, Records};
 use super::{ROW_BYTES_MAX, too_long};
 use crate::domain::DIMENSIONS;
-use cells::{history, list, number, other_names, required_number};
+use cells::{Decimals, history, iso_date, list, other_names};
 
 #[path = "csv_cells.rs"]
 mod cells;
+#[path = "csv_encoding.rs"]
+mod encoding;
 
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
 
-/// The header: column names in file order, kept to read a row again.
-pub struct Header(Vec<String>);
+/// How a CSV file is read, beyond what it says itself: the import's flags
+/// (docs/import.md, "CSV").
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CsvOptions {
+    /// Columns read past, by their names in the header (`--ignore-column`).
+    pub ignore_columns: Vec<String>,
+    /// The separator (`--delimiter`); else `;` when the header line has one
+    /// and no `,`, else `,`.
+    pub delimiter: Option<u8>,
+    /// Every decimal is written with a comma (`--decimal-comma`); else a
+    /// file may write them either way, one way throughout.
+    pub decimal_comma: bool,
+}
+
+/// The header: column names in file order, kept to read a row again. A
+/// column with no name (None) is read past: the empty cells a spreadsheet
+/// leaves after its last named column.
+pub struct Header {
+    columns: Vec<Option<String>>,
+    /// How many columns a row may stop after: the named ones, when empty
+    /// columns trail them.
+    named: usize,
+    /// Rows holding nothing but separators, skipped (the import's summary
+    /// says how many).
+    pub empty_rows: u64,
+    delimiter: u8,
+    decimals: Decimals,
+    /// Rows that look separated by the other separator: the first's line, and how many.
+    other_separator: Option<(u64, u64)>,
+}
 
 impl Header {
     fn index(&self, name: &str) -> Option<usize> {
-        self.0.iter().position(|c| c == name)
+        self.columns.iter().position(|c| c.as_deref() == Some(name))
+    }
+
+    /// The notes of the import's summary about the rows read past.
+    pub fn notes(&self) -> Vec<String> {
+        match self.empty_rows {
+            0 => vec![],
+            1 => vec!["skipped 1 row of empty cells".into()],
+            n => vec![format!("skipped {n} rows of empty cells")],
+        }
     }
 }
 
 /// How a row is read again from its bytes: as `csv_records` read it in the
 /// whole file, with the same csv_core settings (RFC 4180 quotes, `#`
 /// comments) and every field trimmed.
-fn builder() -> ReaderBuilder {
+fn builder(delimiter: u8) -> ReaderBuilder {
     let mut b = ReaderBuilder::new();
     b.has_headers(false)
+        .delimiter(delimiter)
         .flexible(true)
         .trim(Trim::All)
         .comment(Some(b'#'));
@@ -50,22 +93,38 @@ fn builder() -> ReaderBuilder {
 /// file itself (not its content) stops the reading.
 pub fn each_row(
     input: impl BufRead,
+    options: &CsvOptions,
     mut visit: impl FnMut(Row, Span),
 ) -> Result<Option<Header>, String> {
-    let mut records = Records::new(input);
+    let mut input = input;
     let cannot_read = |e: std::io::Error| format!("cannot read the file: {e}");
-    let Some(first) = records.next(false).map_err(cannot_read)? else {
+    if let Some(problem) = encoding::utf16(input.fill_buf().map_err(cannot_read)?) {
+        visit(unread(0, vec![problem]), Span::NONE);
+        return Ok(None);
+    }
+    let mut records = Records::new(input);
+    let Some((first, delimiter)) = first_record(&mut records, options).map_err(cannot_read)? else {
         return Ok(None);
     };
     let line = first.line;
-    let header = match header_of(first) {
+    // A file in another encoding is one problem, not one a row.
+    if let Some(problem) = not_utf8(&first) {
+        visit(unread(line, vec![problem]), Span::NONE);
+        return Ok(None);
+    }
+    let header = match header_of(first, options, delimiter) {
         Ok(header) => header,
         Err(problems) => {
             visit(unread(line, problems), Span::NONE);
             return Ok(None);
         }
     };
+    let mut header = header;
     while let Some(next) = records.next(true).map_err(cannot_read)? {
+        if let Some(problem) = not_utf8(&next) {
+            visit(unread(next.line, vec![problem]), Span::NONE);
+            return Ok(None);
+        }
         let (line, span) = (
             next.line,
             Span {
@@ -74,11 +133,71 @@ pub fn each_row(
             },
         );
         match held(next) {
+            // A row Excel leaves behind when rows are deleted: only separators.
+            Ok(record) if record.iter().all(str::is_empty) => header.empty_rows += 1,
+            Ok(record) if other_separator(&header, &record) => {
+                let (first, more) = header.other_separator.get_or_insert((line, 0));
+                *more += u64::from(*first != line);
+            }
             Ok(record) => visit(to_row(&header, &record), span),
             Err(problem) => visit(unread(line, vec![problem]), Span::NONE),
         }
     }
+    for (line, problem) in file_problems(&header) {
+        visit(unread(line, vec![problem]), Span::NONE);
+    }
     Ok(Some(header))
+}
+
+/// The header's record, split at the file's separator: `options`' or the
+/// one its bytes tell, which the records after it are split at too.
+fn first_record<R: BufRead>(
+    records: &mut Records<R>,
+    options: &CsvOptions,
+) -> std::io::Result<Option<(Next, u8)>> {
+    records.keep_raw(true);
+    let Some(mut first) = records.next(false)? else {
+        return Ok(None);
+    };
+    let raw = records.keep_raw(false);
+    let delimiter = match options.delimiter {
+        Some(d) => d,
+        None if raw.contains(&b';') && !raw.contains(&b',') => b';',
+        None => b',',
+    };
+    if delimiter != b',' {
+        records.set_delimiter(delimiter);
+        if let Read::Held(record) = &mut first.read {
+            *record = split_header(&raw, delimiter);
+        }
+    }
+    Ok(Some((first, delimiter)))
+}
+
+/// The problems of the whole file, known once every row is read: rows at
+/// the other separator, decimals written both ways.
+fn file_problems(header: &Header) -> Vec<(u64, String)> {
+    let mut problems = Vec::new();
+    if let Some((line, more)) = header.other_separator {
+        let (own, other) = match header.delimiter {
+            b';' => ("';'", "','"),
+            _ => ("','", "';'"),
+        };
+        let also = match more {
+            0 => String::new(),
+            1 => " (and 1 more line)".to_string(),
+            n => format!(" (and {n} more lines)"),
+        };
+        let problem = format!(
+            "this row is separated by {other} but the header by {own}{also}: \
+             a file uses one separator throughout (or say which with --delimiter)"
+        );
+        problems.push((line, problem));
+    }
+    if let Some(problem) = header.decimals.mixed() {
+        problems.push((0, problem));
+    }
+    problems
 }
 
 /// A row that could not be read, with why.
@@ -90,8 +209,40 @@ fn unread(line: u64, problems: Vec<String>) -> Row {
     }
 }
 
+/// The header's fields split at `delimiter` from its bytes in the file, as
+/// the rows after it are.
+fn split_header(raw: &[u8], delimiter: u8) -> ByteRecord {
+    let mut reader = builder(delimiter).from_reader(raw);
+    let mut record = ByteRecord::new();
+    match reader.read_byte_record(&mut record) {
+        Ok(true) => record,
+        _ => ByteRecord::new(),
+    }
+}
+
+/// Whether a row whose fields do not match the header's reads right at the
+/// other separator: a file that mixes them.
+fn other_separator(header: &Header, r: &StringRecord) -> bool {
+    if r.len() == header.columns.len() || r.len() == header.named {
+        return false;
+    }
+    let own = if header.delimiter == b';' { ";" } else { "," };
+    let other = if header.delimiter == b';' { ',' } else { ';' };
+    let text = r.iter().collect::<Vec<_>>().join(own);
+    let fields = text.split(other).count();
+    fields == header.named || fields == header.columns.len()
+}
+
+/// The problem of a record that is not UTF-8, which names the file's encoding.
+fn not_utf8(next: &Next) -> Option<String> {
+    match &next.read {
+        Read::Held(bytes) => encoding::not_utf8(bytes),
+        _ => None,
+    }
+}
+
 /// The header's column names, or its problems.
-fn header_of(first: Next) -> Result<Header, Vec<String>> {
+fn header_of(first: Next, options: &CsvOptions, delimiter: u8) -> Result<Header, Vec<String>> {
     match &first.read {
         Read::TooBig { .. } if first.len > ROW_BYTES_MAX => Err(vec![format!(
             "the header is more than {ROW_BYTES_MAX} bytes (16 MiB), the most a row may hold"
@@ -101,13 +252,71 @@ fn header_of(first: Next) -> Result<Header, Vec<String>> {
         )]),
         _ => {
             let record = held(first).map_err(|problem| vec![problem])?;
-            let problems = check_header(&record);
+            let names: Vec<&str> = record.iter().collect();
+            let (columns, named) = columns_of(&names, options);
+            let problems = header_problems(&names, &columns, named, options, delimiter);
             match problems.is_empty() {
-                true => Ok(Header(record.iter().map(String::from).collect())),
+                true => Ok(Header {
+                    columns,
+                    named,
+                    empty_rows: 0,
+                    delimiter,
+                    decimals: Decimals {
+                        comma: options.decimal_comma,
+                        ..Decimals::default()
+                    },
+                    other_separator: None,
+                }),
                 false => Err(problems),
             }
         }
     }
+}
+
+/// The columns read (None for one read past: ignored, or empty after the
+/// last name), and how many there are up to the last name.
+fn columns_of(names: &[&str], options: &CsvOptions) -> (Vec<Option<String>>, usize) {
+    // Empty cells after the last name are columns of nothing.
+    let named = names
+        .iter()
+        .rposition(|c| !c.is_empty())
+        .map_or(0, |i| i + 1);
+    let ignored = |c: &str| options.ignore_columns.iter().any(|i| i == c);
+    let columns = names
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i < named && !ignored(c)).then(|| c.to_string()))
+        .collect();
+    (columns, named)
+}
+
+/// Every problem of the header as read at `delimiter`, beyond its caps.
+fn header_problems(
+    names: &[&str],
+    columns: &[Option<String>],
+    named: usize,
+    options: &CsvOptions,
+    delimiter: u8,
+) -> Vec<String> {
+    let mut problems = unnamed_columns(&names[..named]);
+    for name in &options.ignore_columns {
+        if !names.contains(&name.as_str()) {
+            problems.push(format!(
+                "--ignore-column '{name}': the header has no such column"
+            ));
+        }
+    }
+    let kept: Vec<&str> = columns.iter().flatten().map(String::as_str).collect();
+    let other = if delimiter == b';' { ',' } else { ';' };
+    match names.iter().any(|c| c.contains(other)) && options.delimiter.is_none() {
+        true => problems.push(
+            "the header separates its names with both ';' and ',': \
+             a file uses one separator throughout (or say which with --delimiter)"
+                .into(),
+        ),
+        false => problems.extend(check_header(&kept)),
+    }
+    problems
 }
 
 /// The record as text, trimmed as every CSV of an import is (`builder`), or
@@ -146,7 +355,7 @@ impl<'h> Rereader<'h> {
     pub fn new(header: &'h Header) -> Rereader<'h> {
         Rereader {
             header,
-            reader: builder().from_reader(Cursor::new(Vec::new())),
+            reader: builder(header.delimiter).from_reader(Cursor::new(Vec::new())),
             record: StringRecord::new(),
         }
     }
@@ -176,23 +385,31 @@ impl<'h> Rereader<'h> {
 #[cfg(test)]
 pub fn read(bytes: &[u8]) -> Vec<Row> {
     let mut rows = Vec::new();
-    each_row(bytes, |row, _| rows.push(row)).expect("bytes in memory always read");
+    each_row(bytes, &CsvOptions::default(), |row, _| rows.push(row))
+        .expect("bytes in memory always read");
     rows
 }
 
 fn to_row(header: &Header, r: &StringRecord) -> Row {
-    if r.len() != header.0.len() {
+    if r.len() != header.columns.len() && r.len() != header.named {
         return Row {
             line: line_of(r),
             draft: None,
             problems: vec![format!(
                 "{} fields, but the header has {}",
                 r.len(),
-                header.0.len()
+                header.named
             )],
         };
     }
-    let (draft, problems) = row(header, r);
+    let (draft, mut problems) = row(header, r);
+    if let Some(i) = (header.named..r.len()).find(|i| !r[*i].is_empty()) {
+        problems.push(format!(
+            "field {} holds '{}', but its column has no name in the header",
+            i + 1,
+            &r[i]
+        ));
+    }
     Row {
         line: line_of(r),
         draft: Some(draft),
@@ -213,10 +430,22 @@ fn unreadable(e: &csv::Error) -> Row {
     }
 }
 
+/// An empty name between named columns, which no row's cell can be about.
+fn unnamed_columns(names: &[&str]) -> Vec<String> {
+    let unnamed = names.iter().enumerate().filter(|(_, c)| c.is_empty());
+    unnamed
+        .map(|(i, _)| {
+            format!(
+                "column {} of the header has no name, between named ones",
+                i + 1
+            )
+        })
+        .collect()
+}
+
 /// Every problem of the header: unknown, repeated and missing columns, and
 /// dimensions given with only some of their three columns.
-fn check_header(header: &StringRecord) -> Vec<String> {
-    let names: Vec<&str> = header.iter().collect();
+fn check_header(names: &[&str]) -> Vec<String> {
     let mut problems = Vec::new();
     let dimension_columns =
         |d: &str| [d.to_string(), format!("{d}_weight"), format!("{d}_sources")];
@@ -228,7 +457,9 @@ fn check_header(header: &StringRecord) -> Vec<String> {
                 .any(|d| dimension_columns(d).iter().any(|k| k == c))
     };
     for (i, c) in names.iter().enumerate() {
-        if !known(c) {
+        if c.is_empty() {
+            continue; // unnamed_columns
+        } else if !known(c) {
             problems.push(format!(
                 "unknown column '{c}' (see docs/import.md for the columns)"
             ));
@@ -272,15 +503,17 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         name: required_text("name", &mut problems),
         province: required_text("province", &mut problems),
         municipality: required_text("municipality", &mut problems),
-        updated_at: cell("updated_at").map(String::from),
+        updated_at: cell("updated_at").map(iso_date),
         ..Draft::default()
     };
     let list_cell =
         |name: &str, problems: &mut Vec<String>| cell(name).and_then(|v| list(name, v, problems));
     d.other_names = list_cell("other_names", &mut problems).map_or_else(Vec::new, other_names);
-    d.lat = required_number("lat", cell("lat"), &mut problems);
-    d.lng = required_number("lng", cell("lng"), &mut problems);
-    d.truth_score = cell("truth_score").and_then(|v| number("truth_score", v, &mut problems));
+    let (decimals, line) = (&header.decimals, line_of(r));
+    d.lat = decimals.required((line, "lat"), cell("lat"), &mut problems);
+    d.lng = decimals.required((line, "lng"), cell("lng"), &mut problems);
+    d.truth_score =
+        cell("truth_score").and_then(|v| decimals.number((line, "truth_score"), v, &mut problems));
     for name in DIMENSIONS {
         let weight_column = format!("{name}_weight");
         let sources_column = format!("{name}_sources");
@@ -291,15 +524,15 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
         let sources = list_cell(&sources_column, &mut problems);
         d.dimensions.push(DraftDimension {
             name: name.to_string(),
-            score: required_number(name, score, &mut problems),
-            weight: required_number(&weight_column, weight, &mut problems),
+            score: decimals.required((line, name), score, &mut problems),
+            weight: decimals.required((line, &weight_column), weight, &mut problems),
             sources: sources.map_or_else(Vec::new, |s| {
                 s.split(';').map(|x| x.trim().to_string()).collect()
             }),
         });
     }
-    d.history =
-        list_cell("history", &mut problems).map_or_else(Vec::new, |h| history(h, &mut problems));
+    d.history = list_cell("history", &mut problems)
+        .map_or_else(Vec::new, |h| history(decimals, line, h, &mut problems));
     (d, problems)
 }
 

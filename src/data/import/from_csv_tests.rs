@@ -84,21 +84,6 @@ fn an_empty_file_has_no_rows_and_a_header_alone_none_either() {
 }
 
 #[test]
-fn invalid_utf8_is_reported_on_its_line_and_reading_goes_on() {
-    let mut bytes = format!("{HEADER}\n").into_bytes();
-    bytes.extend_from_slice(b"a,\xff,gauteng,M,1,2,5,1,s,\nb,B,gauteng,M,1,2,5,1,s,\n");
-    let rows = read(&bytes);
-    assert_eq!(rows.len(), 2, "{rows:?}");
-    assert_eq!(rows[0].line, 2);
-    assert!(
-        rows[0].problems[0].contains("cannot read"),
-        "{:?}",
-        rows[0].problems
-    );
-    assert!(rows[1].problems.is_empty());
-}
-
-#[test]
 fn a_row_past_a_cap_or_an_open_quote_is_its_own_problem() {
     let long = "x".repeat(ROW_BYTES_MAX as usize);
     let many = ",".repeat(FIELDS_MAX);
@@ -128,5 +113,90 @@ fn a_list_cell_past_its_cap_is_one_problem() {
     assert_eq!(
         row.problems,
         ["history holds more than 10000 items, the most a list may hold"]
+    );
+}
+
+#[test]
+fn rows_of_separators_are_skipped_and_counted() {
+    let text = format!("{HEADER}\r\n,,,,,,,,,\r\na,A,gauteng,M,1,2,5,1,s,\r\n , ,,\r\n");
+    let mut rows = Vec::new();
+    let header = each_row(text.as_bytes(), &CsvOptions::default(), |row, _| {
+        rows.push(row)
+    })
+    .unwrap()
+    .unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].line, 3);
+    assert_eq!(header.empty_rows, 2);
+    assert_eq!(header.notes(), ["skipped 2 rows of empty cells"]);
+}
+
+#[test]
+fn empty_columns_after_the_last_name_are_read_past() {
+    let text = format!(
+        "{HEADER},,\na,A,gauteng,M,1,2,5,1,s,,,\nb,B,gauteng,M,1,2,5,1,s,\nc,C,gauteng,M,1,2,5,1,s,,x,\n"
+    );
+    let rows = read(text.as_bytes());
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[0].problems.is_empty(), "{:?}", rows[0].problems);
+    assert!(rows[1].problems.is_empty(), "{:?}", rows[1].problems);
+    assert_eq!(
+        rows[2].problems,
+        ["field 11 holds 'x', but its column has no name in the header"]
+    );
+    let rows = read(b"id,,name\n");
+    assert!(rows[0].problems[0].contains("column 2 of the header has no name"));
+}
+
+#[test]
+fn a_file_not_in_utf8_is_one_problem_naming_its_encoding() {
+    let mut bytes = format!("{HEADER}\n").into_bytes();
+    bytes.extend_from_slice(
+        b"a,Dani\xeblskuil,gauteng,M,1,2,5,1,s,\nb,\x93B\x94,gauteng,M,1,2,5,1,s,\n",
+    );
+    let rows = read(&bytes);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].line, 2);
+    let problem = &rows[0].problems[0];
+    assert!(
+        problem.starts_with("the file is not UTF-8: it looks like Windows-1252")
+            && problem.contains("byte 0xEB reads as 'Daniëlskuil'")
+            && problem.contains("Save As → CSV UTF-8"),
+        "{problem}"
+    );
+    let rows = read(b"\xff\xfei\0d\0\n\0");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0].problems[0].contains("it is UTF-16"),
+        "{:?}",
+        rows[0].problems
+    );
+    let mut bytes = format!("{HEADER}\n").into_bytes();
+    bytes.extend_from_slice(b"a,\x81,gauteng,M,1,2,5,1,s,\n");
+    let rows = read(&bytes);
+    assert!(
+        rows[0].problems[0].contains("byte 0x81 is no UTF-8"),
+        "{:?}",
+        rows[0].problems
+    );
+}
+
+#[test]
+fn semicolons_and_decimal_commas_are_read_when_the_file_uses_them_throughout() {
+    let header = HEADER.replace(',', ";");
+    let text = format!("{header}\r\na;A;gauteng;M;-26,5;28;5,5;1;s;\"2026/01/01:5,5\"\r\n");
+    let row = one(&text);
+    assert!(row.problems.is_empty(), "{:?}", row.problems);
+    let d = row.draft.unwrap();
+    assert_eq!(
+        (d.lat, d.lng, d.dimensions[0].score),
+        (Some(-26.5), Some(28.0), Some(5.5))
+    );
+    assert_eq!(d.history[0].date, "2026-01-01");
+    let rows = read(b"id;name,province\n");
+    assert!(
+        rows[0].problems[0].contains("both ';' and ','"),
+        "{:?}",
+        rows[0].problems
     );
 }

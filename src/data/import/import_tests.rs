@@ -7,7 +7,7 @@ use super::*;
 /// Both passes over a file in memory: the areas in the order they would be
 /// written, or every problem.
 fn parse(format: Format, bytes: &[u8], now: i64) -> Result<Vec<Area>, super::problems::Problems> {
-    let staged = staging::check(format, bytes, now).unwrap()?;
+    let staged = staging::check(format, bytes, now, &super::CsvOptions::default()).unwrap()?;
     let mut areas = Vec::new();
     let mut buf = Vec::new();
     let mut rows = staged.layout.rereader();

@@ -40,6 +40,7 @@ use crate::data::seed::DimensionScore;
 use crate::dates;
 
 use area::{Area, Span};
+pub use from_csv::CsvOptions;
 use staging::{Format, Rereader, Staged};
 
 /// The most bytes one row may take: a JSON Lines line without its line
@@ -72,13 +73,13 @@ pub struct Allow {
     pub shrink: bool,
 }
 
-pub fn run(db: &Path, file: &Path, allow: Allow) -> Result<String, String> {
+pub fn run(db: &Path, file: &Path, allow: Allow, csv: &CsvOptions) -> Result<String, String> {
     let format = format_of(file)?;
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
     let (input, before) = open_regular(file)?;
     let existed = check_target(db)?;
     let now = dates::now_unix();
-    let staged = staging::check(format, BufReader::new(&input), now)
+    let staged = staging::check(format, BufReader::new(&input), now, csv)
         .map_err(|e| format!("{}: {e}", file.display()))?
         .map_err(|problems| problems.report(file))?;
     let fill = |writer: &mut AreaWriter| {
@@ -120,6 +121,7 @@ pub fn run(db: &Path, file: &Path, allow: Allow) -> Result<String, String> {
             db.display()
         )
     };
+    let done = (staged.layout.notes().iter()).fold(done, |d, note| format!("{d}; {note}"));
     Ok(match staged.rounded {
         0 => done,
         1 => format!("{done}; rounded 1 score to 2 decimals"),

@@ -34,20 +34,74 @@ pub fn slug(id: &str) -> Result<String, String> {
     }
 }
 
-/// A province, as its filter slug (`western-cape`) or as the display name the
-/// API shows (`Western Cape`); returns (slug, display name) from `PROVINCES`.
+/// The provinces' common abbreviations, as their slugs.
+const PROVINCE_ABBREVIATIONS: [(&str, &str); 9] = [
+    ("ec", "eastern-cape"),
+    ("fs", "free-state"),
+    ("gp", "gauteng"),
+    ("kzn", "kwazulu-natal"),
+    ("lp", "limpopo"),
+    ("mp", "mpumalanga"),
+    ("nw", "north-west"),
+    ("nc", "northern-cape"),
+    ("wc", "western-cape"),
+];
+
+/// How far (in edits) an unknown province may be from a slug for the
+/// message to suggest that slug.
+const PROVINCE_SUGGESTION_EDITS: usize = 3;
+
+/// A province: its filter slug (`western-cape`) or display name (`Western
+/// Cape`) in any case, with spaces, hyphens or underscores between its words
+/// (`KWAZULU NATAL`, `north_west`), or a common abbreviation (`KZN`, `WC`), as
+/// spreadsheets are typed. Returns (slug, display name) from `PROVINCES`; an
+/// unknown one names the closest slug when it is close.
 pub fn province(given: &str) -> Result<(&'static str, &'static str), String> {
-    PROVINCES
+    let key = province_key(given);
+    let slug = PROVINCE_ABBREVIATIONS
         .iter()
-        .find(|(slug, name)| *slug == given || *name == given)
-        .copied()
-        .ok_or_else(|| {
-            let all: Vec<&str> = PROVINCES.iter().map(|(s, _)| *s).collect();
-            format!(
-                "province '{given}' is not one of {} (or its display name, like Western Cape)",
-                all.join(", ")
-            )
-        })
+        .find(|(abbreviation, _)| *abbreviation == key)
+        .map_or(key.as_str(), |(_, slug)| *slug);
+    if let Some(found) = PROVINCES.iter().find(|(s, _)| *s == slug) {
+        return Ok(*found);
+    }
+    let all: Vec<&str> = PROVINCES.iter().map(|(s, _)| *s).collect();
+    let closest = PROVINCES
+        .iter()
+        .map(|(s, _)| (edits(&key, s), *s))
+        .min()
+        .filter(|(d, _)| *d <= PROVINCE_SUGGESTION_EDITS && !key.is_empty());
+    let suggestion = closest.map_or(String::new(), |(_, s)| format!("; did you mean {s}?"));
+    Err(format!(
+        "province '{given}' is not one of {} (or its display name, like Western Cape, or an abbreviation, like KZN){suggestion}",
+        all.join(", ")
+    ))
+}
+
+/// A province as compared: lowercase, its words joined by single hyphens.
+fn province_key(given: &str) -> String {
+    let lower = given.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.join("-")
+}
+
+/// The Levenshtein distance between two short texts, by characters.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
 }
 
 /// A display text (name, municipality): surrounding whitespace dropped, then

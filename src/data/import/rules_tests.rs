@@ -31,29 +31,64 @@ fn slugs_are_lowercase_runs_joined_by_single_hyphens() {
 }
 
 #[test]
-fn provinces_are_the_nine_slugs_or_their_display_names() {
+fn provinces_are_the_nine_slugs_or_their_display_names_in_any_case() {
     for (slug, name) in PROVINCES {
         assert_eq!(province(slug), Ok((slug, name)));
         assert_eq!(province(name), Ok((slug, name)));
+        assert_eq!(province(&name.to_uppercase()), Ok((slug, name)));
     }
-    assert_eq!(
-        province("KwaZulu-Natal"),
-        Ok(("kwazulu-natal", "KwaZulu-Natal"))
-    );
-    for bad in [
-        "western cape",
-        "Western-Cape",
-        "WESTERN CAPE",
-        " gauteng",
-        "",
+    let kzn = Ok(("kwazulu-natal", "KwaZulu-Natal"));
+    for given in [
+        "Kwazulu-Natal",
+        "KWAZULU NATAL",
+        " kwazulu_natal ",
+        "KZN",
+        "kzn",
     ] {
-        assert!(province(bad).is_err(), "{bad}");
+        assert_eq!(province(given), kzn, "{given}");
     }
+    assert_eq!(province("north west"), Ok(("north-west", "North West")));
+    assert_eq!(
+        province("Western-Cape"),
+        Ok(("western-cape", "Western Cape"))
+    );
+    let abbreviations = [
+        ("GP", "gauteng"),
+        ("WC", "western-cape"),
+        ("EC", "eastern-cape"),
+        ("NW", "north-west"),
+        ("FS", "free-state"),
+        ("NC", "northern-cape"),
+        ("MP", "mpumalanga"),
+        ("LP", "limpopo"),
+    ];
+    for (given, slug) in abbreviations {
+        assert_eq!(province(given).map(|p| p.0), Ok(slug), "{given}");
+    }
+}
+
+#[test]
+fn an_unknown_province_names_the_closest_when_it_is_close() {
     let err = province("Westren Cape").unwrap_err();
     assert!(
         err.contains("western-cape") && err.contains("gauteng"),
         "{err}"
     );
+    assert!(err.ends_with("; did you mean western-cape?"), "{err}");
+    assert!(
+        province("Gauteg")
+            .unwrap_err()
+            .ends_with("did you mean gauteng?")
+    );
+    assert!(
+        province("Northwest")
+            .unwrap_err()
+            .ends_with("did you mean north-west?")
+    );
+    for far in ["Natal", "Cape", "", "ZZ"] {
+        let err = province(far).unwrap_err();
+        assert!(!err.contains("did you mean"), "{far}: {err}");
+    }
 }
 
 #[test]

@@ -10,8 +10,9 @@ use std::io::BufRead;
 use rusqlite::{Connection, params};
 
 use super::area::{self, Row, Span};
+use super::from_csv::{self, CsvOptions};
+use super::from_jsonl;
 use super::problems::{DUPLICATE, Problems, READING, RULES};
-use super::{from_csv, from_jsonl};
 
 /// The temporary database's page cache, in KiB (SQLite's negative cache_size).
 const STAGING_CACHE_KIB: i64 = 16 * 1024;
@@ -30,6 +31,14 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// What the import's summary adds about rows read past.
+    pub fn notes(&self) -> Vec<String> {
+        match self {
+            Layout::Csv(header) => header.notes(),
+            Layout::Jsonl => vec![],
+        }
+    }
+
     /// What reads the rows again, one at a time, from their bytes.
     pub fn rereader(&self) -> Rereader<'_> {
         match self {
@@ -94,7 +103,11 @@ pub fn check(
     format: Format,
     input: impl BufRead,
     now: i64,
+    csv: &CsvOptions,
 ) -> Result<Result<Staged, Problems>, String> {
+    if format == Format::Jsonl && *csv != CsvOptions::default() {
+        return Err("--ignore-column, --delimiter and --decimal-comma are for CSV files".into());
+    }
     let conn = temporary_database().map_err(|e| format!("cannot stage the import: {e}"))?;
     let sql = |e: rusqlite::Error| format!("cannot stage the import: {e}");
     let mut problems = Problems::default();
@@ -129,7 +142,7 @@ pub fn check(
             }
         };
         let layout = match format {
-            Format::Csv => from_csv::each_row(input, &mut visit)?.map(Layout::Csv),
+            Format::Csv => from_csv::each_row(input, csv, &mut visit)?.map(Layout::Csv),
             Format::Jsonl => {
                 from_jsonl::each_row(input, &mut visit).map(|()| Some(Layout::Jsonl))?
             }
