@@ -3,7 +3,8 @@
 
     burst PORT COUNT [KEY] [SOURCE]
 
-sends COUNT requests for GET /v1/key to 127.0.0.1:PORT one after another on
+sends COUNT requests for GET /v1/areas?limit=1 (a request that spends its
+key's budget, which GET /v1/key does not) to 127.0.0.1:PORT one after another on
 one keep-alive connection (nginx spreads them over its upstreams), with
 `Authorization: Bearer KEY` unless KEY is `-`, from the local address SOURCE
 (default 127.0.0.1). Prints one line: how many got each status, and the
@@ -27,7 +28,7 @@ def burst(port, count, key, source):
                 "127.0.0.1", port, timeout=10, source_address=(source, 0)
             )
         try:
-            conn.request("GET", "/v1/key", headers=headers)
+            conn.request("GET", "/v1/areas?limit=1", headers=headers)
             answer = conn.getresponse()
             answer.read()
             status = str(answer.status)
