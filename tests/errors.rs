@@ -263,15 +263,24 @@ mod fields_for_code {
             "{e}"
         );
         let e = error_of("/v1/areas/aberdeen/history", Plan::Starter);
-        assert_eq!((&e["required_plan"], &e["plan"]), (&json!("growth"), &json!("starter")));
+        assert_eq!(
+            (&e["required_plan"], &e["plan"]),
+            (&json!("growth"), &json!("starter"))
+        );
         assert_eq!(e.get("param"), None, "no parameter asked for it: {e}");
         let e = error_of("/v1/areas/export", Plan::Free);
-        assert_eq!((&e["required_plan"], &e["plan"]), (&json!("growth"), &json!("free")));
+        assert_eq!(
+            (&e["required_plan"], &e["plan"]),
+            (&json!("growth"), &json!("free"))
+        );
     }
 
     #[test]
     fn compare_lists_its_unknown_ids_in_the_order_asked() {
-        let e = error_of("/v1/areas/compare?ids=lemuria,aberdeen,narnia", Plan::Growth);
+        let e = error_of(
+            "/v1/areas/compare?ids=lemuria,aberdeen,narnia",
+            Plan::Growth,
+        );
         assert_eq!(e["code"], "area_not_found");
         assert_eq!(e["ids"], json!(["lemuria", "narnia"]), "{e}");
         let e = error_of("/v1/areas/no-such-area", Plan::Growth);
@@ -281,15 +290,31 @@ mod fields_for_code {
     #[test]
     fn a_value_outside_a_set_lists_the_set() {
         let cases = [
-            ("/v1/areas?sort=rating", "sort", json!(["name", "truth_score", "updated_at"])),
+            (
+                "/v1/areas?sort=rating",
+                "sort",
+                json!(["name", "truth_score", "updated_at"]),
+            ),
             (
                 "/v1/areas?province=narnia",
                 "province",
                 json!(area_scoring::domain::PROVINCES.map(|(slug, _)| slug)),
             ),
-            ("/v1/areas/aberdeen?include=neighbours", "include", json!(["history", "nearby"])),
-            ("/v1/areas/search?q=x&match=fuzzy", "match", json!(["forgiving", "exact"])),
-            ("/v1/areas?colour=red", "colour", json!(["province", "limit", "offset", "sort", "order", "format"])),
+            (
+                "/v1/areas/aberdeen?include=neighbours",
+                "include",
+                json!(["history", "nearby"]),
+            ),
+            (
+                "/v1/areas/search?q=x&match=fuzzy",
+                "match",
+                json!(["forgiving", "exact"]),
+            ),
+            (
+                "/v1/areas?colour=red",
+                "colour",
+                json!(["province", "limit", "offset", "sort", "order", "format"]),
+            ),
         ];
         for (target, param, allowed) in cases {
             let e = error_of(target, Plan::Growth);
@@ -297,6 +322,9 @@ mod fields_for_code {
             assert_eq!(e["allowed"], allowed, "{target}: {e}");
         }
         // A number out of bounds is no set: no list.
-        assert_eq!(error_of("/v1/areas?limit=0", Plan::Growth).get("allowed"), None);
+        assert_eq!(
+            error_of("/v1/areas?limit=0", Plan::Growth).get("allowed"),
+            None
+        );
     }
 }

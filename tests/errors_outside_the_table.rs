@@ -103,7 +103,10 @@ fn requests_without_a_valid_key_past_the_limit_are_429_too_many_unknown_keys() {
     assert_error(&refused, 429, "too_many_unknown_keys", None);
     assert_unknown_keys_429(&refused);
     // Every 401 before it announced what was left of the keyless budget.
-    let left: Vec<&str> = replies.iter().map(|r| r.header("RateLimit").unwrap()).collect();
+    let left: Vec<&str> = replies
+        .iter()
+        .map(|r| r.header("RateLimit").unwrap())
+        .collect();
     assert_eq!(left.first(), Some(&"\"keyless\";r=59;t=1"), "{left:?}");
     for r in &replies {
         assert_error(r, 401, "invalid_api_key", None);

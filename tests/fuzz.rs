@@ -46,11 +46,21 @@ fn refused_properly<T>(result: &Result<T, ApiError>) -> Result<(), TestCaseError
 /// endpoint's own parameters.
 fn check_all_parsers(raw: &str) -> Result<(), TestCaseError> {
     let parse = |known: &[&str]| Query::parse(raw, known);
-    for known in [&LIST_PARAMS[..], &SEARCH_PARAMS, &COMPARE_PARAMS, &AREA_PARAMS, &HISTORY_PARAMS, &[]] {
+    for known in [
+        &LIST_PARAMS[..],
+        &SEARCH_PARAMS,
+        &COMPARE_PARAMS,
+        &AREA_PARAMS,
+        &HISTORY_PARAMS,
+        &[],
+    ] {
         let parsed = parse(known);
         refused_properly(&parsed)?;
         if let Ok(q) = &parsed {
-            prop_assert!(q.len() <= known.len(), "{raw:?} holds more pairs than {known:?}");
+            prop_assert!(
+                q.len() <= known.len(),
+                "{raw:?} holds more pairs than {known:?}"
+            );
         }
     }
     let Ok(list) = parse(&LIST_PARAMS).map(params::list) else {

@@ -578,15 +578,17 @@ fn importing_the_file_the_dataset_came_from_again_changes_nothing() {
     let file = dir.join("mine.csv");
     seed_as_csv(&db, &file, 0);
     assert_ok(&import(&db, &file));
-    let before: Vec<_> = ["areas.db", "areas.db.previous"]
-        .map(|f| {
-            let path = dir.join(f);
-            (
-                fs::read(&path).unwrap(),
-                fs::metadata(&path).unwrap().modified().unwrap(),
-            )
-        })
-        .into();
+    // The bytes and modification time of the dataset and the kept one.
+    let state = || -> Vec<_> {
+        ["areas.db", "areas.db.previous"]
+            .map(|f| {
+                let path = dir.join(f);
+                let modified = fs::metadata(&path).unwrap().modified().unwrap();
+                (fs::read(&path).unwrap(), modified)
+            })
+            .into()
+    };
+    let before = state();
     let files = dataset_files(&db);
 
     let again = import(&db, &file);
@@ -596,15 +598,7 @@ fn importing_the_file_the_dataset_came_from_again_changes_nothing() {
         text.contains("holds the same 938 areas") && text.contains("left as it was"),
         "{text}"
     );
-    let after: Vec<_> = ["areas.db", "areas.db.previous"]
-        .map(|f| {
-            let path = dir.join(f);
-            (
-                fs::read(&path).unwrap(),
-                fs::metadata(&path).unwrap().modified().unwrap(),
-            )
-        })
-        .into();
+    let after = state();
     assert!(
         before == after,
         "the dataset and the kept one are untouched"

@@ -281,7 +281,12 @@ fn rows_past_the_cap_and_inputs_that_are_no_file_are_refused_within_the_bound() 
 
 /// `import --db DB FILE`, its stderr piped.
 fn spawn_import(db: &Path, file: &Path) -> std::process::Child {
-    let args = ["import", "--db", db.to_str().unwrap(), file.to_str().unwrap()];
+    let args = [
+        "import",
+        "--db",
+        db.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ];
     command(&args, &[], Path::new("/"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

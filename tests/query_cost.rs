@@ -17,10 +17,10 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use common::bin::Served;
-use common::db::{fresh_db, new_key, unlimited_plans};
 use area_scoring::error::MAX_TARGET_BYTES;
 use common::Plan;
+use common::bin::Served;
+use common::db::{fresh_db, new_key, unlimited_plans};
 
 /// Requests in one batch of one side.
 const BATCH: usize = 2_000;
@@ -34,10 +34,22 @@ const MAX_CPU_PER_REQUEST: Duration = Duration::from_micros(500);
 /// Every route, by a plain target of it, and the names it takes (a list
 /// parameter first, where it has one).
 const ROUTES: [(&str, &[&str]); 11] = [
-    ("/v1/areas?limit=20", &["province", "limit", "offset", "sort", "order", "format"]),
-    ("/v1/areas/search?q=cape", &["bbox", "q", "lat", "lng", "radius", "min_score"]),
-    ("/v1/areas/compare?ids=soweto,sandton", &["ids", "dimensions"]),
-    ("/v1/areas/export?province=northern-cape", &["province", "format"]),
+    (
+        "/v1/areas?limit=20",
+        &["province", "limit", "offset", "sort", "order", "format"],
+    ),
+    (
+        "/v1/areas/search?q=cape",
+        &["bbox", "q", "lat", "lng", "radius", "min_score"],
+    ),
+    (
+        "/v1/areas/compare?ids=soweto,sandton",
+        &["ids", "dimensions"],
+    ),
+    (
+        "/v1/areas/export?province=northern-cape",
+        &["province", "format"],
+    ),
     ("/v1/areas/soweto", &["include"]),
     ("/v1/areas/soweto/history", &["period", "granularity"]),
     ("/v1/key", &[]),
@@ -71,7 +83,9 @@ fn every_route_parses_a_hostile_target_at_the_cost_of_a_plain_one() {
         let ratio = hostile_cpu.as_secs_f64() / plain_cpu.as_secs_f64();
         eprintln!("{path}: plain {plain_cpu:?}, hostile {hostile_cpu:?} a request ({ratio:.2}x)");
         if ratio > MAX_RATIO || hostile_cpu > MAX_CPU_PER_REQUEST {
-            failures.push(format!("{path}: {hostile_cpu:?} against {plain_cpu:?} ({ratio:.2}x)"));
+            failures.push(format!(
+                "{path}: {hostile_cpu:?} against {plain_cpu:?} ({ratio:.2}x)"
+            ));
         }
     }
     assert!(failures.is_empty(), "over the bounds: {failures:#?}");
@@ -113,7 +127,10 @@ fn hostile_targets(path: &str, names: &[&str]) -> Vec<String> {
         // Distinct items of a list.
         format!(
             "{path}?{list_name}={}",
-            (0..room / 3 - 1).map(two_letters).collect::<Vec<_>>().join(",")
+            (0..room / 3 - 1)
+                .map(two_letters)
+                .collect::<Vec<_>>()
+                .join(",")
         ),
     ];
     // The route's own names, distinct ones to the limit, and a repeat of the
@@ -168,7 +185,9 @@ fn cpu_time(pid: u32) -> Duration {
 
 fn connect(addr: SocketAddr) -> TcpStream {
     let stream = TcpStream::connect(addr).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     stream.set_nodelay(true).unwrap();
     stream
 }
@@ -212,7 +231,11 @@ impl KeptAlive {
             }
             let lower = line.to_ascii_lowercase();
             if status == 0 {
-                status = lower.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+                status = lower
+                    .split(' ')
+                    .nth(1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
             } else if let Some(v) = lower.strip_prefix("content-length:") {
                 length = v.trim().parse().unwrap_or(0);
             } else if lower.starts_with("transfer-encoding:") && lower.contains("chunked") {
@@ -226,7 +249,10 @@ impl KeptAlive {
         if chunked {
             self.skip_chunks()?;
         } else {
-            io::copy(&mut self.reader.by_ref().take(length as u64), &mut io::sink())?;
+            io::copy(
+                &mut self.reader.by_ref().take(length as u64),
+                &mut io::sink(),
+            )?;
         }
         if close {
             self.reader = BufReader::new(connect(self.addr));
@@ -242,7 +268,10 @@ impl KeptAlive {
             let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or(""), 16)
                 .map_err(|_| io::Error::other(format!("a chunk size: {line:?}")))?;
             // The chunk and its CRLF; the last, empty one ends with the trailer's CRLF.
-            io::copy(&mut self.reader.by_ref().take(size as u64 + 2), &mut io::sink())?;
+            io::copy(
+                &mut self.reader.by_ref().take(size as u64 + 2),
+                &mut io::sink(),
+            )?;
             if size == 0 {
                 return Ok(());
             }

@@ -119,9 +119,15 @@ fn a_429_carries_the_ratelimit_fields_and_retry_after() {
     let (replies, _) = until_429(|| get(server.addr(), "/v1/areas", Some(&key)), 50);
     let refused = replies.last().unwrap();
     assert_429(refused);
-    assert_eq!(refused.header("RateLimit-Policy"), Some("\"starter\";q=3;w=60"));
+    assert_eq!(
+        refused.header("RateLimit-Policy"),
+        Some("\"starter\";q=3;w=60")
+    );
     assert!(
-        refused.header("RateLimit").unwrap().starts_with("\"starter\";r=0;t="),
+        refused
+            .header("RateLimit")
+            .unwrap()
+            .starts_with("\"starter\";r=0;t="),
         "{:?}",
         refused.header("RateLimit")
     );

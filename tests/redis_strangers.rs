@@ -109,7 +109,10 @@ fn a_flood_of_unknown_keys_reads_redis_no_more_than_the_keyless_budget_allows() 
             }
         })
         .expect("a key made during the flood works within 3 requests");
-    assert!(started.elapsed() < FLOOD, "asked while the flood ran ({tries} tries)");
+    assert!(
+        started.elapsed() < FLOOD,
+        "asked while the flood ran ({tries} tries)"
+    );
     std::thread::sleep(FLOOD.saturating_sub(started.elapsed()));
     let statuses = flood.stop();
     let took = started.elapsed();

@@ -314,7 +314,10 @@ fn a_rollback_killed_with_three_kept_is_finished_in_order_by_the_next() {
     assert_ok(&out);
     let text = stderr(&out);
     assert!(text.contains("closing the gap"), "{text}");
-    assert!(text.contains(&format!("kept {}", current.display())), "{text}");
+    assert!(
+        text.contains(&format!("kept {}", current.display())),
+        "{text}"
+    );
     assert!(!current.exists());
     // The gap closed ("b" first, "a" next), "d" kept last; then "b" rolled back to.
     assert_eq!(ids(&db), ["b"], "{text}");

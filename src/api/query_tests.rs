@@ -109,7 +109,11 @@ fn a_query_of_more_pairs_than_the_route_has_parameters_names_an_unknown_or_repea
     // More pairs than names: the first unknown one is named, decoded...
     let err = Query::parse("limit=1&x1&x2&q=2", &["limit", "q"]).unwrap_err();
     assert_eq!(param_of(err.clone()), "x1");
-    assert!(err.message().starts_with("unknown parameter 'x1'"), "{}", err.message());
+    assert!(
+        err.message().starts_with("unknown parameter 'x1'"),
+        "{}",
+        err.message()
+    );
     // ...or the first repeat, however it is spelled.
     let err = Query::parse("limit=1&q=2&%6cimit=3", &["limit", "q"]).unwrap_err();
     assert_eq!(err.message(), "limit may be given only once");
@@ -118,7 +122,11 @@ fn a_query_of_more_pairs_than_the_route_has_parameters_names_an_unknown_or_repea
     // A route that takes none refuses the first pair, as an unknown one.
     let err = Query::parse("&&aa&ab", &[]).unwrap_err();
     assert_eq!(param_of(err.clone()), "aa");
-    assert!(err.message().contains("takes no parameters"), "{}", err.message());
+    assert!(
+        err.message().contains("takes no parameters"),
+        "{}",
+        err.message()
+    );
     // Empty segments are no pairs.
     assert!(Query::parse("&&limit=1&&", &["limit"]).is_ok());
 }
@@ -129,10 +137,15 @@ fn refusals_of_a_word_outside_a_set_list_the_set() {
     let ApiError::InvalidParameter { allowed, .. } = &err else {
         panic!("{err:?}")
     };
-    assert_eq!(allowed.as_deref(), Some(&["asc".to_string(), "desc".to_string()][..]));
+    assert_eq!(
+        allowed.as_deref(),
+        Some(&["asc".to_string(), "desc".to_string()][..])
+    );
     let body: serde_json::Value = serde_json::from_slice(&err.body()).unwrap();
     assert_eq!(body["error"]["allowed"], serde_json::json!(["asc", "desc"]));
-    let unknown = Query::parse("colour=red", &SOME).unwrap().finish(&["limit", "q"]);
+    let unknown = Query::parse("colour=red", &SOME)
+        .unwrap()
+        .finish(&["limit", "q"]);
     let body: serde_json::Value = serde_json::from_slice(&unknown.unwrap_err().body()).unwrap();
     assert_eq!(body["error"]["allowed"], serde_json::json!(["limit", "q"]));
 }
@@ -145,6 +158,10 @@ fn a_list_is_counted_against_its_cap_before_duplicates_are_looked_for() {
     let err = list("ids", "a,b,c,a", 3).unwrap_err();
     assert!(err.message().contains("at most 3"), "{}", err.message());
     let err = list("ids", "a,b,a", 3).unwrap_err();
-    assert!(err.message().contains("more than once"), "{}", err.message());
+    assert!(
+        err.message().contains("more than once"),
+        "{}",
+        err.message()
+    );
     assert!(list("ids", "a,,b", 3).is_err());
 }

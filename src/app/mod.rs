@@ -30,9 +30,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use self::http::{Request, RequestIds, Response};
+use crate::access::buckets::REFILL;
 use crate::access::key_store::KeyStore;
 use crate::access::keys::Caller;
-use crate::access::buckets::REFILL;
 use crate::access::ratelimit::{Budget, Limiter};
 use crate::access::usage::Usage;
 use crate::api::query::Query;

@@ -168,7 +168,9 @@ fn holds_a_key(text: &str) -> bool {
 }
 
 fn holds_word(bytes: &[u8], word: &[u8]) -> bool {
-    bytes.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word))
+    bytes
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Whether `found` holds of `text` as sent, or once decoded.

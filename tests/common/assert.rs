@@ -41,8 +41,17 @@ pub fn assert_error_body(reply: &Reply, status: u16, code: &str) -> String {
     let error = body["error"].as_object().expect("error is an object");
     for key in error.keys() {
         assert!(
-            ["code", "message", "status", "param", "allowed", "required_plan", "plan", "ids"]
-                .contains(&key.as_str()),
+            [
+                "code",
+                "message",
+                "status",
+                "param",
+                "allowed",
+                "required_plan",
+                "plan",
+                "ids"
+            ]
+            .contains(&key.as_str()),
             "{shown}"
         );
     }
@@ -71,7 +80,10 @@ pub fn assert_headers_of_error(reply: &Reply, status: u16) {
     // 401, and the 429 of a client out of its budget without a valid key.
     let challenge = reply.header("WWW-Authenticate");
     let unknown_key = status == 429 && reply.json()["error"]["code"] == "too_many_unknown_keys";
-    assert_eq!(challenge, (status == 401 || unknown_key).then_some("Bearer"));
+    assert_eq!(
+        challenge,
+        (status == 401 || unknown_key).then_some("Bearer")
+    );
     if status == 405 {
         let allow = reply.header("Allow").expect("405 carries Allow");
         let methods: Vec<&str> = allow.split(',').map(str::trim).collect();
@@ -117,7 +129,9 @@ pub fn assert_unknown_keys_429(reply: &Reply) {
         reply.header("RateLimit-Policy"),
         Some("\"keyless\";q=60;w=60")
     );
-    let remaining = reply.header("RateLimit").expect("RateLimit on a keyless 429");
+    let remaining = reply
+        .header("RateLimit")
+        .expect("RateLimit on a keyless 429");
     assert!(remaining.starts_with("\"keyless\";r=0;t="), "{remaining}");
 }
 
