@@ -163,7 +163,7 @@ fn an_export_is_refused_over_http_1_0_and_chunked_and_closed_over_http_1_1() {
 fn logged_line(server: &Served, id: &str) -> String {
     within(Duration::from_secs(5), || {
         let log = server.log.lock().unwrap();
-        log.iter().find(|l| l.ends_with(&format!(" {id}"))).cloned()
+        log.iter().find(|l| l.contains(&format!(" {id} "))).cloned()
     })
     .unwrap_or_else(|| panic!("no access-log line for {id}"))
 }

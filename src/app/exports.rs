@@ -146,6 +146,7 @@ pub fn answer(
         ],
         body: Vec::new(),
         stream: None,
+        caller: None,
     };
     let fresh = req
         .if_none_match

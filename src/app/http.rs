@@ -36,6 +36,7 @@ pub fn preflight(allow: &str) -> Response {
         ],
         body: Vec::new(),
         stream: None,
+        caller: None,
     }
 }
 

@@ -64,6 +64,7 @@ fn with_type(body: Vec<u8>, format: Format) -> Response {
         headers: vec![("Content-Type", format.content_type().into())],
         body,
         stream: None,
+        caller: None,
     }
 }
 

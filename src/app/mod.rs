@@ -123,6 +123,7 @@ impl App {
                 if let Some(caller) = caller {
                     self.usage
                         .count(&caller.key_id, response.status, dates::now_unix());
+                    response.caller = Some(caller.key_id);
                 }
                 response
             }

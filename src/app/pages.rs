@@ -119,6 +119,7 @@ pub fn answer(req: &Request, path: &str) -> Result<Response, ApiError> {
         ],
         body: Vec::new(),
         stream: None,
+        caller: None,
     };
     if path == "/" {
         response.headers.push(("Vary", "Accept".into()));

@@ -99,6 +99,7 @@ impl App {
             ],
             body: self.metrics.render(pool).into_bytes(),
             stream: None,
+            caller: None,
         }
     }
 }

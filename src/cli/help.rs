@@ -9,7 +9,8 @@ commands:
   serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
         [--client-timeout SECS] [--metrics-addr HOST:PORT] [--max-connections N]
         [--max-connections-per-address N] [--max-exports-per-key N]
-        [--trusted-front ADDR[,ADDR...]]             serve the API
+        [--access-log all|errors|off] [--trusted-front ADDR[,ADDR...]]
+                                                     serve the API
   keys create --plan PLAN [--label TEXT] [--format key|json] [--new-keys-file]
                                                      issue an API key (plans: free, starter, growth, enterprise)
   keys list [--format table|csv|json]                list keys (ids, never the keys), last use, 30-day requests
@@ -82,7 +83,8 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--keys PAT
                           [--addr HOST:PORT] [--workers N]
                           [--client-timeout SECS] [--metrics-addr HOST:PORT]
                           [--max-connections N] [--max-connections-per-address N]
-                          [--max-exports-per-key N] [--trusted-front ADDR[,ADDR...]]
+                          [--max-exports-per-key N] [--access-log all|errors|off]
+                          [--trusted-front ADDR[,ADDR...]]
 
   --db PATH                database file (default data/areas.db, or AREA_DB)
   --keys PATH              keys file, shared by replicas (default keys.db beside the database, or AREA_KEYS)
@@ -99,6 +101,9 @@ pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--keys PAT
                            fronts not counted; 0 for no cap (default 64, or AREA_MAX_CONNECTIONS_PER_ADDRESS)
   --max-exports-per-key N  exports one key may stream at once, 1 to 4, the server's most
                            (default 2, or AREA_MAX_EXPORTS_PER_KEY)
+  --access-log all|errors|off
+                           which answers get an access line: all, those of status 400 and above,
+                           or none (default all, or AREA_ACCESS_LOG)
   --trusted-front ADDR[,ADDR...]
                            IP addresses of fronts on other hosts (nginx) whose X-Real-IP is
                            believed: requests without a key are limited per real client. A front

@@ -13,8 +13,8 @@ use crate::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY;
 use crate::cli::flags::Flags;
 use crate::cli::help::SERVE_USAGE;
 use crate::server::ServeConfig;
-use crate::transport::ConnLimits;
 use crate::transport::fronts::{TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedFronts};
+use crate::transport::{ConnLimits, Logged};
 
 impl Context<'_> {
     pub(super) fn serve(&self, args: &[String]) -> Result<Command, UsageError> {
@@ -28,6 +28,7 @@ impl Context<'_> {
             "--max-connections",
             "--max-connections-per-address",
             "--max-exports-per-key",
+            "--access-log",
             TRUSTED_FRONT_FLAG,
         ];
         let f = match self.flags(args, SERVE_USAGE, &valued, &[], 0)? {
@@ -99,8 +100,14 @@ impl Context<'_> {
             .value(TRUSTED_FRONT_FLAG)
             .or_else(|| (self.env)(TRUSTED_FRONT_VARIABLE).filter(|v| !v.trim().is_empty()));
         let fronts = fronts.as_deref().map(TrustedFronts::parse).transpose();
+        let access_log = self
+            .setting(f, "--access-log", "AREA_ACCESS_LOG")
+            .map(|word| Logged::parse(&word))
+            .transpose()
+            .map_err(usage_error(SERVE_USAGE))?;
         let defaults = ConnLimits::default();
         let limits = ConnLimits {
+            access_log: access_log.unwrap_or_default(),
             max_connections: max_connections.unwrap_or(defaults.max_connections),
             per_address: per_address.unwrap_or(defaults.per_address),
             fronts: fronts

@@ -34,10 +34,48 @@ thread_local! {
     static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Which answers get a line (`serve --access-log`, docs/operations.md, "Logs").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Logged {
+    /// Every answer.
+    #[default]
+    All,
+    /// Answers with a status of 400 or above.
+    Errors,
+    /// None.
+    Off,
+}
+
+impl Logged {
+    /// The words `serve --access-log` takes, in the order of the variants.
+    pub const WORDS: [&str; 3] = ["all", "errors", "off"];
+
+    pub fn parse(word: &str) -> Result<Logged, String> {
+        match word {
+            "all" => Ok(Logged::All),
+            "errors" => Ok(Logged::Errors),
+            "off" => Ok(Logged::Off),
+            _ => Err(format!(
+                "--access-log takes {}, not '{word}'",
+                Logged::WORDS.join(", ")
+            )),
+        }
+    }
+
+    fn takes(self, status: u16) -> bool {
+        match self {
+            Logged::All => true,
+            Logged::Errors => status >= 400,
+            Logged::Off => false,
+        }
+    }
+}
+
 pub struct AccessLog {
     shared: Arc<Pending>,
     /// Whether the logger writes this target at info (RUST_LOG may say not).
     enabled: bool,
+    logged: Logged,
     counts: Arc<LayerCounts>,
 }
 
@@ -55,7 +93,10 @@ struct Batch {
 
 impl AccessLog {
     /// The log and its writer thread. Call after the logger is set up.
-    pub fn start(counts: Arc<LayerCounts>) -> Result<(AccessLog, JoinHandle<()>), String> {
+    pub fn start(
+        counts: Arc<LayerCounts>,
+        logged: Logged,
+    ) -> Result<(AccessLog, JoinHandle<()>), String> {
         let shared = Arc::new(Pending::default());
         let theirs = shared.clone();
         let writer = std::thread::Builder::new()
@@ -65,7 +106,8 @@ impl AccessLog {
         let enabled = log::log_enabled!(target: TARGET, log::Level::Info);
         let log = AccessLog {
             shared,
-            enabled,
+            enabled: enabled && logged != Logged::Off,
+            logged,
             counts,
         };
         Ok((log, writer))
@@ -74,8 +116,8 @@ impl AccessLog {
     /// Appends one line; its text is formatted only when the log is written,
     /// and then once, with the time, into the thread's own line buffer
     /// (no allocation a request), which is copied into the batch.
-    pub fn send(&self, line: std::fmt::Arguments) {
-        if !self.enabled {
+    pub fn send(&self, status: u16, line: std::fmt::Arguments) {
+        if !self.enabled || !self.logged.takes(status) {
             return;
         }
         LINE.with_borrow_mut(|text| {
@@ -169,6 +211,17 @@ fn timestamp(at: SystemTime) -> TimestampMillis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_only_takes_the_answers_of_400_and_above() {
+        let logged = Logged::parse("errors").unwrap();
+        assert!(!logged.takes(200) && !logged.takes(304) && !logged.takes(399));
+        assert!(logged.takes(400) && logged.takes(429) && logged.takes(503));
+        assert!(Logged::parse("all").unwrap().takes(200));
+        assert!(!Logged::parse("off").unwrap().takes(500));
+        let refused = Logged::parse("some").unwrap_err();
+        assert!(refused.contains("all, errors, off"), "{refused}");
+    }
 
     #[test]
     fn the_time_has_simple_loggers_form() {

@@ -127,7 +127,7 @@ impl Layer {
             })
             .collect::<std::io::Result<Vec<_>>>()
             .map_err(|e| e.to_string())?;
-        let (log, log_writer) = AccessLog::start(counts.clone())?;
+        let (log, log_writer) = AccessLog::start(counts.clone(), config.limits.access_log)?;
         let watch = |e: std::io::Error| format!("cannot watch connections: {e}");
         let set = Epoll::new().map_err(watch)?;
         for (key, listener) in listeners.iter().enumerate() {

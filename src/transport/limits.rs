@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
+use super::access_log::Logged;
 use super::fronts::TrustedFronts;
 use super::pace::Pace;
 use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
@@ -44,6 +45,8 @@ pub struct ConnLimits {
     pub fronts: TrustedFronts,
     /// How slowly a client may take an export (pace.rs).
     pub export_pace: Pace,
+    /// Which answers the access log prints.
+    pub access_log: Logged,
 }
 
 impl Default for ConnLimits {
@@ -54,6 +57,7 @@ impl Default for ConnLimits {
             count_loopback: false,
             fronts: TrustedFronts::default(),
             export_pace: Pace::default(),
+            access_log: Logged::default(),
         }
     }
 }

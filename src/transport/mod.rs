@@ -36,6 +36,7 @@
 
 use std::thread::{self, JoinHandle};
 
+pub use access_log::Logged;
 pub use counters::LayerCounts;
 pub use drain::{AFTER_DEADLINE, join_within};
 pub use layer::{Layer, LayerConfig};

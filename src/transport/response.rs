@@ -19,6 +19,9 @@ pub struct Response {
     /// A body made as it is sent (the export), instead of `body`: the
     /// layer writes it in chunks, on a thread of its own.
     pub stream: Option<Stream>,
+    /// Whom the service answered, for the access log: an API key's id
+    /// (never the key), or None for a request no key was accepted for.
+    pub caller: Option<String>,
 }
 
 /// A body of unknown length, read to its end as it is sent.
@@ -37,6 +40,7 @@ impl Response {
             headers: vec![("Content-Type", JSON.into())],
             body,
             stream: None,
+            caller: None,
         }
     }
 

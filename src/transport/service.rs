@@ -96,7 +96,13 @@ pub fn answer(shared: &Shared, c: &Conn, head: &Head, last: bool) -> Reply {
 pub fn refusal(shared: &Shared, err: &ApiError) -> Vec<u8> {
     let response = layer_error(shared, &Request::default(), err);
     shared.answering.service.count_refused(response.status);
-    log_line(shared, "-", "-", &response, 0.0);
+    let line = Line {
+        method: "-",
+        target: "-",
+        client: None,
+        body_bytes: Some(response.body.len()),
+    };
+    log_line(shared, line, &response, 0.0);
     serialize::bytes(&response, 1, false, Framing::Close)
 }
 
@@ -127,19 +133,63 @@ fn to_request(head: &Head, client: IpAddr) -> Request {
 
 fn access_line(shared: &Shared, req: &Request, response: &Response, started: Instant) {
     let ms = started.elapsed().as_secs_f64() * 1000.0;
-    log_line(
-        shared,
-        &loggable_method(&req.method),
-        &loggable_target(&req.target),
-        response,
-        ms,
+    let line = Line {
+        method: &loggable_method(&req.method),
+        target: &loggable_target(&req.target),
+        client: req.client,
+        body_bytes: body_bytes(response, req.method == "HEAD"),
+    };
+    log_line(shared, line, response, ms);
+}
+
+/// What an access line says of the request, beside the answer's status, time and id.
+struct Line<'a> {
+    method: &'a str,
+    target: &'a str,
+    client: Option<IpAddr>,
+    /// None for an export, whose length is known only once it is sent.
+    body_bytes: Option<usize>,
+}
+
+/// The body bytes a response sends: none to HEAD.
+fn body_bytes(response: &Response, head_only: bool) -> Option<usize> {
+    match (head_only, &response.stream) {
+        (true, _) => Some(0),
+        (false, Some(_)) => None,
+        (false, None) => Some(response.body.len()),
+    }
+}
+
+/// One access line (docs/operations.md, "Logs"): the fields after the
+/// request id are `name=value` pairs, `-` where a value is unknown.
+fn log_line(shared: &Shared, line: Line, response: &Response, ms: f64) {
+    let Line {
+        method,
+        target,
+        client,
+        body_bytes,
+    } = line;
+    let client = Shown(client);
+    let bytes = Shown(body_bytes);
+    let key = Shown(response.caller.as_deref());
+    shared.answering.log.send(
+        response.status,
+        format_args!(
+            "{method} {target} {} {ms:.2}ms {} client={client} key={key} bytes={bytes}",
+            response.status,
+            response.header("X-Request-Id").unwrap_or("-"),
+        ),
     );
 }
 
-fn log_line(shared: &Shared, method: &str, target: &str, response: &Response, ms: f64) {
-    shared.answering.log.send(format_args!(
-        "{method} {target} {} {ms:.2}ms {}",
-        response.status,
-        response.header("X-Request-Id").unwrap_or("-"),
-    ));
+/// A value of an access line, or `-`.
+struct Shown<T>(Option<T>);
+
+impl<T: std::fmt::Display> std::fmt::Display for Shown<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(value) => value.fmt(f),
+            None => f.write_str("-"),
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! The access log against the binary: one line an answer, in the form of the
-//! other log lines, stamped when the answer was given, with secrets in the
-//! query redacted, and none lost when the server stops.
+//! other log lines, stamped when the answer was given, naming the client, the
+//! key's id and the bytes sent, with secrets in the query redacted, and none
+//! lost when the server stops.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -11,7 +12,8 @@ use crate::serial;
 fn line_of(server: &Served, id: &str) -> Option<String> {
     within(Duration::from_secs(3), || {
         let log = server.log.lock().unwrap();
-        log.iter().find(|l| l.ends_with(id)).cloned()
+        let id = format!(" {id} ");
+        log.iter().find(|l| l.contains(&id)).cloned()
     })
 }
 
@@ -45,7 +47,9 @@ fn now_ms() -> u64 {
 #[test]
 fn each_answer_is_logged_when_given_with_secrets_redacted() {
     let _serial = serial();
-    let (key, server) = served("access-log", &[]);
+    let db = fresh_db("access-log");
+    let (key_id, key) = new_key(&db, Plan::Growth);
+    let server = Served::spawn(&db, &["--max-connections-per-address", "0"]);
     let before = now_ms();
     let reply = get(server.addr, "/v1/areas?limit=1&api_key=s3cret", Some(&key));
     let after = now_ms();
@@ -59,7 +63,13 @@ fn each_answer_is_logged_when_given_with_secrets_redacted() {
     let (stamp, rest) = line.split_once(' ').unwrap();
     let ms = rest
         .strip_prefix("INFO  [area_scoring::access] GET /v1/areas?limit=1&api_key=[redacted] 400 ")
-        .and_then(|r| r.strip_suffix(&format!("ms {id}")))
+        .and_then(|r| {
+            let tail = format!(
+                "ms {id} client=127.0.0.1 key={key_id} bytes={}",
+                reply.body.len()
+            );
+            r.strip_suffix(&tail)
+        })
         .unwrap_or_else(|| panic!("the access line's form: {line}"));
     assert!(ms.parse::<f64>().is_ok_and(|ms| ms >= 0.0), "{line}");
     assert!(!line.contains("s3cret") && !line.contains(&key), "{line}");
@@ -86,8 +96,54 @@ fn the_last_answers_are_logged_before_the_server_exits() {
     let all = within(Duration::from_secs(2), || {
         let log = server.log.lock().unwrap();
         ids.iter()
-            .all(|id| log.iter().any(|l| l.ends_with(id.as_str())))
+            .all(|id| log.iter().any(|l| l.contains(&format!(" {id} "))))
             .then_some(())
     });
     assert!(all.is_some(), "every answer before SIGTERM is in the log");
+}
+
+#[test]
+fn a_request_without_an_accepted_key_is_logged_without_one() {
+    let _serial = serial();
+    let (_, server) = served("access-log-keyless", &[]);
+    let reply = get(server.addr, "/v1/areas?limit=1", Some("ask_not_a_key"));
+    assert_eq!(reply.status, 401);
+    let id = reply.header("X-Request-Id").expect("a request id");
+    let line = line_of(&server, id).expect("the refusal is logged within 3 s");
+    let tail = format!("{id} client=127.0.0.1 key=- bytes={}", reply.body.len());
+    assert!(line.ends_with(&tail), "{line}");
+}
+
+#[test]
+fn access_log_errors_prints_only_the_answers_of_400_and_above() {
+    let _serial = serial();
+    let (key, server) = served("access-log-errors", &["--access-log", "errors"]);
+    let ok = get(server.addr, "/v1/areas?limit=1", Some(&key));
+    let missing = get(server.addr, "/v1/areas/nowhere-at-all", Some(&key));
+    assert_eq!((ok.status, missing.status), (200, 404));
+    let missing_id = missing.header("X-Request-Id").unwrap();
+    assert!(line_of(&server, missing_id).is_some(), "the 404 is logged");
+    // Lines are written in order, so the 200's would be there by now.
+    let ok_id = format!(" {} ", ok.header("X-Request-Id").unwrap());
+    let log = server.log.lock().unwrap();
+    assert!(!log.iter().any(|l| l.contains(&ok_id)), "{log:#?}");
+}
+
+#[test]
+fn access_log_refuses_a_word_it_does_not_know() {
+    let db = fresh_db("access-log-word");
+    let args = [
+        "serve",
+        "--db",
+        db.to_str().unwrap(),
+        "--access-log",
+        "some",
+    ];
+    let out = crate::common::bin::run(&args, &[], db.parent().unwrap());
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("--access-log takes all, errors, off"),
+        "{said}"
+    );
 }
