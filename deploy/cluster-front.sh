@@ -1,6 +1,6 @@
 # deploy/cluster-front.sh: sourced by deploy/cluster-test.sh (and its
-# cluster-redis.sh); starts the nginx front of a test set-up: deploy/nginx.conf
-# without TLS, on loopback, with the production includes unchanged.
+# cluster-redis.sh); starts the nginx front of a test set-up: the site files of
+# deploy/nginx/ without TLS, on loopback, with the production includes unchanged.
 #
 # start_front NAME PORT UPSTREAM...: writes $WORK/NAME.conf (access log
 # $WORK/NAME-access.log, error log $WORK/NAME-error.log), starts nginx on
@@ -15,7 +15,7 @@ start_front() {
         servers+="        server $upstream max_fails=1 fail_timeout=10s;"$'\n'
     done
     cat >"$WORK/$name.conf" <<CONF
-# Written by deploy/cluster-front.sh: deploy/nginx.conf without TLS, on loopback.
+# Written by deploy/cluster-front.sh: deploy/nginx/area-scoring*.conf without TLS, on loopback.
 worker_processes 1;
 daemon off;
 pid $WORK/$name.pid;

@@ -6,7 +6,9 @@
 # database) and nginx in front of them, with the very limits of production
 # (deploy/nginx/front-http.conf and front-server.conf, included unchanged), on
 # loopback ports in a temporary directory, and shows:
-#   1. the production nginx.conf is valid (nginx -t, with a throwaway certificate);
+#   1. the production site files are valid (nginx -t) before a certificate exists
+#      and after (with a throwaway one), and the first run's plain HTTP answers
+#      certbot's challenge and redirects the rest;
 #   2. traffic through nginx goes on while one replica is killed mid-run:
 #      every request is answered 2xx (wrk: non-2xx = 0, socket errors = 0);
 #   3. a 9 KiB URL gets 414 and 17 KiB of headers get 431, as API JSON errors;
@@ -134,18 +136,53 @@ fewest() { local n m=999999; for _ in 1 2 3 4 5; do n=$("$@"); ((n < m)) && m=$n
 fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
 
 # --- 1. the production configuration is valid ----------------------------------
+# The site files as installed (docs/deployment.md, step 4), inside a main
+# configuration like Debian's, with the paths moved into $WORK: first the
+# plain-HTTP site alone, as before any certificate exists, then both.
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
     -keyout "$WORK/privkey.pem" -out "$WORK/fullchain.pem" >/dev/null 2>&1
-sed -e "s#/etc/nginx/area-scoring/#$ROOT/deploy/nginx/#g" \
-    -e "s#/etc/ssl/area-scoring/#$WORK/#g" \
-    -e "s#^pid .*#pid $WORK/prod.pid;#" \
-    -e "s#/var/log/nginx/#$WORK/prod-#g" \
-    "$ROOT/deploy/nginx.conf" >"$WORK/prod.conf"
-if out=$(nginx -t -q -p "$WORK" -c "$WORK/prod.conf" -e "$WORK/prod-error.log" 2>&1); then
-    pass "production nginx.conf" "nginx -t: ok ($(nginx -v 2>&1 | sed 's/^nginx version: //'))"
+mkdir -p "$WORK/sites" "$WORK/acme/.well-known/acme-challenge"
+for site in area-scoring area-scoring-tls; do
+    sed -e "s#/etc/nginx/area-scoring/#$ROOT/deploy/nginx/#g" \
+        -e "s#/etc/letsencrypt/live/api.example.org/#$WORK/#g" \
+        -e "s#/var/log/nginx/#$WORK/prod-#g" \
+        -e "s#/var/www/acme#$WORK/acme#g" \
+        "$ROOT/deploy/nginx/$site.conf" >"$WORK/sites/$site.conf"
+done
+prod_conf() { # prod_conf SITE... : a main configuration including those sites
+    printf 'pid %s/prod.pid;\nevents { worker_connections 1024; }\nhttp {\n' "$WORK"
+    local site
+    for site in "$@"; do printf '    include %s/sites/%s.conf;\n' "$WORK" "$site"; done
+    printf '}\n'
+}
+nginx_t() { nginx -t -q -p "$WORK" -c "$1" -e "$WORK/prod-error.log" 2>&1; }
+prod_conf area-scoring >"$WORK/prod-first.conf"
+prod_conf area-scoring area-scoring-tls >"$WORK/prod.conf"
+if out=$(nginx_t "$WORK/prod-first.conf") && out=$(nginx_t "$WORK/prod.conf"); then
+    pass "production nginx site files" "nginx -t: ok before and after the certificate ($(nginx -v 2>&1 | sed 's/^nginx version: //'))"
 else
-    fail "production nginx.conf" "nginx -t: $out"
+    fail "production nginx site files" "nginx -t: $out"
 fi
+# The first run, served: certbot's challenge file is answered, the rest is
+# sent to HTTPS. Its port 80 moves to a free loopback port, and its workers
+# run as this script's user, who can read $WORK (as www-data reads /var/www).
+ACME_PORT=$(free_port)
+sed -i -e "s#listen 80;#listen 127.0.0.1:$ACME_PORT;#" -e "/listen \[::\]:80;/d" "$WORK/sites/area-scoring.conf"
+sed -e "s#^http {#daemon off;\nuser $(id -un);\nhttp {\n    client_body_temp_path $WORK/acme-tmp-body;\n    proxy_temp_path $WORK/acme-tmp-proxy;\n    fastcgi_temp_path $WORK/acme-tmp-fastcgi;\n    uwsgi_temp_path $WORK/acme-tmp-uwsgi;\n    scgi_temp_path $WORK/acme-tmp-scgi;#" \
+    "$WORK/prod-first.conf" >"$WORK/acme.conf"
+echo "token-for-the-test" >"$WORK/acme/.well-known/acme-challenge/t0k3n"
+nginx -p "$WORK" -c "$WORK/acme.conf" -e "$WORK/acme-error.log" &
+ACME_PID=$!
+PIDS+=("$ACME_PID")
+until=$((SECONDS + START_SECS))
+while ((SECONDS < until)) && ! curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$ACME_PORT/"; do sleep 0.1; done
+challenge=$(curl -s --max-time 2 -H 'Host: api.example.org' "http://127.0.0.1:$ACME_PORT/.well-known/acme-challenge/t0k3n" || true)
+redirect=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' --max-time 2 -H 'Host: api.example.org' "http://127.0.0.1:$ACME_PORT/v1/areas?limit=1" || true)
+verdict=1
+[[ "$challenge" == "token-for-the-test" && "$redirect" == "308 https://api.example.org/v1/areas?limit=1" ]] && verdict=0
+check "first run: challenge, then HTTPS" "$verdict" "challenge '$challenge'; elsewhere $redirect"
+kill "$ACME_PID" 2>/dev/null || true
+wait "$ACME_PID" 2>/dev/null || true
 
 # --- data and replicas ---------------------------------------------------------
 mkdir -p "$WORK/seed" "$WORK/r1" "$WORK/r2"
