@@ -122,22 +122,16 @@ impl PerAddress {
 /// The process's soft limit on open descriptors (Linux), if it can be read.
 #[cfg(target_os = "linux")]
 pub fn descriptor_limit() -> Option<usize> {
-    #[repr(C)]
-    struct Rlimit {
-        cur: u64,
-        max: u64,
-    }
-    const RLIMIT_NOFILE: i32 = 7;
-    unsafe extern "C" {
-        fn getrlimit(resource: i32, rlim: *mut Rlimit) -> i32;
-    }
-    let mut lim = Rlimit { cur: 0, max: 0 };
-    // SAFETY: getrlimit writes one struct of two 64-bit words (rlim_t on
-    // 64-bit Linux) into the pointer given, which points to one.
-    if unsafe { getrlimit(RLIMIT_NOFILE, &mut lim) } != 0 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the pointer given, which
+    // points to one.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
         return None;
     }
-    usize::try_from(lim.cur).ok()
+    usize::try_from(lim.rlim_cur).ok()
 }
 
 #[cfg(not(target_os = "linux"))]

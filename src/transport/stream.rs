@@ -188,13 +188,9 @@ const STREAM_NICE: i32 = 10;
 /// each thread, and setpriority with PRIO_PROCESS and 0 sets the caller's.
 #[cfg(target_os = "linux")]
 fn yield_to_workers() {
-    const PRIO_PROCESS: i32 = 0;
-    unsafe extern "C" {
-        fn setpriority(which: i32, who: u32, prio: i32) -> i32;
-    }
     // SAFETY: setpriority takes no pointer and changes only the scheduling
     // priority of this thread.
-    if unsafe { setpriority(PRIO_PROCESS, 0, STREAM_NICE) } != 0 {
+    if unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, STREAM_NICE) } != 0 {
         let e = std::io::Error::last_os_error();
         log::debug!("a streaming thread keeps its priority: {e}");
     }
