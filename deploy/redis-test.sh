@@ -32,4 +32,4 @@ echo "redis-test: redis-server $(redis-server --version | awk '{print $3}') on 1
 
 cd "$ROOT"
 AREA_TEST_REDIS=$REDIS_URL AREA_TEST_REDIS_PID=$REDIS_PID \
-    cargo test --features fault-injection --test redis_shared --test redis_recovery --test redis_spools --test redis_strangers --test redis_garbage --test redis_acl -- --ignored --test-threads=1 --nocapture "$@"
+    cargo test --features fault-injection --test tests -- --ignored --test-threads=1 --nocapture "${@:-redis_}"

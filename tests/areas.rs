@@ -2,13 +2,11 @@
 //! the list form, the weighted-sum invariant of truth_score, `include`, and
 //! unknown ids. Paging is in tests/paging.rs, nearby in tests/geo.rs.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::calc::has_two_decimals_at_most;
-use common::seed::DIMENSIONS;
-use common::{assert_error, coordinates, ids, keys, seed_places, spawn_app};
+use crate::common::calc::has_two_decimals_at_most;
+use crate::common::seed::DIMENSIONS;
+use crate::common::{assert_error, coordinates, ids, keys, seed_places, spawn_app};
 use serde_json::json;
 
 const LIST_FIELDS: [&str; 6] = [

@@ -3,15 +3,13 @@
 //! Authorization, Accept-Encoding`, errors never cached; CORS headers on every answer, OPTIONS
 //! preflight without a key, 405 with Allow after authentication; X-Request-Id.
 
-mod common;
-
 use std::sync::OnceLock;
 
-use common::assert_429;
-use common::cache::{assert_cached_privately, assert_cors, etag};
-use common::client::Reply;
-use common::rate::until_429;
-use common::server::TestServer;
+use crate::common::assert_429;
+use crate::common::cache::{assert_cached_privately, assert_cors, etag};
+use crate::common::client::Reply;
+use crate::common::rate::until_429;
+use crate::common::server::TestServer;
 
 /// One server for this binary; tests that count things start their own.
 fn app() -> &'static TestServer {
@@ -167,8 +165,8 @@ fn every_kind_of_answer_allows_any_origin() {
 #[test]
 fn a_rate_limited_answer_allows_any_origin() {
     // A key of its own: the free plan allows 60 a minute.
-    let key = common::new_key(&app().db, area_scoring::domain::Plan::Free).1;
-    common::wait::key_in_force(app().addr, &key);
+    let key = crate::common::new_key(&app().db, area_scoring::domain::Plan::Free).1;
+    crate::common::wait::key_in_force(app().addr, &key);
     // Bounded by a count far past the bucket, not by 60 plus the refill the
     // machine's speed allows.
     let (mut replies, _) = until_429(|| app().as_key(&key, "GET", "/v1/areas/soweto", &[]), 1_000);

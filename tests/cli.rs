@@ -5,15 +5,13 @@
 //! errors, --help everywhere, and AREA_DB for every subcommand. init, schema
 //! versions and serve on bad files: tests/cli_init.rs.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::bin::{Served, create_key, ok, run, text};
-use common::wait::until;
-use common::{assert_error, scratch_dir};
+use crate::common::bin::{Served, create_key, ok, run, text};
+use crate::common::wait::until;
+use crate::common::{assert_error, scratch_dir};
 
 /// A database made by `init`, shared by the tests that only add keys to it.
 fn shared_db() -> &'static Path {

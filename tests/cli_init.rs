@@ -5,15 +5,13 @@
 //! import keeping the keys, one of a newer schema is left alone; serve on a
 //! missing or foreign file exits 1 naming it, without a panic.
 
-mod common;
-
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::bin::{Served, command, create_key, ok, run, text};
-use common::scratch_dir;
-use common::wait::within;
+use crate::common::bin::{Served, command, create_key, ok, run, text};
+use crate::common::scratch_dir;
+use crate::common::wait::within;
 
 /// Serves `db` and requires that `key` is still accepted.
 fn assert_key_works(db: &str, dir: &Path, key: &str, why: &str) {

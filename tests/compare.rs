@@ -3,14 +3,12 @@
 //! restricting both areas[].dimensions and winner.by_dimension, the 2-to-5
 //! distinct ids rule, and 404 naming every unknown id.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{TestApp, assert_error, assert_invalid, key_set, spawn_app};
+use crate::common::{TestApp, assert_error, assert_invalid, key_set, spawn_app};
 use serde_json::Value;
 
-use common::seed::DIMENSIONS;
+use crate::common::seed::DIMENSIONS;
 
 /// The first of `ids` with the highest score by `score`.
 fn expected_winner<'a>(app: &TestApp, ids: &[&'a str], score: impl Fn(&Value) -> f64) -> &'a str {

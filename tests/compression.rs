@@ -7,15 +7,13 @@
 //! answers 304 by the coding the client would get; Vary names
 //! Accept-Encoding; HEAD has GET's headers; /metrics counts the bytes sent.
 
-mod common;
-
 use std::io::Read;
 
+use crate::common::Plan;
+use crate::common::bin::Served;
+use crate::common::cache::assert_head_like_get;
+use crate::common::client::{Reply, send};
 use area_scoring::app::encoding::GZIP_MIN_BYTES;
-use common::Plan;
-use common::bin::Served;
-use common::cache::assert_head_like_get;
-use common::client::{Reply, send};
 
 /// What browsers, curl --compressed and Python's requests send, give or take.
 const TAKES_GZIP: &str = "gzip, deflate, br, zstd";

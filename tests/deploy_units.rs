@@ -6,14 +6,12 @@
 //! And the script the backup timer runs, against the real binary: a backup,
 //! its retention and its copy elsewhere (docs/deployment.md, "Backups and restore").
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
+use crate::common::db::{fresh_db, keys_path, new_key};
+use crate::common::scratch_dir;
 use area_scoring::domain::Plan;
-use common::db::{fresh_db, keys_path, new_key};
-use common::scratch_dir;
 
 /// The exposure both units were rated before; each must now be below it.
 const EXPOSURE_BEFORE: f64 = 1.5;

@@ -5,11 +5,9 @@
 //! lists, so a command added, removed or reworded without rewriting the page
 //! fails here.
 
-mod common;
-
 use std::path::Path;
 
-use common::bin::{run, text};
+use crate::common::bin::{run, text};
 
 const PAGE: &str = include_str!("../docs/cli.md");
 const FIX: &str = "run `make docs-cli` to write docs/cli.md again";

@@ -11,11 +11,8 @@
 //! path must match at least one file. `make X`, in backticks or a fenced
 //! block, must name a target of the Makefile. A failure names file:line.
 
-#[path = "common/docs.rs"]
-mod docs;
-#[path = "docs_paths/files.rs"]
+use crate::common::docs;
 mod files;
-#[path = "docs_paths/words.rs"]
 mod words;
 
 use std::collections::BTreeSet;

@@ -6,15 +6,13 @@
 //! that need a server of their own or a large request (500, 414, 431, 503,
 //! 429): tests/errors_outside_the_table.rs.
 
-mod common;
-
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::common::client::get;
+use crate::common::wait::within;
+use crate::common::{Plan, assert_error, assert_headers_of_error, spawn_app};
 use area_scoring::access::{key_file, keys};
-use common::client::get;
-use common::wait::within;
-use common::{Plan, assert_error, assert_headers_of_error, spawn_app};
 
 /// Who a request claims to be.
 #[derive(Clone, Copy)]
@@ -180,8 +178,8 @@ fn revoked_key() -> &'static str {
     static KEY: OnceLock<String> = OnceLock::new();
     KEY.get_or_init(|| {
         let app = spawn_app();
-        let keys_file = common::keys_path(&app.db);
-        let (id, key) = common::new_key(&app.db, Plan::Enterprise);
+        let keys_file = crate::common::keys_path(&app.db);
+        let (id, key) = crate::common::new_key(&app.db, Plan::Enterprise);
         key_file::change(&keys_file, |conn| keys::revoke(conn, &id)).unwrap();
         within(Duration::from_secs(3), || {
             (get(app.addr, "/v1/key", Some(&key)).status == 401).then_some(())

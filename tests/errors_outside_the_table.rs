@@ -4,16 +4,14 @@
 //! and 429 with Retry-After for requests without a key past the limit. Each
 //! but 414 and 431 on a server of its own over a copy of the database.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::client::{Reply, send};
-use common::rate::until_429;
-use common::wait::until;
-use common::{
+use crate::common::client::{Reply, send};
+use crate::common::rate::until_429;
+use crate::common::wait::until;
+use crate::common::{
     Plan, assert_error, assert_retry_after, assert_unknown_keys_429, keys_path, scratch_dir, serve,
     spawn_app,
 };

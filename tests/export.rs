@@ -5,17 +5,15 @@
 //! per dataset, format and province; growth plan and above; one request
 //! against the rate limit. Concurrent exports: tests/wall_clock/exports.rs.
 
-mod common;
-
 use std::fs;
 
-use common::cache::assert_head_like_get;
-use common::client::{Reply, get};
-use common::exports::items;
-use common::rate::rate_headers;
-use common::seed::DIMENSIONS;
-use common::server::{start, start_keyed};
-use common::{JSON, Plan, assert_429, assert_error, assert_invalid, coordinates, spawn_app};
+use crate::common::cache::assert_head_like_get;
+use crate::common::client::{Reply, get};
+use crate::common::exports::items;
+use crate::common::rate::rate_headers;
+use crate::common::seed::DIMENSIONS;
+use crate::common::server::{start, start_keyed};
+use crate::common::{JSON, Plan, assert_429, assert_error, assert_invalid, coordinates, spawn_app};
 use serde_json::{Value, json};
 
 const FORMATS: [(&str, &str); 4] = [
@@ -155,7 +153,7 @@ fn one_etag_per_dataset_format_and_province() {
         let auth = format!("Bearer {key}");
         let mut headers = vec![("Authorization", auth.as_bytes())];
         headers.extend(tag.map(|t| ("If-None-Match", t.as_bytes())));
-        common::client::send(addr, method, target.as_bytes(), &headers)
+        crate::common::client::send(addr, method, target.as_bytes(), &headers)
     };
     let tag_of = |target: &str| {
         send("GET", target, None)
@@ -181,7 +179,7 @@ fn one_etag_per_dataset_format_and_province() {
     }
     // A new dataset file: new tags, and the old tag no longer matches.
     let next = db.with_file_name("next.db");
-    common::small_db(&next, 25);
+    crate::common::small_db(&next, 25);
     fs::rename(&next, &db).unwrap();
     assert!(running.reload(), "the server takes the new file");
     let fresh = send("GET", targets[0], Some(&tags[0]));
@@ -225,10 +223,10 @@ fn free_and_starter_keys_may_not_export() {
 
 #[test]
 fn an_export_counts_once_against_the_rate_limit() {
-    let db = common::fresh_db("export-rate");
+    let db = crate::common::fresh_db("export-rate");
     // Three a minute: a token comes back every 20 s, longer than this test.
-    common::set_plan_limit(&db, Plan::Growth, Some(3));
-    let (_, key) = common::new_key(&db, Plan::Growth);
+    crate::common::set_plan_limit(&db, Plan::Growth, Some(3));
+    let (_, key) = crate::common::new_key(&db, Plan::Growth);
     let running = start(&db, 2, std::time::Duration::from_secs(10));
     let addr = running.addr();
     let before = get(addr, "/v1/areas?limit=1", Some(&key));
@@ -248,7 +246,7 @@ fn an_export_counts_once_against_the_rate_limit() {
 
 #[test]
 fn a_dimension_an_area_lacks_is_an_empty_cell() {
-    let dir = common::scratch_dir("export-missing");
+    let dir = crate::common::scratch_dir("export-missing");
     let db = dir.join("areas.db");
     let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seed/example-import.csv");
     let args = [
@@ -257,9 +255,13 @@ fn a_dimension_an_area_lacks_is_an_empty_cell() {
         db.to_str().unwrap(),
         example.to_str().unwrap(),
     ];
-    let out = common::bin::run(&args, &[], &dir);
-    assert!(out.status.success(), "{}", common::bin::text(&out.stderr));
-    let (_, key) = common::new_key(&db, Plan::Growth);
+    let out = crate::common::bin::run(&args, &[], &dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        crate::common::bin::text(&out.stderr)
+    );
+    let (_, key) = crate::common::new_key(&db, Plan::Growth);
     let running = start(&db, 2, std::time::Duration::from_secs(10));
     let fetch = |target: &str| {
         let reply = get(running.addr(), target, Some(&key));

@@ -5,10 +5,11 @@
 //! percent-encoding round-trips. Then a few hundred random query strings
 //! against a live server never answer 5xx.
 
-mod common;
-
 use std::sync::OnceLock;
 
+use crate::common::client::*;
+use crate::common::server::*;
+use crate::common::*;
 use area_scoring::api::contract::{
     AREA_PARAMS, COMPARE_PARAMS, HISTORY_PARAMS, LIST_PARAMS, SEARCH_PARAMS,
 };
@@ -17,9 +18,6 @@ use area_scoring::api::query::Query;
 use area_scoring::api::router::{self, Route};
 use area_scoring::domain::DIMENSIONS;
 use area_scoring::error::ApiError;
-use common::client::*;
-use common::server::*;
-use common::*;
 use proptest::prelude::*;
 
 fn config(cases: u32) -> ProptestConfig {

@@ -3,12 +3,10 @@
 //! lat, lng and radius, circles combined with q and min_score, and nearby
 //! (at most 5, within 25 km, nearest first, never the area itself).
 
-mod common;
-
-use common::calc::{
+use crate::common::calc::{
     by_relevance, distance_to, has_two_decimals_at_most, haversine_km, text_matches,
 };
-use common::{
+use crate::common::{
     TestApp, assert_invalid, assert_nearest_first, coordinates, data, ids, keys, spawn_app,
 };
 use serde_json::Value;

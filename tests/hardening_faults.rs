@@ -5,16 +5,14 @@
 //! has rolled it back. A file removed, or locked by a writer:
 //! tests/wall_clock/database_faults.rs.
 
-mod common;
-
 use std::fs;
 use std::time::Duration;
 
-use common::bin::*;
-use common::client::*;
-use common::server::*;
-use common::wait::until_status;
-use common::*;
+use crate::common::bin::*;
+use crate::common::client::*;
+use crate::common::server::*;
+use crate::common::wait::until_status;
+use crate::common::*;
 
 #[test]
 fn a_file_overwritten_with_garbage_answers_503_and_recovers_when_restored() {

@@ -3,11 +3,9 @@
 //! client can influence, and a panicking handler answering 500 while every
 //! worker keeps serving.
 
-mod common;
-
-use common::client::*;
-use common::server::*;
-use common::*;
+use crate::common::client::*;
+use crate::common::server::*;
+use crate::common::*;
 
 #[cfg(feature = "fault-injection")]
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);

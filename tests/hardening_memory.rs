@@ -4,13 +4,11 @@
 //! bench/soak.sh, too slow for make test.
 #![cfg(all(target_os = "linux", target_env = "gnu"))]
 
-mod common;
-
 use std::path::Path;
 
-use common::bin::*;
-use common::client::get;
-use common::*;
+use crate::common::bin::*;
+use crate::common::client::get;
+use crate::common::*;
 
 /// The GLIBC_TUNABLES the served process was executed with last, read from
 /// the kernel's copy of its environment: up to the end of its first tunable,

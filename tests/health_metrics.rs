@@ -4,18 +4,16 @@
 //! key; the Prometheus counters count exactly the requests a test made (each
 //! such test runs a server of its own); --metrics-addr moves /metrics.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::client::{Reply, send};
-use common::rate::until_429;
-use common::server::TestServer;
-use common::wait::until;
-use common::{JSON, assert_503, seed_area_count};
+use crate::common::client::{Reply, send};
+use crate::common::rate::until_429;
+use crate::common::server::TestServer;
+use crate::common::wait::until;
+use crate::common::{JSON, assert_503, seed_area_count};
 use serde_json::json;
 
 /// A server for the tests that count nothing.
@@ -243,6 +241,6 @@ fn metrics_addr_moves_metrics_to_a_listener_of_its_own() {
     // The metrics listener refuses everything else in the full error shape,
     // request id and CORS headers included.
     let refused = send(metrics_addr, "GET", b"/v1/areas", &[]);
-    common::assert_error_shape(&refused, 404, "not_found");
-    common::cache::assert_cors(&refused, "metrics listener 404");
+    crate::common::assert_error_shape(&refused, 404, "not_found");
+    crate::common::cache::assert_cors(&refused, "metrics listener 404");
 }

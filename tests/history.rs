@@ -3,12 +3,10 @@
 //! means (dated Mondays and 1sts) derived here from the daily points, change
 //! and trend, and the parameter rules.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::calc::{date_of, day_number, has_two_decimals_at_most, round2, weekday};
-use common::{Plan, TestApp, assert_error, assert_invalid, key_set, points, spawn_app};
+use crate::common::calc::{date_of, day_number, has_two_decimals_at_most, round2, weekday};
+use crate::common::{Plan, TestApp, assert_error, assert_invalid, key_set, points, spawn_app};
 use serde_json::Value;
 
 const PERIODS: [(&str, usize); 4] = [("7d", 7), ("30d", 30), ("90d", 90), ("1y", 365)];

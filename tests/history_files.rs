@@ -4,22 +4,20 @@
 //! for byte, for the seed and for an operator's file with short, stepped
 //! histories.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
+use crate::common::bin::Served;
 use area_scoring::domain::Plan;
-use common::bin::Served;
 
 const PERIODS: [&str; 4] = ["7d", "30d", "90d", "1y"];
 const GRANULARITIES: [&str; 3] = ["daily", "weekly", "monthly"];
 
 /// A copy of `db` as a build before the packed year wrote it.
 fn as_schema_5(db: &Path) -> PathBuf {
-    let dir = common::scratch_dir("history-schema-5");
+    let dir = crate::common::scratch_dir("history-schema-5");
     let older = dir.join("areas.db");
     std::fs::copy(db, &older).unwrap();
-    common::sql(
+    crate::common::sql(
         &older,
         "DROP TABLE recent_history; PRAGMA user_version = 5;",
     );
@@ -41,8 +39,8 @@ fn ids(db: &Path, step: usize) -> Vec<String> {
 /// Every period and granularity of History, and Get Area's include=history,
 /// answered alike by both files; returns how many answers were compared.
 fn same_answers(today: &Path, older: &Path, ids: &[String]) -> usize {
-    let (_, key) = common::new_key(today, Plan::Growth);
-    let (_, older_key) = common::new_key(older, Plan::Growth);
+    let (_, key) = crate::common::new_key(today, Plan::Growth);
+    let (_, older_key) = crate::common::new_key(older, Plan::Growth);
     let (served, served_older) = (Served::spawn(today, &[]), Served::spawn(older, &[]));
     let mut compared = 0;
     for id in ids {
@@ -72,7 +70,7 @@ fn same_answers(today: &Path, older: &Path, ids: &[String]) -> usize {
 
 #[test]
 fn the_seed_answers_history_as_a_file_read_row_by_row_does() {
-    let today = common::fresh_db("history-packed");
+    let today = crate::common::fresh_db("history-packed");
     let older = as_schema_5(&today);
     let ids = ids(&today, 10);
     assert!(ids.len() > 90, "a spread of the seed: {}", ids.len());
@@ -83,9 +81,9 @@ fn the_seed_answers_history_as_a_file_read_row_by_row_does() {
 fn an_imported_file_answers_history_as_a_file_read_row_by_row_does() {
     // Its areas have a few monthly points, or none (the one point of
     // updated_at): windows shorter than the period, and stepped series.
-    let today = common::scratch_dir("history-import").join("areas.db");
+    let today = crate::common::scratch_dir("history-import").join("areas.db");
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("seed/example-import.csv");
-    common::bin::ok(&[
+    crate::common::bin::ok(&[
         "import",
         "--db",
         today.to_str().unwrap(),

@@ -6,18 +6,16 @@
 //! A streamed answer goes in chunks over HTTP/1.1 only. The access log
 //! (the real binary's stderr) prints at most a KiB of a target, and no key.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::time::Duration;
 
+use crate::common::bin::Served;
+use crate::common::client::*;
+use crate::common::server::*;
+use crate::common::wait::within;
+use crate::common::*;
 use area_scoring::transport::LOGGED_TARGET_BYTES;
-use common::bin::Served;
-use common::client::*;
-use common::server::*;
-use common::wait::within;
-use common::*;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -2,11 +2,9 @@
 //! temporary files, the database it writes read back with rusqlite, and the
 //! real server answering from it over HTTP, before and after a re-import.
 
-mod common;
 // The import helpers this file does not use.
 #[allow(dead_code)]
-#[path = "import/support.rs"]
-mod support;
+use crate::common::import_files as support;
 
 use std::fs;
 use std::path::Path;
@@ -14,7 +12,7 @@ use std::path::Path;
 use area_scoring::{data::db, domain::Plan};
 use rusqlite::Connection;
 
-use common::{points, scratch_dir};
+use crate::common::{points, scratch_dir};
 use support::*;
 
 #[test]
@@ -48,7 +46,7 @@ fn the_server_serves_the_import_and_reloads_the_next_one() {
     let dir = scratch_dir("import-server");
     let db = dir.join("areas.db");
     assert_ok(&import(&db, &example("example-import.csv")));
-    let (_id, key) = common::new_key(&db, Plan::Growth);
+    let (_id, key) = crate::common::new_key(&db, Plan::Growth);
     let running = start_server(&db);
     let addr = running.addr();
 
@@ -111,7 +109,7 @@ fn other_names_are_imported_searched_and_held_to_the_rules() {
     let dir = scratch_dir("import-other-names");
     let db = dir.join("areas.db");
     assert_ok(&import(&db, &example("example-import.csv")));
-    let (_id, key) = common::new_key(&db, Plan::Growth);
+    let (_id, key) = crate::common::new_key(&db, Plan::Growth);
     let running = start_server(&db);
     let (status, durban) = get(running.addr(), "/v1/areas/durban", &key);
     assert_eq!(status, 200, "{durban}");
@@ -278,7 +276,7 @@ fn an_import_leaves_the_keys_file_as_it_was() {
         "ops",
     ]);
     assert_ok(&created);
-    let keys_file = common::keys_path(&db);
+    let keys_file = crate::common::keys_path(&db);
     let keys_before = fs::read(&keys_file).unwrap();
     let listed_before = cli(&["keys", "list", "--db", db_arg]).stdout;
 
@@ -426,7 +424,7 @@ fn init_and_import_into_an_empty_folder_make_no_keys_file() {
             "beside {}",
             db.display()
         );
-        assert!(!common::keys_path(db).exists());
+        assert!(!crate::common::keys_path(db).exists());
     }
     // The first key makes the keys file.
     let db_arg = imported.to_str().unwrap();
@@ -439,7 +437,7 @@ fn init_and_import_into_an_empty_folder_make_no_keys_file() {
         "--plan",
         "free",
     ]));
-    assert!(common::keys_path(&imported).is_file());
+    assert!(crate::common::keys_path(&imported).is_file());
 }
 
 /// The seed's areas as an import file, each with one dimension; every

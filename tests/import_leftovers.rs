@@ -3,16 +3,14 @@
 //! every such file of a process that is no longer running, says so on
 //! stderr, and keeps the file of one that still runs.
 
-mod common;
 // The import helpers this file does not use.
 #[allow(dead_code)]
-#[path = "import/support.rs"]
-mod support;
+use crate::common::import_files as support;
 
 use std::fs;
 use std::path::Path;
 
-use common::scratch_dir;
+use crate::common::scratch_dir;
 use support::*;
 
 /// Beyond this system's pid_max, so no process has it.

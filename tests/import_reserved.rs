@@ -3,16 +3,14 @@
 //! each reported with its line, in CSV and JSON Lines, changing nothing; ids
 //! that only begin with those words import and are served as areas.
 
-mod common;
 // The import helpers this file does not use.
 #[allow(dead_code)]
-#[path = "import/support.rs"]
-mod support;
+use crate::common::import_files as support;
 
 use std::fs;
 
+use crate::common::scratch_dir;
 use area_scoring::domain::Plan;
-use common::scratch_dir;
 use support::*;
 
 const HEADER: &str = "id,name,province,municipality,lat,lng,updated_at,safety,safety_weight,safety_sources,market,market_weight,market_sources,history";
@@ -72,7 +70,7 @@ fn ids_that_only_begin_with_a_reserved_word_are_areas() {
     let rows: Vec<String> = ids.iter().map(|id| csv_row(id)).collect();
     fs::write(&csv, format!("{HEADER}\n{}\n", rows.join("\n"))).unwrap();
     assert_ok(&import(&db, &csv));
-    let (_, key) = common::new_key(&db, Plan::Growth);
+    let (_, key) = crate::common::new_key(&db, Plan::Growth);
     let running = start_server(&db);
     for id in ids {
         let (status, body) = get(running.addr(), &format!("/v1/areas/{id}"), &key);

@@ -6,17 +6,15 @@
 //! Sheets write them (tests/fixtures/import/): CRLF line ends, a byte-order
 //! mark, rows of empty cells, `;` separators and decimal commas, Windows-1252.
 
-mod common;
 // The import helpers this file does not use.
 #[allow(dead_code)]
-#[path = "import/support.rs"]
-mod support;
+use crate::common::import_files as support;
 
 use std::fs;
 
 use rusqlite::Connection;
 
-use common::scratch_dir;
+use crate::common::scratch_dir;
 use support::*;
 
 const HEADER: &str = "id,name,province,municipality,lat,lng,updated_at,safety,safety_weight,safety_sources,market,market_weight,market_sources,history";

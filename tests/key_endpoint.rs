@@ -2,14 +2,12 @@
 //! what is left of it, and its requests today, counted as the usage file
 //! counts them; never cached.
 
-mod common;
-
 use std::time::Instant;
 
+use crate::common::client::{get, send};
+use crate::common::server::start_keyed;
+use crate::common::{Plan, assert_error, assert_invalid};
 use area_scoring::dates;
-use common::client::{get, send};
-use common::server::start_keyed;
-use common::{Plan, assert_error, assert_invalid};
 
 /// Starter's bucket refills 600 a minute.
 const STARTER_PER_SECOND: f64 = 10.0;

@@ -5,14 +5,12 @@
 //! file holding keys or usage, and backups. Timed behaviour (two servers, a revoke within a
 //! second, usage across signals): tests/wall_clock/keys_shared.rs.
 
-mod common;
-
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use common::bin::{Served, ok, run, text};
-use common::{keys_path, scratch_dir};
+use crate::common::bin::{Served, ok, run, text};
+use crate::common::{keys_path, scratch_dir};
 use rusqlite::Connection;
 
 /// A dataset file written by the build before the keys file (schema 2), with
@@ -303,7 +301,7 @@ fn plans_and_keys_change_from_the_command_line() {
     ] {
         assert_eq!(keys_cmd(&db, bad).status.code(), Some(2), "{bad:?}");
     }
-    let key = common::bin::create_key(&db, "free", "Acme");
+    let key = crate::common::bin::create_key(&db, "free", "Acme");
     let id = listed(&db)[0][0].clone();
     ok(&[
         "keys", "set", &id, "--plan", "starter", "--label", "Acme Ltd", "--db", path,
@@ -336,7 +334,7 @@ fn every_file_holding_keys_or_usage_is_private() {
     let db = small_dataset("modes", 5);
     let path = db.to_str().unwrap();
     let keys = keys_path(&db);
-    common::bin::create_key(&db, "free", "first");
+    crate::common::bin::create_key(&db, "free", "first");
     assert_eq!(mode(&keys), 0o600, "made by keys create");
     // A write in progress: SQLite's journal beside the keys file.
     let writer = Connection::open(&keys).unwrap();
@@ -349,7 +347,7 @@ fn every_file_holding_keys_or_usage_is_private() {
     assert_eq!(mode(&journal), 0o600, "the journal");
     writer.execute_batch("ROLLBACK").unwrap();
     drop(writer);
-    let key = common::bin::create_key(&db, "growth", "t");
+    let key = crate::common::bin::create_key(&db, "growth", "t");
     let mut server = Served::spawn(&db, &[]);
     assert_eq!(server.get("/v1/areas", &key).status, 200);
     server.signal("TERM");
@@ -371,11 +369,11 @@ fn every_file_holding_keys_or_usage_is_private() {
 fn a_backup_is_a_working_copy_of_all_three_files() {
     let db = small_dataset("backup", 30);
     let path = db.to_str().unwrap();
-    let key = common::bin::create_key(&db, "growth", "before the backup");
+    let key = crate::common::bin::create_key(&db, "growth", "before the backup");
     let dir = db.with_file_name("copies");
     ok(&["backup", dir.to_str().unwrap(), "--db", path]);
     // Changes after the backup are not in it.
-    common::bin::create_key(&db, "free", "after the backup");
+    crate::common::bin::create_key(&db, "free", "after the backup");
     let copy = dir.join("areas.db");
     let rows = listed(&copy);
     assert_eq!(rows.len(), 1, "{rows:?}");
@@ -396,7 +394,7 @@ fn two_commands_making_one_new_keys_file_at_once_both_succeed() {
         // Both started before either is waited for.
         let children: Vec<_> = (0..2)
             .map(|_| {
-                common::bin::command(&args, &[], Path::new("/"))
+                crate::common::bin::command(&args, &[], Path::new("/"))
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
                     .spawn()
@@ -414,7 +412,7 @@ fn two_commands_making_one_new_keys_file_at_once_both_succeed() {
 fn a_keys_file_readable_by_others_is_made_private() {
     let db = small_dataset("keys-mode", 3);
     let keys = keys_path(&db);
-    common::bin::create_key(&db, "free", "first");
+    crate::common::bin::create_key(&db, "free", "first");
     fs::set_permissions(&keys, fs::Permissions::from_mode(0o644)).unwrap();
     let out = keys_cmd(&db, &["keys", "create", "--plan", "free"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -456,10 +454,10 @@ fn get_area(server: &Served, key: &str) -> u16 {
 
 #[test]
 fn a_key_works_on_its_first_request_without_waiting() {
-    let db = common::fresh_db("first-request");
+    let db = crate::common::fresh_db("first-request");
     let server = Served::spawn(&db, &[]);
     for round in 0..10 {
-        let key = common::bin::create_key(&db, "growth", "first request");
+        let key = crate::common::bin::create_key(&db, "growth", "first request");
         let status = get_area(&server, &key);
         assert_eq!(status, 200, "round {round}: the new key's first request");
     }
@@ -467,13 +465,13 @@ fn a_key_works_on_its_first_request_without_waiting() {
 
 #[test]
 fn a_client_past_its_keyless_budget_gets_a_new_key_served_once_it_is_read() {
-    let db = common::fresh_db("first-request-budget");
+    let db = crate::common::fresh_db("first-request-budget");
     let server = Served::spawn(&db, &[]);
     let guessed = "ask_000000000000000000000000000000000000000000000000";
     // The address's budget for requests without a valid key, spent.
     let spent = (0..1000).find(|_| get_area(&server, guessed) == 429);
     assert!(spent.is_some(), "guessing keys meets 429 within 1000 tries");
-    let key = common::bin::create_key(&db, "growth", "first request");
+    let key = crate::common::bin::create_key(&db, "growth", "first request");
     // A key the server does not hold yet costs a keyless token before the
     // server looks for it, so this client may meet 429 until the poll has
     // read the key (docs/api.md, "Rate limits"); never 401, and served after.
@@ -482,7 +480,7 @@ fn a_client_past_its_keyless_budget_gets_a_new_key_served_once_it_is_read() {
         [200, 429].contains(&first),
         "the new key's first request: {first}"
     );
-    let served = common::wait::within(std::time::Duration::from_secs(3), || {
+    let served = crate::common::wait::within(std::time::Duration::from_secs(3), || {
         (get_area(&server, &key) == 200).then_some(())
     });
     assert!(served.is_some(), "the new key is served once read");

@@ -3,22 +3,20 @@
 //! rows are written from the areas' columns on each request: the same
 //! answers, byte for byte, for every ordering, some provinces and pages.
 
-mod common;
-
+use crate::common::bin::Served;
 use area_scoring::domain::Plan;
-use common::bin::Served;
 
 #[test]
 fn the_seed_lists_as_a_file_without_stored_forms_does() {
-    let today = common::fresh_db("list-forms");
-    let older = common::scratch_dir("list-forms-schema-6").join("areas.db");
+    let today = crate::common::fresh_db("list-forms");
+    let older = crate::common::scratch_dir("list-forms-schema-6").join("areas.db");
     std::fs::copy(&today, &older).unwrap();
-    common::sql(
+    crate::common::sql(
         &older,
         "DROP TABLE area_list_form; PRAGMA user_version = 6;",
     );
-    let (_, key) = common::new_key(&today, Plan::Growth);
-    let (_, older_key) = common::new_key(&older, Plan::Growth);
+    let (_, key) = crate::common::new_key(&today, Plan::Growth);
+    let (_, older_key) = crate::common::new_key(&older, Plan::Growth);
     let (served, served_older) = (Served::spawn(&today, &[]), Served::spawn(&older, &[]));
     let mut rows = 0;
     for sort in ["name", "truth_score", "updated_at"] {

@@ -20,15 +20,9 @@
 //! - `vocabulary`: representations, errors, provinces, dimensions, plans,
 //!   docs/api.md's parameter tables and its account of forgiving search.
 
-#[path = "openapi_constants/answers.rs"]
 mod answers;
-#[path = "openapi_constants/doc.rs"]
 mod doc;
-#[path = "openapi_constants/operations.rs"]
 mod operations;
-#[path = "openapi_constants/patterns.rs"]
 mod patterns;
-#[path = "openapi_constants/regex.rs"]
 mod regex;
-#[path = "openapi_constants/vocabulary.rs"]
 mod vocabulary;

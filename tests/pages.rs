@@ -6,10 +6,8 @@
 //! JSON index of the same links for any other client. Every file a page
 //! loads is served. `/docs/` and `/explore/` lead to their page with a 308.
 
-mod common;
-
-use common::client::Reply;
-use common::{JSON, spawn_app};
+use crate::common::client::Reply;
+use crate::common::{JSON, spawn_app};
 
 const HTML: &str = "text/html; charset=utf-8";
 const PAGES: [&str; 3] = ["/", "/docs", "/explore"];
@@ -136,7 +134,7 @@ fn root_is_html_for_a_browser_and_a_json_index_otherwise() {
 #[test]
 fn pages_never_answer_401() {
     let app = spawn_app();
-    let growth = format!("Bearer {}", app.key(common::Plan::Growth));
+    let growth = format!("Bearer {}", app.key(crate::common::Plan::Growth));
     for target in ["/", "/docs", "/explore", "/web/api.js", "/favicon.ico"] {
         for auth in [
             None,

@@ -2,11 +2,9 @@
 //! areas and for each province, visits every area exactly once, in the
 //! promised order (ties by id ascending), with `total` the count walked.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{seed_places, spawn_app};
+use crate::common::{seed_places, spawn_app};
 use serde_json::Value;
 
 /// The key an ordering sorts by, comparable across areas.

@@ -3,9 +3,7 @@
 //! integer and number grammars, repeated and unknown parameters, and the Bearer
 //! scheme's case.
 
-mod common;
-
-use common::{Plan, assert_invalid, ids, spawn_app};
+use crate::common::{Plan, assert_invalid, ids, spawn_app};
 
 #[test]
 fn names_and_values_are_percent_decoded_and_plus_is_a_space() {
@@ -78,11 +76,11 @@ fn raw_bytes_in_the_target_never_take_the_server_down() {
         request.extend_from_slice(b" HTTP/1.1\r\nConnection: close\r\nAuthorization: ");
         request.extend_from_slice(&auth);
         request.extend_from_slice(b"\r\n\r\n");
-        let answer = common::client::exchange_raw(app.addr, &request).unwrap_or_default();
+        let answer = crate::common::client::exchange_raw(app.addr, &request).unwrap_or_default();
         // The listener may drop such a request unanswered; if it answers, it
         // refuses it with a 4xx, never a 5xx.
         if !answer.is_empty() {
-            let reply = common::client::parse(&answer, false).expect("a readable answer");
+            let reply = crate::common::client::parse(&answer, false).expect("a readable answer");
             assert!(
                 (400..500).contains(&reply.status),
                 "{:?}: {}",
@@ -248,7 +246,7 @@ fn the_bearer_scheme_is_case_insensitive() {
         b"/v1/areas?limit=1",
         &[("Authorization", auth.as_bytes())],
     );
-    common::assert_error(&reply, 401, "invalid_api_key", None);
+    crate::common::assert_error(&reply, 401, "invalid_api_key", None);
 }
 
 #[test]

@@ -3,9 +3,7 @@
 //! safe, replaced otherwise, never carrying CR or LF); and answers stay
 //! correct under concurrent clients.
 
-mod common;
-
-use common::{JSON, Plan, spawn_app};
+use crate::common::{JSON, Plan, spawn_app};
 
 /// Headers that legitimately differ between two requests for the same thing.
 fn varies(name: &str) -> bool {
@@ -30,7 +28,7 @@ fn head_answers_every_get_route_like_get_without_a_body() {
         let head = app.send("HEAD", target.as_bytes(), &[("Authorization", &auth)]);
         assert_eq!((get.status, head.status), (200, 200), "{target}");
         assert!(!get.body.is_empty() && head.body.is_empty(), "{target}");
-        let same = |r: &common::client::Reply| {
+        let same = |r: &crate::common::client::Reply| {
             let mut h: Vec<(String, String)> = r
                 .headers
                 .iter()
@@ -163,7 +161,7 @@ fn concurrent_clients_each_get_their_own_answer() {
                 for i in 0..10 {
                     let area = &listed[(t * 10 + i) * 5];
                     let id = area["id"].as_str().unwrap();
-                    let body = app.ok(&format!("/v1/areas/{}", common::encode(id)));
+                    let body = app.ok(&format!("/v1/areas/{}", crate::common::encode(id)));
                     assert_eq!(body["id"], area["id"]);
                     assert_eq!(body["truth_score"], area["truth_score"]);
                 }

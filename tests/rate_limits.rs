@@ -3,14 +3,12 @@
 //! in force within a second of a change; enterprise unlimited. The budgets spent against the clock
 //! (free plan, requests without a valid key): tests/wall_clock/rate_limits.rs.
 
-mod common;
-
+use crate::common::client::*;
+use crate::common::rate::{rate_headers, until_429};
+use crate::common::server::*;
+use crate::common::wait::within;
+use crate::common::*;
 use area_scoring::server::Running;
-use common::client::*;
-use common::rate::{rate_headers, until_429};
-use common::server::*;
-use common::wait::within;
-use common::*;
 use std::time::Duration;
 
 #[test]

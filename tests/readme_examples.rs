@@ -9,14 +9,12 @@
 //! here. The curl samples of docs/openapi.json (x-codeSamples) must answer 200
 //! too.
 
-mod common;
-
 use std::sync::OnceLock;
 
+use crate::common::client::Reply;
+use crate::common::{Plan, TestApp, scratch_dir};
 use area_scoring::data::load;
 use area_scoring::dates;
-use common::client::Reply;
-use common::{Plan, TestApp, scratch_dir};
 use serde_json::Value;
 
 /// The day of `init` the README's examples show (docs/api.md, "API reference").
@@ -49,7 +47,7 @@ const NOT_RUN: &str = "<!-- not run:";
 /// The documents whose examples run: README.md and docs/*.md.
 fn documents() -> Vec<(String, String)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    common::docs::pages()
+    crate::common::docs::pages()
         .into_iter()
         .map(|name| {
             let text = std::fs::read_to_string(root.join(&name)).expect("a document");

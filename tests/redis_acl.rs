@@ -6,14 +6,12 @@
 //!
 //! These need a Redis server: `make redis-test` starts one on a free port.
 
-mod common;
-#[path = "common/redis_hosts.rs"]
-mod redis_hosts;
+use crate::common::redis_hosts;
 
 use std::time::Duration;
 
-use common::bin::{command, text};
-use common::wait::{key_in_force, within};
+use crate::common::bin::{command, text};
+use crate::common::wait::{key_in_force, within};
 use redis_hosts::*;
 
 #[test]

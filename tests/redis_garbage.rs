@@ -7,15 +7,13 @@
 //!
 //! These need a Redis server: `make redis-test` starts one on a free port.
 
-mod common;
-#[path = "common/redis_hosts.rs"]
-mod redis_hosts;
+use crate::common::redis_hosts;
 
 use std::time::Duration;
 
-use common::bin::{Served, text};
-use common::db::scratch_dir;
-use common::wait::{key_in_force, within};
+use crate::common::bin::{Served, text};
+use crate::common::db::scratch_dir;
+use crate::common::wait::{key_in_force, within};
 use redis_hosts::*;
 
 /// How long a change in Redis may take to show: a few of the watch's polls.

@@ -6,18 +6,15 @@
 //!
 //! These need a Redis server: `make redis-test` starts one on a free port.
 
-mod common;
-#[path = "common/cut_proxy.rs"]
-mod cut_proxy;
-#[path = "common/redis_hosts.rs"]
-mod redis_hosts;
+use crate::common::cut_proxy;
+use crate::common::redis_hosts;
 
 use std::path::Path;
 use std::time::Duration;
 
-use common::bin::{Served, command, text};
-use common::db::scratch_dir;
-use common::wait::within;
+use crate::common::bin::{Served, command, text};
+use crate::common::db::scratch_dir;
+use crate::common::wait::within;
 use cut_proxy::{CutProxy, url_addr};
 use redis_hosts::*;
 
@@ -31,7 +28,7 @@ fn a_revoke_made_while_a_server_is_cut_off_is_not_missed() {
     let server = serve(&dir, &proxy.in_url(&url));
     let admin = scratch_dir("cut-off-admin");
     let (id, key) = create_key_at(&url, &admin, "growth");
-    common::wait::key_in_force(server.addr, &key);
+    crate::common::wait::key_in_force(server.addr, &key);
     let redis_up = |up: u8| {
         let metrics = text(&server.get("/metrics", &key).body);
         metrics
@@ -64,7 +61,7 @@ fn a_server_started_while_redis_is_away_serves_its_snapshot() {
     // Used only while Redis is away: its usage goes through the spool.
     let (spooled_id, spooled) = hosts.create_key("growth");
     let (_, key) = hosts.create_key("growth");
-    common::wait::key_in_force(hosts.servers[0].addr, &key);
+    crate::common::wait::key_in_force(hosts.servers[0].addr, &key);
     // Named by the server's address, port 0 and its process id.
     let snapshot = hosts.dirs[0].join(format!(
         "keys.db.redis-snapshot@127_0_0_1_0-{}",
@@ -253,7 +250,7 @@ fn the_password_shows_nowhere() {
     let hosts = Hosts::start("secret", 7);
     let password = password();
     let (_, key) = hosts.create_key("growth");
-    common::wait::key_in_force(hosts.servers[0].addr, &key);
+    crate::common::wait::key_in_force(hosts.servers[0].addr, &key);
     let metrics =
         String::from_utf8_lossy(&hosts.servers[0].get("/metrics", &key).body).into_owned();
     assert!(metrics.contains("area_redis_up 1"), "{metrics}");

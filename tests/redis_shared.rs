@@ -8,14 +8,12 @@
 //! with a password, and runs them with AREA_TEST_REDIS (its URL) and
 //! AREA_TEST_REDIS_PID set. `make test` builds them and leaves them out.
 
-mod common;
-#[path = "common/redis_hosts.rs"]
-mod redis_hosts;
+use crate::common::redis_hosts;
 
 use std::time::{Duration, Instant};
 
-use common::bin::Served;
-use common::wait::within;
+use crate::common::bin::Served;
+use crate::common::wait::within;
 use redis_hosts::*;
 
 #[test]
@@ -120,7 +118,7 @@ fn one_budget_per_key_across_both_servers() {
     let hosts = Hosts::start("budget", 2);
     let (_, free) = hosts.create_key("free");
     for s in &hosts.servers {
-        common::wait::key_in_force(s.addr, &free);
+        crate::common::wait::key_in_force(s.addr, &free);
     }
     // key_in_force asked GET /v1/key, which spends nothing: the bucket
     // starts full with the first request that does, and W is counted from it.
@@ -192,7 +190,7 @@ fn usage_of_both_servers_adds_up_and_survives_sigterm_and_kill_9() {
     let (id, key) = hosts.create_key("enterprise");
     for (server, n) in [(0, 25), (1, 15)] {
         let s = &hosts.servers[server];
-        common::wait::key_in_force(s.addr, &key);
+        crate::common::wait::key_in_force(s.addr, &key);
         for _ in 1..n {
             assert_eq!(s.get("/v1/key", &key).status, 200);
         }
@@ -268,7 +266,7 @@ fn a_stalled_redis_fails_no_request_and_its_seconds_are_counted_once() {
     let (_, free) = hosts.create_key("free");
     let free_first = Instant::now();
     for s in &hosts.servers {
-        common::wait::key_in_force(s.addr, &free);
+        crate::common::wait::key_in_force(s.addr, &free);
     }
     let pid = std::env::var("AREA_TEST_REDIS_PID").expect("AREA_TEST_REDIS_PID");
     let kill = |sig: &str| {

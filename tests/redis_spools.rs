@@ -6,18 +6,15 @@
 //!
 //! These need a Redis server: `make redis-test` starts one on a free port.
 
-mod common;
-#[path = "common/cut_proxy.rs"]
-mod cut_proxy;
-#[path = "common/redis_hosts.rs"]
-mod redis_hosts;
+use crate::common::cut_proxy;
+use crate::common::redis_hosts;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::bin::Served;
-use common::wait::within;
+use crate::common::bin::Served;
+use crate::common::wait::within;
 use cut_proxy::{CutProxy, url_addr};
 use redis_hosts::*;
 
@@ -68,11 +65,11 @@ fn replicas_spooling_at_once_are_each_counted_once() {
         replica(&dir, &proxy.in_url(&url), "8081"),
         replica(&dir, &proxy.in_url(&url), "8082"),
     ];
-    let admin = common::db::scratch_dir("spools-at-once-admin");
+    let admin = crate::common::db::scratch_dir("spools-at-once-admin");
     let (id, key) = create_key_at(&url, &admin, "enterprise");
     let usage_ok = || ok_of(&url, &admin, &id);
     for s in &servers {
-        common::wait::key_in_force(s.addr, &key);
+        crate::common::wait::key_in_force(s.addr, &key);
     }
     within(Duration::from_secs(3), || (usage_ok() == 2).then_some(()))
         .expect("the first requests in Redis");
@@ -80,7 +77,7 @@ fn replicas_spooling_at_once_are_each_counted_once() {
     proxy.cut();
     for s in &servers {
         within(Duration::from_secs(3), || {
-            let metrics = common::client::get(s.addr, "/metrics", None).body;
+            let metrics = crate::common::client::get(s.addr, "/metrics", None).body;
             String::from_utf8_lossy(&metrics)
                 .contains("area_redis_up 0\n")
                 .then_some(())
@@ -143,10 +140,10 @@ fn a_running_replica_adds_the_spool_of_one_that_stopped_once_redis_is_back() {
     let dir = host_dir("spools-left");
     let staying = replica(&dir, &proxy.in_url(&url), "8081");
     let mut leaving = [replica(&dir, &proxy.in_url(&url), "8082")];
-    let admin = common::db::scratch_dir("spools-left-admin");
+    let admin = crate::common::db::scratch_dir("spools-left-admin");
     let (id, key) = create_key_at(&url, &admin, "enterprise");
-    common::wait::key_in_force(staying.addr, &key);
-    common::wait::key_in_force(leaving[0].addr, &key);
+    crate::common::wait::key_in_force(staying.addr, &key);
+    crate::common::wait::key_in_force(leaving[0].addr, &key);
 
     proxy.cut();
     for _ in 0..6 {
@@ -175,7 +172,7 @@ fn a_spool_of_garbage_is_moved_aside_and_logged_and_the_server_starts() {
     let url = redis_url(0);
     let dir = host_dir("spools-garbage");
     std::fs::write(spool(&dir, "8082"), "[{\"server\": \"srv_x\", \"seq\":").unwrap();
-    let admin = common::db::scratch_dir("spools-garbage-admin");
+    let admin = crate::common::db::scratch_dir("spools-garbage-admin");
     let (_, key) = create_key_at(&url, &admin, "growth");
     let s = replica(&dir, &url, "8081");
     assert_eq!(s.get("/v1/key", &key).status, 200, "it serves");

@@ -8,20 +8,16 @@
 //! Counts, not timings, so the tests hold on a busy machine. These need a
 //! Redis server: `make redis-test` starts one on a free port.
 
-mod common;
-#[path = "common/cut_proxy.rs"]
-mod cut_proxy;
-#[path = "common/flood.rs"]
-mod flood;
-#[path = "common/redis_hosts.rs"]
-mod redis_hosts;
+use crate::common::cut_proxy;
+use crate::common::flood;
+use crate::common::redis_hosts;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use crate::common::db::scratch_dir;
 use area_scoring::access::ratelimit::ANONYMOUS_PER_MINUTE;
 use area_scoring::access::redis::live::WATCH_EVERY;
-use common::db::scratch_dir;
 use cut_proxy::{CutProxy, url_addr};
 use flood::{Flood, Held, ask_until, quantile};
 use redis_hosts::*;
@@ -136,7 +132,7 @@ fn with_redis_slower_keys_in_memory_are_answered_throughout_a_flood() {
     let server = serve(&host_dir("strangers-slow"), &proxy.in_url(&url));
     let admin = scratch_dir("strangers-slow-admin");
     let (_, key) = create_key_at(&url, &admin, "growth");
-    common::wait::key_in_force(server.addr, &key);
+    crate::common::wait::key_in_force(server.addr, &key);
     let before = version_reads(&url);
     let started = Instant::now();
     let flood = Flood::start(server.addr, STRANGER, CONNECTIONS);

@@ -6,15 +6,13 @@
 //! serving. A new file picked up under load within the watcher's second:
 //! tests/wall_clock/reload.rs.
 
-mod common;
-
 use std::fs;
 use std::time::Duration;
 
-use common::bin::*;
-use common::client::*;
-use common::wait::within;
-use common::*;
+use crate::common::bin::*;
+use crate::common::client::*;
+use crate::common::wait::within;
+use crate::common::*;
 
 #[test]
 fn a_change_made_in_place_is_noticed_and_reloaded_when_valid() {

@@ -3,11 +3,9 @@
 //! may not give it that owner is refused before the rename; rollback puts
 //! a file back with its own (docs/import.md, "Rollback").
 
-mod common;
 // The import helpers this file does not use.
 #[allow(dead_code)]
-#[path = "import/support.rs"]
-mod support;
+use crate::common::import_files as support;
 
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
@@ -17,8 +15,8 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::bin::{BIN, command, run, text};
-use common::scratch_dir;
+use crate::common::bin::{BIN, command, run, text};
+use crate::common::scratch_dir;
 use support::one_area;
 
 /// The user and group `nobody` and `nogroup` on Debian.

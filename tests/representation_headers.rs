@@ -4,16 +4,14 @@
 //! Content-Disposition, X-Total-Count, the Link header repeating the request
 //! with only offset changed, and the rate-limit headers.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::cache::{assert_cached_privately, assert_cors, assert_head_like_get, etag};
-use common::client::Reply;
-use common::pages::{last_offset, links};
-use common::rate::rate_headers;
-use common::server::TestServer;
-use common::{JSON, TestApp, assert_error, spawn_app};
+use crate::common::cache::{assert_cached_privately, assert_cors, assert_head_like_get, etag};
+use crate::common::client::Reply;
+use crate::common::pages::{last_offset, links};
+use crate::common::rate::rate_headers;
+use crate::common::server::TestServer;
+use crate::common::{JSON, TestApp, assert_error, spawn_app};
 
 const CSV: &str = "text/csv; charset=utf-8";
 const GEOJSON: &str = "application/geo+json";

@@ -4,12 +4,12 @@
 //! and anything else is JSON; errors stay JSON. The headers of each
 //! representation: tests/representation_headers.rs.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::client::Reply;
-use common::{JSON, TestApp, assert_error, assert_invalid, coordinates, data, key_set, spawn_app};
+use crate::common::client::Reply;
+use crate::common::{
+    JSON, TestApp, assert_error, assert_invalid, coordinates, data, key_set, spawn_app,
+};
 
 const CSV: &str = "text/csv; charset=utf-8";
 const GEOJSON: &str = "application/geo+json";

@@ -7,20 +7,18 @@
 //! previous dataset rollback exits 1 and changes nothing (docs/import.md,
 //! "Rollback"). A wrong file imported twice leaves the seed to roll back to.
 
-mod common;
 // The import helpers this file does not use.
 #[allow(dead_code)]
-#[path = "import/support.rs"]
-mod support;
+use crate::common::import_files as support;
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::bin::{Served, create_key};
-use common::scratch_dir;
-use common::wait::within;
+use crate::common::bin::{Served, create_key};
+use crate::common::scratch_dir;
+use crate::common::wait::within;
 use support::*;
 
 fn previous(db: &Path) -> PathBuf {

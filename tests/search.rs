@@ -4,12 +4,10 @@
 //! plain text, never a 500), min_score alone, limit, and the body's shape.
 //! Geo search is in tests/geo.rs.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::calc::{by_relevance, text_matches};
-use common::{TestApp, assert_invalid, data, encode, ids, key_set, spawn_app};
+use crate::common::calc::{by_relevance, text_matches};
+use crate::common::{TestApp, assert_invalid, data, encode, ids, key_set, spawn_app};
 use serde_json::Value;
 
 #[test]

@@ -4,11 +4,9 @@
 //! order and total equal brute force (tests/common/forgiving.rs) for random
 //! misspellings of the seed's names, and paging meets each match once.
 
-mod common;
-
-use common::forgiving::{Field, fields, order_key};
-use common::rng::Rng;
-use common::{TestApp, assert_error, data, encode, ids, spawn_app};
+use crate::common::forgiving::{Field, fields, order_key};
+use crate::common::rng::Rng;
+use crate::common::{TestApp, assert_error, data, encode, ids, spawn_app};
 use serde_json::Value;
 
 fn search(app: &TestApp, q: &str, extra: &str) -> Value {
@@ -206,13 +204,13 @@ fn every_tier_equals_brute_force_and_paging_meets_each_match_once() {
 #[test]
 fn a_file_before_the_joined_words_splits_words_as_today() {
     let app = spawn_app();
-    let db = common::fresh_db("schema-4");
-    let (_, key) = common::new_key(&db, area_scoring::domain::Plan::Free);
-    common::sql(
+    let db = crate::common::fresh_db("schema-4");
+    let (_, key) = crate::common::new_key(&db, area_scoring::domain::Plan::Free);
+    crate::common::sql(
         &db,
         "DROP TABLE joined_fts; DROP TABLE other_joined_fts; PRAGMA user_version = 4;",
     );
-    let older = common::bin::Served::spawn(&db, &[]);
+    let older = crate::common::bin::Served::spawn(&db, &[]);
     for q in [
         "capetown",
         "mosselbay",
@@ -240,7 +238,7 @@ fn a_file_before_the_joined_words_splits_words_as_today() {
 /// "bay" also starts an other name, so the forgiving tiers are read.
 #[test]
 fn a_letter_only_the_index_folds_still_finds_its_area() {
-    let dir = common::scratch_dir("forgiving-index-fold");
+    let dir = crate::common::scratch_dir("forgiving-index-fold");
     let (db, csv) = (dir.join("areas.db"), dir.join("areas.csv"));
     std::fs::write(
         &csv,
@@ -248,14 +246,14 @@ fn a_letter_only_the_index_folds_still_finds_its_area() {
          ha-long,Hạlong Bay,gauteng,City of Johannesburg,-26.2,28.04,6.5,1,saps,Bayview\n",
     )
     .unwrap();
-    common::bin::ok(&[
+    crate::common::bin::ok(&[
         "import",
         "--db",
         db.to_str().unwrap(),
         csv.to_str().unwrap(),
     ]);
-    let (_, key) = common::new_key(&db, area_scoring::domain::Plan::Free);
-    let served = common::bin::Served::spawn(&db, &[]);
+    let (_, key) = crate::common::new_key(&db, area_scoring::domain::Plan::Free);
+    let served = crate::common::bin::Served::spawn(&db, &[]);
     for (q, matching) in [
         ("hạlong bay", ""),
         ("hạlong bay", "&match=exact"),

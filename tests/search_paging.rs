@@ -4,13 +4,11 @@
 //! documented order, as brute force over every area finds them; `total` is
 //! their count; pages past the end are empty; `offset` is 0 or more.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::pages::{walk_by_links, walk_by_offset};
-use common::reference::{Criteria, seed_areas};
-use common::{assert_invalid, data, ids, spawn_app};
+use crate::common::pages::{walk_by_links, walk_by_offset};
+use crate::common::reference::{Criteria, seed_areas};
+use crate::common::{assert_invalid, data, ids, spawn_app};
 
 /// Johannesburg, Cape Town and Durban centres.
 const JHB: (f64, f64) = (-26.2041, 28.0473);
@@ -158,7 +156,7 @@ fn offset_is_an_integer_of_zero_or_more() {
     for bad in [
         "-1", "1.5", "1.0", "1e1", "+1", "", "one", " 1", "0x1", "-0.5",
     ] {
-        let target = format!("{base}&offset={}", common::encode(bad));
+        let target = format!("{base}&offset={}", crate::common::encode(bad));
         assert_invalid(&app.get(&target), &["offset"]);
     }
     assert_invalid(&app.get(&format!("{base}&offset=1&offset=2")), &["offset"]);

@@ -3,14 +3,12 @@
 //! criterion; an unknown slug is refused naming `province`. Every page of
 //! each combination is checked against brute force in tests/search_paging.rs.
 
-mod common;
-
-use common::reference::seed_areas;
-use common::{assert_invalid, data, ids, spawn_app};
+use crate::common::reference::seed_areas;
+use crate::common::{assert_invalid, data, ids, spawn_app};
 use serde_json::Value;
 
 /// Every match of a search, walking its pages of 50.
-fn every_match(app: &common::TestApp, query: &str) -> (Vec<String>, u64) {
+fn every_match(app: &crate::common::TestApp, query: &str) -> (Vec<String>, u64) {
     let mut found = Vec::new();
     loop {
         let target = format!("/v1/areas/search?{query}&limit=50&offset={}", found.len());
@@ -108,7 +106,10 @@ fn an_unknown_province_is_refused_naming_province() {
         "gauteng,limpopo",
         "western_cape",
     ] {
-        let target = format!("/v1/areas/search?q=cape&province={}", common::encode(bad));
+        let target = format!(
+            "/v1/areas/search?q=cape&province={}",
+            crate::common::encode(bad)
+        );
         let message = assert_invalid(&app.get(&target), &["province"]);
         assert!(message.contains("province"), "{bad:?}: {message}");
     }

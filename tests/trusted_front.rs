@@ -11,17 +11,15 @@
 //! installs when missing): FRONT, named by `--trusted-front`, and OTHER, a
 //! host that is not.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use common::bin::{Served, run, text};
-use common::client::{Reply, parse};
-use common::db::fresh_db;
+use crate::common::bin::{Served, run, text};
+use crate::common::client::{Reply, parse};
+use crate::common::db::fresh_db;
 use socket2::{Domain, Socket, Type};
 
 const FRONT: &str = "198.51.100.10";
@@ -33,7 +31,9 @@ const REQUESTS: usize = 120;
 
 #[test]
 fn x_real_ip_is_believed_from_a_named_front_on_another_host_only() {
-    const NAME: &str = "x_real_ip_is_believed_from_a_named_front_on_another_host_only";
+    // The test's name in this binary (tests/tests.rs), which runs it again.
+    const NAME: &str =
+        "trusted_front::x_real_ip_is_believed_from_a_named_front_on_another_host_only";
     if std::env::var_os(INSIDE).is_some() {
         return inside_the_namespace();
     }

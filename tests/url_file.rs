@@ -8,13 +8,11 @@
 //! No Redis is needed: the URL names a port nothing listens on, and a
 //! command that tries it says which Redis it tried (password hidden).
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use common::bin::{run, text};
-use common::db::scratch_dir;
+use crate::common::bin::{run, text};
+use crate::common::db::scratch_dir;
 
 const PASSWORD: &str = "s3cret-in-the-file";
 

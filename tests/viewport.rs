@@ -5,19 +5,17 @@
 //! circle and min_score; every malformed box is 400 naming bbox; and a box
 //! across the antimeridian, on imported areas on both sides of it.
 
-mod common;
 // The import helpers this file does not use.
 #[allow(dead_code)]
-#[path = "import/support.rs"]
-mod support;
+use crate::common::import_files as support;
 
 use std::fs;
 
+use crate::common::pages::walk_by_offset;
+use crate::common::reference::{Area, BBox, Criteria, seed_areas};
+use crate::common::rng::Rng;
+use crate::common::{assert_invalid, encode, scratch_dir, spawn_app};
 use area_scoring::domain::Plan;
-use common::pages::walk_by_offset;
-use common::reference::{Area, BBox, Criteria, seed_areas};
-use common::rng::Rng;
-use common::{assert_invalid, encode, scratch_dir, spawn_app};
 use serde_json::Value;
 
 /// A box and the ids it must hold because they lie on its edges or corners.
@@ -100,7 +98,10 @@ fn a_box_holds_exactly_the_centres_inside_it_best_score_first() {
         past + 1.0,
         a.lat
     );
-    assert!(!common::ids(&app.ok(&target)).contains(&a.id()), "{target}");
+    assert!(
+        !crate::common::ids(&app.ok(&target)).contains(&a.id()),
+        "{target}"
+    );
 }
 
 #[test]
@@ -205,7 +206,7 @@ fn a_box_across_the_antimeridian_holds_both_sides_of_it() {
     }
     fs::write(&file, csv).unwrap();
     support::assert_ok(&support::import(&db_path, &file));
-    let (_, key) = common::new_key(&db_path, Plan::Growth);
+    let (_, key) = crate::common::new_key(&db_path, Plan::Growth);
     let running = support::start_server(&db_path);
     let get = |target: &str| {
         let (status, body) = support::get(running.addr(), target, &key);

@@ -1,4 +1,4 @@
-//! What every end-to-end test binary shares, one of each: the raw HTTP client
+//! What the end-to-end tests share, one of each: the raw HTTP client
 //! (`client`), the fresh database with keys (`db`), the error-shape check
 //! (`assert`), reading answer bodies (`body`), the caching and CORS checks
 //! (`cache`), rate-limit budgets (`rate`), polls with a limit (`wait`), the
@@ -6,11 +6,14 @@
 //! independently (`seed`), independent arithmetic (`calc`), walking pages
 //! and their Link headers (`pages`), brute-force Search (`reference`) and
 //! a seeded random source (`rng`), reading exports (`exports`), the docs' pages (`docs`).
+//! the Redis hosts of `make redis-test` (`redis_hosts`, `cut_proxy`,
+//! `flood`), and the import's example files (`import_files`).
 //! Here: `spawn_app()`, the in-process server every test in a binary shares,
 //! over a fresh database with one API key per plan.
 
-// Each tests/*.rs is its own crate that compiles all of this module and uses
-// a different part of it; without this, every binary warns of the rest.
+// Each test binary (tests/tests.rs, wall_clock.rs, query_cost.rs) compiles
+// all of this module and uses a different part of it; without this, the
+// smaller two warn of the rest.
 #![allow(dead_code)]
 
 pub mod assert;
@@ -19,12 +22,16 @@ pub mod body;
 pub mod cache;
 pub mod calc;
 pub mod client;
+pub mod cut_proxy;
 pub mod db;
 pub mod docs;
 pub mod exports;
+pub mod flood;
 pub mod forgiving;
+pub mod import_files;
 pub mod pages;
 pub mod rate;
+pub mod redis_hosts;
 pub mod reference;
 pub mod rng;
 pub mod scratch;

@@ -12,9 +12,9 @@ use area_scoring::app::http::CORS_HEADERS;
 use area_scoring::error::ApiError;
 use serde_json::Value;
 
-use crate::doc::*;
-use crate::regex;
-use crate::vocabulary::every_error;
+use super::doc::*;
+use super::regex;
+use super::vocabulary::every_error;
 
 /// Every error the server can write, with each optional field both present
 /// and absent.

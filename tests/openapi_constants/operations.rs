@@ -8,7 +8,7 @@ use area_scoring::api::params;
 use area_scoring::api::query::{Bounds, Query};
 use area_scoring::error::ApiError;
 
-use crate::doc::*;
+use super::doc::*;
 
 /// An integer parameter: its minimum, maximum and default.
 pub fn assert_integer(path: &str, name: &str, min: i64, max: i64, default: i64) {

@@ -13,8 +13,8 @@ use area_scoring::error::ApiError;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-use crate::doc::*;
-use crate::regex;
+use super::doc::*;
+use super::regex;
 
 /// `name=value`, every byte of value percent-escaped, as a Query.
 fn query_of(name: &str, value: &str, rest: &str) -> Query {

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use area_scoring::api::contract::*;
 use area_scoring::error::ApiError;
 
-use crate::doc::*;
+use super::doc::*;
 
 /// The media types of an operation's 200 answer.
 fn media_types(path: &str) -> Vec<String> {
