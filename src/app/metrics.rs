@@ -266,7 +266,7 @@ mod tests {
         state.dataset = None;
         let mut text = String::new();
         m.render_state(&state, &mut text);
-        assert!(!text.contains("area_dataset_areas "), "{text}");
+        assert!(!text.contains("\narea_dataset_areas "), "{text}");
         assert!(text.contains("# HELP area_dataset_areas "), "{text}");
     }
 }
