@@ -153,7 +153,8 @@ pub fn same_source(conn: &Connection, a: &str, b: &str) -> bool {
 }
 
 impl Identity {
-    /// One line for the logs: made when, from what, how many areas.
+    /// For the logs, after the served area count: made when, from what, by
+    /// which build.
     pub fn describe(&self) -> String {
         let Some(made_at) = &self.made_at else {
             return "identity unknown (made before datasets recorded it)".into();
@@ -163,9 +164,8 @@ impl Identity {
             Some(sha) => format!(" (sha256 {}…)", &sha[..sha.len().min(12)]),
             None => String::new(),
         };
-        let areas = self.areas.map_or("unknown".into(), |n| n.to_string());
         let build = self.build.as_deref().unwrap_or("an unknown build");
-        format!("made {made_at} from {file}{hash} by {build}, {areas} areas")
+        format!("made {made_at} from {file}{hash} by {build}")
     }
 }
 
