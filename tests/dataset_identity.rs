@@ -144,9 +144,14 @@ fn a_refused_reload_is_degraded_and_counted_until_a_good_file_comes() {
         degraded["reason"]
             .as_str()
             .unwrap()
-            .contains("reload was refused"),
+            .starts_with("the last reload was refused at "),
         "{degraded}"
     );
+    assert!(
+        !degraded["reason"].as_str().unwrap().contains("/"),
+        "no path"
+    );
+    assert!(server.logged("reload refused"), "the log says why");
     assert_eq!(degraded["areas"], 938, "the previous data serves on");
     assert_eq!(degraded["dataset"]["source"]["file"], "seed");
     assert_eq!(metrics(server.addr)["area_reload_failures_total"], "1");

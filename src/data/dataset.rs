@@ -231,8 +231,12 @@ impl Store {
             Err(why) => {
                 log::error!("reload refused, still serving the previous data: {why}");
                 self.reload_failures.fetch_add(1, Ordering::Relaxed);
-                *self.degraded.write().unwrap_or_else(|p| p.into_inner()) =
-                    Some(format!("the last reload was refused: {why}"));
+                // Without the file's path or the error: /healthz is public.
+                let at = crate::dates::format_timestamp(crate::dates::now_unix());
+                *self.degraded.write().unwrap_or_else(|p| p.into_inner()) = Some(format!(
+                    "the last reload was refused at {at}; the previous data serves on \
+                     (the server's log says why)"
+                ));
                 // Out of descriptors, the file was never judged: the next
                 // poll tries it again.
                 if descriptors_to_spare() {

@@ -161,7 +161,7 @@ impl Identity {
         };
         let file = self.source.file.as_deref().unwrap_or("an unknown source");
         let hash = match &self.source.sha256 {
-            Some(sha) => format!(" (sha256 {}…)", &sha[..sha.len().min(12)]),
+            Some(sha) => format!(" (sha256 {}…)", sha.chars().take(12).collect::<String>()),
             None => String::new(),
         };
         let build = self.build.as_deref().unwrap_or("an unknown build");
