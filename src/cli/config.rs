@@ -263,9 +263,7 @@ impl Context<'_> {
             Err(help) => Ok(help),
         }
     }
-}
 
-impl Context<'_> {
     fn info(&self, args: &[String]) -> Result<Command, UsageError> {
         // --keys, which every command takes, is not used: keys are no part of a dataset.
         let f = match self.flags(args, INFO_USAGE, &["--db", "--keys", "--format"], &[], 1)? {
