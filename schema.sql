@@ -198,3 +198,14 @@ CREATE TABLE area_order (
     area_no       INTEGER NOT NULL,
     PRIMARY KEY (ordering, province_slug, position)
 ) WITHOUT ROWID;
+
+-- What the file says of itself, one row a key, written with the derived
+-- tables by src/data/identity.rs: made_at (RFC 3339 UTC), source_file (the
+-- imported file's name, or 'seed', 'synthetic'), source_sha256 (of its
+-- bytes; NULL for synthetic areas), read_with (the flags that change what
+-- the same bytes make, '' for none), build and areas. A file without this
+-- table opens all the same, its identity unknown.
+CREATE TABLE dataset_info (
+    key   TEXT PRIMARY KEY,
+    value
+) WITHOUT ROWID;

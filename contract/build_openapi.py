@@ -499,9 +499,32 @@ SCHEMAS = {
     ),
     "Health": obj(
         {
-            "status": {"type": "string", "const": "ok"},
+            "status": {
+                "type": "string",
+                "enum": ["ok", "degraded"],
+                "description": "degraded: the last reload was refused and the previous data serves on, until a reload succeeds (still 200, so that a balancer keeps the server).",
+            },
+            "reason": {"type": "string", "description": "Why the server is degraded; only then."},
             "areas": {"type": "integer", "minimum": 0, "description": "Number of areas being served."},
-        }
+            "dataset": ref("schemas", "DatasetIdentity"),
+        },
+        required=["status", "areas", "dataset"],
+    ),
+    "DatasetIdentity": obj(
+        {
+            "made_at": {"type": ["string", "null"], "format": "date-time", "description": "When the dataset file was written (UTC); null for a file that does not record it."},
+            "source": obj(
+                {
+                    "file": {"type": ["string", "null"], "description": "The imported file's name, or seed or synthetic."},
+                    "sha256": {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 of the source file's bytes; null without one."},
+                }
+            ),
+            "read_with": {"type": "string", "description": "The flags the source was read with, when any change what the same bytes make."},
+            "build": {"type": ["string", "null"], "description": "The build that wrote the file (area-scoring and its version)."},
+            "areas": {"type": ["integer", "null"], "minimum": 0, "description": "The areas the file was written with."},
+            "loaded_at": {"type": "string", "format": "date-time", "description": "When this server opened the file (UTC)."},
+        },
+        required=["made_at", "source", "build", "areas", "loaded_at"],
     ),
     "Point": obj(
         {
@@ -1481,7 +1504,7 @@ GET_OPS = {
     "/healthz": {
         "operationId": "health",
         "summary": "Health check",
-        "description": "Whether the database answers. No key needed, no rate limit; for load balancers and supervisors.",
+        "description": "Whether the database answers, and which data it serves (when the dataset was made, from which file and its SHA-256, by which build, how many areas, when it was loaded). No key needed, no rate limit; for load balancers and supervisors. After a refused reload the answer is still 200, with status degraded and a reason, until a reload succeeds.",
         "tags": ["meta"],
         "security": [],
         "parameters": [ref("parameters", "AcceptEncoding"), ref("parameters", "XRequestId")],
@@ -1493,7 +1516,7 @@ GET_OPS = {
     "/metrics": {
         "operationId": "metrics",
         "summary": "Prometheus metrics",
-        "description": "Prometheus text exposition format (0.0.4): requests by route and status, a latency histogram by route, the database pool's busy and idle connections, rate-limit refusals, and the body bytes sent by content coding. No key needed. When serve is given --metrics-addr, /metrics moves to that address and answers 404 not_found here.",
+        "description": "Prometheus text exposition format (0.0.4): requests by route and status, a latency histogram by route, the database pool's busy and idle connections, rate-limit refusals, the body bytes sent by content coding, the served dataset's load time and areas, refused reloads, keys loaded, the usage backlog, the build and the start time. No key needed. When serve is given --metrics-addr, /metrics moves to that address and answers 404 not_found here.",
         "tags": ["meta"],
         "security": [],
         "parameters": [ref("parameters", "AcceptEncoding"), ref("parameters", "XRequestId")],

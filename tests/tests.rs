@@ -31,6 +31,7 @@ mod cli;
 mod cli_init;
 mod compare;
 mod compression;
+mod dataset_identity;
 mod deploy_units;
 mod docs_cli;
 mod docs_paths;

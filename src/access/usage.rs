@@ -156,6 +156,16 @@ impl Usage {
         self.lock_waiting().add(key_id, day, one, now_unix);
     }
 
+    /// Requests counted and not yet written (to the usage file, or Redis):
+    /// those waiting and those of a flush under way. Locked in the order
+    /// `settle` locks, so that no request is seen in both or in neither.
+    pub fn backlog(&self) -> u64 {
+        let waiting = self.lock_waiting();
+        let flight = self.flight();
+        let flying = flight.taken.as_ref().map_or(0, |t| t.requests());
+        waiting.requests() + flying
+    }
+
     fn lock_waiting(&self) -> MutexGuard<'_, Waiting> {
         self.waiting.lock().unwrap_or_else(|p| p.into_inner())
     }

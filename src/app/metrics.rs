@@ -1,6 +1,8 @@
 //! Counters for GET /metrics, in the Prometheus text format: requests by route
 //! and status, a latency histogram by route, rate-limit refusals, and (read
-//! when rendered) the database pool's busy and idle connections.
+//! when rendered) the database pool's busy and idle connections, the served
+//! dataset, refused reloads, keys loaded, the usage backlog, the build and
+//! the start time.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -37,8 +39,21 @@ struct Counters {
 /// Lines another part adds when rendered (Redis's state, access/redis/live.rs).
 type Extra = Box<dyn Fn() -> String + Send + Sync>;
 
+/// What /metrics says of the server beside its counters, read when rendered.
+pub struct ServerState {
+    /// The served dataset's load time (Unix seconds) and area count; None
+    /// while no dataset serves.
+    pub dataset: Option<(i64, i64)>,
+    pub reload_failures: u64,
+    pub keys_loaded: usize,
+    /// Requests counted and not yet written to the usage file (or Redis).
+    pub usage_backlog: u64,
+}
+
 #[derive(Default)]
 pub struct Metrics {
+    /// When the server started, Unix seconds.
+    started: i64,
     inner: Mutex<Counters>,
     extra: OnceLock<Extra>,
     /// What the HTTP layer counts (transport/counters.rs), without a lock.
@@ -49,7 +64,10 @@ pub struct Metrics {
 
 impl Metrics {
     pub fn new() -> Metrics {
-        Metrics::default()
+        Metrics {
+            started: crate::dates::now_unix(),
+            ..Metrics::default()
+        }
     }
 
     pub fn record(&self, route: &'static str, status: u16, elapsed: Duration) {
@@ -122,6 +140,59 @@ impl Metrics {
         out
     }
 
+    /// The lines of `state`, the build and the start time, for `render`'s end.
+    pub fn render_state(&self, state: &ServerState, out: &mut String) {
+        let mut series = |name: &str, kind: &str, help: &str, sample: Option<String>| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+            if let Some(sample) = sample {
+                let _ = writeln!(out, "{name}{sample}");
+            }
+        };
+        let (loaded, areas) = state.dataset.unzip();
+        series(
+            "area_dataset_loaded_timestamp_seconds",
+            "gauge",
+            "When the served dataset was loaded, Unix seconds (absent while none serves).",
+            loaded.map(|t| format!(" {t}")),
+        );
+        series(
+            "area_dataset_areas",
+            "gauge",
+            "Areas in the served dataset (absent while none serves).",
+            areas.map(|n| format!(" {n}")),
+        );
+        series(
+            "area_reload_failures_total",
+            "counter",
+            "Reloads of the dataset refused since the start; the previous data served on.",
+            Some(format!(" {}", state.reload_failures)),
+        );
+        series(
+            "area_keys_loaded",
+            "gauge",
+            "API keys that may call (not revoked).",
+            Some(format!(" {}", state.keys_loaded)),
+        );
+        series(
+            "area_usage_backlog",
+            "gauge",
+            "Requests counted and not yet written to the usage file (or Redis).",
+            Some(format!(" {}", state.usage_backlog)),
+        );
+        series(
+            "area_build_info",
+            "gauge",
+            "The build serving, by version; always 1.",
+            Some(format!("{{version=\"{}\"}} 1", env!("CARGO_PKG_VERSION"))),
+        );
+        series(
+            "area_start_time_seconds",
+            "gauge",
+            "When the server started, Unix seconds.",
+            Some(format!(" {}", self.started)),
+        );
+    }
+
     /// Adds `lines` to every rendering from now on.
     pub fn add(&self, lines: impl Fn() -> String + Send + Sync + 'static) {
         let _ = self.extra.set(Box::new(lines));
@@ -163,5 +234,39 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("area_access_log_dropped_total 0\n"), "{text}");
+    }
+
+    #[test]
+    fn renders_the_server_state_with_help_and_type() {
+        let m = Metrics::new();
+        let mut state = ServerState {
+            dataset: Some((1_700_000_000, 938)),
+            reload_failures: 2,
+            keys_loaded: 3,
+            usage_backlog: 4,
+        };
+        let mut text = String::new();
+        m.render_state(&state, &mut text);
+        for line in [
+            "# TYPE area_dataset_loaded_timestamp_seconds gauge\n",
+            "area_dataset_loaded_timestamp_seconds 1700000000\n",
+            "area_dataset_areas 938\n",
+            "# TYPE area_reload_failures_total counter\n",
+            "area_reload_failures_total 2\n",
+            "area_keys_loaded 3\n",
+            "area_usage_backlog 4\n",
+            &format!(
+                "area_build_info{{version=\"{}\"}} 1\n",
+                env!("CARGO_PKG_VERSION")
+            ),
+            &format!("area_start_time_seconds {}\n", m.started),
+        ] {
+            assert!(text.contains(line), "{line} in {text}");
+        }
+        state.dataset = None;
+        let mut text = String::new();
+        m.render_state(&state, &mut text);
+        assert!(!text.contains("\narea_dataset_areas "), "{text}");
+        assert!(text.contains("# HELP area_dataset_areas "), "{text}");
     }
 }

@@ -4,12 +4,18 @@
 
 use std::sync::LazyLock;
 
+use serde::Serialize;
+
 use super::caching::{self, Kept};
 use super::http::{Request, Response};
+use super::metrics::ServerState;
 use super::{App, pages, sent, stamp};
 use crate::api::params;
 use crate::api::query::Query;
 use crate::api::router::{ALLOWED_METHODS, Method, Route};
+use crate::data::dataset::Dataset;
+use crate::data::identity::Identity;
+use crate::dates;
 use crate::error::{ApiError, ApiResult};
 
 /// The OpenAPI document, served as is at /v1/openapi.json.
@@ -54,8 +60,7 @@ impl App {
         // Cached like the API's statements: load balancers poll this often.
         conn.prepare_cached("SELECT 1 FROM areas LIMIT 1")?
             .query_row([], |_| Ok(()))?;
-        let body = format!("{{\"status\":\"ok\",\"areas\":{}}}", dataset.area_count);
-        let mut response = Response::json(200, body.into_bytes());
+        let mut response = Response::json(200, health_body(&dataset, self.store.degraded()));
         response.headers.push(("Cache-Control", "no-store".into()));
         Ok(response)
     }
@@ -83,11 +88,20 @@ impl App {
 
     /// GET /metrics, on the main listener or on --metrics-addr.
     pub fn metrics_response(&self) -> Response {
-        let pool = self.store.current().ok().map(|d| {
+        let dataset = self.store.current().ok();
+        let pool = dataset.as_ref().map(|d| {
             let (requests, exports) = (d.pool.state(), d.export_pool.state());
             let idle = requests.idle_connections + exports.idle_connections;
             (requests.connections + exports.connections - idle, idle)
         });
+        let state = ServerState {
+            dataset: dataset.map(|d| (d.loaded_at, d.area_count)),
+            reload_failures: self.store.reload_failures(),
+            keys_loaded: self.keys.table().live_keys(),
+            usage_backlog: self.usage.backlog(),
+        };
+        let mut body = self.metrics.render(pool);
+        self.metrics.render_state(&state, &mut body);
         Response {
             status: 200,
             headers: vec![
@@ -97,11 +111,44 @@ impl App {
                 ),
                 ("Cache-Control", "no-store".into()),
             ],
-            body: self.metrics.render(pool).into_bytes(),
+            body: body.into_bytes(),
             stream: None,
             caller: None,
         }
     }
+}
+
+/// /healthz's body: "ok", or "degraded" with the reason while a refused
+/// reload leaves the previous data serving (still 200, so that a balancer
+/// keeps the server), the area count, and the served dataset's identity.
+fn health_body(dataset: &Dataset, degraded: Option<String>) -> Vec<u8> {
+    let body = Health {
+        status: if degraded.is_some() { "degraded" } else { "ok" },
+        reason: degraded,
+        areas: dataset.area_count,
+        dataset: Served {
+            identity: &dataset.identity,
+            loaded_at: dates::format_timestamp(dataset.loaded_at),
+        },
+    };
+    serde_json::to_vec(&body).unwrap_or_default()
+}
+
+#[derive(Serialize)]
+struct Health<'a> {
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    areas: i64,
+    dataset: Served<'a>,
+}
+
+/// The served dataset: what its file says, and when this server opened it.
+#[derive(Serialize)]
+struct Served<'a> {
+    #[serde(flatten)]
+    identity: &'a Identity,
+    loaded_at: String,
 }
 
 /// The OpenAPI document's status and headers, cached like an API answer.

@@ -10,7 +10,9 @@ use super::flags::Flags;
 use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, RedisUrl};
 use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
-use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
+use crate::cli::help::{IMPORT_USAGE, INFO_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
+use crate::cli::info::INFO_FORMATS;
+pub use crate::cli::info::InfoFormat;
 use crate::data::import::CsvOptions;
 use crate::server::ServeConfig;
 pub use keys_config::{CreateFormat, Format, KeysAction, KeysFile, PlansAction};
@@ -67,6 +69,11 @@ pub enum Command {
     Rollback {
         db: PathBuf,
     },
+    /// `info [FILE]`: print a dataset's identity (FILE, else the dataset).
+    Info {
+        file: PathBuf,
+        format: InfoFormat,
+    },
     Serve(ServeConfig),
     Keys {
         files: Files,
@@ -115,6 +122,7 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
         "init" => context.init(rest),
         "import" => context.import(rest),
         "rollback" => context.rollback(rest),
+        "info" => context.info(rest),
         "serve" => context.serve(rest),
         "keys" => context.keys(rest),
         "plans" => context.plans(rest),
@@ -254,6 +262,29 @@ impl Context<'_> {
             Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
             Err(help) => Ok(help),
         }
+    }
+
+    fn info(&self, args: &[String]) -> Result<Command, UsageError> {
+        // --keys, which every command takes, is not used: keys are no part of a dataset.
+        let f = match self.flags(args, INFO_USAGE, &["--db", "--keys", "--format"], &[], 1)? {
+            Ok(f) => f,
+            Err(help) => return Ok(help),
+        };
+        let format = match f.value("--format") {
+            None => INFO_FORMATS[0].1,
+            Some(word) => INFO_FORMATS
+                .iter()
+                .find(|(name, _)| *name == word)
+                .map(|(_, format)| *format)
+                .ok_or_else(|| {
+                    usage_error(INFO_USAGE)(format!("--format is text or json, not '{word}'"))
+                })?,
+        };
+        let file = f
+            .positional
+            .first()
+            .map_or_else(|| self.db(&f), PathBuf::from);
+        Ok(Command::Info { file, format })
     }
 }
 

@@ -341,3 +341,27 @@ fn max_exports_per_key_is_a_flag_or_variable_from_one_to_the_servers_most() {
         );
     }
 }
+
+#[test]
+fn info_reads_its_file_else_the_dataset_and_a_format() {
+    let info = |s: &str, env: &dyn Fn(&str) -> Option<String>| parse(&args(s), env);
+    let env = |k: &str| (k == "AREA_DB").then(|| "env.db".to_string());
+    let shown = |file: &str, format| {
+        Ok(Command::Info {
+            file: file.into(),
+            format,
+        })
+    };
+    assert_eq!(
+        info("info other.db", &env),
+        shown("other.db", InfoFormat::Text)
+    );
+    assert_eq!(
+        info("info --format json", &env),
+        shown("env.db", InfoFormat::Json)
+    );
+    assert_eq!(info("info", &no_env), shown(DEFAULT_DB, InfoFormat::Text));
+    let refused = info("info --format yaml x.db", &no_env).unwrap_err();
+    assert_eq!(refused.message, "--format is text or json, not 'yaml'");
+    assert!(info("info a.db b.db", &no_env).is_err(), "one FILE at most");
+}

@@ -6,6 +6,7 @@ commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] [--allow-shrink] FILE           replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
+  info [--db PATH] [--format text|json] [FILE]       what a dataset was made from: when, which file and hash, build, areas
   serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
         [--client-timeout SECS] [--metrics-addr HOST:PORT] [--max-connections N]
         [--max-connections-per-address N] [--max-exports-per-key N]
@@ -78,6 +79,16 @@ rollback again to undo. A running server picks it up within a second. Exits 1 wh
 is no previous dataset.
 API keys are in the keys file, untouched (--keys is accepted and not needed).
   --db PATH   database file (default data/areas.db, or AREA_DB)";
+
+pub const INFO_USAGE: &str = "usage: area-scoring info [--db PATH] [--format text|json] [FILE]
+
+Prints what a dataset file records of itself: when it was made (UTC), from which file (its
+name and the SHA-256 of its bytes; init records seed, synthetic areas no hash), by which
+build, and its area count. A file made before datasets recorded this prints unknown.
+Exits 1 when the file is not an area-scoring dataset.
+  --db PATH      the dataset when no FILE is given (default data/areas.db, or AREA_DB)
+  --format F     text (default) or json
+API keys are in the keys file, untouched (--keys is accepted and not needed).";
 
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--keys PATH] [--redis URL]
                           [--addr HOST:PORT] [--workers N]

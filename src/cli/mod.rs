@@ -5,6 +5,7 @@ mod backup;
 pub mod config;
 mod flags;
 pub mod help;
+mod info;
 mod keys_cmd;
 mod keys_redis;
 
@@ -81,6 +82,10 @@ fn run(command: Command) -> Result<(), String> {
         }
         Command::Rollback { db } => {
             eprintln!("{}", previous::rollback(&db)?);
+            Ok(())
+        }
+        Command::Info { file, format } => {
+            println!("{}", info::run(&file, format)?);
             Ok(())
         }
         // The server moves them itself, logging it (server::start).

@@ -1,17 +1,20 @@
 //! The database being served, and replacing it while serving.
 //!
 //! A `Dataset` is one opened database file: its read-only pools and what is read
-//! once from it (the area index, the area count). The `Store` holds the current one
+//! once from it (the area index, the area count, its identity). The `Store` holds the current one
 //! behind an `Arc`: a request clones the `Arc` and keeps using that dataset to
 //! the end, so a swap never disturbs requests in flight; the old pools close
 //! when its last request lets go. A new file is opened and checked before it
-//! replaces the old one; one that fails is logged and the old data keeps serving.
+//! replaces the old one; one that fails is logged and counted, the old data
+//! keeps serving, and the store is degraded until a reload succeeds.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::data::db::{self, Pool, PoolSize};
 use crate::data::file_id::{FileId, file_id, version_of};
+use crate::data::identity::{self, Identity};
 use crate::data::recent_history::HistoryStore;
 use crate::data::stored::{self, ListRows, ListTotals};
 use crate::domain::{Order, Sort};
@@ -61,6 +64,10 @@ pub struct Dataset {
     /// Why search reads its words slowly from this file, if it does: logged
     /// on a reload at once, and at start once the address is.
     pub words_warning: Option<String>,
+    /// What the file says it was made from (identity.rs), read once here.
+    pub identity: Identity,
+    /// When this server opened it, in Unix seconds.
+    pub loaded_at: i64,
     file: FileId,
 }
 
@@ -113,6 +120,7 @@ impl Dataset {
             .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
             .unwrap_or_default();
         let list_totals = ListTotals::read(&conn).map_err(|e| e.to_string())?;
+        let identity = identity::read(&conn);
         // Debug: at info it would come before the first line, the address's.
         log::debug!(
             "{}: {} words to search, {} KiB in memory (search/words/vocabulary.rs)",
@@ -137,6 +145,8 @@ impl Dataset {
             immutable,
             vocabulary,
             words_warning,
+            identity,
+            loaded_at: crate::dates::now_unix(),
             file,
         })
     }
@@ -157,6 +167,11 @@ pub struct Store {
     refused: RwLock<Option<FileId>>,
     /// Datasets swapped out, until their last request lets go (see `poll`).
     replaced: Mutex<Vec<Weak<Dataset>>>,
+    /// Why the last reload was refused, until one succeeds: /healthz says
+    /// "degraded" meanwhile.
+    degraded: RwLock<Option<String>>,
+    /// Reloads refused since the server started.
+    reload_failures: AtomicU64,
 }
 
 impl Store {
@@ -168,7 +183,22 @@ impl Store {
             current: RwLock::new(Some(Arc::new(dataset))),
             refused: RwLock::new(None),
             replaced: Mutex::new(Vec::new()),
+            degraded: RwLock::new(None),
+            reload_failures: AtomicU64::new(0),
         })
+    }
+
+    /// Why the last reload was refused, while the previous data serves on.
+    pub fn degraded(&self) -> Option<String> {
+        self.degraded
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// How many reloads were refused since the server started.
+    pub fn reload_failures(&self) -> u64 {
+        self.reload_failures.load(Ordering::Relaxed)
     }
 
     /// The dataset to answer a request with, or 503 while there is none.
@@ -185,19 +215,28 @@ impl Store {
         match Dataset::open(&self.path, self.pools) {
             Ok(dataset) => {
                 log::info!(
-                    "reloaded {}: {} areas",
+                    "reloaded {}: {} areas, {}",
                     self.path.display(),
-                    dataset.area_count
+                    dataset.area_count,
+                    dataset.identity.describe()
                 );
                 if let Some(warning) = &dataset.words_warning {
                     log::warn!("{warning}");
                 }
                 self.swap(Some(Arc::new(dataset)));
                 *self.refused.write().unwrap_or_else(|p| p.into_inner()) = None;
+                *self.degraded.write().unwrap_or_else(|p| p.into_inner()) = None;
                 true
             }
             Err(why) => {
                 log::error!("reload refused, still serving the previous data: {why}");
+                self.reload_failures.fetch_add(1, Ordering::Relaxed);
+                // Without the file's path or the error: /healthz is public.
+                let at = crate::dates::format_timestamp(crate::dates::now_unix());
+                *self.degraded.write().unwrap_or_else(|p| p.into_inner()) = Some(format!(
+                    "the last reload was refused at {at}; the previous data serves on \
+                     (the server's log says why)"
+                ));
                 // Out of descriptors, the file was never judged: the next
                 // poll tries it again.
                 if descriptors_to_spare() {

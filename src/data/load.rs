@@ -19,6 +19,7 @@ use rusqlite::{Connection, Transaction};
 
 pub use crate::data::area_writer::{AreaWriter, NewArea};
 use crate::data::file_swap::{self, WriteLock};
+use crate::data::identity::{self, Source};
 use crate::data::previous;
 use crate::data::seed;
 use crate::data::stored::ORDERINGS;
@@ -28,14 +29,16 @@ use crate::search::words::vocabulary::OTHER_NAME_SLOTS;
 
 pub const SCHEMA: &str = include_str!("../../schema.sql");
 
-/// Writes a new database at `path` with the areas `fill` adds. An existing file
-/// is refused unless `force`; then it is replaced only once the new one is complete.
+/// Writes a new database at `path` with the areas `fill` adds, recording
+/// `source` as where they came from (identity.rs). An existing file is
+/// refused unless `force`; then it is replaced only once the new one is complete.
 pub fn create_database(
     path: &Path,
     force: bool,
+    source: &Source,
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
 ) -> Result<i64, String> {
-    replace_database(path, force, fill, |_| Ok(Swap::Replace)).map(|built| built.count)
+    replace_database(path, force, source, fill, |_| Ok(Swap::Replace)).map(|built| built.count)
 }
 
 /// Whether a complete new file goes into place (`replace_database`).
@@ -59,6 +62,7 @@ pub struct Built {
 pub fn replace_database(
     path: &Path,
     force: bool,
+    source: &Source,
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
     decide: impl FnOnce(&Connection) -> Result<Swap, String>,
 ) -> Result<Built, String> {
@@ -75,7 +79,7 @@ pub fn replace_database(
     let temp = temp_path(path);
     let _ = fs::remove_file(&temp);
     let result = file_swap::create_like(&temp, path)
-        .and_then(|()| build(&temp, fill))
+        .and_then(|()| build(&temp, source, fill))
         .and_then(|(count, conn)| {
             let swap = put_in_place(conn, &temp, path, decide)?;
             Ok(Built { count, swap })
@@ -147,6 +151,7 @@ pub const BUILD_MEMORY_MIB: u64 = 256;
 /// Writes the new file at `temp` and returns its area count and its connection.
 fn build(
     temp: &Path,
+    source: &Source,
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
 ) -> Result<(i64, Connection), String> {
     let sql = |e: rusqlite::Error| e.to_string();
@@ -164,6 +169,7 @@ fn build(
         writer.count
     };
     derive(&tx).map_err(sql)?;
+    identity::write(&tx, source, count).map_err(sql)?;
     tx.commit().map_err(sql)?;
     conn.execute_batch("ANALYZE; PRAGMA journal_mode = DELETE;")
         .map_err(sql)?;
@@ -241,7 +247,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
 pub const SEED_HISTORY_DAYS: usize = 400;
 
 /// `area-scoring init`: the seed places with synthetic scores, their history
-/// ending today.
+/// ending today, its source the seed (`Source::seed`).
 pub fn init(path: &Path, force: bool) -> Result<i64, String> {
     init_as_of(path, force, dates::today())
 }
@@ -252,7 +258,7 @@ pub fn init(path: &Path, force: bool) -> Result<i64, String> {
 pub fn init_as_of(path: &Path, force: bool, day: i64) -> Result<i64, String> {
     let mut places = seed::seed_places()?;
     places.sort_by(|a, b| a.id.cmp(&b.id));
-    create_database(path, force, |writer| {
+    create_database(path, force, &Source::seed(), |writer| {
         for p in &places {
             writer.add_with_synthetic_scores(p, SEED_HISTORY_DAYS, day)?;
         }

@@ -3,7 +3,8 @@
 //! `file_id`), building one (`load`, writing through `area_writer`, from
 //! `seed` or `synthetic` areas, or an operator's file through `import`; the
 //! rows derived at load include `stored`'s bodies, list forms and orderings and
-//! `recent_history`'s packed year), and swapping a new file in (`file_swap`),
+//! `recent_history`'s packed year, and `identity`: what the file was made
+//! from), and swapping a new file in (`file_swap`),
 //! keeping the one it replaced for `rollback` (`previous`).
 
 mod area_writer;
@@ -11,6 +12,7 @@ pub mod dataset;
 pub mod db;
 mod file_id;
 pub mod file_swap;
+pub mod identity;
 pub mod import;
 pub mod load;
 pub mod pool_size;

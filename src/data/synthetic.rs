@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::data::identity::{SYNTHETIC_SOURCE, Source};
 use crate::data::load;
 use crate::data::seed::{self, Place, Rng};
 use crate::dates;
@@ -201,12 +202,17 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
 }
 
 /// `area-scoring init --synthetic N --history-days D`: writes the generated
-/// areas through the same path as the seed (`load::create_database`).
+/// areas through the same path as the seed (`load::create_database`),
+/// recording no hash: the flags say what was generated.
 pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Result<i64, String> {
     let places = seed::read_places(seed::SEED_CSV)?;
     let order = in_id_order(&places, areas)?;
     let today = dates::today();
-    load::create_database(path, force, |writer| {
+    let source = Source {
+        read_with: format!("--synthetic {areas} --history-days {history_days}"),
+        ..Source::unhashed(SYNTHETIC_SOURCE)
+    };
+    load::create_database(path, force, &source, |writer| {
         for &(place, k) in &order {
             let p = &places[place as usize];
             let g = copy_of(p, place as usize, k as usize);

@@ -55,6 +55,14 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let mut listeners = vec![listen(&config.addr)?];
     let addr = listeners[0].local_addr().map_err(|e| e.to_string())?;
     log::info!("listening on http://{addr}");
+    if let Ok(dataset) = store.current() {
+        log::info!(
+            "serving {}: {} areas, {}",
+            config.db.display(),
+            dataset.area_count,
+            dataset.identity.describe()
+        );
+    }
     for notice in said_of_keys {
         log::warn!("{notice}");
     }

@@ -65,7 +65,8 @@ pub fn sql(db_path: &Path, statements: &str) {
 pub fn small_db(path: &Path, count: usize) {
     let mut places = seed::read_places(seed::SEED_CSV).expect("seed");
     places.sort_by(|a, b| a.id.cmp(&b.id));
-    load::create_database(path, true, |w| {
+    let source = area_scoring::data::identity::Source::unhashed("small test dataset");
+    load::create_database(path, true, &source, |w| {
         for p in &places[..count] {
             w.add_with_synthetic_scores(p, 30, area_scoring::dates::today())?;
         }

@@ -5,6 +5,7 @@
 
 use rusqlite::Connection;
 
+use crate::data::identity;
 use crate::data::load::Swap;
 use crate::data::previous;
 
@@ -22,7 +23,8 @@ pub const CHANGED_AREAS_MIN: i64 = 10;
 pub const NAMED_IDS: usize = 5;
 
 /// Decides what the new file (`main`) does to the served one (`served`,
-/// attached when there is one): kept out when it holds the same areas,
+/// attached when there is one): kept out when it holds the same areas or
+/// was made from the same bytes,
 /// refused when it removes or moves too many (unless `allow_shrink`).
 pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<Swap, String> {
     let sql = |e: rusqlite::Error| format!("cannot compare with {served_db}: {e}");
@@ -36,7 +38,11 @@ pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<
     if !attached {
         return Ok(Swap::Replace);
     }
-    if previous::same_areas(conn, "main", "served").map_err(sql)? {
+    // The same bytes read the same way make the same areas, but for the
+    // dates an import fills in (a row without updated_at is dated today).
+    if identity::same_source(conn, "main", "served")
+        || previous::same_areas(conn, "main", "served").map_err(sql)?
+    {
         return Ok(Swap::KeepServed);
     }
     if allow_shrink {

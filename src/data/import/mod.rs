@@ -10,7 +10,8 @@
 //!
 //! The file is read twice, so that no pass holds it: once from start to end
 //! to check every row (`staging`), then row by row in id order to write it,
-//! each row read again at the byte span the first pass noted.
+//! each row read again at the byte span the first pass noted. Before
+//! either, its bytes are hashed for the new dataset's identity (`source`).
 //!
 //! The complete new file then meets the served one (`guard`): one holding
 //! the same areas is not put in place, and one removing or moving many of
@@ -26,6 +27,7 @@ mod history;
 mod json_value;
 mod problems;
 pub(crate) mod rules;
+mod source;
 mod staging;
 
 use std::borrow::Cow;
@@ -78,6 +80,7 @@ pub fn run(db: &Path, file: &Path, allow: Allow, csv: &CsvOptions) -> Result<Str
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
     let (input, before) = open_regular(file)?;
     let existed = check_target(db)?;
+    let source = source::of(file, &input, csv)?;
     let now = dates::now_unix();
     let staged = staging::check(format, BufReader::new(&input), now, csv)
         .map_err(|e| format!("{}: {e}", file.display()))?
@@ -97,7 +100,7 @@ pub fn run(db: &Path, file: &Path, allow: Allow, csv: &CsvOptions) -> Result<Str
     };
     let shown = db.display().to_string();
     let decide = |conn: &rusqlite::Connection| guard::decide(conn, allow.shrink, &shown);
-    let built = load::replace_database(db, true, fill, decide)?;
+    let built = load::replace_database(db, true, &source, fill, decide)?;
     let count = built.count;
     if built.swap == Swap::KeepServed {
         return Ok(format!(

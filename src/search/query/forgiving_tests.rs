@@ -233,11 +233,16 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("forgiving.db");
     let places = places();
-    crate::data::load::create_database(&path, true, |w| {
-        places
-            .iter()
-            .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
-    })
+    crate::data::load::create_database(
+        &path,
+        true,
+        &crate::data::identity::Source::unhashed("test"),
+        |w| {
+            places
+                .iter()
+                .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
+        },
+    )
     .unwrap();
     let conn =
         Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
