@@ -7,6 +7,8 @@ mod flags;
 pub mod help;
 mod keys_cmd;
 mod keys_redis;
+mod restore;
+mod restore_undo;
 
 use crate::access::migrate;
 use crate::data::import;
@@ -106,6 +108,7 @@ fn run(command: Command) -> Result<(), String> {
                 backup::dataset(&files.db, &dir)
             }
         },
+        Command::Restore { files, dir, yes } => restore::run(&files, &dir, yes),
     }
 }
 
