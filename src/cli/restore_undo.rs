@@ -135,15 +135,17 @@ mod tests {
 
     #[test]
     fn each_change_since_the_backup_is_named_with_the_key() {
-        let said = |then, now| undone(then, &now).unwrap_or_default();
+        let free = key("free", false);
+        let said = |then: Option<&KeyRow>, now: KeyRow| undone(then, &now).unwrap_or_default();
         assert!(said(None, key("free", false)).contains("created since the backup"));
-        let revoked = said(Some(&key("free", false)), key("free", true));
+        let revoked = said(Some(&free), key("free", true));
         assert!(
             revoked.starts_with("key_1 (\"Acme\"): revoked"),
             "{revoked}"
         );
-        let moved = said(Some(&key("free", false)), key("growth", false));
+        let moved = said(Some(&free), key("growth", false));
         assert!(moved.contains("from the free plan to growth"), "{moved}");
         assert_eq!(undone(Some(&key("free", true)), &key("free", true)), None);
+        assert_eq!(undone(Some(&free), &key("free", false)), None);
     }
 }
