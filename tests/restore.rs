@@ -2,8 +2,8 @@
 //! "Backups and restore"): the usage comes back row for row even with a
 //! stale WAL beside the live file, a key revoked since the backup works
 //! again and was listed first, a running server is named and refused, a
-//! file of the wrong kind changes nothing, and a restore that undoes
-//! nothing needs no --yes.
+//! file of the wrong kind changes nothing, a restore that undoes nothing
+//! needs no --yes, and with Redis only the dataset is restored.
 
 mod common;
 
@@ -245,5 +245,41 @@ fn a_restore_that_undoes_nothing_needs_no_yes_and_keeps_the_live_mode() {
     assert_eq!(
         fs::metadata(&keys).unwrap().permissions().mode() & 0o777,
         0o640
+    );
+}
+
+#[test]
+fn with_redis_only_the_dataset_is_restored_and_that_is_said() {
+    let db = small_dataset("restore-redis");
+    create_key(&db, "free", "before");
+    let dir = backup(&db);
+    create_key(&db, "free", "after the backup");
+    let keys_before = fs::read(keys_path(&db)).unwrap();
+    fs::write(&db, b"").unwrap();
+    // No Redis is reached: the keys and usage are left alone.
+    let out = with_db(
+        &db,
+        &[
+            "restore",
+            dir.to_str().unwrap(),
+            "--redis",
+            "redis://127.0.0.1:9",
+        ],
+    );
+    let said = text(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("keys and usage are in Redis"), "{said}");
+    assert!(
+        said.contains(&format!("restored {}", db.display())),
+        "{said}"
+    );
+    assert_eq!(
+        fs::read(keys_path(&db)).unwrap(),
+        keys_before,
+        "the keys file is left"
+    );
+    assert_eq!(
+        fs::read(&db).unwrap(),
+        fs::read(dir.join("areas.db")).unwrap()
     );
 }
