@@ -15,10 +15,11 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::access::key_file::PRIVATE_MODE;
-
 /// The lock file's name after the keys file's.
 const SUFFIX: &str = ".serving";
+/// It holds nothing, and a user other than its maker (a server's, when root
+/// restored first) must be able to open it to lock it.
+const MODE: u32 = 0o644;
 
 /// A server's shared lock; released when dropped.
 #[derive(Debug)]
@@ -103,7 +104,7 @@ fn open(path: &Path) -> Result<File, String> {
         .write(true)
         .create(true)
         .truncate(false)
-        .mode(PRIVATE_MODE)
+        .mode(MODE)
         .open(path)
         .or_else(|_| File::open(path))
         .map_err(|e| format!("cannot open {}: {e}", path.display()))

@@ -194,8 +194,8 @@ fn unserved(keys: &Path) -> Result<Restoring, String> {
 
 fn held(keys: &Path, holders: &[Holder]) -> String {
     let mut said = format!(
-        "a server is using {}: what it counts and reads would be lost under the restore; \
-         nothing was restored",
+        "a server is using {}, and would go on counting usage into the file the restore \
+         replaces; nothing was restored",
         keys.display()
     );
     if holders.is_empty() {
