@@ -171,7 +171,8 @@ kind, passing SQLite's quick_check): a refused one changes nothing. Refused whil
 uses the keys file, naming each one (pid, unit, command) to stop first. Lists what the
 restore undoes (keys revoked, created or moved to another plan since the backup, usage
 counted since) and then restores only with --yes. Each file is copied beside the live one
-with its mode and owner, the live one's -wal, -shm and -journal removed, then renamed in.
+with its mode and owner, the live one's -wal, -shm and -journal removed, then renamed in;
+the dataset it replaces is kept as for an import, so rollback undoes it.
   --yes         restore even when that undoes the changes listed
   --redis URL   with Redis (or AREA_REDIS_FILE or AREA_REDIS): only the dataset is restored;
                 keys and usage stay as Redis holds them";

@@ -5,7 +5,7 @@
 //! listed first and needs `--yes`. Each file is copied beside the live one
 //! with the live one's mode and owner, synced, the live file's journals
 //! removed (a stale WAL would be read into the restored file), renamed into
-//! place and the folder synced (docs/deployment.md, "Backups and restore").
+//! place and the folder synced; a replaced dataset is kept for `rollback` (docs/deployment.md, "Backups and restore").
 
 use std::fs::{self, File, OpenOptions};
 use std::io::ErrorKind;
@@ -20,6 +20,7 @@ use crate::access::serving_lock::{Holder, Refused, Restoring};
 use crate::access::usage::{USAGE_APPLICATION_ID, usage_path};
 use crate::data::db::{self, APPLICATION_ID, READABLE_VERSIONS};
 use crate::data::file_swap::{self, WriteLock};
+use crate::data::previous;
 
 /// The files SQLite may keep beside a database, removed before the restored
 /// one is renamed in.
@@ -228,10 +229,22 @@ fn undone(items: &[Item]) -> Result<Vec<String>, String> {
 fn place(item: &Item) -> Result<(), String> {
     let partial = beside(&item.live, ".restore-partial");
     let _ = fs::remove_file(&partial);
-    let copied = copy(&item.backup, &partial, &item.live);
-    if let Err(e) = copied {
+    let placed = copy(&item.backup, &partial, &item.live).and_then(|()| swap_in(item, &partial));
+    if placed.is_err() {
         let _ = fs::remove_file(&partial);
-        return Err(e);
+    }
+    placed
+}
+
+/// Renames the complete copy over the live file once its journals are gone,
+/// keeping a replaced dataset for `rollback`, as an import does.
+fn swap_in(item: &Item, partial: &Path) -> Result<(), String> {
+    if item.kind == Kind::Dataset && item.live.is_file() {
+        previous::keep_previous(&item.live)?;
+        eprintln!(
+            "the replaced dataset is kept as {}; area-scoring rollback puts it back",
+            previous::previous_path(&item.live).display()
+        );
     }
     for journal in JOURNALS {
         let path = beside(&item.live, journal);
@@ -241,7 +254,7 @@ fn place(item: &Item) -> Result<(), String> {
             Err(e) => return Err(format!("cannot remove {}: {e}", path.display())),
         }
     }
-    fs::rename(&partial, &item.live)
+    fs::rename(partial, &item.live)
         .map_err(|e| format!("cannot rename {} into place: {e}", partial.display()))?;
     let folder = item.live.parent().filter(|d| !d.as_os_str().is_empty());
     File::open(folder.unwrap_or(Path::new(".")))
