@@ -72,6 +72,7 @@ mod reload;
 mod replace_mode;
 mod representation_headers;
 mod representations;
+mod restore;
 mod rollback;
 mod search;
 mod search_forgiving;

@@ -6,7 +6,8 @@
 //! each plan's request budget (`ratelimit`, its buckets in `buckets`); and
 //! the requests
 //! counted per key and day (`usage`, each key-day's `usage_counts`, read
-//! back by `usage_report`); with
+//! back by `usage_report`); the lock servers hold on the keys file so that
+//! `restore` never swaps it under one (`serving_lock`); with
 //! Redis named, all of it shared across hosts (`redis`).
 
 pub mod authenticate;
@@ -18,6 +19,7 @@ pub mod migrate;
 pub mod plans;
 pub mod ratelimit;
 pub mod redis;
+pub mod serving_lock;
 pub mod shared_check;
 pub mod usage;
 pub mod usage_counts;

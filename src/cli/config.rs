@@ -90,6 +90,13 @@ pub enum Command {
         files: Files,
         dir: PathBuf,
     },
+    /// `restore DIR [--yes]`: put back what `backup DIR` wrote.
+    Restore {
+        files: Files,
+        dir: PathBuf,
+        /// `--yes`: restore even when that undoes changes made since the backup.
+        yes: bool,
+    },
     /// `--help`: print this text on stdout and exit 0.
     Help(&'static str),
     /// `--version`: print the name and version on stdout and exit 0.
@@ -127,6 +134,7 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
         "keys" => context.keys(rest),
         "plans" => context.plans(rest),
         "backup" => context.backup(rest),
+        "restore" => context.restore(rest),
         other => Err(usage_error(USAGE)(format!("unknown command '{other}'"))),
     }
 }

@@ -134,6 +134,9 @@ fn refuses_unknown_flags_and_missing_values() {
         "plans set growth --rpm lots",
         "backup",
         "backup a b",
+        "restore",
+        "restore a b",
+        "restore a --force",
     ] {
         assert!(parse(&args(bad), &no_env).is_err(), "{bad}");
     }
@@ -314,6 +317,14 @@ fn parses_every_command() {
         Command::Backup {
             files: files(DEFAULT_DB, "/k/keys.db"),
             dir: "/b".into()
+        }
+    );
+    assert_eq!(
+        parse(&args("restore /b --yes"), &no_env).unwrap(),
+        Command::Restore {
+            files: files(DEFAULT_DB, DEFAULT_KEYS),
+            dir: "/b".into(),
+            yes: true
         }
     );
     assert_eq!(

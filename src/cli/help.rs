@@ -24,6 +24,7 @@ commands:
   plans list                                         each plan's requests a minute
   plans set PLAN --rpm N|unlimited [--new-keys-file] change a plan's requests a minute
   backup DIR                                         copy the keys, usage and dataset files into DIR
+  restore [--yes] DIR                                put back what backup DIR wrote, with servers stopped
   --version                                          print the version
 every command takes --db PATH (the dataset) and --keys PATH (the keys file, by default
 keys.db in the dataset's folder; the usage file is keys-usage.db beside it; a key command
@@ -174,6 +175,20 @@ pub const BACKUP_USAGE: &str = "usage: area-scoring backup [--db PATH] [--keys P
 
 Writes consistent copies of the keys file, the usage file and the dataset into DIR
 (created if missing), through SQLite's backup API, each with its source's mode.
-Safe while servers run. Restore by stopping the servers and copying the files back.
+Safe while servers run. Put them back with area-scoring restore DIR.
   --redis URL   with Redis (or AREA_REDIS_FILE or AREA_REDIS; a password only there): writes what Redis holds
                 into a keys file and a usage file of the same kind, so either set-up restores";
+
+pub const RESTORE_USAGE: &str = "usage: area-scoring restore [--db PATH] [--keys PATH] [--yes] DIR
+
+Puts back the keys file, the usage file and the dataset that backup DIR wrote, each one DIR
+holds, under the names --keys and --db give. Each is checked first (an SQLite file of its
+kind, passing SQLite's quick_check): a refused one changes nothing. Refused while a server
+uses the keys file, naming each one (pid, unit, command) to stop first. Lists what the
+restore undoes (keys revoked, created or moved to another plan since the backup, usage
+counted since) and then restores only with --yes. Each file is copied beside the live one
+with its mode and owner, the live one's -wal, -shm and -journal removed, then renamed in;
+the dataset it replaces is kept as for an import, so rollback undoes it.
+  --yes         restore even when that undoes the changes listed
+  --redis URL   with Redis (or AREA_REDIS_FILE or AREA_REDIS): only the dataset is restored;
+                keys and usage stay as Redis holds them";

@@ -1,11 +1,11 @@
 //! The operator's commands on keys, plans and their files: `keys`, `plans`
-//! and `backup`, parsed into a `Command` (docs/operations.md, "Keys").
+//! `backup` and `restore`, parsed into a `Command` (docs/operations.md, "Keys").
 
 use std::path::PathBuf;
 
 use super::{Command, Context, Flags, usage_error};
 use crate::access::plans;
-use crate::cli::help::{BACKUP_USAGE, KEYS_USAGE, PLANS_USAGE};
+use crate::cli::help::{BACKUP_USAGE, KEYS_USAGE, PLANS_USAGE, RESTORE_USAGE};
 use crate::dates;
 use crate::domain::Plan;
 
@@ -250,6 +250,22 @@ impl Context<'_> {
         Ok(Command::Backup {
             files: self.files(&f),
             dir: dir.into(),
+        })
+    }
+
+    pub(super) fn restore(&self, args: &[String]) -> Result<Command, super::UsageError> {
+        let f = match self.flags(args, RESTORE_USAGE, &["--db", "--keys"], &["--yes"], 1)? {
+            Ok(f) => f,
+            Err(help) => return Ok(help),
+        };
+        let dir = f
+            .positional
+            .first()
+            .ok_or_else(|| usage_error(RESTORE_USAGE)("restore needs a DIR".into()))?;
+        Ok(Command::Restore {
+            files: self.files(&f),
+            dir: dir.into(),
+            yes: f.switch("--yes"),
         })
     }
 }

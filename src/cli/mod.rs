@@ -8,6 +8,8 @@ pub mod help;
 mod info;
 mod keys_cmd;
 mod keys_redis;
+mod restore;
+mod restore_undo;
 
 use crate::access::migrate;
 use crate::data::import;
@@ -111,6 +113,7 @@ fn run(command: Command) -> Result<(), String> {
                 backup::dataset(&files.db, &dir)
             }
         },
+        Command::Restore { files, dir, yes } => restore::run(&files, &dir, yes),
     }
 }
 

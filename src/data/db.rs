@@ -153,7 +153,7 @@ fn schema_version(path: &Path) -> Result<i64, String> {
 
 /// `file:` URI of `path` with `immutable=1` (RFC 3986 escapes, so that a `?`
 /// or `#` in the path stays part of it).
-fn immutable_uri(path: &Path) -> Result<String, String> {
+pub fn immutable_uri(path: &Path) -> Result<String, String> {
     use std::os::unix::ffi::OsStrExt;
     let absolute = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut uri = String::from("file:");

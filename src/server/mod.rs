@@ -65,6 +65,8 @@ pub struct Running {
     threads: Vec<JoinHandle<()>>,
     /// Ends the watchers and the usage thread.
     stop_watchers: Arc<Stop>,
+    /// The keys file's serving lock, without Redis (access/serving_lock.rs).
+    _serving: Option<crate::access::serving_lock::Serving>,
 }
 
 impl Running {

@@ -11,6 +11,7 @@ use super::watch::{Stop, count_usage, every, watch_keys};
 use super::{Running, ServeConfig};
 use crate::access::key_store::KeyStore;
 use crate::access::redis::live::Live;
+use crate::access::serving_lock::Serving;
 use crate::access::usage::Usage;
 use crate::access::{key_file, migrate};
 use crate::app::exports::MAX_EXPORTS;
@@ -39,6 +40,12 @@ fn pools(workers: usize) -> Pools {
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
     // The first command after an upgrade moves the dataset's keys out.
     // With Redis, the keys are there and no keys file is touched.
+    // Held before the keys file is first opened: a restore renaming it
+    // in finishes first (access/serving_lock.rs).
+    let serving = match &config.redis {
+        None => Some(Serving::hold(&config.keys)?),
+        Some(_) => None,
+    };
     let (moved, said_of_keys, keys, live) = match &config.redis {
         None => (
             migrate::out_of_dataset(&config.db, &config.keys)?,
@@ -136,5 +143,6 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         app,
         layer,
         threads,
+        _serving: serving,
     })
 }

@@ -1,0 +1,296 @@
+//! `area-scoring restore DIR`: puts back what `backup DIR` wrote, exactly.
+//! Every file found in DIR is checked (its kind by application_id, SQLite's
+//! quick_check) before anything changes; the restore is refused while a
+//! server uses the keys file (access/serving_lock.rs); what it undoes is
+//! listed first and needs `--yes`. Each file is copied beside the live one
+//! with the live one's mode and owner, synced, the live file's journals
+//! removed (a stale WAL would be read into the restored file), renamed into
+//! place and the folder synced; a replaced dataset is kept for `rollback` (docs/deployment.md, "Backups and restore").
+
+use std::fs::{self, File, OpenOptions};
+use std::io::ErrorKind;
+use std::ops::RangeInclusive;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use super::config::Files;
+use super::restore_undo::{self, open_as_is};
+use crate::access::key_file::{KEYS_APPLICATION_ID, KEYS_SCHEMA_VERSION};
+use crate::access::serving_lock::{Holder, Refused, Restoring};
+use crate::access::usage::{USAGE_APPLICATION_ID, usage_path};
+use crate::data::db::{self, APPLICATION_ID, READABLE_VERSIONS};
+use crate::data::file_swap::{self, WriteLock};
+use crate::data::previous;
+
+/// The files SQLite may keep beside a database, removed before the restored
+/// one is renamed in.
+const JOURNALS: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// One file to put back: its copy in DIR and where it goes.
+struct Item {
+    kind: Kind,
+    backup: PathBuf,
+    live: PathBuf,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Keys,
+    Usage,
+    Dataset,
+}
+
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Keys, Kind::Usage, Kind::Dataset];
+
+    fn named(self) -> &'static str {
+        match self {
+            Kind::Keys => "a keys file",
+            Kind::Usage => "a usage file",
+            Kind::Dataset => "an area-scoring dataset",
+        }
+    }
+
+    fn application_id(self) -> i64 {
+        match self {
+            Kind::Keys => KEYS_APPLICATION_ID,
+            Kind::Usage => USAGE_APPLICATION_ID,
+            Kind::Dataset => APPLICATION_ID,
+        }
+    }
+
+    /// The schema versions this build reads (the usage file has none).
+    fn versions(self) -> Option<RangeInclusive<i64>> {
+        match self {
+            Kind::Keys => Some(KEYS_SCHEMA_VERSION..=KEYS_SCHEMA_VERSION),
+            Kind::Usage => None,
+            Kind::Dataset => Some(READABLE_VERSIONS),
+        }
+    }
+
+    fn live(self, files: &Files) -> PathBuf {
+        match self {
+            Kind::Keys => files.keys.clone(),
+            Kind::Usage => usage_path(&files.keys),
+            Kind::Dataset => files.db.clone(),
+        }
+    }
+}
+
+pub fn run(files: &Files, dir: &Path, yes: bool) -> Result<(), String> {
+    let items = found(files, dir)?;
+    for item in &items {
+        check(item)?;
+    }
+    let has = |kind| items.iter().any(|i| i.kind == kind);
+    let _restoring = match has(Kind::Keys) || has(Kind::Usage) {
+        true => Some(unserved(&files.keys)?),
+        false => None,
+    };
+    let _replacing = match has(Kind::Dataset) {
+        true => Some(WriteLock::take(&files.db)?),
+        false => None,
+    };
+    let undone = undone(&items)?;
+    if !undone.is_empty() {
+        eprintln!("restoring {} undoes:", dir.display());
+        for line in &undone {
+            eprintln!("  {line}");
+        }
+        if !yes {
+            return Err("nothing was restored; run it again with --yes to restore anyway".into());
+        }
+    }
+    for item in &items {
+        place(item)?;
+        eprintln!(
+            "restored {} from {}",
+            item.live.display(),
+            item.backup.display()
+        );
+    }
+    Ok(())
+}
+
+/// The files of DIR to restore, each under its live file's name. With
+/// Redis, the keys and usage are there, and only the dataset is restored.
+fn found(files: &Files, dir: &Path) -> Result<Vec<Item>, String> {
+    if !dir.is_dir() {
+        return Err(format!("{} is not a folder", dir.display()));
+    }
+    let mut items = Vec::new();
+    for kind in Kind::ALL {
+        let live = kind.live(files);
+        let Some(name) = live.file_name() else {
+            return Err(format!("{} names no file", live.display()));
+        };
+        let backup = dir.join(name);
+        if !backup.is_file() {
+            continue;
+        }
+        match (&files.redis, kind) {
+            (Some(url), Kind::Keys | Kind::Usage) => eprintln!(
+                "area-scoring: {} is not restored: keys and usage are in Redis at {url}. \
+                 Restore Redis from its own persistence; if Redis was lost, move the backup's \
+                 keys into it with area-scoring keys migrate --redis (docs/deployment.md)",
+                backup.display()
+            ),
+            _ => items.push(Item { kind, backup, live }),
+        }
+    }
+    if items.is_empty() {
+        let names: Vec<String> = Kind::ALL
+            .iter()
+            .filter_map(|k| Some(k.live(files).file_name()?.to_string_lossy().into_owned()))
+            .collect();
+        return Err(format!(
+            "{} holds nothing to restore (none of {})",
+            dir.display(),
+            names.join(", ")
+        ));
+    }
+    Ok(items)
+}
+
+/// Refuses a copy that is not SQLite, not the kind its name says, of a
+/// schema this build cannot read, or damaged.
+fn check(item: &Item) -> Result<(), String> {
+    let shown = item.backup.display();
+    let refused = |why: String| format!("{shown} {why}; nothing was restored");
+    let conn = open_as_is(&item.backup).map_err(&refused)?;
+    let (id, version) = db::read_versions(&conn)
+        .map_err(|e| refused(format!("is not an SQLite database ({e})")))?;
+    if id != item.kind.application_id() {
+        let is = Kind::ALL
+            .iter()
+            .find(|k| k.application_id() == id)
+            .map_or("another SQLite file", |k| k.named());
+        return Err(refused(format!("is {is}, not {}", item.kind.named())));
+    }
+    if let Some(versions) = item.kind.versions()
+        && !versions.contains(&version)
+    {
+        return Err(refused(format!(
+            "is {} of schema version {version}, which this build does not read",
+            item.kind.named()
+        )));
+    }
+    let verdict: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .map_err(|e| refused(format!("cannot be checked ({e})")))?;
+    match verdict.as_str() {
+        "ok" => Ok(()),
+        _ => Err(refused(format!("fails SQLite's quick_check: {verdict}"))),
+    }
+}
+
+/// The keys file's exclusive serving lock, or which servers to stop.
+fn unserved(keys: &Path) -> Result<Restoring, String> {
+    match Restoring::take(keys) {
+        Ok(restoring) => Ok(restoring),
+        Err(Refused::Unlockable(why)) => Err(why),
+        Err(Refused::Held(holders)) => Err(held(keys, &holders)),
+    }
+}
+
+fn held(keys: &Path, holders: &[Holder]) -> String {
+    let mut said = format!(
+        "a server is using {}, and would go on counting usage into the file the restore \
+         replaces; nothing was restored",
+        keys.display()
+    );
+    if holders.is_empty() {
+        said.push_str("\nstop every server using that keys file first");
+    }
+    for h in holders {
+        let what = match &h.unit {
+            Some(unit) if unit.starts_with("area-scoring") => format!("{unit} (pid {})", h.pid),
+            _ => format!("the server with pid {}", h.pid),
+        };
+        said.push_str(&format!("\nstop {what} first: {}", h.command));
+    }
+    said
+}
+
+/// Every line of what the restore undoes.
+fn undone(items: &[Item]) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    for item in items {
+        match item.kind {
+            Kind::Keys => lines.extend(restore_undo::keys(&item.backup, &item.live)?),
+            Kind::Usage => lines.extend(restore_undo::usage(&item.backup, &item.live)?),
+            Kind::Dataset => {}
+        }
+    }
+    Ok(lines)
+}
+
+/// Copies the backup beside the live file, then renames it into place.
+fn place(item: &Item) -> Result<(), String> {
+    let partial = beside(&item.live, ".restore-partial");
+    let _ = fs::remove_file(&partial);
+    let placed = copy(&item.backup, &partial, &item.live).and_then(|()| swap_in(item, &partial));
+    if placed.is_err() {
+        let _ = fs::remove_file(&partial);
+    }
+    placed
+}
+
+/// Renames the complete copy over the live file once its journals are gone,
+/// keeping a replaced dataset for `rollback`, as an import does.
+fn swap_in(item: &Item, partial: &Path) -> Result<(), String> {
+    if item.kind == Kind::Dataset && item.live.is_file() {
+        previous::keep_previous(&item.live)?;
+        eprintln!(
+            "the replaced dataset is kept as {}; area-scoring rollback puts it back",
+            previous::previous_path(&item.live).display()
+        );
+    }
+    for journal in JOURNALS {
+        let path = beside(&item.live, journal);
+        match fs::remove_file(&path) {
+            Ok(()) => eprintln!("removed {}", path.display()),
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot remove {}: {e}", path.display())),
+        }
+    }
+    fs::rename(partial, &item.live)
+        .map_err(|e| format!("cannot rename {} into place: {e}", partial.display()))?;
+    let folder = item.live.parent().filter(|d| !d.as_os_str().is_empty());
+    File::open(folder.unwrap_or(Path::new(".")))
+        .and_then(|d| d.sync_all())
+        .map_err(|e| format!("cannot sync the folder of {}: {e}", item.live.display()))
+}
+
+/// Writes `from`'s bytes into the new file `to`, made with the mode, owner
+/// and group of `live` (or `from`'s mode when there is no live file).
+fn copy(from: &Path, to: &Path, live: &Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("cannot write {}: {e}", to.display());
+    let mode = fs::metadata(from).map_err(fail)?.permissions().mode() & 0o777;
+    match live.exists() {
+        true => file_swap::create_like(to, live)?,
+        false => drop(
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(mode)
+                .open(to)
+                .map_err(fail)?,
+        ),
+    }
+    let mut out = OpenOptions::new().write(true).open(to).map_err(fail)?;
+    let mut source =
+        File::open(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+    std::io::copy(&mut source, &mut out).map_err(fail)?;
+    out.sync_all().map_err(fail)?;
+    match live.exists() {
+        true => file_swap::finish_like(to, live),
+        false => fs::set_permissions(to, fs::Permissions::from_mode(mode)).map_err(fail),
+    }
+}
+
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
