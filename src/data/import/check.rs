@@ -21,7 +21,8 @@ pub fn check(db: &Path, file: &Path, options: &Options) -> Result<String, String
     } = check_file(db, file, options)?;
     let warnings = staged.warnings.report();
     let areas = staged.areas;
-    let head = format!("{} has no problems: {areas} areas", file.display());
+    let plural = if areas == 1 { "" } else { "s" };
+    let head = format!("{} has no problems: {areas} area{plural}", file.display());
     if !existed {
         return Ok(format!(
             "{head}; the import would create {} with them; {nothing}{warnings}",
@@ -31,24 +32,22 @@ pub fn check(db: &Path, file: &Path, options: &Options) -> Result<String, String
     let diff = Diff::read(&staged.conn, db)
         .map_err(|e| format!("cannot compare with {}: {e}", db.display()))?;
     let lines = diff.lines();
-    let why = guard::too_many(&diff.guarded);
-    let shown = db.display().to_string();
-    let verdict = match (why.is_empty(), options.allow.shrink) {
-        (true, _) => "the import would succeed".to_string(),
-        (false, true) => format!(
-            "the import would succeed with --allow-shrink, which it needs: the file would {}",
-            why.join(", and ")
-        ),
-        (false, false) => {
-            return Err(format!(
-                "{head}, against {shown}:{lines}\n{}; {nothing}{warnings}",
-                guard::refusal(&why, &shown)
-            ));
-        }
+    let why = guard::too_many(&diff.guarded).join(", and ");
+    let report = |verdict: String| {
+        format!(
+            "{head}, against {}:{lines}\n{verdict}; {nothing}{warnings}",
+            db.display()
+        )
     };
-    Ok(format!(
-        "{head}, against {shown}:{lines}\n{verdict}; {nothing}{warnings}"
-    ))
+    match (why.is_empty(), options.allow.shrink) {
+        (true, _) => Ok(report("the import would succeed".into())),
+        (false, true) => Ok(report(format!(
+            "the import would succeed with --allow-shrink, which it needs: the file would {why}"
+        ))),
+        (false, false) => Err(report(format!(
+            "the import would be refused without --allow-shrink: the file would {why}"
+        ))),
+    }
 }
 
 /// The staged rows against the served areas.

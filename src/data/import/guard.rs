@@ -50,7 +50,7 @@ pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<
 }
 
 /// The message of a refusal for the reasons `too_many` gives.
-pub fn refusal(why: &[String], served_db: &str) -> String {
+fn refusal(why: &[String], served_db: &str) -> String {
     format!(
         "refusing to import: the file would {} in {served_db}. Nothing was written. \
          If that is what you mean, run the import again with --allow-shrink \

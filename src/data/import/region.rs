@@ -91,23 +91,23 @@ impl Region {
             return None;
         }
         let hint = if self.contains(lng, lat) {
-            "; lat and lng look swapped".to_string()
+            "lat and lng look swapped".to_string()
         } else if self.contains(-lat, lng) {
             format!(
-                "; lat looks like it lost its minus sign ({} lies inside)",
+                "lat looks like it lost its minus sign ({} lies inside)",
                 -lat
             )
         } else if self.contains(lat, -lng) {
             format!(
-                "; lng looks like it lost its minus sign ({} lies inside)",
+                "lng looks like it lost its minus sign ({} lies inside)",
                 -lng
             )
         } else {
-            String::new()
+            "if the dataset covers more, give its box with --region MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT"
+                .to_string()
         };
         Some(format!(
-            "lat {lat} and lng {lng} lie outside {}{hint}; if the dataset covers more, \
-             give its box with --region MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT",
+            "lat {lat} and lng {lng} lie outside {}; {hint}",
             self.describe()
         ))
     }
