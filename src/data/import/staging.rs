@@ -148,20 +148,15 @@ pub fn check(
                     failed.get_or_insert(sql(e));
                 }
             }
-            let outside = in_range(draft).and_then(|(lat, lng)| region.problem(lat, lng));
+            let (outside, far) = where_it_lies(region, draft, &checked);
             match checked {
                 Ok(a) => {
                     areas += 1;
                     rounded += a.rounded;
-                    match outside {
-                        Some(o) => problems.add(row.line, &id, RULES, vec![o]),
-                        None => {
-                            let far = province_extents::warning(a.province_slug, a.lat, a.lng);
-                            if let Some(w) = far {
-                                warnings.add(row.line, &a.id, w);
-                            }
-                        }
+                    if let Some(w) = far {
+                        warnings.add(row.line, &a.id, w);
                     }
+                    problems.add(row.line, &id, RULES, outside.into_iter().collect());
                 }
                 Err(more) => {
                     let more = more.into_iter().chain(outside).collect();
@@ -200,11 +195,25 @@ pub fn check(
     }
 }
 
-/// The draft's point when both coordinates are given and in range, so that
-/// a row refused for other reasons hears about its region too.
-fn in_range(draft: &area::Draft) -> Option<(f64, f64)> {
-    let (lat, lng) = (draft.lat?, draft.lng?);
-    (lat.abs() <= 90.0 && lng.abs() <= 180.0).then_some((lat, lng))
+/// Where a row's point lies: the problem of a point outside `region`
+/// (whenever both coordinates read and are in range, so that a row refused
+/// for other reasons hears of it too), else, for an area that passed, the
+/// warning of one far from its province.
+fn where_it_lies(
+    region: &Region,
+    draft: &area::Draft,
+    checked: &Result<area::Area, Vec<String>>,
+) -> (Option<String>, Option<String>) {
+    let point = draft.lat.zip(draft.lng);
+    let in_range = point.filter(|(lat, lng)| lat.abs() <= 90.0 && lng.abs() <= 180.0);
+    if let Some(outside) = in_range.and_then(|(lat, lng)| region.problem(lat, lng)) {
+        return (Some(outside), None);
+    }
+    let far = checked
+        .as_ref()
+        .ok()
+        .and_then(|a| province_extents::warning(a.province_slug, a.lat, a.lng));
+    (None, far)
 }
 
 /// A private database SQLite deletes when it closes, kept on disk beyond
