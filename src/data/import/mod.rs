@@ -31,7 +31,7 @@ pub mod guard;
 mod history;
 mod json_value;
 mod problems;
-pub mod province_extents;
+mod province_extents;
 pub mod region;
 pub(crate) mod rules;
 mod staging;
