@@ -49,6 +49,8 @@ mod history;
 mod history_files;
 mod http_layer;
 mod import;
+mod import_check;
+mod import_coordinates;
 mod import_leftovers;
 mod import_reserved;
 mod import_rules;

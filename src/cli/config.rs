@@ -13,7 +13,7 @@ use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
 use crate::cli::help::{IMPORT_USAGE, INFO_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
 use crate::cli::info::INFO_FORMATS;
 pub use crate::cli::info::InfoFormat;
-use crate::data::import::CsvOptions;
+use crate::data::import::{self, CsvOptions, region::Region};
 use crate::server::ServeConfig;
 pub use keys_config::{CreateFormat, Format, KeysAction, KeysFile, PlansAction};
 
@@ -61,9 +61,10 @@ pub enum Command {
         keys: PathBuf,
         redis: Option<RedisUrl>,
         file: PathBuf,
-        /// `--allow-shrink`: remove or move many of the served areas.
-        allow_shrink: bool,
-        csv: CsvOptions,
+        /// `--allow-shrink`, the CSV flags and `--region`.
+        options: import::Options,
+        /// `--check`: say what the import would change, and write nothing.
+        check: bool,
     },
     /// `rollback`: put `<db>.previous` back.
     Rollback {
@@ -239,8 +240,14 @@ impl Context<'_> {
     }
 
     fn import(&self, args: &[String]) -> Result<Command, UsageError> {
-        let valued = ["--db", "--keys", "--ignore-column", "--delimiter"];
-        let switches = ["--allow-shrink", "--decimal-comma"];
+        let valued = [
+            "--db",
+            "--keys",
+            "--ignore-column",
+            "--delimiter",
+            "--region",
+        ];
+        let switches = ["--allow-shrink", "--decimal-comma", "--check"];
         let f = match self.flags(args, IMPORT_USAGE, &valued, &switches, 1)? {
             Ok(f) => f,
             Err(help) => return Ok(help),
@@ -255,12 +262,21 @@ impl Context<'_> {
             keys,
             redis,
             file: file.into(),
-            allow_shrink: f.switch("--allow-shrink"),
-            csv: CsvOptions {
-                ignore_columns: f.values("--ignore-column"),
-                delimiter: delimiter(f.value("--delimiter"))?,
-                decimal_comma: f.switch("--decimal-comma"),
+            options: import::Options {
+                allow: import::Allow {
+                    shrink: f.switch("--allow-shrink"),
+                },
+                csv: CsvOptions {
+                    ignore_columns: f.values("--ignore-column"),
+                    delimiter: delimiter(f.value("--delimiter"))?,
+                    decimal_comma: f.switch("--decimal-comma"),
+                },
+                region: match f.value("--region") {
+                    None => Region::default(),
+                    Some(text) => Region::parse(&text).map_err(usage_error(IMPORT_USAGE))?,
+                },
             },
+            check: f.switch("--check"),
         })
     }
 

@@ -174,41 +174,56 @@ fn parses_every_command() {
             keys: DEFAULT_KEYS.into(),
             redis: None,
             file: "x.csv".into(),
-            allow_shrink: false,
-            csv: Default::default(),
+            options: Default::default(),
+            check: false,
         }
     );
+    let Command::Import { options, check, .. } =
+        parse(&args("import --allow-shrink --check x.csv"), &no_env).unwrap()
+    else {
+        panic!("not an import");
+    };
+    assert!(options.allow.shrink && check);
+    assert_eq!(options.region, crate::data::import::region::SOUTH_AFRICA);
+    let Command::Import { options, .. } =
+        parse(&args("import --region -10,-40,40,-20 x.csv"), &no_env).unwrap()
+    else {
+        panic!("not an import");
+    };
+    let r = options.region;
     assert_eq!(
-        parse(&args("import --allow-shrink x.csv"), &no_env).unwrap(),
-        Command::Import {
-            db: DEFAULT_DB.into(),
-            keys: DEFAULT_KEYS.into(),
-            redis: None,
-            file: "x.csv".into(),
-            allow_shrink: true,
-            csv: Default::default(),
-        }
+        (r.min_lng, r.min_lat, r.max_lng, r.max_lat),
+        (-10.0, -40.0, 40.0, -20.0)
     );
-    let Command::Import { csv, .. } = parse(
+    let refused = parse(&args("import --region 40,-40,10,-20 x.csv"), &no_env).unwrap_err();
+    assert!(
+        refused.message.contains("each minimum below its maximum"),
+        "{}",
+        refused.message
+    );
+    let Command::Import { options, .. } = parse(
         &args("import --ignore-column notes --ignore-column=owner x.csv"),
         &no_env,
     )
     .unwrap() else {
         panic!("not an import");
     };
-    assert_eq!(csv.ignore_columns, ["notes", "owner"]);
-    let Command::Import { csv, .. } =
+    assert_eq!(options.csv.ignore_columns, ["notes", "owner"]);
+    let Command::Import { options, .. } =
         parse(&args("import --delimiter ; --decimal-comma x.csv"), &no_env).unwrap()
     else {
         panic!("not an import");
     };
-    assert_eq!((csv.delimiter, csv.decimal_comma), (Some(b';'), true));
-    let Command::Import { csv, .. } =
+    assert_eq!(
+        (options.csv.delimiter, options.csv.decimal_comma),
+        (Some(b';'), true)
+    );
+    let Command::Import { options, .. } =
         parse(&args("import --delimiter tab x.csv"), &no_env).unwrap()
     else {
         panic!("not an import");
     };
-    assert_eq!(csv.delimiter, Some(b'\t'));
+    assert_eq!(options.csv.delimiter, Some(b'\t'));
     let refused = parse(&args("import --delimiter | x.csv"), &no_env).unwrap_err();
     assert!(
         refused.message.contains("--delimiter is ',', ';' or tab"),

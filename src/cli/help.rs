@@ -4,7 +4,7 @@ pub const USAGE: &str = "usage: area-scoring <command> [options]
 
 commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
-  import [--db PATH] [--allow-shrink] FILE           replace the areas with your own (CSV or JSON Lines)
+  import [--db PATH] [--allow-shrink] [--check] FILE replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
   info [--db PATH] [--format text|json] [FILE]       what a dataset was made from: when, which file and hash, build, areas
   serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
@@ -51,7 +51,8 @@ Creates the database from schema.sql and the seed places with synthetic scores.
                       (or AREA_REDIS_FILE, a file of mode 0640 or 0600 holding it, or AREA_REDIS: a password only there)";
 
 pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] [--allow-shrink] [--ignore-column NAME]...
-                           [--delimiter ,|;|tab] [--decimal-comma] FILE
+                           [--delimiter ,|;|tab] [--decimal-comma]
+                           [--region MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT] [--check] FILE
 
 Replaces the areas of the database with those in FILE (.csv or .jsonl; the format is in
 docs/import.md).
@@ -59,11 +60,16 @@ Every row is checked first and every bad row reported; nothing changes unless al
 A file that would remove more than 20% of the served areas, or move more than 20% of them
 to another province (10 areas or more either way), is refused and nothing changes, unless
 --allow-shrink is given. A file holding the same areas as the served dataset changes nothing.
+Every area must lie in the dataset's region, South Africa's box unless --region sets another;
+one far from its province is a warning, and imported (docs/import.md, \"Coordinates\").
 API keys are in the keys file, untouched. The replaced dataset is kept as <db>.previous,
 the older ones as <db>.previous.2 and <db>.previous.3 (see rollback). A running server
 picks up the new file within a second.
   --db PATH             database file (default data/areas.db, or AREA_DB)
   --allow-shrink        replace the areas even when many would be removed or moved
+  --check               check FILE and say what the import would change (added, removed,
+                        rescored, unchanged), writing nothing; exit 1 when it would fail
+  --region BOX          MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT: the box every area must lie in
   --ignore-column NAME  read past the CSV column NAME (a spreadsheet's notes); repeatable
   --delimiter C         the CSV separator: , ; or tab (default: ; when the header has one and no ,)
   --decimal-comma       every CSV decimal is written with a comma (6,25); default: either, one way throughout

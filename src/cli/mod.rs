@@ -69,17 +69,18 @@ fn run(command: Command) -> Result<(), String> {
             keys,
             redis,
             file,
-            allow_shrink,
-            csv,
+            options,
+            check,
         } => {
+            if check {
+                // Writes nothing, not even the keys' move.
+                eprintln!("{}", import::check(&db, &file, &options)?);
+                return Ok(());
+            }
             if redis.is_none() {
                 move_keys(&db, &keys)?;
             }
-            let allow = import::Allow {
-                shrink: allow_shrink,
-            };
-            let summary = import::run(&db, &file, allow, &csv)?;
-            eprintln!("{summary}");
+            eprintln!("{}", import::run(&db, &file, &options)?);
             Ok(())
         }
         Command::Rollback { db } => {

@@ -72,3 +72,12 @@ fn copies_stay_near_their_place_and_are_named_after_it() {
         assert!(a.name.rsplit(' ').next().unwrap().parse::<usize>().is_ok());
     }
 }
+
+#[test]
+fn every_copy_lies_in_south_africa_as_an_import_requires() {
+    use crate::data::import::region::SOUTH_AFRICA;
+    let places = places();
+    for a in generate(&places, 20_000).unwrap() {
+        assert_eq!(SOUTH_AFRICA.problem(a.lat, a.lng), None, "{}", a.id);
+    }
+}

@@ -48,68 +48,105 @@ pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<
     if allow_shrink {
         return Ok(Swap::Replace);
     }
-    let served: i64 = conn
-        .query_row("SELECT count(*) FROM served.areas", [], |r| r.get(0))
-        .map_err(sql)?;
-    let removed = changed(conn, REMOVED).map_err(sql)?;
-    let moved = changed(conn, MOVED).map_err(sql)?;
-    let too_many = |(n, _): &(i64, Vec<String>), share| {
-        *n >= CHANGED_AREAS_MIN && *n as f64 > share * served as f64
-    };
-    let mut why = Vec::new();
-    if too_many(&removed, REMOVED_SHARE_MAX) {
-        why.push(format!(
-            "remove {} of the {served} areas it serves (more than {:.0}%): {}",
-            removed.0,
-            REMOVED_SHARE_MAX * 100.0,
-            named(&removed)
-        ));
-    }
-    if too_many(&moved, MOVED_SHARE_MAX) {
-        why.push(format!(
-            "move {} of the {served} areas it serves to another province (more than {:.0}%): {}",
-            moved.0,
-            MOVED_SHARE_MAX * 100.0,
-            named(&moved)
-        ));
-    }
+    let why = too_many(&Changes::read(conn, "main.areas").map_err(sql)?);
     if why.is_empty() {
         return Ok(Swap::Replace);
     }
-    Err(format!(
+    Err(refusal(&why, served_db))
+}
+
+/// The message of a refusal for the reasons `too_many` gives.
+fn refusal(why: &[String], served_db: &str) -> String {
+    format!(
         "refusing to import: the file would {} in {served_db}. Nothing was written. \
          If that is what you mean, run the import again with --allow-shrink \
          (the replaced dataset is kept for rollback)",
         why.join(", and ")
-    ))
+    )
 }
 
-/// The served areas the new file does not hold.
-const REMOVED: &str = "SELECT s.id FROM served.areas s
-     WHERE NOT EXISTS (SELECT 1 FROM main.areas n WHERE n.id = s.id) ORDER BY s.id";
-/// The served areas the new file puts in another province, with both.
-const MOVED: &str = "SELECT s.id || ' (' || s.province_slug || ' to ' || n.province_slug || ')'
-     FROM served.areas s JOIN main.areas n ON n.id = s.id
-     WHERE n.province_slug <> s.province_slug ORDER BY s.id";
+/// Rows found by a query: how many, and the first `NAMED_IDS`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Found {
+    pub count: i64,
+    pub first: Vec<String>,
+}
+
+/// What the new areas do to the served ones (attached as `served`) that the guard judges.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Changes {
+    pub served: i64,
+    pub removed: Found,
+    pub moved: Found,
+}
+
+impl Changes {
+    /// `new` is the table of the new areas, with their id and province_slug
+    /// (`main.areas` of a new file, or an import's staged rows).
+    pub fn read(conn: &Connection, new: &str) -> rusqlite::Result<Changes> {
+        let served = conn.query_row("SELECT count(*) FROM served.areas", [], |r| r.get(0))?;
+        let removed = format!(
+            "SELECT s.id FROM served.areas s
+             WHERE NOT EXISTS (SELECT 1 FROM {new} n WHERE n.id = s.id) ORDER BY s.id"
+        );
+        let moved = format!(
+            "SELECT s.id || ' (' || s.province_slug || ' to ' || n.province_slug || ')'
+             FROM served.areas s JOIN {new} n ON n.id = s.id
+             WHERE n.province_slug <> s.province_slug ORDER BY s.id"
+        );
+        Ok(Changes {
+            served,
+            removed: found(conn, &removed)?,
+            moved: found(conn, &moved)?,
+        })
+    }
+}
+
+/// Why the changes need `--allow-shrink`, one reason each; empty when they do not.
+pub fn too_many(c: &Changes) -> Vec<String> {
+    let served = c.served;
+    let over = |f: &Found, share: f64| {
+        f.count >= CHANGED_AREAS_MIN && f.count as f64 > share * served as f64
+    };
+    let mut why = Vec::new();
+    if over(&c.removed, REMOVED_SHARE_MAX) {
+        why.push(format!(
+            "remove {} of the {served} areas it serves (more than {:.0}%): {}",
+            c.removed.count,
+            REMOVED_SHARE_MAX * 100.0,
+            named(&c.removed)
+        ));
+    }
+    if over(&c.moved, MOVED_SHARE_MAX) {
+        why.push(format!(
+            "move {} of the {served} areas it serves to another province (more than {:.0}%): {}",
+            c.moved.count,
+            MOVED_SHARE_MAX * 100.0,
+            named(&c.moved)
+        ));
+    }
+    why
+}
 
 /// How many rows `select` finds, and the first `NAMED_IDS` of them.
-fn changed(conn: &Connection, select: &str) -> rusqlite::Result<(i64, Vec<String>)> {
+pub fn found(conn: &Connection, select: &str) -> rusqlite::Result<Found> {
     let mut stmt = conn.prepare(select)?;
     let mut rows = stmt.query([])?;
-    let (mut count, mut first) = (0, Vec::new());
+    let mut out = Found::default();
     while let Some(row) = rows.next()? {
-        if first.len() < NAMED_IDS {
-            first.push(row.get(0)?);
+        if out.first.len() < NAMED_IDS {
+            out.first.push(row.get(0)?);
         }
-        count += 1;
+        out.count += 1;
     }
-    Ok((count, first))
+    Ok(out)
 }
 
-fn named((count, first): &(i64, Vec<String>)) -> String {
-    let more = *count - first.len() as i64;
+/// The first ids found, and how many more.
+pub fn named(f: &Found) -> String {
+    let more = f.count - f.first.len() as i64;
     match more {
-        0 => first.join(", "),
-        _ => format!("{} and {more} more", first.join(", ")),
+        0 => f.first.join(", "),
+        _ => format!("{} and {more} more", f.first.join(", ")),
     }
 }

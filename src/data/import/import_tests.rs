@@ -7,7 +7,8 @@ use super::*;
 /// Both passes over a file in memory: the areas in the order they would be
 /// written, or every problem.
 fn parse(format: Format, bytes: &[u8], now: i64) -> Result<Vec<Area>, super::problems::Problems> {
-    let staged = staging::check(format, bytes, now, &super::CsvOptions::default()).unwrap()?;
+    let csv = super::CsvOptions::default();
+    let staged = staging::check(format, bytes, now, &csv, &ANYWHERE).unwrap()?;
     let mut areas = Vec::new();
     let mut buf = Vec::new();
     let mut rows = staged.layout.rereader();
@@ -20,6 +21,15 @@ fn parse(format: Format, bytes: &[u8], now: i64) -> Result<Vec<Area>, super::pro
     assert_eq!(areas.len(), staged.areas);
     Ok(areas)
 }
+
+/// Every point: these tests are about the rows, not where they lie (region.rs).
+const ANYWHERE: Region = Region {
+    min_lng: -180.0,
+    min_lat: -90.0,
+    max_lng: 180.0,
+    max_lat: 90.0,
+    name: "the whole earth",
+};
 
 const NOW: i64 = 1_772_366_400; // 2026-03-01T12:00:00Z
 

@@ -17,8 +17,14 @@
 //! the same areas is not put in place, and one removing or moving many of
 //! them is refused unless the operator allows it, so that a wrong file
 //! cannot push the good data out of the kept datasets (previous.rs).
+//!
+//! Every area must lie in the dataset's region (`region`); one far from its
+//! province is a warning, printed and imported (`province_extents`).
+//! `import --check` (check.rs) does all of it but the writing, and says
+//! what the import would change.
 
 mod area;
+mod check;
 mod csv_records;
 mod from_csv;
 mod from_jsonl;
@@ -26,9 +32,12 @@ pub mod guard;
 mod history;
 mod json_value;
 mod problems;
+mod province_extents;
+pub mod region;
 pub(crate) mod rules;
 mod source;
 mod staging;
+mod warnings;
 
 use std::borrow::Cow;
 use std::fs::{File, Metadata, OpenOptions};
@@ -37,12 +46,15 @@ use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use crate::data::db;
+use crate::data::identity::Source;
 use crate::data::load::{self, AreaWriter, NewArea, Swap};
 use crate::data::seed::DimensionScore;
 use crate::dates;
 
 use area::{Area, Span};
+pub use check::check;
 pub use from_csv::CsvOptions;
+use region::Region;
 use staging::{Format, Rereader, Staged};
 
 /// The most bytes one row may take: a JSON Lines line without its line
@@ -75,16 +87,59 @@ pub struct Allow {
     pub shrink: bool,
 }
 
-pub fn run(db: &Path, file: &Path, allow: Allow, csv: &CsvOptions) -> Result<String, String> {
+/// How an import is run: what it allows, how its CSV is read, its region.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Options {
+    pub allow: Allow,
+    pub csv: CsvOptions,
+    pub region: Region,
+}
+
+/// A file whose every row passed, still open for the writing pass.
+struct Checked {
+    input: File,
+    /// The file as it was opened, to tell whether it changed before the end.
+    before: Metadata,
+    /// Whether the database existed.
+    existed: bool,
+    staged: Staged,
+    now: i64,
+    /// The file's name and hash, for the new dataset's identity.
+    source: Source,
+}
+
+/// The checking pass over `file`, against the database `db` it would
+/// replace: every problem of every row, or the staged rows.
+fn check_file(db: &Path, file: &Path, options: &Options) -> Result<Checked, String> {
     let format = format_of(file)?;
-    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
     let (input, before) = open_regular(file)?;
     let existed = check_target(db)?;
+    let (csv, region) = (&options.csv, &options.region);
     let source = source::of(file, &input, csv)?;
     let now = dates::now_unix();
-    let staged = staging::check(format, BufReader::new(&input), now, csv)
+    let staged = staging::check(format, BufReader::new(&input), now, csv, region)
         .map_err(|e| format!("{}: {e}", file.display()))?
         .map_err(|problems| problems.report(file))?;
+    Ok(Checked {
+        input,
+        before,
+        existed,
+        staged,
+        now,
+        source,
+    })
+}
+
+pub fn run(db: &Path, file: &Path, options: &Options) -> Result<String, String> {
+    let Checked {
+        input,
+        before,
+        existed,
+        staged,
+        now,
+        source,
+    } = check_file(db, file, options)?;
+    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
     let fill = |writer: &mut AreaWriter| {
         write(writer, &staged, &input, now)?;
         // The rows were read twice: a file changed in between is refused
@@ -99,16 +154,23 @@ pub fn run(db: &Path, file: &Path, allow: Allow, csv: &CsvOptions) -> Result<Str
         }
     };
     let shown = db.display().to_string();
-    let decide = |conn: &rusqlite::Connection| guard::decide(conn, allow.shrink, &shown);
+    let allow_shrink = options.allow.shrink;
+    let decide = |conn: &rusqlite::Connection| guard::decide(conn, allow_shrink, &shown);
     let built = load::replace_database(db, true, &source, fill, decide)?;
+    let warnings = staged.warnings.report();
+    Ok(summary(db, file, &built, existed, &staged) + &warnings)
+}
+
+/// What an import that went through did, in one line.
+fn summary(db: &Path, file: &Path, built: &load::Built, existed: bool, staged: &Staged) -> String {
     let count = built.count;
     if built.swap == Swap::KeepServed {
-        return Ok(format!(
+        return format!(
             "{} holds the same {count} areas as {}, which is left as it was: no new dataset, \
              and the kept datasets are unchanged",
             file.display(),
             db.display()
-        ));
+        );
     }
     let done = if existed {
         format!(
@@ -125,11 +187,11 @@ pub fn run(db: &Path, file: &Path, allow: Allow, csv: &CsvOptions) -> Result<Str
         )
     };
     let done = (staged.layout.notes().iter()).fold(done, |d, note| format!("{d}; {note}"));
-    Ok(match staged.rounded {
+    match staged.rounded {
         0 => done,
         1 => format!("{done}; rounded 1 score to 2 decimals"),
         n => format!("{done}; rounded {n} scores to 2 decimals"),
-    })
+    }
 }
 
 /// The format of the file's extension: .csv, .jsonl or .ndjson (any case).

@@ -1,6 +1,7 @@
 //! The checking pass of an import, in memory that does not grow with the
 //! file: every row is read once, checked, and forgotten, keeping only its
-//! id, line and byte span in a private temporary SQLite database (`Staged`).
+//! id, line and byte span (and its province and truth_score, for `import
+//! --check`) in a private temporary SQLite database (`Staged`).
 //! SQLite finds repeated ids and gives the writing pass the rows in id order,
 //! sorting on disk beyond a small cache, where a map of every id and a
 //! vector of every area would grow with the file (docs/import.md, "Memory").
@@ -13,6 +14,9 @@ use super::area::{self, Row, Span};
 use super::from_csv::{self, CsvOptions};
 use super::from_jsonl;
 use super::problems::{DUPLICATE, Problems, READING, RULES};
+use super::province_extents;
+use super::region::Region;
+use super::warnings::Warnings;
 
 /// The temporary database's page cache, in KiB (SQLite's negative cache_size).
 const STAGING_CACHE_KIB: i64 = 16 * 1024;
@@ -65,11 +69,13 @@ impl Rereader<'_> {
 
 /// A file whose every row passed: where each row is, by id.
 pub struct Staged {
-    conn: Connection,
+    pub(super) conn: Connection,
     pub layout: Layout,
     pub areas: usize,
     /// Scores with more than 2 decimals, rounded (for the summary).
     pub rounded: usize,
+    /// Areas far from their province, taken as given.
+    pub warnings: Warnings,
 }
 
 impl Staged {
@@ -96,14 +102,15 @@ impl Staged {
     }
 }
 
-/// Reads and checks every row of `input`: the staged rows when all pass,
-/// else every problem (`Err` inside). The outer `Err` is a failure to read
-/// the file or to use the temporary database.
+/// Reads and checks every row of `input`, each area within `region`: the
+/// staged rows when all pass, else every problem (`Err` inside). The outer
+/// `Err` is a failure to read the file or to use the temporary database.
 pub fn check(
     format: Format,
     input: impl BufRead,
     now: i64,
     csv: &CsvOptions,
+    region: &Region,
 ) -> Result<Result<Staged, Problems>, String> {
     if format == Format::Jsonl && *csv != CsvOptions::default() {
         return Err("--ignore-column, --delimiter and --decimal-comma are for CSV files".into());
@@ -111,34 +118,50 @@ pub fn check(
     let conn = temporary_database().map_err(|e| format!("cannot stage the import: {e}"))?;
     let sql = |e: rusqlite::Error| format!("cannot stage the import: {e}");
     let mut problems = Problems::default();
+    let mut warnings = Warnings::default();
     let (mut areas, mut rounded) = (0usize, 0usize);
     conn.execute_batch("BEGIN").map_err(sql)?;
     let layout = {
         let mut stage = conn
-            .prepare("INSERT INTO staged (id, line, start, len) VALUES (?1, ?2, ?3, ?4)")
+            .prepare("INSERT INTO staged (id, line, start, len, province_slug, truth_score) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
             .map_err(sql)?;
         let mut failed = None;
         let mut visit = |row: Row, span: Span| {
             let id = row.draft.as_ref().and_then(|d| d.id.clone());
             problems.add(row.line, &id, READING, row.problems);
             let Some(draft) = &row.draft else { return };
+            let checked = area::check(draft, now);
             if let Some(id) = &id {
+                let (province, truth) = match &checked {
+                    Ok(a) => (Some(a.province_slug), Some(a.truth_score)),
+                    Err(_) => (None, None),
+                };
                 let staged = stage.execute(params![
                     id,
                     row.line as i64,
                     span.start as i64,
-                    span.len as i64
+                    span.len as i64,
+                    province,
+                    truth
                 ]);
                 if let Err(e) = staged {
                     failed.get_or_insert(sql(e));
                 }
             }
-            match area::check(draft, now) {
+            let (outside, far) = where_it_lies(region, draft, &checked);
+            match checked {
                 Ok(a) => {
                     areas += 1;
                     rounded += a.rounded;
+                    if let Some(w) = far {
+                        warnings.add(row.line, &a.id, w);
+                    }
+                    problems.add(row.line, &id, RULES, outside.into_iter().collect());
                 }
-                Err(more) => problems.add(row.line, &id, RULES, more),
+                Err(more) => {
+                    let more = more.into_iter().chain(outside).collect();
+                    problems.add(row.line, &id, RULES, more)
+                }
             }
         };
         let layout = match format {
@@ -161,6 +184,7 @@ pub fn check(
             layout,
             areas,
             rounded,
+            warnings,
         })),
         _ => {
             if problems.is_empty() {
@@ -171,6 +195,27 @@ pub fn check(
     }
 }
 
+/// Where a row's point lies: the problem of a point outside `region`
+/// (whenever both coordinates read and are in range, so that a row refused
+/// for other reasons hears of it too), else, for an area that passed, the
+/// warning of one far from its province.
+fn where_it_lies(
+    region: &Region,
+    draft: &area::Draft,
+    checked: &Result<area::Area, Vec<String>>,
+) -> (Option<String>, Option<String>) {
+    let point = draft.lat.zip(draft.lng);
+    let in_range = point.filter(|(lat, lng)| lat.abs() <= 90.0 && lng.abs() <= 180.0);
+    if let Some(outside) = in_range.and_then(|(lat, lng)| region.problem(lat, lng)) {
+        return (Some(outside), None);
+    }
+    let far = checked
+        .as_ref()
+        .ok()
+        .and_then(|a| province_extents::warning(a.province_slug, a.lat, a.lng));
+    (None, far)
+}
+
 /// A private database SQLite deletes when it closes, kept on disk beyond
 /// `STAGING_CACHE_KIB` of cache.
 fn temporary_database() -> rusqlite::Result<Connection> {
@@ -178,7 +223,8 @@ fn temporary_database() -> rusqlite::Result<Connection> {
     conn.execute_batch(&format!(
         "PRAGMA cache_size = -{STAGING_CACHE_KIB}; PRAGMA temp_store = FILE;
          PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-         CREATE TABLE staged (id TEXT NOT NULL, line INTEGER NOT NULL, start INTEGER NOT NULL, len INTEGER NOT NULL);"
+         CREATE TABLE staged (id TEXT NOT NULL, line INTEGER NOT NULL, start INTEGER NOT NULL, len INTEGER NOT NULL,
+                              province_slug TEXT, truth_score REAL);"
     ))?;
     Ok(conn)
 }
