@@ -13,7 +13,7 @@ use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
 use crate::cli::help::{IMPORT_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
 use crate::data::import::CsvOptions;
 use crate::server::ServeConfig;
-pub use keys_config::{CreateFormat, Format, KeysAction, KeysFile, PlansAction};
+pub use keys_config::{By, CreateFormat, Format, KeysAction, KeysFile, PlansAction};
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";

@@ -7,6 +7,7 @@ mod flags;
 pub mod help;
 mod keys_cmd;
 mod keys_redis;
+mod usage_print;
 
 use crate::access::migrate;
 use crate::data::import;

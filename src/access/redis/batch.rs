@@ -4,12 +4,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::access::usage_counts::Counts;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub key_id: String,
-    /// YYYY-MM-DD.
-    pub day: String,
-    pub counts: (u64, u64, u64),
+    /// `YYYY-MM-DDTHH`, a UTC hour; `YYYY-MM-DD`, a UTC day, in a spool
+    /// written by a build that counted per day (named `day` there).
+    #[serde(alias = "day")]
+    pub period: String,
+    pub counts: Counts,
     pub last_used: i64,
 }
 
