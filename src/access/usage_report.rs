@@ -27,15 +27,17 @@ pub struct UsageRow {
     pub counts: Counts,
 }
 
-/// The same rows of both tables: the hours, and the days kept from before
-/// them, whose errors are read as client errors (usage_file.rs).
-const BOTH_TABLES: &str = "
-    SELECT key_id, hour, ok, client_errors, rate_limited, server_errors FROM usage_hours
-    UNION ALL
-    SELECT key_id, day, ok, errors, rate_limited, 0 FROM usage";
+/// The hours, as rows of (key_id, hour, the four counts).
+const HOURS: &str =
+    "SELECT key_id, hour, ok, client_errors, rate_limited, server_errors FROM usage_hours";
+/// The days kept from before hours, as the same rows: their errors are
+/// read as client errors (usage_file.rs).
+const DAYS: &str = "SELECT key_id, day AS hour, ok, errors AS client_errors, rate_limited, 0 AS server_errors FROM usage";
 
-/// The usage file opened read-only, or None while no server has written it.
-fn open(path: &Path) -> Result<Option<Connection>, String> {
+/// The usage file opened read-only with the rows of the tables it has, or
+/// None while no server has written it: a file no server of this build
+/// has written yet has only the days.
+fn open(path: &Path) -> Result<Option<(Connection, String)>, String> {
     if !path.exists() {
         return Ok(None);
     }
@@ -44,27 +46,36 @@ fn open(path: &Path) -> Result<Option<Connection>, String> {
     conn.busy_timeout(READ_PATIENCE)
         .map_err(|e| e.to_string())?;
     // A file a server has only just made may not have its tables yet.
-    let ready: bool = conn
-        .query_row(
-            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'usage'",
-            [],
+    let has = |table: &str| -> Result<bool, String> {
+        conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = ?1",
+            [table],
             |r| r.get(0),
         )
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(ready.then_some(conn))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let tables: Vec<&str> = [("usage_hours", HOURS), ("usage", DAYS)]
+        .into_iter()
+        .filter_map(|(table, rows)| has(table).map(|h| h.then_some(rows)).transpose())
+        .collect::<Result<_, _>>()?;
+    if tables.is_empty() {
+        return Ok(None);
+    }
+    let rows = tables.join(" UNION ALL ");
+    Ok(Some((conn, rows)))
 }
 
 /// Rows of the UTC days `from` to `to` (inclusive, `YYYY-MM-DD`), of one
 /// key or all, by key then period.
 pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<UsageRow>, String> {
-    let Some(conn) = open(path)? else {
+    let Some((conn, both)) = open(path)? else {
         return Ok(Vec::new());
     };
     let fail = |e: rusqlite::Error| format!("cannot read {}: {e}", path.display());
     // An hour `2026-11-30T23` sorts after its day and before the next.
     let mut stmt = conn
         .prepare(&format!(
-            "SELECT * FROM ({BOTH_TABLES})
+            "SELECT * FROM ({both})
              WHERE hour >= ?1 AND hour < ?2 || 'U' AND (?3 IS NULL OR key_id = ?3)
              ORDER BY key_id, hour"
         ))
@@ -94,14 +105,14 @@ fn counts_at(r: &rusqlite::Row, first: usize) -> rusqlite::Result<Counts> {
 /// Each key's last-used time and its requests from `since` on.
 pub fn summary(path: &Path, since: &str) -> Result<HashMap<String, (Option<String>, u64)>, String> {
     let mut out: HashMap<String, (Option<String>, u64)> = HashMap::new();
-    let Some(conn) = open(path)? else {
+    let Some((conn, both)) = open(path)? else {
         return Ok(out);
     };
     let fail = |e: rusqlite::Error| e.to_string();
     let mut stmt = conn
         .prepare(&format!(
             "SELECT key_id, sum(ok + client_errors + rate_limited + server_errors)
-             FROM ({BOTH_TABLES}) WHERE hour >= ?1 GROUP BY key_id"
+             FROM ({both}) WHERE hour >= ?1 GROUP BY key_id"
         ))
         .map_err(fail)?;
     let totals = stmt
