@@ -93,7 +93,9 @@ pub fn day(redis: &Redis, key_id: &str, day: &str) -> Result<Counts, String> {
             fields.push((format!("{key_id}|{day}T{hour:02}|{name}"), name));
         }
     }
-    for name in ["ok", "errors", "rate_limited"] {
+    // A whole day: written as `errors` by a build that counted per day, or
+    // sent under today's names from such a build's spool.
+    for name in NAMES.iter().copied().chain(["errors"]) {
         fields.push((format!("{key_id}|{day}|{name}"), name));
     }
     let values: Vec<Option<u64>> = redis.call(|c| {
