@@ -72,11 +72,17 @@ pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<
         return Ok(Vec::new());
     };
     let fail = |e: rusqlite::Error| format!("cannot read {}: {e}", path.display());
-    // An hour `2026-11-30T23` sorts after its day and before the next.
+    // An hour `2026-11-30T23` sorts after its day and before the next. A
+    // key named in the statement itself lets SQLite search each table's
+    // primary key (`GET /v1/key` reads a day so on every call).
+    let one_key = match key {
+        Some(_) => "AND key_id = ?3",
+        None => "AND ?3 IS NULL",
+    };
     let mut stmt = conn
         .prepare(&format!(
             "SELECT * FROM ({both})
-             WHERE hour >= ?1 AND hour < ?2 || 'U' AND (?3 IS NULL OR key_id = ?3)
+             WHERE hour >= ?1 AND hour < ?2 || 'U' {one_key}
              ORDER BY key_id, hour"
         ))
         .map_err(fail)?;
