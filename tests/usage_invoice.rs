@@ -287,7 +287,7 @@ fn a_south_african_month_begins_and_ends_at_its_own_midnight() {
         ],
     );
     assert!(
-        text(&out.stderr).contains("2026-11-01 to 2026-11-30, days in Africa/Johannesburg"),
+        text(&out.stderr).contains("2026-11-01 to 2026-11-30 (days in Africa/Johannesburg)"),
         "stderr names the days: {}",
         text(&out.stderr)
     );

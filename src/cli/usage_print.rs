@@ -168,10 +168,10 @@ fn write(
     Ok(())
 }
 
-/// The period as stderr says it: `2026-11-01 to 2026-11-30, days in UTC`.
+/// The period as stderr says it: `2026-11-01 to 2026-11-30 (days in UTC)`.
 pub fn said(period: &Period) -> String {
     format!(
-        "{} to {}, days in {}",
+        "{} to {} (days in {})",
         dates::format_date(period.from),
         dates::format_date(period.to),
         period.zone.name()
