@@ -6,6 +6,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub const SECONDS_PER_DAY: i64 = 86_400;
+pub const SECONDS_PER_HOUR: i64 = 3_600;
 
 /// Today's day number in UTC.
 pub fn today() -> i64 {
@@ -157,6 +158,34 @@ pub fn parse_date(text: &str) -> Option<i64> {
     let (y, m, d) = (digits(0..4)?, digits(5..7)? as u32, digits(8..10)? as u32);
     let days = from_civil(y, m, d);
     (to_civil(days) == (y, m, d)).then_some(days)
+}
+
+/// `YYYY-MM`: the first and last day numbers of that month.
+pub fn parse_month(text: &str) -> Option<(i64, i64)> {
+    let first = parse_date(&format!("{text}-01")).filter(|_| text.len() == 7)?;
+    let (y, m, _) = to_civil(first);
+    let next = if m == 12 {
+        from_civil(y + 1, 1, 1)
+    } else {
+        from_civil(y, m + 1, 1)
+    };
+    Some((first, next - 1))
+}
+
+/// `YYYY-MM-DDTHH` of an hour number (hours since 1970-01-01T00, UTC): how
+/// the usage file and Redis name the hour a count belongs to.
+pub fn format_hour(hour: i64) -> String {
+    format!("{}T{:02}", Day(hour.div_euclid(24)), hour.rem_euclid(24))
+}
+
+/// The hour number of `YYYY-MM-DDTHH`.
+pub fn parse_hour(text: &str) -> Option<i64> {
+    let (day, hour) = text.split_once('T')?;
+    let hour: i64 = (hour.len() == 2 && hour.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| hour.parse().ok())
+        .flatten()
+        .filter(|h| *h < 24)?;
+    Some(parse_date(day)? * 24 + hour)
 }
 
 /// ISO 8601 UTC timestamp of a Unix time, to the second, with a Z.

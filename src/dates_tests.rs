@@ -103,3 +103,28 @@ fn a_run_of_days_writes_what_each_day_writes() {
         String::from_utf8(each).unwrap()
     );
 }
+
+#[test]
+fn months_cover_their_days_and_hours_read_back() {
+    let (first, last) = parse_month("2024-02").unwrap();
+    assert_eq!(
+        (format_date(first), format_date(last)),
+        ("2024-02-01".into(), "2024-02-29".into())
+    );
+    let (_, last) = parse_month("2026-12").unwrap();
+    assert_eq!(format_date(last), "2026-12-31");
+    for bad in ["2026-13", "2026-1", "2026-12-01", "26-12", ""] {
+        assert_eq!(parse_month(bad), None, "{bad}");
+    }
+    let hour = from_civil(2026, 11, 30) * 24 + 23;
+    assert_eq!(format_hour(hour), "2026-11-30T23");
+    assert_eq!(parse_hour("2026-11-30T23"), Some(hour));
+    for bad in [
+        "2026-11-30T24",
+        "2026-11-30T3",
+        "2026-11-30",
+        "2026-11-31T00",
+    ] {
+        assert_eq!(parse_hour(bad), None, "{bad}");
+    }
+}

@@ -10,14 +10,16 @@
 //! for an input that is not a regular file, each refused without a change.
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::fs::{self, File};
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::bin::{command, text};
-use crate::common::{fresh_db, scratch_dir};
+use common::bin::{command, text};
+use common::{fresh_db, scratch_dir};
 
 /// The bound, in KiB as /proc gives it (load::BUILD_MEMORY_MIB).
 const BOUND_KIB: u64 = area_scoring::data::load::BUILD_MEMORY_MIB * 1024;

@@ -67,18 +67,28 @@ fn serve_requests(db: &Path, keys: &[&str], requests: usize) {
     server.wait_exit(Duration::from_secs(10)).expect("stops");
 }
 
-/// Every row of the usage table, as a server reads the file (its WAL too).
+/// Every row of the usage tables (by day, and by hour), as a server reads
+/// the file (its WAL too).
 fn usage_rows(path: &Path) -> BTreeMap<(String, String), Vec<Value>> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
-    let mut stmt = conn.prepare("SELECT * FROM usage").unwrap();
-    let columns = stmt.column_count();
-    stmt.query_map([], |r| {
-        let values: Vec<Value> = (0..columns).map(|i| r.get(i)).collect::<Result<_, _>>()?;
-        Ok(((r.get("key_id")?, r.get("day")?), values))
-    })
-    .unwrap()
-    .collect::<Result<_, _>>()
-    .unwrap()
+    let mut rows = BTreeMap::new();
+    for (table, period) in [("usage", "day"), ("usage_hours", "hour")] {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM {table}")).unwrap();
+        let columns = stmt.column_count();
+        let read = stmt
+            .query_map([], |r| {
+                let values: Vec<Value> =
+                    (0..columns).map(|i| r.get(i)).collect::<Result<_, _>>()?;
+                let at: String = r.get(period)?;
+                Ok(((r.get("key_id")?, format!("{table} {at}")), values))
+            })
+            .unwrap();
+        for row in read {
+            let (at, values) = row.unwrap();
+            rows.insert(at, values);
+        }
+    }
+    rows
 }
 
 /// Leaves beside the usage file a WAL holding `rows` more key-days, as a

@@ -82,6 +82,7 @@ mod search_paging;
 mod search_province;
 mod trusted_front;
 mod url_file;
+mod usage_invoice;
 mod viewport;
 
 #[test]

@@ -96,6 +96,8 @@ pub fn open(path: &Path) -> Result<(Connection, Vec<String>), String> {
         ));
     }
     check(&conn, path)?;
+    conn.execute_batch(crate::access::plan_history::SCHEMA)
+        .map_err(|e| format!("cannot write the keys file {}: {e}", path.display()))?;
     // The change counter the servers watch moves only in rollback-journal
     // mode: a WAL set by hand would hide changes until a checkpoint.
     conn.pragma_update(None, "journal_mode", "DELETE")

@@ -8,6 +8,7 @@
 use rusqlite::{Connection, params};
 use sha2::{Digest, Sha256};
 
+use crate::access::plan_history::{self, PlanSince};
 use crate::dates;
 use crate::domain::Plan;
 use crate::error::ApiError;
@@ -66,17 +67,13 @@ pub fn require(
 pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, String), String> {
     check_label(label)?;
     let (id, key) = new_key()?;
+    let now = dates::format_timestamp(dates::now_unix());
     conn.execute(
         "INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![
-            id,
-            hash(&key),
-            plan.name(),
-            label,
-            dates::format_timestamp(dates::now_unix())
-        ],
+        params![id, hash(&key), plan.name(), label, now],
     )
     .map_err(|e| format!("cannot store the key: {e}"))?;
+    plan_history::record(conn, &id, None, plan.name(), &now)?;
     Ok((id, key))
 }
 
@@ -115,6 +112,9 @@ pub struct KeyRow {
     pub label: String,
     pub created_at: String,
     pub revoked_at: Option<String>,
+    /// Oldest first; empty for a key created before plans were recorded
+    /// and never moved since.
+    pub plans: Vec<PlanSince>,
 }
 
 pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, String> {
@@ -123,9 +123,12 @@ pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, String> {
             "SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
         )
         .map_err(|e| e.to_string())?;
+    let mut history = plan_history::all(conn)?;
     stmt.query_map([], |r| {
+        let id: String = r.get(0)?;
         Ok(KeyRow {
-            id: r.get(0)?,
+            plans: history.remove(&id).unwrap_or_default(),
+            id,
             plan: r.get(1)?,
             label: r.get(2)?,
             created_at: r.get(3)?,
@@ -179,11 +182,21 @@ pub fn set(
         .map_err(|e| e.to_string())?;
     }
     if let Some(plan) = plan {
+        let before: String = conn
+            .query_row("SELECT plan FROM api_keys WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .map_err(|e| e.to_string())?;
+        if before == plan.name() {
+            return Ok(());
+        }
         conn.execute(
             "UPDATE api_keys SET plan = ?2 WHERE id = ?1",
             params![id, plan.name()],
         )
         .map_err(|e| e.to_string())?;
+        let now = dates::format_timestamp(dates::now_unix());
+        plan_history::record(conn, id, Some(&before), plan.name(), &now)?;
     }
     Ok(())
 }

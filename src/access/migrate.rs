@@ -9,7 +9,8 @@
 //!
 //! A merge is a union by key id. A key revoked in any copy stays revoked, at
 //! its earliest revocation. A key already in the keys file keeps its plan and
-//! label there. Plan limits are taken from the first file merged into a
+//! label there, and its plan history (a key new to the keys file brings the
+//! history its file recorded). Plan limits are taken from the first file merged into a
 //! keys file that holds no keys yet; later merges leave them, and say where
 //! they differ.
 
@@ -50,6 +51,13 @@ const ADD_KEYS: &str = "
     INSERT OR IGNORE INTO main.api_keys (id, key_hash, plan, label, created_at, revoked_at)
     SELECT id, key_hash, plan, label, created_at, revoked_at FROM old.api_keys
     WHERE id NOT IN (SELECT id FROM main.api_keys)";
+
+/// Run only where the file merged has a plan history (access/plan_history.rs).
+const ADD_HISTORY: &str = "
+    INSERT INTO main.plan_history (key_id, plan, since)
+    SELECT key_id, plan, since FROM old.plan_history
+    WHERE key_id NOT IN (SELECT key_id FROM main.plan_history)
+    ORDER BY key_id, since, rowid";
 
 const REVOKE_KEYS: &str = "
     UPDATE main.api_keys
@@ -109,6 +117,14 @@ fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, Stri
             conn.query_row("SELECT count(*) = 0 FROM main.api_keys", [], |r| r.get(0))?;
         let keys: i64 = conn.query_row("SELECT count(*) FROM old.api_keys", [], |r| r.get(0))?;
         let added = conn.execute(ADD_KEYS, [])?;
+        let has_history: bool = conn.query_row(
+            "SELECT count(*) > 0 FROM old.sqlite_schema WHERE name = 'plan_history'",
+            [],
+            |r| r.get(0),
+        )?;
+        if has_history {
+            conn.execute(ADD_HISTORY, [])?;
+        }
         let revoked = conn.execute(REVOKE_KEYS, [])?;
         let other_limits = match keyless {
             true => {

@@ -1,13 +1,15 @@
 //! Who may call the API, how often, and how much they did: the keys file
-//! (`key_file`) with its API keys (`keys`) and plan limits (`plans`), moved
+//! (`key_file`) with its API keys (`keys`), plan limits (`plans`) and each
+//! key's plans over time (`plan_history`), moved
 //! out of old dataset files by `migrate`; the live keys held in memory
 //! (`key_store`), and what a key not held costs (`authenticate`, with the
 //! watcher's look for newer keys that it may wait for, `shared_check`);
 //! each plan's request budget (`ratelimit`, its buckets in `buckets`); and
 //! the requests
-//! counted per key and day (`usage`, each key-day's `usage_counts`, read
-//! back by `usage_report`); the lock servers hold on the keys file so that
-//! `restore` never swaps it under one (`serving_lock`); with
+//! counted per key and UTC hour (`usage`, each key-hour's `usage_counts`,
+//! read back by `usage_report`, added up for an invoice by `usage_invoice`
+//! over days of a zone, `usage_period`); the lock servers hold on the keys
+//! file so that `restore` never swaps it under one (`serving_lock`); with
 //! Redis named, all of it shared across hosts (`redis`).
 
 pub mod authenticate;
@@ -16,6 +18,7 @@ pub mod key_file;
 pub mod key_store;
 pub mod keys;
 pub mod migrate;
+pub mod plan_history;
 pub mod plans;
 pub mod ratelimit;
 pub mod redis;
@@ -23,4 +26,6 @@ pub mod serving_lock;
 pub mod shared_check;
 pub mod usage;
 pub mod usage_counts;
+pub mod usage_invoice;
+pub mod usage_period;
 pub mod usage_report;

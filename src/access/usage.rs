@@ -1,4 +1,4 @@
-//! Requests per key and per UTC day, for billing: counted in memory on the
+//! Requests per key and per UTC hour, for billing: counted in memory on the
 //! request path, and added to the usage file by `flush` every few seconds and
 //! at shutdown (docs/operations.md, "Keys").
 //!
@@ -7,7 +7,7 @@
 //! what this server counted since the last one, so servers sharing the file
 //! add up. When a flush fails (the file locked, the disk full), its counts go
 //! back into memory for the next one; what is waiting is bounded by
-//! `MAX_WAITING` key-days, past which new key-days are dropped and logged.
+//! `MAX_WAITING` key-hours, past which new key-hours are dropped and logged.
 //! The file is in WAL mode, so that reading it (`keys usage`, `GET /v1/key`)
 //! never waits for a flush, nor a flush for a reader. Counting a request
 //! touches memory only, and reading a key's day holds no lock across the
@@ -24,13 +24,14 @@ use rusqlite::{Connection, params};
 use crate::access::redis::conn::Redis;
 use crate::access::redis::usage::SharedUsage;
 use crate::access::usage_counts::Counts;
+use crate::access::usage_counts::NAMES;
 use crate::access::usage_report;
-use crate::dates::{self, SECONDS_PER_DAY};
+use crate::dates::{self, SECONDS_PER_HOUR};
 
 /// How often a server adds its counts to the usage file: a kill -9 loses at
 /// most this much of them (docs/operations.md, "Keys", promises 10 s).
 pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
-/// Key-days waiting in memory at most while the usage file cannot be written.
+/// Key-hours waiting in memory at most while the usage file cannot be written.
 pub const MAX_WAITING: usize = 100_000;
 /// How long a flush waits for another server's flush to end.
 pub const BUSY_TIMEOUT: Duration = Duration::from_millis(500);
@@ -43,22 +44,23 @@ pub use file::{USAGE_APPLICATION_ID, open_file, usage_path};
 #[derive(Default)]
 struct Waiting {
     keys: HashMap<String, KeyWaiting>,
-    /// Day entries over all keys, which `MAX_WAITING` bounds.
-    key_days: usize,
+    /// Hour entries over all keys, which `MAX_WAITING` bounds.
+    key_hours: usize,
     dropped: u64,
 }
 
 #[derive(Default)]
 struct KeyWaiting {
-    days: HashMap<i64, Counts>,
+    /// By hour number (hours since 1970-01-01T00, UTC).
+    hours: HashMap<i64, Counts>,
     last_used: i64,
 }
 
 impl Waiting {
-    /// Adds `counts` to `key_id`'s `day`; past the bound a new key-day's
+    /// Adds `counts` to `key_id`'s `hour`; past the bound a new key-hour's
     /// requests are dropped and counted instead.
-    fn add(&mut self, key_id: &str, day: i64, counts: Counts, used_at: i64) {
-        let full = self.key_days >= MAX_WAITING;
+    fn add(&mut self, key_id: &str, hour: i64, counts: Counts, used_at: i64) {
+        let full = self.key_hours >= MAX_WAITING;
         if !self.keys.contains_key(key_id) {
             if full {
                 self.dropped += counts.total();
@@ -68,24 +70,31 @@ impl Waiting {
         }
         let key = self.keys.get_mut(key_id).expect("inserted above");
         key.last_used = key.last_used.max(used_at);
-        match key.days.get_mut(&day) {
+        match key.hours.get_mut(&hour) {
             Some(c) => c.add(counts),
             None if full => self.dropped += counts.total(),
             None => {
-                key.days.insert(day, counts);
-                self.key_days += 1;
+                key.hours.insert(hour, counts);
+                self.key_hours += 1;
             }
         }
     }
 
     fn requests(&self) -> u64 {
-        let days = self.keys.values().flat_map(|k| k.days.values());
-        days.map(Counts::total).sum()
+        let hours = self.keys.values().flat_map(|k| k.hours.values());
+        hours.map(Counts::total).sum()
     }
 
+    /// `key_id`'s counts over the hours of UTC `day`.
     fn of(&self, key_id: &str, day: i64) -> Counts {
-        let days = self.keys.get(key_id).and_then(|k| k.days.get(&day));
-        days.copied().unwrap_or_default()
+        let mut counts = Counts::default();
+        let Some(key) = self.keys.get(key_id) else {
+            return counts;
+        };
+        for (_, c) in key.hours.iter().filter(|(h, _)| h.div_euclid(24) == day) {
+            counts.add(*c);
+        }
+        counts
     }
 }
 
@@ -150,10 +159,10 @@ impl Usage {
 
     /// Counts one answered request of `key_id`. Never blocks on the file.
     pub fn count(&self, key_id: &str, status: u16, now_unix: i64) {
-        let day = now_unix.div_euclid(SECONDS_PER_DAY);
+        let hour = now_unix.div_euclid(SECONDS_PER_HOUR);
         let mut one = Counts::default();
         one.count(status);
-        self.lock_waiting().add(key_id, day, one, now_unix);
+        self.lock_waiting().add(key_id, hour, one, now_unix);
     }
 
     /// Requests counted and not yet written (to the usage file, or Redis):
@@ -186,7 +195,7 @@ impl Usage {
         let _landing = Landing(self);
         if taken.dropped > 0 {
             log::warn!(
-                "usage: {} requests were not counted: {MAX_WAITING} key-days were already waiting for {}",
+                "usage: {} requests were not counted: {MAX_WAITING} key-hours were already waiting for {}",
                 taken.dropped,
                 self.path.display()
             );
@@ -225,8 +234,8 @@ impl Usage {
         let mut flight = self.flight();
         if let Some(taken) = failed {
             for (key_id, key) in &taken.keys {
-                for (day, counts) in &key.days {
-                    waiting.add(key_id, *day, *counts, key.last_used);
+                for (hour, counts) in &key.hours {
+                    waiting.add(key_id, *hour, *counts, key.last_used);
                 }
             }
         }
@@ -297,25 +306,31 @@ fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> R
     let fail = |e: rusqlite::Error| e.to_string();
     let tx = conn.transaction().map_err(fail)?;
     {
+        let added: Vec<String> = NAMES
+            .iter()
+            .map(|n| format!("{n} = {n} + excluded.{n}"))
+            .collect();
         let mut add = tx
-            .prepare(
-                "INSERT INTO usage (key_id, day, ok, errors, rate_limited) VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (key_id, day) DO UPDATE SET ok = ok + excluded.ok,
-                     errors = errors + excluded.errors, rate_limited = rate_limited + excluded.rate_limited",
-            )
+            .prepare(&format!(
+                "INSERT INTO usage_hours (key_id, hour, {}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (key_id, hour) DO UPDATE SET {}",
+                NAMES.join(", "),
+                added.join(", ")
+            ))
             .map_err(fail)?;
-        let days = taken
+        let hours = taken
             .keys
             .iter()
-            .flat_map(|(key_id, k)| k.days.iter().map(move |(day, c)| (key_id, day, c)));
-        for (key_id, day, c) in days {
-            let (ok, errors, limited) = (c.ok as i64, c.errors as i64, c.rate_limited as i64);
+            .flat_map(|(key_id, k)| k.hours.iter().map(move |(hour, c)| (key_id, hour, c)));
+        for (key_id, hour, c) in hours {
+            let [ok, client, limited, server] = c.values().map(|n| n as i64);
             add.execute(params![
                 key_id,
-                dates::format_date(*day),
+                dates::format_hour(*hour),
                 ok,
-                errors,
-                limited
+                client,
+                limited,
+                server
             ])
             .map_err(fail)?;
         }

@@ -1,5 +1,12 @@
 //! The usage file itself: where it lies beside the keys file, its tables,
 //! and opening it for writing (private, WAL) (usage.rs owns what goes in).
+//!
+//! Requests are counted per key and UTC hour (`usage_hours`), so that a
+//! report may cut days in another zone. `usage` holds what builds that
+//! counted per UTC day wrote, kept as it was and read beside the hours: a
+//! server of such a build may still be adding to it while the others are
+//! upgraded. Its `errors` did not tell the client's from the server's, and
+//! are read as client errors (docs/operations.md, "Keys").
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -19,6 +26,15 @@ const SCHEMA: &str = "
         errors       INTEGER NOT NULL DEFAULT 0,
         rate_limited INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (key_id, day)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS usage_hours (
+        key_id        TEXT    NOT NULL,
+        hour          TEXT    NOT NULL,
+        ok            INTEGER NOT NULL DEFAULT 0,
+        client_errors INTEGER NOT NULL DEFAULT 0,
+        rate_limited  INTEGER NOT NULL DEFAULT 0,
+        server_errors INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (key_id, hour)
     ) WITHOUT ROWID;
     CREATE TABLE IF NOT EXISTS last_used (
         key_id TEXT PRIMARY KEY,

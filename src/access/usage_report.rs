@@ -1,7 +1,7 @@
-//! Reading the usage file: `keys usage`, the last-used and 30-day columns of
-//! `keys list`, and a key's day for `GET /v1/key`. Dates are UTC days
-//! written `YYYY-MM-DD`, which sort as they read; `keys usage`'s days
-//! (`window`) are the same whichever store is read.
+//! Reading the usage file: `keys usage`'s rows, the last-used and 30-day
+//! columns of `keys list`, and a key's day for `GET /v1/key`. Hours are
+//! written `YYYY-MM-DDTHH` and days `YYYY-MM-DD`, UTC, which sort as they
+//! read.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -9,7 +9,6 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags, params};
 
 use crate::access::usage_counts::Counts;
-use crate::dates;
 
 /// How many days `keys usage` and `keys list` cover when not told.
 pub const DEFAULT_DAYS: i64 = 30;
@@ -17,18 +16,28 @@ pub const DEFAULT_DAYS: i64 = 30;
 /// or checkpointed, never behind a flush.
 const READ_PATIENCE: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// One key's requests on one day: a line of an invoice.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// One key's requests in one UTC hour, or on one UTC day for counts kept
+/// before hours: what either store holds, before a report adds it up
+/// (usage_invoice.rs).
+#[derive(Debug, Clone, PartialEq)]
 pub struct UsageRow {
     pub key_id: String,
-    pub day: String,
-    pub ok: u64,
-    pub errors: u64,
-    pub rate_limited: u64,
+    /// `YYYY-MM-DDTHH` (a UTC hour) or `YYYY-MM-DD` (a whole UTC day).
+    pub period: String,
+    pub counts: Counts,
 }
 
-/// The usage file opened read-only, or None while no server has written it.
-fn open(path: &Path) -> Result<Option<Connection>, String> {
+/// The hours, as rows of (key_id, hour, the four counts).
+const HOURS: &str =
+    "SELECT key_id, hour, ok, client_errors, rate_limited, server_errors FROM usage_hours";
+/// The days kept from before hours, as the same rows: their errors are
+/// read as client errors (usage_file.rs).
+const DAYS: &str = "SELECT key_id, day AS hour, ok, errors AS client_errors, rate_limited, 0 AS server_errors FROM usage";
+
+/// The usage file opened read-only with the rows of the tables it has, or
+/// None while no server has written it: a file no server of this build
+/// has written yet has only the days.
+fn open(path: &Path) -> Result<Option<(Connection, String)>, String> {
     if !path.exists() {
         return Ok(None);
     }
@@ -37,50 +46,80 @@ fn open(path: &Path) -> Result<Option<Connection>, String> {
     conn.busy_timeout(READ_PATIENCE)
         .map_err(|e| e.to_string())?;
     // A file a server has only just made may not have its tables yet.
-    let ready: bool = conn
-        .query_row(
-            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'usage'",
-            [],
+    let has = |table: &str| -> Result<bool, String> {
+        conn.query_row(
+            "SELECT count(*) > 0 FROM sqlite_schema WHERE name = ?1",
+            [table],
             |r| r.get(0),
         )
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(ready.then_some(conn))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let tables: Vec<&str> = [("usage_hours", HOURS), ("usage", DAYS)]
+        .into_iter()
+        .filter_map(|(table, rows)| has(table).map(|h| h.then_some(rows)).transpose())
+        .collect::<Result<_, _>>()?;
+    if tables.is_empty() {
+        return Ok(None);
+    }
+    let rows = tables.join(" UNION ALL ");
+    Ok(Some((conn, rows)))
 }
 
-/// Rows from `from` to `to` (inclusive), of one key or all, by key then day.
+/// Rows of the UTC days `from` to `to` (inclusive, `YYYY-MM-DD`), of one
+/// key or all, by key then period.
 pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<UsageRow>, String> {
-    let Some(conn) = open(path)? else {
+    let Some((conn, both)) = open(path)? else {
         return Ok(Vec::new());
     };
+    let fail = |e: rusqlite::Error| format!("cannot read {}: {e}", path.display());
+    // An hour `2026-11-30T23` sorts after its day and before the next. A
+    // key named in the statement itself lets SQLite search each table's
+    // primary key (`GET /v1/key` reads a day so on every call).
+    let one_key = match key {
+        Some(_) => "AND key_id = ?3",
+        None => "AND ?3 IS NULL",
+    };
     let mut stmt = conn
-        .prepare(
-            "SELECT key_id, day, ok, errors, rate_limited FROM usage
-             WHERE day BETWEEN ?1 AND ?2 AND (?3 IS NULL OR key_id = ?3)
-             ORDER BY key_id, day",
-        )
-        .map_err(|e| e.to_string())?;
+        .prepare(&format!(
+            "SELECT * FROM ({both})
+             WHERE hour >= ?1 AND hour < ?2 || 'U' {one_key}
+             ORDER BY key_id, hour"
+        ))
+        .map_err(fail)?;
     stmt.query_map(params![from, to, key], |r| {
         Ok(UsageRow {
             key_id: r.get(0)?,
-            day: r.get(1)?,
-            ok: r.get::<_, i64>(2)? as u64,
-            errors: r.get::<_, i64>(3)? as u64,
-            rate_limited: r.get::<_, i64>(4)? as u64,
+            period: r.get(1)?,
+            counts: counts_at(r, 2)?,
         })
     })
     .and_then(Iterator::collect)
-    .map_err(|e| e.to_string())
+    .map_err(fail)
+}
+
+/// The four counts from column `first` on.
+fn counts_at(r: &rusqlite::Row, first: usize) -> rusqlite::Result<Counts> {
+    let n = |i: usize| r.get::<_, i64>(first + i).map(|n| n as u64);
+    Ok(Counts {
+        ok: n(0)?,
+        client_errors: n(1)?,
+        rate_limited: n(2)?,
+        server_errors: n(3)?,
+    })
 }
 
 /// Each key's last-used time and its requests from `since` on.
 pub fn summary(path: &Path, since: &str) -> Result<HashMap<String, (Option<String>, u64)>, String> {
     let mut out: HashMap<String, (Option<String>, u64)> = HashMap::new();
-    let Some(conn) = open(path)? else {
+    let Some((conn, both)) = open(path)? else {
         return Ok(out);
     };
     let fail = |e: rusqlite::Error| e.to_string();
     let mut stmt = conn
-        .prepare("SELECT key_id, sum(ok + errors + rate_limited) FROM usage WHERE day >= ?1 GROUP BY key_id")
+        .prepare(&format!(
+            "SELECT key_id, sum(ok + client_errors + rate_limited + server_errors)
+             FROM ({both}) WHERE hour >= ?1 GROUP BY key_id"
+        ))
         .map_err(fail)?;
     let totals = stmt
         .query_map([since], |r| {
@@ -104,33 +143,11 @@ pub fn summary(path: &Path, since: &str) -> Result<HashMap<String, (Option<Strin
     Ok(out)
 }
 
-/// One key's counts of one day, as written so far by every server.
+/// One key's counts of one UTC day, as written so far by every server.
 pub fn day(path: &Path, key_id: &str, day: &str) -> Result<Counts, String> {
-    let Some(conn) = open(path)? else {
-        return Ok(Counts::default());
-    };
-    let counts = conn.query_row(
-        "SELECT ok, errors, rate_limited FROM usage WHERE key_id = ?1 AND day = ?2",
-        params![key_id, day],
-        |r| {
-            Ok(Counts {
-                ok: r.get::<_, i64>(0)? as u64,
-                errors: r.get::<_, i64>(1)? as u64,
-                rate_limited: r.get::<_, i64>(2)? as u64,
-            })
-        },
-    );
-    match counts {
-        Ok(c) => Ok(c),
-        Err(rusqlite::Error::QueryReturnedNoRows) => Ok(Counts::default()),
-        Err(e) => Err(e.to_string()),
+    let mut counts = Counts::default();
+    for row in rows(path, day, day, Some(key_id))? {
+        counts.add(row.counts);
     }
-}
-
-/// `keys usage`'s days, as dates: up to today, and the last `DEFAULT_DAYS`
-/// of them unless told otherwise.
-pub fn window(from: Option<i64>, to: Option<i64>) -> (String, String) {
-    let to = to.unwrap_or_else(dates::today);
-    let from = from.unwrap_or(to - (DEFAULT_DAYS - 1));
-    (dates::format_date(from), dates::format_date(to))
+    Ok(counts)
 }

@@ -42,7 +42,7 @@ impl Usage {
         let taken = std::mem::take(&mut *waiting);
         if taken.dropped > 0 {
             log::warn!(
-                "usage: {} requests were not counted: {MAX_WAITING} key-days were already waiting",
+                "usage: {} requests were not counted: {MAX_WAITING} key-hours were already waiting",
                 taken.dropped
             );
         }
@@ -50,10 +50,10 @@ impl Usage {
             .keys
             .iter()
             .flat_map(|(key_id, k)| {
-                k.days.iter().map(move |(day, c)| Row {
+                k.hours.iter().map(move |(hour, c)| Row {
                     key_id: key_id.clone(),
-                    day: dates::format_date(*day),
-                    counts: (c.ok, c.errors, c.rate_limited),
+                    period: dates::format_hour(*hour),
+                    counts: *c,
                     last_used: k.last_used,
                 })
             })
@@ -80,9 +80,7 @@ impl Usage {
         }
         let waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
         counts.add(usage.waiting(key_id, &date));
-        if let Some(c) = waiting.keys.get(key_id).and_then(|k| k.days.get(&day)) {
-            counts.add(*c);
-        }
+        counts.add(waiting.of(key_id, day));
         counts
     }
 }

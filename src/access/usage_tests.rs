@@ -1,4 +1,4 @@
-//! Tests of usage.rs: the usage file's name and mode, counting by status,
+//! Tests of usage.rs: the usage file's name and mode,
 //! flushes from two servers adding up, a failed flush's counts kept for the
 //! next, the bound on what waits, and reading a day while flushes run.
 use super::*;
@@ -17,22 +17,6 @@ fn the_usage_file_is_named_after_the_keys_file() {
         Path::new("/x/keys-usage.db")
     );
     assert_eq!(usage_path(Path::new("/x/keys")), Path::new("/x/keys-usage"));
-}
-
-#[test]
-fn statuses_fall_into_three_counts() {
-    let mut c = Counts::default();
-    for status in [200, 204, 304, 400, 401, 404, 500, 503, 429, 429] {
-        c.count(status);
-    }
-    assert_eq!(
-        c,
-        Counts {
-            ok: 3,
-            errors: 5,
-            rate_limited: 2
-        }
-    );
 }
 
 #[test]
@@ -55,8 +39,9 @@ fn flushes_from_two_servers_add_up() {
         got,
         Counts {
             ok: 4,
-            errors: 1,
-            rate_limited: 1
+            client_errors: 1,
+            rate_limited: 1,
+            ..Counts::default()
         }
     );
     let summary = crate::access::usage_report::summary(a.path(), "1970-01-01").unwrap();
@@ -85,8 +70,9 @@ fn a_failed_flush_keeps_the_counts_for_the_next() {
         usage.waiting("key_a", 1),
         Counts {
             ok: 2,
-            errors: 1,
-            rate_limited: 0
+            server_errors: 1,
+            rate_limited: 0,
+            ..Counts::default()
         }
     );
     std::fs::remove_dir(usage.path()).unwrap();
@@ -96,20 +82,21 @@ fn a_failed_flush_keeps_the_counts_for_the_next() {
         got,
         Counts {
             ok: 2,
-            errors: 1,
-            rate_limited: 0
+            server_errors: 1,
+            rate_limited: 0,
+            ..Counts::default()
         }
     );
 }
 
 #[test]
-fn waiting_key_days_are_bounded() {
+fn waiting_key_hours_are_bounded() {
     let usage = Usage::new(&scratch("bound"));
-    for day in 0..(MAX_WAITING as i64 + 10) {
-        usage.count("key_a", 200, day * 86_400);
+    for hour in 0..(MAX_WAITING as i64 + 10) {
+        usage.count("key_a", 200, hour * 3_600);
     }
     let waiting = usage.waiting.lock().unwrap();
-    assert_eq!(waiting.key_days, MAX_WAITING);
+    assert_eq!(waiting.key_hours, MAX_WAITING);
     assert_eq!(waiting.dropped, 10);
 }
 
@@ -139,8 +126,9 @@ fn a_day_read_while_a_flush_waits_for_a_locked_file_neither_waits_nor_counts_twi
     }
     let five = Counts {
         ok: 2,
-        errors: 3,
+        client_errors: 3,
         rate_limited: 0,
+        ..Counts::default()
     };
     // Another writer holds the file while the flush waits for it.
     let holder = Connection::open(usage.path()).unwrap();
@@ -193,4 +181,39 @@ fn reads_racing_flushes_see_every_request_counted_before_them_and_none_twice() {
         }
     });
     assert_eq!(usage.day("key_a", day).unwrap().ok, 400);
+}
+
+#[test]
+fn days_counted_before_hours_are_kept_and_read_beside_them() {
+    let keys = scratch("old-days");
+    let path = usage_path(&keys);
+    // A usage file as a build that counted per UTC day left it.
+    let old = Connection::open(&path).unwrap();
+    old.execute_batch(
+        "CREATE TABLE usage (key_id TEXT NOT NULL, day TEXT NOT NULL,
+             ok INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0,
+             rate_limited INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (key_id, day)) WITHOUT ROWID;
+         CREATE TABLE last_used (key_id TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
+         INSERT INTO usage VALUES ('key_a', '1970-01-01', 4, 2, 1);",
+    )
+    .unwrap();
+    drop(old);
+    let usage = Usage::new(&keys);
+    usage.count("key_a", 200, 3 * 3_600 + 5);
+    usage.count("key_a", 503, 3 * 3_600 + 6);
+    usage.flush(BUSY_TIMEOUT).unwrap();
+    let rows = crate::access::usage_report::rows(&path, "1970-01-01", "1970-01-01", None).unwrap();
+    let periods: Vec<(&str, [u64; 4])> = rows
+        .iter()
+        .map(|r| (r.period.as_str(), r.counts.values()))
+        .collect();
+    assert_eq!(
+        periods,
+        [
+            ("1970-01-01", [4, 2, 1, 0]),
+            ("1970-01-01T03", [1, 0, 0, 1])
+        ],
+        "the old day's errors are client errors"
+    );
+    assert_eq!(usage.day("key_a", 0).unwrap().values(), [5, 2, 1, 1]);
 }

@@ -55,7 +55,7 @@ pub fn answer(caller: &Caller, budget: Option<&Budget>, usage: &Usage) -> Respon
         usage_today: UsageToday {
             day,
             ok: counts.ok,
-            errors: counts.errors,
+            errors: counts.errors(),
             rate_limited: counts.rate_limited,
         },
     };

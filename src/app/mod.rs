@@ -78,11 +78,21 @@ impl App {
         let started = Instant::now();
         let request_id = self.request_ids.for_request(req.request_id.as_deref());
         let route = router::resolve(req.path());
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.respond(req, route.as_ref())));
+        // The caller is known before the handler runs, so that a key's
+        // request is counted however it was answered, a panic's 500 too.
+        let mut caller = None;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            self.respond(req, route.as_ref(), &mut caller)
+        }));
         let mut response = outcome.unwrap_or_else(|_| {
             log::error!("handler panicked on {} (request {request_id})", req.path());
             Response::error(&ApiError::Internal)
         });
+        if let Some(caller) = caller {
+            self.usage
+                .count(&caller.key_id, response.status, dates::now_unix());
+            response.caller = Some(caller.key_id);
+        }
         stamp(&mut response, request_id);
         sent::count(
             &self.metrics.body_bytes,
@@ -95,7 +105,12 @@ impl App {
         response
     }
 
-    fn respond(&self, req: &Request, route: Option<&Route>) -> Response {
+    fn respond(
+        &self,
+        req: &Request,
+        route: Option<&Route>,
+        caller: &mut Option<Caller>,
+    ) -> Response {
         if req.target.len() > MAX_TARGET_BYTES {
             return Response::error(&ApiError::UriTooLong);
         }
@@ -113,18 +128,12 @@ impl App {
                 .unwrap_or_else(|e| Response::error(&e)),
             _ => {
                 let mut rate_headers = RateHeaders::new();
-                let mut caller = None;
-                let result = self.api(req, route, method, &mut rate_headers, &mut caller);
+                let result = self.api(req, route, method, &mut rate_headers, caller);
                 let mut response = match result {
                     Ok(r) => caching::apply_caching(r, req),
                     Err(e) => Response::error(&e),
                 };
                 response.headers.extend(rate_headers);
-                if let Some(caller) = caller {
-                    self.usage
-                        .count(&caller.key_id, response.status, dates::now_unix());
-                    response.caller = Some(caller.key_id);
-                }
                 response
             }
         }

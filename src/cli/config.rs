@@ -15,7 +15,7 @@ use crate::cli::info::INFO_FORMATS;
 pub use crate::cli::info::InfoFormat;
 use crate::data::import::{self, CsvOptions, region::Region};
 use crate::server::ServeConfig;
-pub use keys_config::{CreateFormat, Format, KeysAction, KeysFile, PlansAction};
+pub use keys_config::{By, CreateFormat, Format, KeysAction, KeysFile, PlansAction};
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";

@@ -275,6 +275,8 @@ fn parses_every_command() {
                 from: crate::dates::parse_date("2026-11-01"),
                 to: crate::dates::parse_date("2026-11-30"),
                 key: Some("key_1".into()),
+                by: By::Key,
+                tz: None,
                 format: Format::Csv
             }
         }
@@ -390,4 +392,51 @@ fn info_reads_its_file_else_the_dataset_and_a_format() {
     let refused = info("info --format yaml x.db", &no_env).unwrap_err();
     assert_eq!(refused.message, "--format is text or json, not 'yaml'");
     assert!(info("info a.db b.db", &no_env).is_err(), "one FILE at most");
+}
+
+#[test]
+fn keys_usage_takes_months_a_zone_and_what_to_add_up() {
+    let usage = |line: &str| parse(&args(line), &|_: &str| None);
+    let day = |d: &str| crate::dates::parse_date(d);
+    let Ok(Command::Keys { action, .. }) =
+        usage("keys usage --month 2026-11 --tz Africa/Johannesburg --by day")
+    else {
+        panic!("parsed")
+    };
+    assert_eq!(
+        action,
+        KeysAction::Usage {
+            from: day("2026-11-01"),
+            to: day("2026-11-30"),
+            key: None,
+            by: By::Day,
+            tz: Some("Africa/Johannesburg".into()),
+            format: Format::Table
+        }
+    );
+    let Ok(Command::Keys { action, .. }) = usage("keys usage --from 2026-02 --to 2026-03-10")
+    else {
+        panic!("parsed")
+    };
+    let KeysAction::Usage { from, to, .. } = action else {
+        panic!("usage")
+    };
+    assert_eq!((from, to), (day("2026-02-01"), day("2026-03-10")));
+    let Ok(Command::Keys { action, .. }) = usage("keys usage --to 2024-02") else {
+        panic!("parsed")
+    };
+    assert!(matches!(action, KeysAction::Usage { to, .. } if to == day("2024-02-29")));
+    for (bad, said) in [
+        ("keys usage --month 2026-11 --from 2026-11-02", "not both"),
+        ("keys usage --month 2026-13", "YYYY-MM"),
+        (
+            "keys usage --from 2026-1",
+            "YYYY-MM-DD or a month as YYYY-MM",
+        ),
+        ("keys usage --tz Mars/Olympus", "'Mars/Olympus'"),
+        ("keys usage --by month", "--by must be key or day"),
+    ] {
+        let why = usage(bad).unwrap_err().message;
+        assert!(why.contains(said), "{bad}: {why}");
+    }
 }

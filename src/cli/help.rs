@@ -17,8 +17,8 @@ commands:
   keys list [--format table|csv|json]                list keys (ids, never the keys), last use, 30-day requests
   keys revoke ID                                     revoke a key by its id
   keys set ID [--plan PLAN] [--label TEXT]           move a key to another plan, or relabel it
-  keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
-                                                     requests per key and UTC day, for invoices
+  keys usage [--month YYYY-MM] [--from DATE] [--to DATE] [--tz ZONE] [--by key|day] [--key ID]
+        [--format table|csv|json]                    each key's requests and plans over a month, for invoices
   keys migrate FILE...                               merge the keys of old dataset files or replica copies
   keys migrate --redis URL                           copy the keys file and its usage into Redis (or AREA_REDIS)
   plans list                                         each plan's requests a minute
@@ -140,7 +140,8 @@ pub const KEYS_USAGE: &str = "usage: area-scoring keys create --plan PLAN [--lab
        area-scoring keys list [--format table|csv|json]
        area-scoring keys revoke ID
        area-scoring keys set ID [--plan PLAN] [--label TEXT]
-       area-scoring keys usage [--from DATE] [--to DATE] [--key ID] [--format table|csv|json]
+       area-scoring keys usage [--month YYYY-MM] [--from DATE] [--to DATE] [--tz ZONE] [--by key|day]
+                               [--key ID] [--format table|csv|json]
        area-scoring keys migrate [--new-keys-file] FILE...
        area-scoring keys migrate --redis URL [--keys FILE]
 each also takes --db PATH and --keys PATH (the keys file the servers read: --keys, else AREA_KEYS,
@@ -159,8 +160,15 @@ there fails, saying where it looked, and makes none
            --format csv (empty where there is none) or json (an array of objects, null where none)
   revoke   revokes the key with that id, on every server sharing the keys file within a second
   set      moves a key to another plan or gives it another label; the key itself stays the same
-  usage    one row per key per UTC day: ok (2xx, 304), errors (other 4xx, 5xx), rate_limited (429);
-           dates are YYYY-MM-DD, UTC and inclusive; by default the last 30 days
+  usage    each key's requests over the days asked (an invoice): key_id, label, plans (the plan held
+           when the period began, then each change: \"free, growth from 2026-11-15\"), ok (2xx, 3xx),
+           client_errors (4xx but 429), rate_limited (429), server_errors (5xx, not to bill); every
+           key that existed then is listed, with zeros where it has no usage, and an unknown --key
+           is an error; --by day gives a row per key and day with usage instead; --month YYYY-MM
+           is a whole month, --from and --to take a day YYYY-MM-DD or a month YYYY-MM (inclusive),
+           by default the last 30 days; --tz ZONE cuts days in an IANA zone (Africa/Johannesburg;
+           UTC by default), refused if it is not a whole number of hours from UTC then;
+           json gives each plan with the time it began
   migrate  merges the keys of old dataset files or replica copies into the keys file: a key
            revoked in any of them stays revoked; with Redis, copies the keys file (keys,
            revocations, labels, plans, usage) into Redis, then renames it keys.db.migrated;

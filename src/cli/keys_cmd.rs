@@ -3,16 +3,19 @@
 //! within a second (access/key_store.rs), and names on stderr the file it
 //! wrote or read. None makes a keys file that was not named (`KeysFile`).
 //! With Redis named, keys_redis.rs runs them and hands back what `keys list`
-//! and `keys usage` print, which this file prints for both stores.
+//! and `keys usage` print, which this file prints for both stores (`keys
+//! usage` through usage_print.rs).
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use super::config::{CreateFormat, Files, Format, KeysAction, KeysFile, PlansAction};
 use super::keys_redis::{self, Listing};
+use super::usage_print;
 use crate::access::redis::url::RedisUrl;
 use crate::access::usage::usage_path;
-use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
+use crate::access::usage_invoice::Period;
+use crate::access::usage_report::{self, DEFAULT_DAYS};
 use crate::access::{key_file, keys, migrate, plans};
 use crate::dates;
 use crate::domain::Plan;
@@ -61,14 +64,19 @@ pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<()
             from,
             to,
             key,
+            by,
+            tz,
             format,
         } => {
-            let (from, to) = usage_report::window(from, to);
+            let period = Period::of(from, to, tz.as_deref())?;
+            let (utc_from, utc_to) = period.utc_days();
             let usage = usage_path(path);
-            let rows = usage_report::rows(&usage, &from, &to, key.as_deref())?;
-            print_usage(&rows, format)?;
+            let rows = usage_report::rows(&usage, &utc_from, &utc_to, key.as_deref())?;
+            let keys = keys::list(&key_file::open_existing(path)?)?;
+            usage_print::print(&keys, &rows, &period, key.as_deref(), by, format)?;
             eprintln!(
-                "usage of the keys in {shown}, read from {}",
+                "usage from {} of the keys in {shown}, read from {}",
+                usage_print::said(&period),
                 self::shown(&usage)
             );
         }
@@ -93,9 +101,12 @@ fn print_from_redis(listing: Listing, url: &RedisUrl) -> Result<(), String> {
             print_list(keys, &usage, format)?;
             eprintln!("{count} in Redis at {url}");
         }
-        Listing::Usage(rows, format) => {
-            print_usage(&rows, format)?;
-            eprintln!("usage read from Redis at {url}");
+        Listing::Usage(keys, rows, period, key, by, format) => {
+            usage_print::print(&keys, &rows, &period, key.as_deref(), by, format)?;
+            eprintln!(
+                "usage from {} read from Redis at {url}",
+                usage_print::said(&period)
+            );
         }
     }
     Ok(())
@@ -313,51 +324,6 @@ fn print_list(
             "{}",
             serde_json::to_string(&rows).map_err(|e| e.to_string())?
         ),
-    }
-    Ok(())
-}
-
-const USAGE_COLUMNS: [&str; 5] = ["key_id", "day", "ok", "errors", "rate_limited"];
-
-fn print_usage(rows: &[UsageRow], format: Format) -> Result<(), String> {
-    let cells = |r: &UsageRow| {
-        [
-            r.key_id.clone(),
-            r.day.clone(),
-            r.ok.to_string(),
-            r.errors.to_string(),
-            r.rate_limited.to_string(),
-        ]
-    };
-    match format {
-        Format::Json => {
-            println!(
-                "{}",
-                serde_json::to_string(rows).map_err(|e| e.to_string())?
-            )
-        }
-        // Key ids and dates hold no comma or quote: nothing to escape.
-        Format::Csv => {
-            println!("{}", USAGE_COLUMNS.join(","));
-            for r in rows {
-                println!("{}", cells(r).join(","));
-            }
-        }
-        Format::Table => {
-            let widths = [16, 10, 10, 10, 12];
-            let line = |cells: &[String]| {
-                let padded: Vec<String> = cells
-                    .iter()
-                    .zip(widths)
-                    .map(|(c, w)| format!("{c:<w$}"))
-                    .collect();
-                println!("{}", padded.join("  ").trim_end());
-            };
-            line(&USAGE_COLUMNS.map(String::from));
-            for r in rows {
-                line(&cells(r));
-            }
-        }
     }
     Ok(())
 }

@@ -28,11 +28,14 @@ pub enum KeysAction {
         plan: Option<Plan>,
         label: Option<String>,
     },
-    /// Days as day numbers, inclusive; None takes the default (the last 30 days).
+    /// Days as day numbers, inclusive, in the zone `tz` (an IANA name,
+    /// checked; None is UTC); None takes the default (the last 30 days).
     Usage {
         from: Option<i64>,
         to: Option<i64>,
         key: Option<String>,
+        by: By,
+        tz: Option<String>,
         format: Format,
     },
     /// Merge the keys of these files (old datasets, replica copies).
@@ -55,6 +58,18 @@ pub const FORMATS: [(&str, Format); 3] = [
     ("csv", Format::Csv),
     ("json", Format::Json),
 ];
+
+/// What a line of `keys usage` adds up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum By {
+    /// Each key's totals over the period, with its label and plans: an invoice.
+    Key,
+    /// Each key's requests on each day.
+    Day,
+}
+
+/// `keys usage --by`, and the default first.
+pub const BY: [(&str, By); 2] = [("key", By::Key), ("day", By::Day)];
 
 /// How `keys create` prints the new key on stdout.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -117,7 +132,13 @@ impl Context<'_> {
             "revoke" => (files_flags.to_vec(), 1),
             "set" => ([&files_flags[..], &["--plan", "--label"]].concat(), 1),
             "usage" => (
-                [&files_flags[..], &["--from", "--to", "--key", "--format"]].concat(),
+                [
+                    &files_flags[..],
+                    &[
+                        "--month", "--from", "--to", "--tz", "--by", "--key", "--format",
+                    ],
+                ]
+                .concat(),
                 0,
             ),
             "migrate" => (files_flags.to_vec(), MAX_MIGRATE_FILES),
@@ -272,31 +293,54 @@ impl Context<'_> {
 
 /// `keys usage`'s flags.
 fn usage(f: &Flags) -> Result<KeysAction, String> {
-    let day = |name: &str| {
+    // A day, or a month as its first day (`--from`) or last (`--to`).
+    let day = |name: &str, last: bool| {
         f.value(name)
             .map(|v| {
-                dates::parse_date(&v)
-                    .ok_or(format!("{name} must be a date as YYYY-MM-DD, not '{v}'"))
+                let month =
+                    dates::parse_month(&v).map(|(first, end)| if last { end } else { first });
+                dates::parse_date(&v).or(month).ok_or(format!(
+                    "{name} must be a day as YYYY-MM-DD or a month as YYYY-MM, not '{v}'"
+                ))
             })
             .transpose()
     };
-    let (from, to) = (day("--from")?, day("--to")?);
+    let (mut from, mut to) = (day("--from", false)?, day("--to", true)?);
+    if let Some(v) = f.value("--month") {
+        if from.is_some() || to.is_some() {
+            return Err("--month is a whole month: give it, or --from and --to, not both".into());
+        }
+        let (first, last) = dates::parse_month(&v)
+            .ok_or(format!("--month must be a month as YYYY-MM, not '{v}'"))?;
+        (from, to) = (Some(first), Some(last));
+    }
     if let (Some(from), Some(to)) = (from, to)
         && from > to
     {
         return Err("--from must not be after --to".into());
     }
+    let tz = f.value("--tz");
+    if let Some(name) = &tz {
+        crate::access::usage_period::Zone::named(name)?;
+    }
     Ok(KeysAction::Usage {
         from,
         to,
         key: f.value("--key"),
+        by: choice(f, "--by", &BY)?,
+        tz,
         format: format(f, &FORMATS)?,
     })
 }
 
 /// `--format`, one of `names` (the first is the default).
 fn format<T: Copy>(f: &Flags, names: &[(&str, T)]) -> Result<T, String> {
-    let Some(v) = f.value("--format") else {
+    choice(f, "--format", names)
+}
+
+/// The value of `flag`, one of `names` (the first is the default).
+fn choice<T: Copy>(f: &Flags, flag: &str, names: &[(&str, T)]) -> Result<T, String> {
+    let Some(v) = f.value(flag) else {
         return Ok(names[0].1);
     };
     match names.iter().find(|(name, _)| *name == v) {
@@ -305,7 +349,7 @@ fn format<T: Copy>(f: &Flags, names: &[(&str, T)]) -> Result<T, String> {
             let all: Vec<&str> = names.iter().map(|(name, _)| *name).collect();
             let (last, rest) = all.split_last().expect("there are formats");
             Err(format!(
-                "--format must be {} or {last}, not '{v}'",
+                "{flag} must be {} or {last}, not '{v}'",
                 rest.join(", ")
             ))
         }

@@ -4,13 +4,14 @@
 
 use std::collections::HashMap;
 
-use super::config::{CreateFormat, Files, Format, KeysAction, PlansAction};
+use super::config::{By, CreateFormat, Files, Format, KeysAction, PlansAction};
 use crate::access::keys::KeyRow;
 use crate::access::plans;
 use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
 use crate::access::redis::url::RedisUrl;
 use crate::access::redis::{files as redis_files, keys, usage};
-use crate::access::usage_report::{self, DEFAULT_DAYS, UsageRow};
+use crate::access::usage_invoice::Period;
+use crate::access::usage_report::{DEFAULT_DAYS, UsageRow};
 use crate::dates;
 use crate::domain::Plan;
 
@@ -22,7 +23,15 @@ pub enum Listing {
     /// Each key, with its last day used and its requests of the last
     /// `DEFAULT_DAYS` days.
     Keys(Vec<KeyRow>, HashMap<String, (Option<String>, u64)>, Format),
-    Usage(Vec<UsageRow>, Format),
+    /// Every key, the rows of the period's UTC days, and what was asked.
+    Usage(
+        Vec<KeyRow>,
+        Vec<UsageRow>,
+        Period,
+        Option<String>,
+        By,
+        Format,
+    ),
 }
 
 /// Runs a keys command on Redis; what it lists is handed back to print.
@@ -54,11 +63,15 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<
             from,
             to,
             key,
+            by,
+            tz,
             format,
         } => {
-            let (from, to) = usage_report::window(from, to);
+            let period = Period::of(from, to, tz.as_deref())?;
+            let (from, to) = period.utc_days();
             let rows = usage::rows(&redis, &from, &to, key.as_deref())?;
-            return Ok(Some(Listing::Usage(rows, format)));
+            let keys = keys::list(&redis)?;
+            return Ok(Some(Listing::Usage(keys, rows, period, key, by, format)));
         }
         KeysAction::Migrate { from } => {
             // Named files are merged into the keys file first, as without Redis.

@@ -10,6 +10,7 @@ mod keys_cmd;
 mod keys_redis;
 mod restore;
 mod restore_undo;
+mod usage_print;
 
 use crate::access::migrate;
 use crate::data::import;

@@ -93,30 +93,48 @@ pub fn usage(backup: &Path, live: &Path) -> Result<Option<String>, String> {
         .count();
     Ok((changed > 0).then(|| {
         format!(
-            "usage: {changed} key-days counted since the backup in {} are lost",
+            "usage: {changed} counts (a key's day or hour) made since the backup in {} are lost",
             live.display()
         )
     }))
 }
 
-/// The usage table's rows by key and day, whatever its count columns.
+/// The usage rows by table, key and period (a day, or an hour), whatever
+/// their count columns: the daily table of older builds and the hourly one.
 fn rows(
     conn: Result<Connection, String>,
     path: &Path,
 ) -> Result<HashMap<(String, String), Vec<Value>>, String> {
     let fail = |e: rusqlite::Error| format!("cannot read the usage in {}: {e}", path.display());
     let conn = conn?;
-    let mut stmt = conn.prepare("SELECT * FROM usage").map_err(fail)?;
-    let columns = stmt.column_count();
-    let read = stmt
-        .query_map([], |r| {
-            let key: String = r.get("key_id")?;
-            let day: String = r.get("day")?;
-            let values = (0..columns).map(|i| r.get(i)).collect::<Result<_, _>>()?;
-            Ok(((key, day), values))
-        })
-        .and_then(Iterator::collect);
-    read.map_err(fail)
+    let mut all = HashMap::new();
+    for (table, period) in [("usage", "day"), ("usage_hours", "hour")] {
+        let present: bool = conn
+            .query_row(
+                "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .map_err(fail)?;
+        if !present {
+            continue;
+        }
+        // The table's name is one of the two above, never a user's value.
+        let mut stmt = conn
+            .prepare(&format!("SELECT * FROM {table}"))
+            .map_err(fail)?;
+        let columns = stmt.column_count();
+        let read = stmt
+            .query_map([], |r| {
+                let key: String = r.get("key_id")?;
+                let at: String = r.get(period)?;
+                let values = (0..columns).map(|i| r.get(i)).collect::<Result<_, _>>()?;
+                Ok(((key, format!("{table} {at}")), values))
+            })
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>());
+        all.extend(read.map_err(fail)?);
+    }
+    Ok(all)
 }
 
 #[cfg(test)]
@@ -130,6 +148,7 @@ mod tests {
             label: "Acme".into(),
             created_at: "2026-11-01T00:00:00Z".into(),
             revoked_at: revoked.then(|| "2026-11-20T00:00:00Z".into()),
+            plans: Vec::new(),
         }
     }
 

@@ -77,11 +77,12 @@ fn a_revocation_is_refused_by_every_server_within_a_second() {
     }
 }
 
-/// `keys usage --format json` of one key, as (ok, errors, rate_limited),
-/// added up over its days: a run that crosses UTC midnight counts on two.
+/// `keys usage --by day --format json` of one key, as (ok, client and
+/// server errors, rate_limited), added up over its days: a run that crosses
+/// UTC midnight counts on two.
 fn usage_of(keys: &Path) -> (u64, u64, u64) {
-    let json: serde_json::Value =
-        serde_json::from_str(&cli(&["keys", "usage", "--format", "json"], keys)).unwrap();
+    let args = ["keys", "usage", "--by", "day", "--format", "json"];
+    let json: serde_json::Value = serde_json::from_str(&cli(&args, keys)).unwrap();
     let rows = json.as_array().unwrap();
     assert!(rows.len() <= 2, "{json}");
     let ids: std::collections::HashSet<&str> =
@@ -91,7 +92,7 @@ fn usage_of(keys: &Path) -> (u64, u64, u64) {
         let n = |f: &str| r[f].as_u64().unwrap();
         (
             ok + n("ok"),
-            errors + n("errors"),
+            errors + n("client_errors") + n("server_errors"),
             limited + n("rate_limited"),
         )
     })

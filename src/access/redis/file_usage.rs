@@ -19,23 +19,25 @@ use super::conn::Redis;
 use super::usage::{FLUSHED, LAST_USED, Row, USAGE};
 use crate::access::usage::{self, BUSY_TIMEOUT};
 
-/// Per identity: "key|day" to "ok,errors,rate_limited" added so far.
+/// Per identity: "key|period" to "ok,client_errors,rate_limited,server_errors"
+/// added so far (three numbers where an older build added them).
 const ADDED_BY_FILE: &str = "area:usage:file:";
 /// Random bytes of a file's identity.
 const IDENTITY_BYTES: usize = 16;
 
 /// KEYS: what this file added, the counts, the last-used times, the batches
 /// applied. ARGV: the file's batch name from before identities, then rows of
-/// key, day, ok, errors, rate_limited, last used (unix seconds). Returns the
-/// requests added.
+/// key, period, ok, client_errors, rate_limited, server_errors, last used
+/// (unix seconds). Returns the requests added. What an older build added as
+/// `errors` is read back as client errors, so the difference goes there.
 const ADD: &str = r#"
 local sent_whole = redis.call('EXISTS', KEYS[1]) == 0
   and redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1
-local names = {'ok', 'errors', 'rate_limited'}
+local names = {'ok', 'client_errors', 'rate_limited', 'server_errors'}
 local added = 0
-for i = 2, #ARGV, 6 do
+for i = 2, #ARGV, 7 do
   local row = ARGV[i] .. '|' .. ARGV[i + 1]
-  local before = {0, 0, 0}
+  local before = {0, 0, 0, 0}
   local held = redis.call('HGET', KEYS[1], row)
   if held then
     local j = 1
@@ -44,17 +46,18 @@ for i = 2, #ARGV, 6 do
       j = j + 1
     end
   end
-  for j = 1, 3 do
+  for j = 1, 4 do
     local delta = tonumber(ARGV[i + 1 + j]) - before[j]
     if delta ~= 0 and not sent_whole then
       redis.call('HINCRBY', KEYS[2], row .. '|' .. names[j], delta)
       added = added + delta
     end
   end
-  redis.call('HSET', KEYS[1], row, ARGV[i + 2] .. ',' .. ARGV[i + 3] .. ',' .. ARGV[i + 4])
+  redis.call('HSET', KEYS[1], row,
+    ARGV[i + 2] .. ',' .. ARGV[i + 3] .. ',' .. ARGV[i + 4] .. ',' .. ARGV[i + 5])
   local used = tonumber(redis.call('HGET', KEYS[3], ARGV[i]) or '0')
-  if tonumber(ARGV[i + 5]) > used then
-    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 5])
+  if tonumber(ARGV[i + 6]) > used then
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 6])
   end
 end
 return added
@@ -98,13 +101,11 @@ pub fn add(redis: &Redis, identity: &str, sent_whole: &str, rows: &[Row]) -> Res
     let mut call = script.key(format!("{ADDED_BY_FILE}{identity}"));
     call.key(USAGE).key(LAST_USED).key(FLUSHED).arg(sent_whole);
     for r in rows {
-        let (ok, errors, limited) = r.counts;
-        call.arg(&r.key_id)
-            .arg(&r.day)
-            .arg(ok)
-            .arg(errors)
-            .arg(limited)
-            .arg(r.last_used);
+        call.arg(&r.key_id).arg(&r.period);
+        for n in r.counts.values() {
+            call.arg(n);
+        }
+        call.arg(r.last_used);
     }
     redis.call(|c| call.invoke::<i64>(c))
 }

@@ -18,7 +18,7 @@ use super::keys::{self as shared_keys, KeyRecord, to_hex};
 use super::usage::{self as shared_usage, Row};
 use crate::access::usage::{self, usage_path};
 use crate::access::usage_report;
-use crate::access::{key_file, plans};
+use crate::access::{key_file, plan_history, plans};
 use crate::dates::{self, SECONDS_PER_DAY};
 
 /// What a keys file becomes once its keys are in Redis.
@@ -42,10 +42,13 @@ pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, String> {
     let mut stmt = conn
         .prepare("SELECT id, key_hash, plan, label, created_at, revoked_at FROM api_keys")
         .map_err(fail)?;
+    let mut history = plan_history::all(&conn)?;
     let records: Vec<KeyRecord> = stmt
         .query_map([], |r| {
+            let id: String = r.get(0)?;
             Ok(KeyRecord {
-                id: r.get(0)?,
+                plans: history.remove(&id).unwrap_or_default(),
+                id,
                 hash: to_hex(&r.get::<_, Vec<u8>>(1)?),
                 plan: r.get(2)?,
                 label: r.get(3)?,
@@ -113,9 +116,11 @@ fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, String> {
     let rows: Vec<Row> = rows
         .into_iter()
         .map(|r| {
+            // As before server errors were told apart, for the name above.
+            let c = r.counts;
             digest.update(format!(
                 "{}|{}|{}|{}|{}\n",
-                r.key_id, r.day, r.ok, r.errors, r.rate_limited
+                r.key_id, r.period, c.ok, c.client_errors, c.rate_limited
             ));
             let last_used = used
                 .get(&r.key_id)
@@ -124,8 +129,8 @@ fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, String> {
                 .unwrap_or(0);
             Row {
                 key_id: r.key_id,
-                day: r.day,
-                counts: (r.ok, r.errors, r.rate_limited),
+                period: r.period,
+                counts: r.counts,
                 last_used,
             }
         })
@@ -172,6 +177,7 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
                 params![k.id, hash, k.plan, k.label, k.created_at, k.revoked_at],
             )
             .map_err(fail)?;
+            plan_history::write(&conn, &k.id, &k.plans)?;
         }
         for (plan, limit) in state.limits() {
             plans::set_limit(&conn, plan, limit)?;
@@ -179,12 +185,20 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
         let usage_conn = usage::open_file(&temp_usage, usage::BUSY_TIMEOUT)?;
         let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", temp_usage.display());
         for r in &rows {
-            usage_conn
-                .execute(
+            // Hours to the hours; a day kept from before them to the days.
+            let [ok, client, limited, server] = r.counts.values().map(|n| n as i64);
+            let (insert, values) = match r.period.contains('T') {
+                true => (
+                    "INSERT INTO usage_hours (key_id, hour, ok, client_errors, rate_limited, server_errors)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![r.key_id, r.period, ok, client, limited, server],
+                ),
+                false => (
                     "INSERT INTO usage (key_id, day, ok, errors, rate_limited) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![r.key_id, r.day, r.ok as i64, r.errors as i64, r.rate_limited as i64],
-                )
-                .map_err(fail)?;
+                    params![r.key_id, r.period, ok, client + server, limited],
+                ),
+            };
+            usage_conn.execute(insert, values).map_err(fail)?;
         }
         for (key, (at, _)) in &used {
             if let Some(at) = at {

@@ -14,6 +14,7 @@ use super::conn::Redis;
 use super::garbage::Kind;
 use crate::access::key_store::KeyTable;
 use crate::access::keys::{self, Caller, KeyRow};
+use crate::access::plan_history::PlanSince;
 use crate::access::plans::{self, Limits};
 use crate::dates;
 use crate::domain::Plan;
@@ -32,6 +33,10 @@ pub struct KeyRecord {
     pub label: String,
     pub created_at: String,
     pub revoked_at: Option<String>,
+    /// Oldest first, as in the keys file (access/plan_history.rs); absent
+    /// from records written before plans were recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plans: Vec<PlanSince>,
 }
 
 /// Everything a server needs to authenticate, read at one moment.
@@ -187,6 +192,7 @@ fn get(redis: &Redis, id: &str) -> Result<KeyRecord, String> {
 pub fn create(redis: &Redis, plan: Plan, label: &str) -> Result<(String, String), String> {
     keys::check_label(label)?;
     let (id, key) = keys::new_key()?;
+    let now = dates::format_timestamp(dates::now_unix());
     put(
         redis,
         &KeyRecord {
@@ -194,8 +200,12 @@ pub fn create(redis: &Redis, plan: Plan, label: &str) -> Result<(String, String)
             hash: to_hex(&keys::hash(&key)),
             plan: plan.name().into(),
             label: label.into(),
-            created_at: dates::format_timestamp(dates::now_unix()),
+            created_at: now.clone(),
             revoked_at: None,
+            plans: vec![PlanSince {
+                plan: plan.name().into(),
+                since: Some(now),
+            }],
         },
     )?;
     Ok((id, key))
@@ -217,8 +227,19 @@ pub fn set(redis: &Redis, id: &str, plan: Option<Plan>, label: Option<&str>) -> 
         keys::check_label(label)?;
         record.label = label.into();
     }
-    if let Some(plan) = plan {
+    if let Some(plan) = plan.filter(|p| p.name() != record.plan) {
+        // A key from before plans were recorded: the plan it had, from no known time.
+        if record.plans.is_empty() {
+            record.plans.push(PlanSince {
+                plan: record.plan.clone(),
+                since: None,
+            });
+        }
         record.plan = plan.name().into();
+        record.plans.push(PlanSince {
+            plan: record.plan.clone(),
+            since: Some(dates::format_timestamp(dates::now_unix())),
+        });
     }
     put(redis, &record)
 }
@@ -234,6 +255,7 @@ pub fn list(redis: &Redis) -> Result<Vec<KeyRow>, String> {
             label: k.label,
             created_at: k.created_at,
             revoked_at: k.revoked_at,
+            plans: k.plans,
         })
         .collect())
 }
@@ -268,6 +290,7 @@ mod tests {
     fn a_state_authenticates_live_keys_only_with_its_plans_limits() {
         let key = "ask_0123";
         let record = |id: &str, revoked: Option<&str>| KeyRecord {
+            plans: Vec::new(),
             id: id.into(),
             hash: to_hex(&keys::hash(key)),
             plan: "starter".into(),

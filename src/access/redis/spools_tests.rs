@@ -16,8 +16,11 @@ fn batch(server: &str, seq: u64) -> Batch {
         seq,
         rows: vec![Row {
             key_id: "key_a".into(),
-            day: "2026-11-26".into(),
-            counts: (1, 0, 0),
+            period: "2026-11-26T09".into(),
+            counts: crate::access::usage_counts::Counts {
+                ok: 1,
+                ..Default::default()
+            },
             last_used: 1_764_115_200,
         }],
     }

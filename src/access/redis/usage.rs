@@ -23,23 +23,25 @@ pub(super) const USAGE: &str = "area:usage";
 pub(super) const LAST_USED: &str = "area:usage:last_used";
 
 /// KEYS: the last batch applied per server, the counts, the last-used times.
-/// ARGV: server id, batch number, then rows of key, day, ok, errors,
-/// rate_limited, last used (unix seconds).
+/// ARGV: server id, batch number, then rows of key, hour (or day), ok,
+/// client_errors, rate_limited, server_errors, last used (unix seconds).
+/// Each count is the field `key|hour|name`; builds that counted per day
+/// wrote `key|day|errors` too, which is read as client errors.
 const FLUSH: &str = r#"
 local done = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if tonumber(ARGV[2]) <= done then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-for i = 3, #ARGV, 6 do
+for i = 3, #ARGV, 7 do
   local field = ARGV[i] .. '|' .. ARGV[i + 1] .. '|'
-  local names = {'ok', 'errors', 'rate_limited'}
-  for j = 1, 3 do
+  local names = {'ok', 'client_errors', 'rate_limited', 'server_errors'}
+  for j = 1, 4 do
     if ARGV[i + 1 + j] ~= '0' then
       redis.call('HINCRBY', KEYS[2], field .. names[j], ARGV[i + 1 + j])
     end
   end
   local used = tonumber(redis.call('HGET', KEYS[3], ARGV[i]) or '0')
-  if tonumber(ARGV[i + 5]) > used then
-    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 5])
+  if tonumber(ARGV[i + 6]) > used then
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 6])
   end
 end
 return 1
@@ -55,13 +57,11 @@ pub fn send(redis: &Redis, batch: &Batch) -> Result<bool, String> {
         .arg(&batch.server)
         .arg(batch.seq);
     for r in &batch.rows {
-        let (ok, errors, limited) = r.counts;
-        call.arg(&r.key_id)
-            .arg(&r.day)
-            .arg(ok)
-            .arg(errors)
-            .arg(limited)
-            .arg(r.last_used);
+        call.arg(&r.key_id).arg(&r.period);
+        for n in r.counts.values() {
+            call.arg(n);
+        }
+        call.arg(r.last_used);
     }
     redis
         .call(|c| call.invoke::<i64>(c))
@@ -178,29 +178,22 @@ impl SharedUsage {
         Ok(())
     }
 
-    /// `key_id`'s counts of `day` sent but not yet taken by Redis.
+    /// `key_id`'s counts of UTC `day` (`YYYY-MM-DD`) sent but not yet
+    /// taken by Redis: its hours', and the day's own in an old spool.
     pub fn waiting(&self, key_id: &str, day: &str) -> Counts {
         let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
         let mut counts = Counts::default();
         for r in queue.iter().flat_map(|b| &b.rows) {
-            if r.key_id == key_id && r.day == day {
-                counts.add(of(r.counts));
+            if r.key_id == key_id && r.period.split('T').next() == Some(day) {
+                counts.add(r.counts);
             }
         }
         counts
     }
 }
 
-fn of((ok, errors, rate_limited): (u64, u64, u64)) -> Counts {
-    Counts {
-        ok,
-        errors,
-        rate_limited,
-    }
-}
-
 fn requests(b: &Batch) -> u64 {
-    b.rows.iter().map(|r| of(r.counts).total()).sum()
+    b.rows.iter().map(|r| r.counts.total()).sum()
 }
 
 /// Logs what a look through the folder found while serving.
@@ -232,8 +225,12 @@ mod tests {
     fn row(key: &str, ok: u64) -> Row {
         Row {
             key_id: key.into(),
-            day: "2026-11-26".into(),
-            counts: (ok, 0, 1),
+            period: "2026-11-26T09".into(),
+            counts: Counts {
+                ok,
+                rate_limited: 1,
+                ..Counts::default()
+            },
             last_used: 1_764_115_200,
         }
     }
