@@ -123,6 +123,31 @@ fn a_region_set_by_the_operator_takes_a_point_outside_south_africa() {
         })
         .unwrap();
     assert_eq!(lng, 15.16);
+    // The dataset records its region: `info` names it, and the next import
+    // of the same kind of file is checked against it without the flag.
+    let info = cli(&["info", db_arg]);
+    assert!(
+        String::from_utf8_lossy(&info.stdout).contains("region:    10,-36,34,-16"),
+        "{}",
+        String::from_utf8_lossy(&info.stdout)
+    );
+    let next = areas_file(
+        &dir,
+        "namibia-2.csv",
+        &[
+            "luderitz,northern-cape,-26.65,15.16",
+            "oranjemund,northern-cape,-28.55,16.43",
+        ],
+    );
+    assert_ok(&import(&db, &next));
+    let far = areas_file(&dir, "far.csv", &["lusaka,northern-cape,-15.42,28.28"]);
+    let refused = import(&db, &far);
+    assert_fails(&refused);
+    assert!(
+        stderr(&refused).contains("the dataset's region"),
+        "{}",
+        stderr(&refused)
+    );
     let upside_down = cli(&[
         "import",
         "--db",

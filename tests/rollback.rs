@@ -244,11 +244,14 @@ fn three_datasets_are_kept_and_rollbacks_step_back_through_them_in_order() {
         assert_ok(&out);
         let text = stderr(&out);
         assert_eq!(ids(&db), [id], "{text}");
-        // It names what it restores: the file, when it was written, its areas.
+        // It names what it restores: the file, when it was written, its
+        // areas, and its identity (made from which file, by which build).
         assert!(
             text.contains(&format!("back to {}", restored.display()))
                 && text.contains("written 20")
-                && text.contains("1 area)"),
+                && text.contains("1 area; made 20")
+                && text.contains(&format!(" from {id}.csv (sha256 "))
+                && text.contains(" by area-scoring "),
             "{text}"
         );
     }
@@ -275,7 +278,11 @@ fn a_wrong_file_imported_twice_leaves_the_seed_to_roll_back_to() {
     assert_eq!(ids(&db), ["wrong"]);
     let out = rollback(&db);
     assert_ok(&out);
-    assert!(stderr(&out).contains("938 areas)"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("938 areas; made 20") && stderr(&out).contains("from seed"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(ids(&db).len(), 938, "the seed is back");
 }
 

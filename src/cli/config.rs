@@ -271,10 +271,11 @@ impl Context<'_> {
                     delimiter: delimiter(f.value("--delimiter"))?,
                     decimal_comma: f.switch("--decimal-comma"),
                 },
-                region: match f.value("--region") {
-                    None => Region::default(),
-                    Some(text) => Region::parse(&text).map_err(usage_error(IMPORT_USAGE))?,
-                },
+                region: f
+                    .value("--region")
+                    .map(|text| Region::parse(&text))
+                    .transpose()
+                    .map_err(usage_error(IMPORT_USAGE))?,
             },
             check: f.switch("--check"),
         })

@@ -184,13 +184,16 @@ fn parses_every_command() {
         panic!("not an import");
     };
     assert!(options.allow.shrink && check);
-    assert_eq!(options.region, crate::data::import::region::SOUTH_AFRICA);
+    assert_eq!(
+        options.region, None,
+        "the served dataset's, else South Africa's"
+    );
     let Command::Import { options, .. } =
         parse(&args("import --region -10,-40,40,-20 x.csv"), &no_env).unwrap()
     else {
         panic!("not an import");
     };
-    let r = options.region;
+    let r = options.region.expect("--region");
     assert_eq!(
         (r.min_lng, r.min_lat, r.max_lng, r.max_lat),
         (-10.0, -40.0, 40.0, -20.0)

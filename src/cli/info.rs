@@ -62,6 +62,13 @@ fn text(file: &Path, identity: &Identity) -> String {
         "areas:     {}",
         or_unknown(&identity.areas.map(|n| n.to_string()))
     ));
+    lines.push(format!(
+        "region:    {}",
+        identity
+            .region
+            .as_deref()
+            .unwrap_or("South Africa's box (the default)")
+    ));
     if identity.made_at.is_none() {
         lines.push("(the file was made before datasets recorded their identity)".into());
     }

@@ -30,6 +30,9 @@ pub struct Source {
     /// The flags that change what the same bytes make (an import's
     /// `--ignore-column`, `--synthetic`'s sizes); empty when none.
     pub read_with: String,
+    /// The box its areas were checked against (`MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT`,
+    /// docs/import.md, "Coordinates"); None for South Africa's, the default.
+    pub region: Option<String>,
 }
 
 impl Source {
@@ -39,6 +42,7 @@ impl Source {
             file: file.to_string(),
             sha256: None,
             read_with: String::new(),
+            region: None,
         }
     }
 
@@ -89,19 +93,23 @@ pub struct Identity {
     pub read_with: Option<String>,
     pub build: Option<String>,
     pub areas: Option<i64>,
+    /// The region its areas were checked against, when not South Africa's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
 }
 
 /// Records the identity of the dataset being built, with its `areas`.
 pub(crate) fn write(tx: &Transaction, source: &Source, areas: i64) -> rusqlite::Result<()> {
     let made_at = dates::format_timestamp(dates::now_unix());
     let mut insert = tx.prepare("INSERT INTO dataset_info (key, value) VALUES (?1, ?2)")?;
-    let rows: [(&str, rusqlite::types::Value); 6] = [
+    let rows: [(&str, rusqlite::types::Value); 7] = [
         ("made_at", made_at.into()),
         ("source_file", source.file.clone().into()),
         ("source_sha256", source.sha256.clone().into()),
         ("read_with", source.read_with.clone().into()),
         ("build", BUILD.to_string().into()),
         ("areas", areas.into()),
+        ("region", source.region.clone().into()),
     ];
     for (key, value) in rows {
         insert.execute(rusqlite::params![key, value])?;
@@ -138,6 +146,7 @@ pub fn read(conn: &Connection) -> Identity {
         read_with: text("read_with").filter(|r| !r.is_empty()),
         build: text("build"),
         areas,
+        region: text("region"),
     }
 }
 

@@ -25,6 +25,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::data::db;
 use crate::data::file_swap::WriteLock;
+use crate::data::identity;
 use crate::dates;
 
 /// How many replaced datasets are kept, the newest first. Enough to step
@@ -161,14 +162,23 @@ pub fn describe(path: &Path) -> String {
         .map_or("at an unknown time".into(), |d| {
             format!("written {}", dates::format_timestamp(d.as_secs() as i64))
         });
-    let areas = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .and_then(|c| c.query_row("SELECT count(*) FROM areas", [], |r| r.get::<_, i64>(0)));
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY);
+    let areas = conn.as_ref().map_err(|_| ()).and_then(|c| {
+        c.query_row("SELECT count(*) FROM areas", [], |r| r.get::<_, i64>(0))
+            .map_err(|_| ())
+    });
     let areas = match areas {
         Ok(1) => "1 area".to_string(),
         Ok(n) => format!("{n} areas"),
-        Err(_) => "areas not readable".to_string(),
+        Err(()) => "areas not readable".to_string(),
     };
-    format!("{} ({written}, {areas})", path.display())
+    // Its identity, when it recorded one (data/identity.rs).
+    let made = conn
+        .ok()
+        .map(|c| identity::read(&c))
+        .filter(|i| i.made_at.is_some())
+        .map_or(String::new(), |i| format!("; {}", i.describe()));
+    format!("{} ({written}, {areas}{made})", path.display())
 }
 
 /// The kept datasets, newest first (`tidy_kept` leaves no gap among them).

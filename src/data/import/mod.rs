@@ -92,7 +92,8 @@ pub struct Allow {
 pub struct Options {
     pub allow: Allow,
     pub csv: CsvOptions,
-    pub region: Region,
+    /// `--region`; None: the served dataset's, else South Africa's.
+    pub region: Option<Region>,
 }
 
 /// A file whose every row passed, still open for the writing pass.
@@ -114,8 +115,13 @@ fn check_file(db: &Path, file: &Path, options: &Options) -> Result<Checked, Stri
     let format = format_of(file)?;
     let (input, before) = open_regular(file)?;
     let existed = check_target(db)?;
-    let (csv, region) = (&options.csv, &options.region);
+    let csv = &options.csv;
+    let region = &options.region.unwrap_or_else(|| Region::of_dataset(db));
     let source = source::of(file, &input, csv)?;
+    let source = Source {
+        region: (*region != region::SOUTH_AFRICA).then(|| region.text()),
+        ..source
+    };
     let now = dates::now_unix();
     let staged = staging::check(format, BufReader::new(&input), now, csv, region)
         .map_err(|e| format!("{}: {e}", file.display()))?

@@ -5,6 +5,8 @@
 //! with lat's sign turned, lies inside, the problem says which slip it
 //! looks like, since those are the usual ones in a spreadsheet.
 
+use std::path::Path;
+
 /// A box of longitude and latitude, in degrees, edges included. It does not
 /// cross the antimeridian (min_lng is west of max_lng).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,6 +72,35 @@ impl Region {
             max_lat,
             name: "the --region box",
         })
+    }
+
+    /// The box as `--region` takes it and the dataset records it.
+    pub fn text(&self) -> String {
+        let Region {
+            min_lng,
+            min_lat,
+            max_lng,
+            max_lat,
+            ..
+        } = self;
+        format!("{min_lng},{min_lat},{max_lng},{max_lat}")
+    }
+
+    /// The region an import checks against when `--region` is not given:
+    /// the one the served dataset `db` recorded, else South Africa's.
+    pub fn of_dataset(db: &Path) -> Region {
+        let recorded =
+            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .ok()
+                .and_then(|conn| crate::data::identity::read(&conn).region)
+                .and_then(|text| Region::parse(&text).ok());
+        match recorded {
+            Some(region) => Region {
+                name: "the dataset's region",
+                ..region
+            },
+            None => SOUTH_AFRICA,
+        }
     }
 
     pub fn contains(&self, lat: f64, lng: f64) -> bool {

@@ -21,6 +21,7 @@ pub fn of(file: &Path, mut input: &File, csv: &CsvOptions) -> Result<Source, Str
         file: name.to_string_lossy().into_owned(),
         sha256: Some(sha256),
         read_with: read_with(csv),
+        region: None,
     })
 }
 
