@@ -6,9 +6,9 @@
 //! watcher's look for newer keys that it may wait for, `shared_check`);
 //! each plan's request budget (`ratelimit`, its buckets in `buckets`); and
 //! the requests
-//! counted per key and UTC hour (`usage`, each key-hour's `usage_counts`,
-//! read back by `usage_report`, added up for an invoice by `usage_invoice`
-//! over days of a zone, `usage_period`); the lock servers hold on the keys
+//! counted per key and UTC hour (`usage`: each key-hour's `counts`, read
+//! back by `report`, added up for an invoice by `invoice` over the days of
+//! a zone, `period`); the lock servers hold on the keys
 //! file so that `restore` never swaps it under one (`serving_lock`); with
 //! Redis named, all of it shared across hosts (`redis`).
 
@@ -25,7 +25,3 @@ pub mod redis;
 pub mod serving_lock;
 pub mod shared_check;
 pub mod usage;
-pub mod usage_counts;
-pub mod usage_invoice;
-pub mod usage_period;
-pub mod usage_report;

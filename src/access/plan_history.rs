@@ -1,6 +1,6 @@
 //! Each key's plans over time, in the keys file: the plan it was created
 //! on and every change, each with the time it took effect, so that an
-//! invoice names the plans a key had over a month (usage_invoice.rs).
+//! invoice names the plans a key had over a month (usage/invoice.rs).
 //!
 //! Keys created before plans were recorded have no history until their
 //! first change, which records the plan they had before it with no time

@@ -13,9 +13,9 @@ use super::config::{CreateFormat, Files, Format, KeysAction, KeysFile, PlansActi
 use super::keys_redis::{self, Listing};
 use super::usage_print;
 use crate::access::redis::url::RedisUrl;
+use crate::access::usage::invoice::Period;
+use crate::access::usage::report::{self as usage_report, DEFAULT_DAYS};
 use crate::access::usage::usage_path;
-use crate::access::usage_invoice::Period;
-use crate::access::usage_report::{self, DEFAULT_DAYS};
 use crate::access::{key_file, keys, migrate, plans};
 use crate::dates;
 use crate::domain::Plan;

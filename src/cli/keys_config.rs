@@ -321,7 +321,7 @@ fn usage(f: &Flags) -> Result<KeysAction, String> {
     }
     let tz = f.value("--tz");
     if let Some(name) = &tz {
-        crate::access::usage_period::Zone::named(name)?;
+        crate::access::usage::period::Zone::named(name)?;
     }
     Ok(KeysAction::Usage {
         from,

@@ -10,8 +10,8 @@ use crate::access::plans;
 use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
 use crate::access::redis::url::RedisUrl;
 use crate::access::redis::{files as redis_files, keys, usage};
-use crate::access::usage_invoice::Period;
-use crate::access::usage_report::{DEFAULT_DAYS, UsageRow};
+use crate::access::usage::invoice::Period;
+use crate::access::usage::report::{DEFAULT_DAYS, UsageRow};
 use crate::dates;
 use crate::domain::Plan;
 

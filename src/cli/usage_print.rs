@@ -1,16 +1,16 @@
 //! `keys usage`'s output, from whichever store the keys and rows came:
 //! each key's totals over the period (an invoice) or each key's days, as a
 //! tab-separated table with a header, CSV, or JSON (docs/operations.md,
-//! "Keys"). The adding up is access/usage_invoice.rs's.
+//! "Keys"). The adding up is access/usage/invoice.rs's.
 
 use serde::Serialize;
 
 use super::config::{By, Format};
 use crate::access::keys::KeyRow;
 use crate::access::plan_history::PlanSince;
-use crate::access::usage_counts::{Counts, NAMES};
-use crate::access::usage_invoice::{self, Period};
-use crate::access::usage_report::UsageRow;
+use crate::access::usage::counts::{Counts, NAMES};
+use crate::access::usage::invoice::{self as usage_invoice, Period};
+use crate::access::usage::report::UsageRow;
 use crate::dates;
 
 /// One line of the invoice; JSON names its fields as the columns.

@@ -1,10 +1,10 @@
-//! One flush of usage to Redis (usage.rs): a batch of key-day rows with the
+//! One flush of usage to Redis (usage/mod.rs): a batch of key-day rows with the
 //! server's id and a sequence number, so that Redis applies each batch
 //! once; what a spool holds until Redis has it (spools.rs).
 
 use serde::{Deserialize, Serialize};
 
-use crate::access::usage_counts::Counts;
+use crate::access::usage::counts::Counts;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {

@@ -16,8 +16,8 @@ use super::conn::Redis;
 use super::file_usage;
 use super::keys::{self as shared_keys, KeyRecord, to_hex};
 use super::usage::{self as shared_usage, Row};
+use crate::access::usage::report as usage_report;
 use crate::access::usage::{self, usage_path};
-use crate::access::usage_report;
 use crate::access::{key_file, plan_history, plans};
 use crate::dates::{self, SECONDS_PER_DAY};
 

@@ -17,7 +17,7 @@ fn batch(server: &str, seq: u64) -> Batch {
         rows: vec![Row {
             key_id: "key_a".into(),
             period: "2026-11-26T09".into(),
-            counts: crate::access::usage_counts::Counts {
+            counts: crate::access::usage::counts::Counts {
                 ok: 1,
                 ..Default::default()
             },

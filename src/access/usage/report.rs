@@ -8,7 +8,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, params};
 
-use crate::access::usage_counts::Counts;
+use crate::access::usage::counts::Counts;
 
 /// How many days `keys usage` and `keys list` cover when not told.
 pub const DEFAULT_DAYS: i64 = 30;
@@ -18,7 +18,7 @@ const READ_PATIENCE: std::time::Duration = std::time::Duration::from_millis(200)
 
 /// One key's requests in one UTC hour, or on one UTC day for counts kept
 /// before hours: what either store holds, before a report adds it up
-/// (usage_invoice.rs).
+/// (usage/invoice.rs).
 #[derive(Debug, Clone, PartialEq)]
 pub struct UsageRow {
     pub key_id: String,
@@ -31,7 +31,7 @@ pub struct UsageRow {
 const HOURS: &str =
     "SELECT key_id, hour, ok, client_errors, rate_limited, server_errors FROM usage_hours";
 /// The days kept from before hours, as the same rows: their errors are
-/// read as client errors (usage_file.rs).
+/// read as client errors (usage/file.rs).
 const DAYS: &str = "SELECT key_id, day AS hour, ok, errors AS client_errors, rate_limited, 0 AS server_errors FROM usage";
 
 /// The usage file opened read-only with the rows of the tables it has, or

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 pub use super::batch::{Batch, Row};
 use super::conn::Redis;
 use super::spools::{Found, Spools};
-use crate::access::usage_counts::Counts;
+use crate::access::usage::counts::Counts;
 
 pub(super) const FLUSHED: &str = "area:usage:flushed";
 pub(super) const USAGE: &str = "area:usage";
@@ -209,7 +209,6 @@ fn say(found: &Found) {
     }
 }
 
-#[path = "usage_read.rs"]
 mod read;
 pub use read::{day, rows, summary};
 

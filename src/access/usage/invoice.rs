@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use crate::access::keys::KeyRow;
 use crate::access::plan_history::PlanSince;
-use crate::access::usage_counts::Counts;
-use crate::access::usage_period::Zone;
-use crate::access::usage_report::{DEFAULT_DAYS, UsageRow};
+use crate::access::usage::counts::Counts;
+use crate::access::usage::period::Zone;
+use crate::access::usage::report::{DEFAULT_DAYS, UsageRow};
 use crate::dates;
 
 /// The local days `from` to `to` (inclusive, day numbers) in `zone`.
@@ -203,5 +203,5 @@ pub fn plans_cell(plans: &[PlanSince], zone: &Zone) -> String {
 }
 
 #[cfg(test)]
-#[path = "usage_invoice_tests.rs"]
+#[path = "invoice_tests.rs"]
 mod tests;

@@ -1,5 +1,5 @@
 //! Usage in Redis read back: `keys usage`'s rows, `keys list`'s summary,
-//! and one key's day for `GET /v1/key` (usage.rs writes what they read).
+//! and one key's day for `GET /v1/key` (mod.rs writes what they read).
 //! Each count is a field `key|period|name` of one hash, the period an hour
 //! `YYYY-MM-DDTHH`, or a day `YYYY-MM-DD` from builds that counted per day.
 
@@ -9,8 +9,8 @@ use redis::Commands;
 
 use super::{LAST_USED, USAGE};
 use crate::access::redis::conn::Redis;
-use crate::access::usage_counts::{Counts, NAMES};
-use crate::access::usage_report::UsageRow;
+use crate::access::usage::counts::{Counts, NAMES};
+use crate::access::usage::report::UsageRow;
 use crate::dates;
 
 /// Adds `n` to the count `name` of `counts`; `errors`, written by builds

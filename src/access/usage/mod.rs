@@ -23,9 +23,9 @@ use rusqlite::{Connection, params};
 
 use crate::access::redis::conn::Redis;
 use crate::access::redis::usage::SharedUsage;
-use crate::access::usage_counts::Counts;
-use crate::access::usage_counts::NAMES;
-use crate::access::usage_report;
+use crate::access::usage::counts::Counts;
+use crate::access::usage::counts::NAMES;
+use crate::access::usage::report as usage_report;
 use crate::dates::{self, SECONDS_PER_HOUR};
 
 /// How often a server adds its counts to the usage file: a kill -9 loses at
@@ -35,8 +35,11 @@ pub const FLUSH_EVERY: Duration = Duration::from_secs(2);
 pub const MAX_WAITING: usize = 100_000;
 /// How long a flush waits for another server's flush to end.
 pub const BUSY_TIMEOUT: Duration = Duration::from_millis(500);
-#[path = "usage_file.rs"]
+pub mod counts;
 mod file;
+pub mod invoice;
+pub mod period;
+pub mod report;
 pub use file::{USAGE_APPLICATION_ID, open_file, usage_path};
 
 /// Counts not yet written, by key, so that counting a key already waiting
@@ -349,9 +352,7 @@ fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> R
     tx.commit().map_err(fail)
 }
 
-#[path = "usage_shared.rs"]
 mod shared;
 
 #[cfg(test)]
-#[path = "usage_tests.rs"]
 mod tests;

@@ -1,7 +1,7 @@
 //! One key's requests in one hour (or, for counts kept before hours, one
 //! day), by how they were answered: what the counter keeps in memory
-//! (usage.rs), the usage file holds (usage_report.rs reads it) and Redis
-//! adds up (redis/usage.rs).
+//! (usage/mod.rs), the usage file holds (usage/report.rs reads it) and Redis
+//! adds up (redis/usage/).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

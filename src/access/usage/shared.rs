@@ -1,5 +1,5 @@
 //! Usage with Redis named: the same counting in memory, with flushes going
-//! to Redis in numbered batches (access/redis/usage.rs) instead of the usage
+//! to Redis in numbered batches (access/redis/usage/) instead of the usage
 //! file, and today's counts read from there.
 
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use crate::access::redis::usage::{self as shared, Row, SharedUsage};
 use crate::dates;
 
 impl Usage {
-    /// Counts go to Redis from now on (access/redis/usage.rs).
+    /// Counts go to Redis from now on (access/redis/usage/).
     pub fn share(&self, usage: Arc<SharedUsage>, requests: Arc<Redis>) {
         let _ = self.shared.set((usage, requests));
     }
@@ -26,7 +26,7 @@ impl Usage {
         shared.stop()
     }
 
-    /// Adds what waits to Redis in numbered batches (access/redis/usage.rs).
+    /// Adds what waits to Redis in numbered batches (access/redis/usage/).
     /// While earlier batches are not taken, new counts wait here, bounded by
     /// `MAX_WAITING` as without Redis, rather than as ever more batches.
     pub(super) fn flush_shared(&self, shared: &SharedUsage) -> Result<(), String> {

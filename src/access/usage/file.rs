@@ -1,5 +1,5 @@
 //! The usage file itself: where it lies beside the keys file, its tables,
-//! and opening it for writing (private, WAL) (usage.rs owns what goes in).
+//! and opening it for writing (private, WAL) (mod.rs owns what goes in).
 //!
 //! Requests are counted per key and UTC hour (`usage_hours`), so that a
 //! report may cut days in another zone. `usage` holds what builds that

@@ -1,4 +1,4 @@
-//! Tests of usage_invoice.rs: a month's totals with a plan change inside
+//! Tests of usage/invoice.rs: a month's totals with a plan change inside
 //! it, a zone's day boundary, keys with no usage, and an unknown key.
 use super::*;
 

@@ -1,4 +1,4 @@
-//! Tests of usage.rs: the usage file's name and mode,
+//! Tests of the usage module (mod.rs): the usage file's name and mode,
 //! flushes from two servers adding up, a failed flush's counts kept for the
 //! next, the bound on what waits, and reading a day while flushes run.
 use super::*;
@@ -34,7 +34,7 @@ fn flushes_from_two_servers_add_up() {
     a.count("key_a", 200, day * 86_400 + 3);
     a.flush(BUSY_TIMEOUT).unwrap();
     let got =
-        crate::access::usage_report::day(a.path(), "key_a", &dates::format_date(day)).unwrap();
+        crate::access::usage::report::day(a.path(), "key_a", &dates::format_date(day)).unwrap();
     assert_eq!(
         got,
         Counts {
@@ -44,7 +44,7 @@ fn flushes_from_two_servers_add_up() {
             ..Counts::default()
         }
     );
-    let summary = crate::access::usage_report::summary(a.path(), "1970-01-01").unwrap();
+    let summary = crate::access::usage::report::summary(a.path(), "1970-01-01").unwrap();
     assert_eq!(
         summary["key_a"],
         (Some(dates::format_timestamp(day * 86_400 + 9)), 6)
@@ -77,7 +77,7 @@ fn a_failed_flush_keeps_the_counts_for_the_next() {
     );
     std::fs::remove_dir(usage.path()).unwrap();
     usage.flush(BUSY_TIMEOUT).unwrap();
-    let got = crate::access::usage_report::day(usage.path(), "key_a", "1970-01-02").unwrap();
+    let got = crate::access::usage::report::day(usage.path(), "key_a", "1970-01-02").unwrap();
     assert_eq!(
         got,
         Counts {
@@ -202,7 +202,7 @@ fn days_counted_before_hours_are_kept_and_read_beside_them() {
     usage.count("key_a", 200, 3 * 3_600 + 5);
     usage.count("key_a", 503, 3 * 3_600 + 6);
     usage.flush(BUSY_TIMEOUT).unwrap();
-    let rows = crate::access::usage_report::rows(&path, "1970-01-01", "1970-01-01", None).unwrap();
+    let rows = crate::access::usage::report::rows(&path, "1970-01-01", "1970-01-01", None).unwrap();
     let periods: Vec<(&str, [u64; 4])> = rows
         .iter()
         .map(|r| (r.period.as_str(), r.counts.values()))
