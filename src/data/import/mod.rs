@@ -25,8 +25,7 @@
 
 mod area;
 mod check;
-mod csv_records;
-mod from_csv;
+mod csv;
 mod from_jsonl;
 pub mod guard;
 mod history;
@@ -53,7 +52,7 @@ use crate::dates;
 
 use area::{Area, Span};
 pub use check::check;
-pub use from_csv::CsvOptions;
+pub use csv::CsvOptions;
 use region::Region;
 use staging::{Format, Rereader, Staged};
 

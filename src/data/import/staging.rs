@@ -11,7 +11,7 @@ use std::io::BufRead;
 use rusqlite::{Connection, params};
 
 use super::area::{self, Row, Span};
-use super::from_csv::{self, CsvOptions};
+use super::csv::{self as from_csv, CsvOptions};
 use super::from_jsonl;
 use super::problems::{DUPLICATE, Problems, READING, RULES};
 use super::province_extents;

@@ -13,15 +13,14 @@ use std::io::{BufRead, Cursor, SeekFrom};
 use csv::{ByteRecord, Position, ReaderBuilder, StringRecord, Trim};
 
 use super::area::{Draft, DraftDimension, Row, Span};
-use super::csv_records::{FIELDS_MAX, Next, Read, Records};
 use super::{ROW_BYTES_MAX, too_long};
 use crate::domain::DIMENSIONS;
 use cells::{Decimals, history, iso_date, list, other_names};
+use records::{FIELDS_MAX, Next, Read, Records};
 
-#[path = "csv_cells.rs"]
 mod cells;
-#[path = "csv_encoding.rs"]
 mod encoding;
+mod records;
 
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
@@ -72,7 +71,7 @@ impl Header {
     }
 }
 
-/// How a row is read again from its bytes: as `csv_records` read it in the
+/// How a row is read again from its bytes: as `records` read it in the
 /// whole file, with the same csv_core settings (RFC 4180 quotes, `#`
 /// comments) and every field trimmed.
 fn builder(delimiter: u8) -> ReaderBuilder {
@@ -89,7 +88,7 @@ fn builder(delimiter: u8) -> ReaderBuilder {
 /// bytes' place in the file; returns the header, which `row_at` needs. A
 /// header that cannot be used gives one `Row` with its problems and no
 /// others: without the columns no row can be understood. A row past a cap
-/// (`csv_records`) is its own problem and is not held. An error reading the
+/// (`records`) is its own problem and is not held. An error reading the
 /// file itself (not its content) stops the reading.
 pub fn each_row(
     input: impl BufRead,
@@ -537,5 +536,4 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
 }
 
 #[cfg(test)]
-#[path = "from_csv_tests.rs"]
 mod tests;

@@ -296,5 +296,5 @@ fn grow<T: Default + Clone>(buf: &mut Vec<T>, max: usize) -> bool {
 }
 
 #[cfg(test)]
-#[path = "csv_records_tests.rs"]
+#[path = "records_tests.rs"]
 mod tests;

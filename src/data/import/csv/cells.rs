@@ -1,4 +1,4 @@
-//! Reading one CSV cell of an import (import/from_csv.rs) into a draft's
+//! Reading one CSV cell of an import (import/csv/) into a draft's
 //! value: numbers in plain decimal notation, with a decimal point or a
 //! decimal comma (as spreadsheets in South Africa's locale write them) but
 //! one of them throughout a file, history items, other names. A cell that
