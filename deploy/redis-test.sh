@@ -8,7 +8,7 @@
 # (deploy/redis-start.sh: requirepass in a config file of mode 0600, never in
 # argv), runs the ignored tests of tests/redis_shared.rs,
 # tests/redis_recovery.rs, tests/redis_spools.rs, tests/redis_strangers.rs,
-# tests/redis_garbage.rs and tests/redis_acl.rs (servers as the ACL user of
+# tests/redis_invalid_values.rs and tests/redis_acl.rs (servers as the ACL user of
 # docs/deployment.md)
 # against it one at a time, and stops that Redis by its own process id.
 set -euo pipefail

@@ -69,7 +69,7 @@ fn a_file_not_of_this_schema_is_refused_and_the_old_data_keeps_serving() {
             .count()
     };
     let staged = db.with_file_name("staged.db");
-    // Garbage, then a real SQLite file without our application_id.
+    // InvalidValues, then a real SQLite file without our application_id.
     fs::write(
         &staged,
         b"this is not a database at all, not even close".repeat(100),

@@ -65,7 +65,7 @@ mod protocol;
 mod rate_limits;
 mod readme_examples;
 mod redis_acl;
-mod redis_garbage;
+mod redis_invalid_values;
 mod redis_recovery;
 mod redis_shared;
 mod redis_spools;

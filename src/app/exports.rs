@@ -26,7 +26,7 @@ use crate::error::{ApiError, ApiResult};
 /// its client reads, and takes CPU beside the workers' (measured
 /// at four, bench/RESULTS.md): a number to change with a measurement, not
 /// a flag. A client too slow to take its export is closed
-/// (transport/pace.rs), so slow readers do not hold these for long.
+/// (transport/export_pace.rs), so slow readers do not hold these for long.
 pub const MAX_EXPORTS: usize = 4;
 /// Exports one key may stream at once by default (`--max-exports-per-key`,
 /// 1 to `MAX_EXPORTS`), so that one client cannot hold every slot.

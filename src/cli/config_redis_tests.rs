@@ -84,13 +84,13 @@ fn help_names_redis_for_the_binary_and_each_command() {
 
 #[test]
 fn trusted_fronts_come_from_the_flag_else_the_environment() {
-    use crate::transport::fronts::TrustedFronts;
+    use crate::transport::trusted_proxies::TrustedProxies;
     let env = |k: &str| (k == "AREA_TRUSTED_FRONT").then(|| "10.0.0.9".to_string());
     let fronts = |line: &str| match parse(&args(line), &env).unwrap() {
         Command::Serve(c) => c.limits.fronts,
         _ => panic!("{line}"),
     };
-    let named = |list: &str| TrustedFronts::parse(list).unwrap();
+    let named = |list: &str| TrustedProxies::parse(list).unwrap();
     assert_eq!(fronts("serve"), named("10.0.0.9"));
     assert_eq!(
         fronts("serve --trusted-front 10.0.0.5,::1"),
@@ -99,11 +99,11 @@ fn trusted_fronts_come_from_the_flag_else_the_environment() {
     let Command::Serve(c) = parse(&args("serve"), &no_env).unwrap() else {
         panic!()
     };
-    assert_eq!(c.limits.fronts, TrustedFronts::default());
+    assert_eq!(c.limits.fronts, TrustedProxies::default());
     let cleared = |k: &str| (k == "AREA_TRUSTED_FRONT").then(|| " ".to_string());
     let Command::Serve(c) = parse(&args("serve"), &cleared).unwrap() else {
         panic!()
     };
-    assert_eq!(c.limits.fronts, TrustedFronts::default());
+    assert_eq!(c.limits.fronts, TrustedProxies::default());
     assert!(parse(&args("serve --trusted-front 10.0.0.5:80"), &no_env).is_err());
 }

@@ -13,7 +13,9 @@ use crate::app::exports::DEFAULT_MAX_EXPORTS_PER_KEY;
 use crate::cli::flags::Flags;
 use crate::cli::help::SERVE_USAGE;
 use crate::server::ServeConfig;
-use crate::transport::fronts::{TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedFronts};
+use crate::transport::trusted_proxies::{
+    TRUSTED_FRONT_FLAG, TRUSTED_FRONT_VARIABLE, TrustedProxies,
+};
 use crate::transport::{ConnLimits, Logged};
 
 impl Context<'_> {
@@ -99,7 +101,7 @@ impl Context<'_> {
         let fronts = f
             .value(TRUSTED_FRONT_FLAG)
             .or_else(|| (self.env)(TRUSTED_FRONT_VARIABLE).filter(|v| !v.trim().is_empty()));
-        let fronts = fronts.as_deref().map(TrustedFronts::parse).transpose();
+        let fronts = fronts.as_deref().map(TrustedProxies::parse).transpose();
         let access_log = self
             .setting(f, "--access-log", "AREA_ACCESS_LOG")
             .map(|word| Logged::parse(&word))
@@ -119,7 +121,7 @@ impl Context<'_> {
         #[cfg(feature = "fault-injection")]
         let limits = match (self.env)("AREA_FAULT_EXPORT_PACE") {
             Some(pace) => ConnLimits {
-                export_pace: crate::transport::pace::Pace::parse(&pace)
+                export_pace: crate::transport::export_pace::Pace::parse(&pace)
                     .map_err(usage_error(SERVE_USAGE))?,
                 ..limits
             },

@@ -3,7 +3,7 @@
 //! and the stop wakes it at once, so a quiet server's threads wake only when
 //! there is work for them, and shutdown never waits an interval for one.
 //! The keys' watcher also wakes when a request asks it to look
-//! (access/shared_check.rs), so it sleeps on the keys' own bell, which the
+//! (access/shared_check.rs), so it sleeps on the keys' own wake-up, which the
 //! stop rings as well.
 
 use std::sync::{Arc, Condvar, Mutex};

@@ -75,7 +75,7 @@ impl Layer {
             }
             thread::sleep(Duration::from_millis(10));
         }
-        shared.waits.bell.ring();
+        shared.waits.stop_event.set();
         // Each worker ends at its next wait; one still in a turn past the
         // wait below is left to end with the process, so that the exit
         // deadline holds under load.

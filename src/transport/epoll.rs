@@ -56,7 +56,7 @@ impl Epoll {
     }
 
     /// Registers `fd` level-triggered and for every waiter: while it stays
-    /// readable, each wait reports it (the stop bell, bells.rs).
+    /// readable, each wait reports it (the stop event, timers.rs).
     pub fn add_always(&self, fd: impl AsFd, key: usize) -> io::Result<()> {
         self.ctl(libc::EPOLL_CTL_ADD, fd, key, libc::EPOLLIN as u32)
     }

@@ -1,5 +1,5 @@
 //! The layer itself, apart from the app: the readiness set with its tick
-//! and stop bell, the listeners, the workers and the access log, started
+//! and stop event, the listeners, the workers and the access log, started
 //! over any `Service` and stopped by drain.rs. What they share is grouped
 //! by who reads it: the waits, the listeners, the table, the bounds, and
 //! what answering needs.
@@ -11,7 +11,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::access_log::AccessLog;
-use super::bells::{Bell, Tick};
 use super::counters::LayerCounts;
 use super::courtesy::Courtesy;
 use super::epoll::{Epoll, Interest};
@@ -19,6 +18,7 @@ use super::limits::ConnLimits;
 use super::listener::AcceptSwitch;
 use super::request::RequestIds;
 use super::table::Table;
+use super::timers::{StopEvent, Tick};
 use super::{Service, spawn, workers};
 
 /// How long shutdown waits for connections and exports at most: the process
@@ -64,7 +64,7 @@ pub(super) struct Waits {
     pub(super) tick: Tick,
     /// Rung when every connection is closed (or the deadline passed): the
     /// workers end.
-    pub(super) bell: Bell,
+    pub(super) stop_event: StopEvent,
 }
 
 /// A listener, the switch that stops it accepting, and until when its
@@ -137,11 +137,16 @@ impl Layer {
         let tick = Tick::every(workers::TICK).map_err(watch)?;
         set.add(&tick, workers::TICK_KEY, Interest::Read)
             .map_err(watch)?;
-        let bell = Bell::new().map_err(watch)?;
-        set.add_always(&bell, workers::STOP_KEY).map_err(watch)?;
+        let stop_event = StopEvent::new().map_err(watch)?;
+        set.add_always(&stop_event, workers::STOP_KEY)
+            .map_err(watch)?;
         let shared = Arc::new(Shared {
             stopped_at: OnceLock::new(),
-            waits: Waits { set, tick, bell },
+            waits: Waits {
+                set,
+                tick,
+                stop_event,
+            },
             listeners,
             accept_failing: AtomicBool::new(false),
             table: Table::default(),

@@ -1,15 +1,15 @@
 //! The bounds the layer holds every connection to, and the two connection
 //! caps: in all (`--max-connections`) and per client address
 //! (`--max-connections-per-address`). docs/http-layer.md names the test of each.
-//! How slowly an export may be taken is pace.rs's.
+//! How slowly an export may be taken is export_pace.rs's.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use super::access_log::Logged;
-use super::fronts::TrustedFronts;
-use super::pace::Pace;
+use super::export_pace::Pace;
+use super::trusted_proxies::TrustedProxies;
 use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 /// Header lines a request may have; one more is 431 headers_too_large.
@@ -41,9 +41,9 @@ pub struct ConnLimits {
     /// Count loopback clients too (only the per-address cap's own test).
     pub count_loopback: bool,
     /// Peers that are fronts: not counted by the per-address cap, and
-    /// believed about the client (fronts.rs).
-    pub fronts: TrustedFronts,
-    /// How slowly a client may take an export (pace.rs).
+    /// believed about the client (trusted_proxies.rs).
+    pub fronts: TrustedProxies,
+    /// How slowly a client may take an export (export_pace.rs).
     pub export_pace: Pace,
     /// Which answers the access log prints.
     pub access_log: Logged,
@@ -55,7 +55,7 @@ impl Default for ConnLimits {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             per_address: DEFAULT_MAX_PER_ADDRESS,
             count_loopback: false,
-            fronts: TrustedFronts::default(),
+            fronts: TrustedProxies::default(),
             export_pace: Pace::default(),
             access_log: Logged::default(),
         }
@@ -84,7 +84,7 @@ pub enum AddrKey {
 /// The key `peer` counts under, or None when it is not counted (loopback,
 /// a front or a local tool, unless `count_loopback`).
 pub fn addr_key(peer: &SocketAddr, count_loopback: bool) -> Option<AddrKey> {
-    let ip = super::fronts::plain(peer.ip());
+    let ip = super::trusted_proxies::plain(peer.ip());
     if ip.is_loopback() && !count_loopback {
         return None;
     }

@@ -7,10 +7,10 @@
 //! - layer.rs starts the layer and holds what its threads share;
 //! - listener.rs makes a listener and the switch that stops it accepting;
 //! - workers.rs runs the workers, all waiting at once on one readiness set
-//!   (epoll.rs, with the tick and the stop bell of bells.rs), and sweeps
+//!   (epoll.rs, with the tick and the stop event of timers.rs), and sweeps
 //!   the timeouts, and courtesy.rs says when a worker yields its core;
 //! - accept.rs admits connections into table.rs's table, under the caps of
-//!   limits.rs, believing the fronts of fronts.rs about the client;
+//!   limits.rs, believing the fronts of trusted_proxies.rs about the client;
 //! - conn.rs is one connection's turn, phase.rs the phase it is in (idle,
 //!   reading a head, writing, lingering) and its timeouts, linger.rs the
 //!   lingering close;
@@ -18,7 +18,7 @@
 //! - request.rs and response.rs are what the layer and its service trade,
 //!   service.rs the `Service` and the meeting with it, serialize.rs an
 //!   answer's bytes;
-//! - stream.rs streams an export on a thread of its own, pace.rs how slowly
+//! - stream.rs streams an export on a thread of its own, export_pace.rs how slowly
 //!   its client may read it;
 //! - access_log.rs is the log's thread, log_target.rs what it prints of a
 //!   target, counters.rs what the layer counts;
@@ -52,20 +52,18 @@ compile_error!("the HTTP layer waits on epoll (src/transport/epoll.rs): it build
 
 mod accept;
 mod access_log;
-mod bells;
 mod conn;
 mod counters;
 mod courtesy;
 mod drain;
 mod epoll;
-pub mod fronts;
+pub mod export_pace;
 pub mod head;
 mod layer;
 pub mod limits;
 mod linger;
 pub mod listener;
 mod log_target;
-pub mod pace;
 mod phase;
 mod request;
 mod response;
@@ -73,6 +71,8 @@ mod serialize;
 mod service;
 mod stream;
 mod table;
+mod timers;
+pub mod trusted_proxies;
 mod workers;
 
 /// Starts a named thread.

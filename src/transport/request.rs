@@ -20,7 +20,7 @@ pub struct Request {
     /// The content codings the client takes (app/encoding.rs reads it).
     pub accept_encoding: Option<String>,
     /// Who to count unauthenticated requests against: the peer, or a trusted
-    /// front's X-Real-IP (fronts.rs).
+    /// front's X-Real-IP (trusted_proxies.rs).
     pub client: Option<IpAddr>,
     /// Bytes of all header lines, for the 16 KiB limit.
     pub header_bytes: usize,

@@ -5,7 +5,7 @@
 //! (app/exports.rs), so a client that takes its answer too slowly is closed
 //! (reset, not lingered: what the kernel holds for it is dropped with it):
 //! one that takes nothing for `--client-timeout`, or less than the pace of
-//! pace.rs. Both are logged and counted in `area_exports_too_slow_total`.
+//! export_pace.rs. Both are logged and counted in `area_exports_too_slow_total`.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::export_pace::{Pace, TooSlow, Watch};
 use super::layer::Shared;
 use super::limits::{LINGER_BYTES, LINGER_FOR};
-use super::pace::{Pace, TooSlow, Watch};
 use super::service::Streamed;
 
 /// How much of a streamed body is read and sent at a time.

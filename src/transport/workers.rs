@@ -3,7 +3,7 @@
 //! (conn.rs) with the connection to itself: registered one-shot, it reports
 //! nothing more until the worker re-arms it at the end of the turn, or closes
 //! it. A listener's event is a turn of accepting (accept.rs), the tick's a
-//! sweep of the timeouts (bells.rs), the stop bell's the end. Between two
+//! sweep of the timeouts (timers.rs), the stop event's the end. Between two
 //! turns, a worker may yield its core to the other workers (courtesy.rs).
 //!
 //! Closing never races with a turn: whoever closes (a turn, the sweep, an
@@ -40,7 +40,7 @@ pub fn lock(cell: &Mutex<Conn>) -> MutexGuard<'_, Conn> {
     cell.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A worker's loop, until the stop bell.
+/// A worker's loop, until the stop event.
 pub fn work(shared: &Arc<Shared>) {
     let courtesy = &shared.courtesy;
     let mut run = Run::new(courtesy);

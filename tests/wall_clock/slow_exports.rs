@@ -4,7 +4,7 @@
 //! closed and counted, and a third key then exports the whole dataset at
 //! full speed without being closed; `--max-exports-per-key` sets a key's
 //! share. The rule's window is made short here (the fault-injection
-//! feature's `AREA_FAULT_EXPORT_PACE`); its defaults are pace.rs's.
+//! feature's `AREA_FAULT_EXPORT_PACE`); its defaults are export_pace.rs's.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::conn::Redis;
-use super::garbage::Kind;
+use super::invalid_values::Kind;
 use crate::access::buckets::Budget;
 
 /// Buckets' key prefix; each holds its tokens and when they were counted (ms).
@@ -129,7 +129,7 @@ impl SharedBuckets {
         };
         if bad != 0 {
             let why = "not tokens and a time; the bucket starts full again";
-            self.redis.garbage.found(Kind::Bucket, &bucket, why);
+            self.redis.invalid_values.found(Kind::Bucket, &bucket, why);
         }
         let left = left.parse::<f64>().unwrap_or(0.0);
         if granted == 0 {

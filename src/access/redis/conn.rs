@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::garbage::Garbage;
+use super::invalid_values::InvalidValues;
 use super::url::RedisUrl;
 
 /// How long a command of the CLI waits for Redis before giving up.
@@ -30,7 +30,7 @@ pub struct Redis {
     /// Calls that failed or were not tried because Redis was down.
     pub failures: AtomicU64,
     /// Bad values read through these connections.
-    pub garbage: Garbage,
+    pub invalid_values: InvalidValues,
 }
 
 impl Redis {
@@ -44,7 +44,7 @@ impl Redis {
             timeout,
             up: AtomicBool::new(true),
             failures: AtomicU64::new(0),
-            garbage: Garbage::default(),
+            invalid_values: InvalidValues::default(),
         })
     }
 

@@ -11,7 +11,7 @@ use redis::Commands;
 use serde::{Deserialize, Serialize};
 
 use super::conn::Redis;
-use super::garbage::Kind;
+use super::invalid_values::Kind;
 use crate::access::key_store::KeyTable;
 use crate::access::keys::{self, Caller, KeyRow};
 use crate::access::plan_history::PlanSince;
@@ -124,7 +124,7 @@ pub fn load(redis: &Redis) -> Result<KeyState, String> {
     Ok(KeyState {
         // A bad version is counted and said; the keys are good for all that.
         version: redis
-            .garbage
+            .invalid_values
             .version(VERSION, version.as_deref())
             .unwrap_or(0),
         keys,
@@ -142,7 +142,7 @@ fn good_record(redis: &Redis, id: &str, json: &[u8]) -> Option<KeyRecord> {
         Ok(r) => return Some(r),
     };
     redis
-        .garbage
+        .invalid_values
         .found(Kind::KeyRecord, &format!("{KEYS} field {id}"), &why);
     None
 }
@@ -156,7 +156,7 @@ fn good_plan(redis: &Redis, name: &str, limit: &[u8]) -> Option<(String, String)
         (Some(_), Ok(_)) => return Some((name.to_string(), limit.into_owned())),
     };
     redis
-        .garbage
+        .invalid_values
         .found(Kind::Plan, &format!("{PLANS} field {name}"), &why);
     None
 }
@@ -165,7 +165,7 @@ fn good_plan(redis: &Redis, name: &str, limit: &[u8]) -> Option<(String, String)
 /// number (counted and said): Redis answered, so this is no failure.
 pub fn version(redis: &Redis) -> Result<Option<u64>, String> {
     let raw: Option<Vec<u8>> = redis.call(|c| c.get(VERSION))?;
-    Ok(redis.garbage.version(VERSION, raw.as_deref()))
+    Ok(redis.invalid_values.version(VERSION, raw.as_deref()))
 }
 
 /// Writes one key's record and moves the version on.

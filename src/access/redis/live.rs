@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use super::budget::SharedBuckets;
 use super::conn::{BACKGROUND_TIMEOUT, REQUEST_TIMEOUT, Redis};
-use super::garbage;
 use super::instance::{INSTANCE_VARIABLE, Place, identity, write_private};
+use super::invalid_values;
 use super::keys::{self, KeyState};
 use super::spools::Spools;
 use super::url::RedisUrl;
@@ -241,14 +241,17 @@ impl Live {
     /// the bad values read from it.
     pub fn metrics(&self) -> String {
         use std::sync::atomic::Ordering::Relaxed;
-        let garbage = garbage::metrics(&[&self.requests.garbage, &self.background.garbage]);
+        let invalid = invalid_values::metrics(&[
+            &self.requests.invalid_values,
+            &self.background.invalid_values,
+        ]);
         format!(
             "# HELP area_redis_up Whether this server reaches Redis (1) or runs on its own (0).\n\
              # TYPE area_redis_up gauge\narea_redis_up {}\n\
              # HELP area_redis_failures_total Redis calls that failed or were skipped while it was away.\n\
              # TYPE area_redis_failures_total counter\narea_redis_failures_total {}\n\
              # HELP area_rate_limit_local_total Requests limited by this server's own bucket, Redis being away.\n\
-             # TYPE area_rate_limit_local_total counter\narea_rate_limit_local_total {}\n{garbage}",
+             # TYPE area_rate_limit_local_total counter\narea_rate_limit_local_total {}\n{invalid}",
             u8::from(self.requests.is_up()),
             self.requests.failures.load(Relaxed) + self.background.failures.load(Relaxed),
             self.buckets.fallbacks.load(Relaxed),

@@ -7,7 +7,7 @@
 //! `url_file` reads it from the file `AREA_REDIS_FILE` names;
 //! `conn` bounds each call by a timeout and knows whether Redis is up;
 //! `keys` holds keys and plans, `budget` each key's one bucket, `usage` the
-//! counts (sent as a `batch`); `garbage` what is found there that no command wrote; `live` is a
+//! counts (sent as a `batch`); `invalid_values` what is found there that no command wrote; `live` is a
 //! server's link (loads, watch, snapshot); `instance` names each server's
 //! snapshot and spool files, and `spools` has each spool sent by one server
 //! only; `files` moves a keys file into Redis and Redis back into files (migrate, backup),
@@ -18,8 +18,8 @@ pub mod budget;
 pub mod conn;
 pub mod file_usage;
 pub mod files;
-pub mod garbage;
 pub mod instance;
+pub mod invalid_values;
 pub mod keys;
 pub mod live;
 pub mod spools;

@@ -14,13 +14,13 @@ pub const TRUSTED_FRONT_VARIABLE: &str = "AREA_TRUSTED_FRONT";
 
 /// Loopback peers and the named fronts; none named by default.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct TrustedFronts {
+pub struct TrustedProxies {
     named: Vec<IpAddr>,
 }
 
-impl TrustedFronts {
+impl TrustedProxies {
     /// `ADDR[,ADDR…]`: IPv4 or IPv6 addresses, without ports.
-    pub fn parse(list: &str) -> Result<TrustedFronts, String> {
+    pub fn parse(list: &str) -> Result<TrustedProxies, String> {
         let named = list
             .split(',')
             .map(|item| {
@@ -33,7 +33,7 @@ impl TrustedFronts {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(TrustedFronts { named })
+        Ok(TrustedProxies { named })
     }
 
     /// Whether `peer` is a front: on loopback, or named.
@@ -56,7 +56,7 @@ impl TrustedFronts {
     }
 }
 
-impl fmt::Display for TrustedFronts {
+impl fmt::Display for TrustedProxies {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let named: Vec<String> = self.named.iter().map(IpAddr::to_string).collect();
         write!(f, "{}", named.join(", "))
@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn x_real_ip_is_believed_from_loopback_and_named_fronts_only() {
-        let fronts = TrustedFronts::parse("10.0.0.5, 2001:db8::7").unwrap();
+        let fronts = TrustedProxies::parse("10.0.0.5, 2001:db8::7").unwrap();
         let named = Some("203.0.113.5");
         let real = ip("203.0.113.5");
         for front in [
@@ -98,7 +98,7 @@ mod tests {
         let remote = ip("198.51.100.7");
         assert_eq!(fronts.client(remote, named), remote);
         assert_eq!(
-            TrustedFronts::default().client(ip("10.0.0.5"), named),
+            TrustedProxies::default().client(ip("10.0.0.5"), named),
             ip("10.0.0.5")
         );
         assert_eq!(
@@ -117,10 +117,10 @@ mod tests {
             "front.example",
             "10.0.0.0/8",
         ] {
-            let said = TrustedFronts::parse(bad).unwrap_err();
+            let said = TrustedProxies::parse(bad).unwrap_err();
             assert!(said.contains("--trusted-front"), "{said}");
         }
-        let fronts = TrustedFronts::parse("10.0.0.5,10.0.0.6").unwrap();
+        let fronts = TrustedProxies::parse("10.0.0.5,10.0.0.6").unwrap();
         assert_eq!(fronts.to_string(), "10.0.0.5, 10.0.0.6");
     }
 }

@@ -32,14 +32,14 @@ impl Kind {
 }
 
 #[derive(Default)]
-pub struct Garbage {
+pub struct InvalidValues {
     counts: [AtomicU64; KINDS.len()],
     /// The bad version last logged: the version is read a few times a
     /// second, and one bad value is logged once (and counted each time).
     version_said: Mutex<Option<Vec<u8>>>,
 }
 
-impl Garbage {
+impl InvalidValues {
     /// Logs a bad value of `kind` at Redis key `key`, then counts it: an
     /// operator who sees the count in /metrics finds the line already in the
     /// log.
@@ -94,7 +94,7 @@ impl Garbage {
 }
 
 /// Lines for /metrics: the bad values read through each of `sources`.
-pub fn metrics(sources: &[&Garbage]) -> String {
+pub fn metrics(sources: &[&InvalidValues]) -> String {
     let mut out = String::from(
         "# HELP area_redis_errors_total Values read from Redis that are not what a command \
          wrote there, each logged with its key and left out.\n\
@@ -116,17 +116,17 @@ mod tests {
 
     #[test]
     fn a_bad_version_is_counted_each_time_and_a_good_one_read() {
-        let garbage = Garbage::default();
-        assert_eq!(garbage.version("v", None), Some(0));
-        assert_eq!(garbage.version("v", Some(b"12")), Some(12));
+        let invalid = InvalidValues::default();
+        assert_eq!(invalid.version("v", None), Some(0));
+        assert_eq!(invalid.version("v", Some(b"12")), Some(12));
         for bad in [&b"x"[..], b"-1", b"1.5", b"\xff"] {
-            assert_eq!(garbage.version("v", Some(bad)), None);
+            assert_eq!(invalid.version("v", Some(bad)), None);
         }
-        assert_eq!(garbage.version("v", Some(b"x")), None);
-        assert_eq!(garbage.of(Kind::Version), 5);
-        assert_eq!(garbage.version("v", Some(b"13")), Some(13));
-        garbage.found(Kind::Bucket, "b", "not a number");
-        let lines = metrics(&[&garbage, &Garbage::default()]);
+        assert_eq!(invalid.version("v", Some(b"x")), None);
+        assert_eq!(invalid.of(Kind::Version), 5);
+        assert_eq!(invalid.version("v", Some(b"13")), Some(13));
+        invalid.found(Kind::Bucket, "b", "not a number");
+        let lines = metrics(&[&invalid, &InvalidValues::default()]);
         assert!(lines.contains("area_redis_errors_total{kind=\"version\"} 5\n"));
         assert!(lines.contains("area_redis_errors_total{kind=\"bucket\"} 1\n"));
         assert!(lines.contains("area_redis_errors_total{kind=\"key_record\"} 0\n"));

@@ -1,8 +1,8 @@
-//! The readiness set's own two descriptors, beside the listeners and the
-//! connections. The tick: a timer armed once when the layer starts, firing
+//! The readiness set's own two descriptors, a timer and an event, beside the
+//! listeners and the connections. The tick: a timer (a timerfd) armed once when the layer starts, firing
 //! every `TICK` for as long as it runs; one worker at a time takes its event
 //! (one-shot) and sweeps the timeouts, so they are kept while every worker
-//! waits, and no wait arms a timer of its own. The stop bell: once rung it
+//! waits, and no wait arms a timer of its own. The stop event (an eventfd): once set it
 //! stays readable, level-triggered, so every waiting worker is woken in turn
 //! and ends.
 
@@ -51,23 +51,23 @@ impl AsFd for Tick {
 }
 
 /// Readable for good once rung.
-pub struct Bell(File);
+pub struct StopEvent(File);
 
-impl Bell {
-    pub fn new() -> io::Result<Bell> {
+impl StopEvent {
+    pub fn new() -> io::Result<StopEvent> {
         let flags = libc::EFD_NONBLOCK | libc::EFD_CLOEXEC;
         // SAFETY: takes no pointer; returns a new descriptor or -1.
         let fd = checked(unsafe { libc::eventfd(0, flags) })?;
         // SAFETY: `fd` was just opened and nothing else owns it.
-        Ok(Bell(File::from(unsafe { OwnedFd::from_raw_fd(fd) })))
+        Ok(StopEvent(File::from(unsafe { OwnedFd::from_raw_fd(fd) })))
     }
 
-    pub fn ring(&self) {
+    pub fn set(&self) {
         let _ = (&self.0).write(&1u64.to_ne_bytes());
     }
 }
 
-impl AsFd for Bell {
+impl AsFd for StopEvent {
     fn as_fd(&self) -> BorrowedFd<'_> {
         self.0.as_fd()
     }
@@ -82,10 +82,10 @@ mod tests {
     use std::time::Instant;
 
     #[test]
-    fn the_bell_wakes_every_waiter() {
+    fn the_stop_event_wakes_every_waiter() {
         let set = Arc::new(Epoll::new().unwrap());
-        let bell = Bell::new().unwrap();
-        set.add_always(&bell, 3).unwrap();
+        let stop_event = StopEvent::new().unwrap();
+        set.add_always(&stop_event, 3).unwrap();
         let waiters: Vec<_> = (0..4)
             .map(|_| {
                 let set = set.clone();
@@ -93,7 +93,7 @@ mod tests {
             })
             .collect();
         thread::sleep(Duration::from_millis(100));
-        bell.ring();
+        stop_event.set();
         for w in waiters {
             assert_eq!(w.join().unwrap(), Some(3));
         }
