@@ -15,7 +15,7 @@ use crate::cli::info::INFO_FORMATS;
 pub use crate::cli::info::InfoFormat;
 use crate::data::import::{self, CsvOptions, region::Region};
 use crate::server::ServeConfig;
-pub use keys_config::{By, CreateFormat, Format, KeysAction, KeysFile, PlansAction};
+pub use keys::{By, CreateFormat, Format, KeysAction, KeysFile, PlansAction};
 
 pub const DEFAULT_DB: &str = "data/areas.db";
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -352,16 +352,11 @@ fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get()) * 2
 }
 
-#[path = "keys_config.rs"]
-mod keys_config;
-
-#[path = "serve_config.rs"]
-mod serve_config;
+mod keys;
+mod serve;
 
 #[cfg(test)]
-#[path = "config_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "config_redis_tests.rs"]
 mod redis_tests;
