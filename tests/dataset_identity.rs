@@ -167,6 +167,22 @@ fn a_refused_reload_is_degraded_and_counted_until_a_good_file_comes() {
 }
 
 #[test]
+fn putting_the_served_file_back_after_a_refused_one_ends_degraded() {
+    let (db, _key, server) = Served::spawn_keyed("identity-put-back", Plan::Starter, &[]);
+    let kept = db.with_file_name("served.db");
+    fs::hard_link(&db, &kept).unwrap();
+    let staged = db.with_file_name("staged.db");
+    fs::write(&staged, b"not a database".repeat(100)).unwrap();
+    fs::rename(&staged, &db).unwrap();
+    health_until(server.addr, |h| h["status"] == "degraded");
+    // The very file served, renamed back: nothing to reload, and all is well.
+    fs::rename(&kept, &db).unwrap();
+    let ok = health_until(server.addr, |h| h["status"] == "ok");
+    assert!(ok.get("reason").is_none(), "{ok}");
+    assert!(server.logged("is the served dataset again"));
+}
+
+#[test]
 fn info_prints_a_datasets_identity_and_refuses_another_file() {
     let db = fresh_db("identity-info");
     let out = run_ok(&["info", db.to_str().unwrap()]);

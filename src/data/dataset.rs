@@ -310,6 +310,16 @@ impl Store {
                 }
                 self.reload();
             }
+            // The file served was put back after a refused one: the path
+            // names good data again, and nothing needs reloading.
+            Some(id) if serving == Some(id) && self.degraded().is_some() => {
+                log::info!(
+                    "{} is the served dataset again; no longer degraded",
+                    self.path.display()
+                );
+                *self.refused.write().unwrap_or_else(|p| p.into_inner()) = None;
+                *self.degraded.write().unwrap_or_else(|p| p.into_inner()) = None;
+            }
             _ => {}
         }
     }
