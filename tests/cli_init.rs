@@ -119,7 +119,12 @@ fn serve_refuses_a_missing_or_foreign_file_with_exit_1_and_no_panic() {
         .unwrap()
         .execute_batch("CREATE TABLE t (x)")
         .unwrap();
-    for db in [dir.join("missing.db"), text_file, foreign] {
+    for db in [
+        dir.join("missing.db"),
+        dir.join("no-folder/areas.db"),
+        text_file,
+        foreign,
+    ] {
         let mut child = command(
             &[
                 "serve",
@@ -148,4 +153,11 @@ fn serve_refuses_a_missing_or_foreign_file_with_exit_1_and_no_panic() {
             "no panic: {err}"
         );
     }
+    // A start refused for want of a dataset writes nothing: no keys file (a
+    // key made in it would work on no server) and no folder for one.
+    assert!(!dir.join("no-folder").exists(), "no folder made");
+    assert!(
+        !dir.join("keys.db").exists(),
+        "no keys file beside a missing dataset"
+    );
 }

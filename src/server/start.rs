@@ -38,6 +38,10 @@ fn pools(workers: usize) -> Pools {
 
 /// Opens the database and the keys, binds the address(es) and starts the workers.
 pub fn start(config: &ServeConfig) -> Result<Running, String> {
+    // Before anything is written: a start refused for its dataset leaves no
+    // keys file (nor its folder) where no server reads one.
+    use crate::data::db;
+    db::check_versions(&config.db, db::OLDEST_VERSION..=db::SCHEMA_VERSION)?;
     // The first command after an upgrade moves the dataset's keys out.
     // With Redis, the keys are there and no keys file is touched.
     // Held before the keys file is first opened: a restore renaming it
