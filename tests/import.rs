@@ -527,7 +527,7 @@ fn a_file_that_would_remove_most_served_areas_is_refused_unless_allowed() {
     ]);
     assert_ok(&allowed);
     assert!(
-        stderr(&allowed).contains("imported 1 areas"),
+        stderr(&allowed).contains("imported 1 area from"),
         "{}",
         stderr(&allowed)
     );

@@ -351,7 +351,9 @@ fn a_utf16_file_is_one_line_naming_it_by_its_mark() {
     assert!(
         text.contains("has 1 problem;")
             && text.contains("the file is not UTF-8: it is UTF-16")
-            && text.contains("Save As → CSV UTF-8"),
+            && text.contains("Save As → CSV UTF-8")
+            && text.contains("iconv -f UTF-16 -t UTF-8")
+            && !text.contains("WINDOWS-1252"),
         "{text}"
     );
     assert_eq!(text.lines().count(), 2, "{text}");

@@ -168,10 +168,13 @@ pub fn run(db: &Path, file: &Path, options: &Options) -> Result<String, String> 
 
 /// What an import that went through did, in one line.
 fn summary(db: &Path, file: &Path, built: &load::Built, existed: bool, staged: &Staged) -> String {
-    let count = built.count;
+    let count = match built.count {
+        1 => "1 area".to_string(),
+        n => format!("{n} areas"),
+    };
     if built.swap == Swap::KeepServed {
         return format!(
-            "{} holds the same {count} areas as {}, which is left as it was: no new dataset, \
+            "{} holds the same {count} as {}, which is left as it was: no new dataset, \
              and the kept datasets are unchanged",
             file.display(),
             db.display()
@@ -179,13 +182,13 @@ fn summary(db: &Path, file: &Path, built: &load::Built, existed: bool, staged: &
     }
     let done = if existed {
         format!(
-            "imported {count} areas from {} into {}",
+            "imported {count} from {} into {}",
             file.display(),
             db.display()
         )
     } else {
         format!(
-            "created {} with {count} areas from {}; create an API key with: area-scoring keys create --db {} --new-keys-file --plan PLAN",
+            "created {} with {count} from {}; create an API key with: area-scoring keys create --db {} --new-keys-file --plan PLAN",
             db.display(),
             file.display(),
             db.display()

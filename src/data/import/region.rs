@@ -124,15 +124,9 @@ impl Region {
         let hint = if self.contains(lng, lat) {
             "lat and lng look swapped".to_string()
         } else if self.contains(-lat, lng) {
-            format!(
-                "lat looks like it lost its minus sign ({} lies inside)",
-                -lat
-            )
+            sign_slip("lat", lat)
         } else if self.contains(lat, -lng) {
-            format!(
-                "lng looks like it lost its minus sign ({} lies inside)",
-                -lng
-            )
+            sign_slip("lng", lng)
         } else {
             "if the dataset covers more, give its box with --region MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT"
                 .to_string()
@@ -142,6 +136,17 @@ impl Region {
             self.describe()
         ))
     }
+}
+
+/// The hint for a coordinate whose other sign lies inside: a minus lost, or
+/// one too many.
+fn sign_slip(name: &str, value: f64) -> String {
+    let slip = if value > 0.0 {
+        "lost its minus sign"
+    } else {
+        "has a minus sign it should not"
+    };
+    format!("{name} looks like it {slip} ({} lies inside)", -value)
 }
 
 #[cfg(test)]
@@ -158,6 +163,12 @@ mod tests {
         assert!(
             sign.contains("lat looks like it lost its minus sign (-26.09 lies inside)"),
             "{sign}"
+        );
+        let added = r.problem(-29.85, -31.0292).unwrap();
+        assert!(
+            added
+                .contains("lng looks like it has a minus sign it should not (31.0292 lies inside)"),
+            "{added}"
         );
         let atlantic = r.problem(-30.0, 5.0).unwrap();
         assert!(!atlantic.contains("look"), "{atlantic}");

@@ -5,10 +5,15 @@
 
 use csv::ByteRecord;
 
-/// How to save a spreadsheet as UTF-8, said with every such problem.
-const SAVE_AS_UTF8: &str = "save it as UTF-8 and import it again \
-    (in Excel: Save As → CSV UTF-8 (Comma delimited); in LibreOffice: Save As → \
-    Text CSV, Character set Unicode (UTF-8); or iconv -f WINDOWS-1252 -t UTF-8)";
+/// How to save a spreadsheet as UTF-8, said with every such problem, ending
+/// with the `iconv` that converts from `encoding`.
+fn save_as_utf8(encoding: &str) -> String {
+    format!(
+        "save it as UTF-8 and import it again (in Excel: Save As → CSV UTF-8 (Comma \
+         delimited); in LibreOffice: Save As → Text CSV, Character set Unicode (UTF-8); \
+         or iconv -f {encoding} -t UTF-8)"
+    )
+}
 
 /// Windows-1252's characters for the bytes 0x80 to 0x9F, where it differs
 /// from Latin-1; `\0` where it has none.
@@ -22,7 +27,8 @@ pub fn utf16(start: &[u8]) -> Option<String> {
     (start.starts_with(b"\xff\xfe") || start.starts_with(b"\xfe\xff")).then(|| {
         format!(
             "the file is not UTF-8: it is UTF-16 (it starts with UTF-16's byte-order mark, \
-             as Excel's \"Unicode Text\" is saved); {SAVE_AS_UTF8}"
+             as Excel's \"Unicode Text\" is saved); {}",
+            save_as_utf8("UTF-16")
         )
     })
 }
@@ -40,7 +46,9 @@ pub fn not_utf8(record: &ByteRecord) -> Option<String> {
         ),
         None => format!("byte 0x{:02X} is no UTF-8", field[at]),
     };
-    Some(format!("the file is not UTF-8: {guess}; {SAVE_AS_UTF8}"))
+    // Windows-1252 is the likely one even unrecognised: Excel's CSV on Windows.
+    let save = save_as_utf8("WINDOWS-1252");
+    Some(format!("the file is not UTF-8: {guess}; {save}"))
 }
 
 /// The word of `field` holding byte `at`, at most 40 bytes of it.
