@@ -382,6 +382,18 @@ fn a_backup_is_a_working_copy_of_all_three_files() {
     assert_eq!(server.get("/v1/areas", &key).json()["total"], 30);
     let nowhere = keys_cmd(&db, &["backup", "/proc/no-such-dir/x"]);
     assert_eq!(nowhere.status.code(), Some(1));
+    // A second backup into the same folder replaces nothing of the first.
+    let first = std::fs::read(dir.join("keys.db")).unwrap();
+    let again = keys_cmd(&db, &["backup", dir.to_str().unwrap()]);
+    let said = crate::common::bin::text(&again.stderr);
+    assert_eq!(again.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("already holds a backup (keys.db); nothing was copied"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(dir.join("keys.db")).unwrap(), first);
+    let file = keys_cmd(&db, &["backup", path]);
+    assert!(crate::common::bin::text(&file.stderr).contains("is not a folder"));
 }
 
 #[test]

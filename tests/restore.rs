@@ -212,7 +212,8 @@ fn a_backup_holding_a_file_of_the_wrong_kind_changes_nothing() {
         "{said}"
     );
     assert_eq!(files_in(&folder), before, "nothing changed");
-    // Not SQLite at all.
+    // Not SQLite at all (a backup goes into a new folder, never over one).
+    fs::remove_dir_all(&dir).unwrap();
     backup(&db);
     fs::write(dir.join("areas.db"), "id,name\n1,Sea Point\n").unwrap();
     let out = restore(&db, &dir, true);
