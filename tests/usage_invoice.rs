@@ -148,7 +148,7 @@ fn a_month_invoice_counts_each_kind_of_answer_and_the_plans_a_key_had() {
     let mut rows = csv.lines();
     assert_eq!(
         rows.next(),
-        Some("key_id,label,plans,ok,client_errors,rate_limited,server_errors")
+        Some("key_id,label,plans,revoked_at,ok,client_errors,rate_limited,server_errors")
     );
     let [ok, client, limited, server] = seen;
     let today = &line_of_busy["plans"][1]["since"].as_str().unwrap()[..10];
@@ -157,15 +157,15 @@ fn a_month_invoice_counts_each_kind_of_answer_and_the_plans_a_key_had() {
     rows.sort();
     let mut want = [
         format!(
-            "{busy},\"Acme, Sandton\",\"free, growth from {today}\",{ok},{client},{limited},{server}"
+            "{busy},\"Acme, Sandton\",\"free, growth from {today}\",,{ok},{client},{limited},{server}"
         ),
-        format!("{idle},,starter,0,0,0,0"),
+        format!("{idle},,starter,,0,0,0,0"),
     ];
     want.sort();
     assert_eq!(rows, want);
     let table = cli_ok(&db, &["keys", "usage", "--month", &month]);
     assert!(
-        table.contains(&format!("{idle}\t-\tstarter\t0\t0\t0\t0")),
+        table.contains(&format!("{idle}\t-\tstarter\t-\t0\t0\t0\t0")),
         "{table}"
     );
 
@@ -177,6 +177,32 @@ fn a_month_invoice_counts_each_kind_of_answer_and_the_plans_a_key_had() {
     assert_eq!(days.len(), 1, "{days:?}");
     assert_eq!(counts(&days[0]), seen);
     assert!(days[0]["day"].as_str().unwrap().starts_with(&month));
+
+    // A revoked key says so on the invoice, and takes no other plan.
+    assert!(line(&lines, &idle)["revoked_at"].is_null());
+    let revoked = cli(&db, &["keys", "revoke", &idle]);
+    assert!(revoked.status.success(), "{}", text(&revoked.stderr));
+    let again = cli(&db, &["keys", "revoke", &idle]);
+    assert!(
+        text(&again.stderr).contains("was already revoked at 20"),
+        "{}",
+        text(&again.stderr)
+    );
+    let moved = cli(&db, &["keys", "set", &idle, "--plan", "growth"]);
+    assert_eq!(moved.status.code(), Some(1));
+    assert!(
+        text(&moved.stderr).contains("was revoked at"),
+        "{}",
+        text(&moved.stderr)
+    );
+    let after = json(&db, &["--month", &month]);
+    assert!(
+        line(&after, &idle)["revoked_at"]
+            .as_str()
+            .unwrap()
+            .ends_with('Z')
+    );
+    assert_eq!(line(&after, &idle)["plans"][0]["plan"], "starter");
 }
 
 #[test]
@@ -249,7 +275,7 @@ fn a_south_african_month_begins_and_ends_at_its_own_midnight() {
     );
     assert!(
         csv.contains(&format!(
-            "{id},Acme,\"free, growth from 2026-11-15\",38,3,1,3"
+            "{id},Acme,\"free, growth from 2026-11-15\",,38,3,1,3"
         )),
         "{csv}"
     );

@@ -154,14 +154,35 @@ fn must_exist(conn: &Connection, id: &str) -> Result<(), String> {
 }
 
 /// Revokes a key by id. Revoking twice keeps the first revocation time.
-pub fn revoke(conn: &Connection, id: &str) -> Result<(), String> {
+/// Returns when it was revoked before, for a key already revoked, whose
+/// first revocation stands.
+pub fn revoke(conn: &Connection, id: &str) -> Result<Option<String>, String> {
     must_exist(conn, id)?;
+    if let Some(at) = revoked_at(conn, id)? {
+        return Ok(Some(at));
+    }
     conn.execute(
         "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, dates::format_timestamp(dates::now_unix())],
     )
     .map_err(|e| e.to_string())?;
-    Ok(())
+    Ok(None)
+}
+
+fn revoked_at(conn: &Connection, id: &str) -> Result<Option<String>, String> {
+    conn.query_row("SELECT revoked_at FROM api_keys WHERE id = ?1", [id], |r| {
+        r.get(0)
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The refusal of a change to a revoked key: it answers no request again,
+/// so a new plan or label would say what is not so.
+pub fn refuse_revoked(id: &str, at: &str) -> String {
+    format!(
+        "{id} was revoked at {at} and keeps the plan and label it had; \
+         for a client's new access, make a new key with: area-scoring keys create"
+    )
 }
 
 /// `keys set`: moves a key to another plan and/or gives it another label,
@@ -173,6 +194,9 @@ pub fn set(
     label: Option<&str>,
 ) -> Result<(), String> {
     must_exist(conn, id)?;
+    if let Some(at) = revoked_at(conn, id)? {
+        return Err(refuse_revoked(id, &at));
+    }
     if let Some(label) = label {
         check_label(label)?;
         conn.execute(

@@ -161,7 +161,7 @@ there fails, saying where it looked, and makes none
   revoke   revokes the key with that id, on every server sharing the keys file within a second
   set      moves a key to another plan or gives it another label; the key itself stays the same
   usage    each key's requests over the days asked (an invoice): key_id, label, plans (the plan held
-           when the period began, then each change: \"free, growth from 2026-11-15\"), ok (2xx, 3xx),
+           when the period began, then each change: \"free, growth from 2026-11-15\"), revoked_at, ok (2xx, 3xx),
            client_errors (4xx but 429), rate_limited (429), server_errors (5xx, not to bill); every
            key that existed then is listed, with zeros where it has no usage, and an unknown --key
            is an error; --by day gives a row per key and day with usage instead; --month YYYY-MM

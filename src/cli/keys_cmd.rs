@@ -53,8 +53,10 @@ pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<()
         }
         KeysAction::List { format } => list(path, format)?,
         KeysAction::Revoke { id } => {
-            key_file::change(path, |conn| keys::revoke(conn, &id))?;
-            eprintln!("revoked {id} in {shown}");
+            match key_file::change(path, |conn| keys::revoke(conn, &id))? {
+                None => eprintln!("revoked {id} in {shown}"),
+                Some(at) => eprintln!("{id} was already revoked at {at}, in {shown}"),
+            }
         }
         KeysAction::Set { id, plan, label } => {
             key_file::change(path, |conn| keys::set(conn, &id, plan, label.as_deref()))?;

@@ -51,10 +51,10 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<
             let summary = usage::summary(&redis, &since)?;
             return Ok(Some(Listing::Keys(keys::list(&redis)?, summary, format)));
         }
-        KeysAction::Revoke { id } => {
-            keys::revoke(&redis, &id)?;
-            eprintln!("revoked {id} in Redis at {url}");
-        }
+        KeysAction::Revoke { id } => match keys::revoke(&redis, &id)? {
+            None => eprintln!("revoked {id} in Redis at {url}"),
+            Some(at) => eprintln!("{id} was already revoked at {at}, in Redis at {url}"),
+        },
         KeysAction::Set { id, plan, label } => {
             keys::set(&redis, &id, plan, label.as_deref())?;
             eprintln!("changed {id} in Redis at {url}");

@@ -20,6 +20,7 @@ struct Invoiced<'a> {
     label: &'a str,
     /// In JSON each with the time it began; in a cell, `plans_cell`.
     plans: &'a [PlanSince],
+    revoked_at: Option<&'a str>,
     #[serde(flatten)]
     counts: Named,
 }
@@ -98,7 +99,8 @@ fn invoice(
         .iter()
         .map(|t| {
             let plans = usage_invoice::plans_cell(&t.plans, &period.zone);
-            cells(&[&t.key_id, &t.label, &plans], t.counts)
+            let revoked = t.revoked_at.as_deref().unwrap_or("");
+            cells(&[&t.key_id, &t.label, &plans, revoked], t.counts)
         })
         .collect();
     let json: Vec<Invoiced> = totals
@@ -107,11 +109,16 @@ fn invoice(
             key_id: &t.key_id,
             label: &t.label,
             plans: &t.plans,
+            revoked_at: t.revoked_at.as_deref(),
             counts: t.counts.into(),
         })
         .collect();
     let json = serde_json::to_string(&json).map_err(|e| e.to_string())?;
-    Ok((header(&["key_id", "label", "plans"]), lines, json))
+    Ok((
+        header(&["key_id", "label", "plans", "revoked_at"]),
+        lines,
+        json,
+    ))
 }
 
 fn days(rows: &[UsageRow], period: &Period) -> Result<Printed, String> {

@@ -211,18 +211,23 @@ pub fn create(redis: &Redis, plan: Plan, label: &str) -> Result<(String, String)
     Ok((id, key))
 }
 
-/// `keys revoke`: revoking twice keeps the first revocation time.
-pub fn revoke(redis: &Redis, id: &str) -> Result<(), String> {
+/// `keys revoke`: revoking twice keeps the first revocation time, which is
+/// returned for a key already revoked.
+pub fn revoke(redis: &Redis, id: &str) -> Result<Option<String>, String> {
     let mut record = get(redis, id)?;
-    if record.revoked_at.is_none() {
-        record.revoked_at = Some(dates::format_timestamp(dates::now_unix()));
+    if let Some(at) = record.revoked_at {
+        return Ok(Some(at));
     }
-    put(redis, &record)
+    record.revoked_at = Some(dates::format_timestamp(dates::now_unix()));
+    put(redis, &record).map(|()| None)
 }
 
 /// `keys set`: another plan and/or label, the key unchanged.
 pub fn set(redis: &Redis, id: &str, plan: Option<Plan>, label: Option<&str>) -> Result<(), String> {
     let mut record = get(redis, id)?;
+    if let Some(at) = &record.revoked_at {
+        return Err(keys::refuse_revoked(id, at));
+    }
     if let Some(label) = label {
         keys::check_label(label)?;
         record.label = label.into();

@@ -72,6 +72,8 @@ pub struct KeyTotal {
     /// The plan held when the period began (or the key was made), then each
     /// change within it.
     pub plans: Vec<PlanSince>,
+    /// When the key was revoked, if it was: its usage ends there.
+    pub revoked_at: Option<String>,
     pub counts: Counts,
 }
 
@@ -146,6 +148,7 @@ pub fn totals(
             key_id: k.id.clone(),
             label: k.label.clone(),
             plans: plans_over(k, &start, &end),
+            revoked_at: k.revoked_at.clone(),
             counts: used.remove(&k.id).unwrap_or_default(),
         })
         .collect();
@@ -156,6 +159,7 @@ pub fn totals(
                 key_id,
                 label: String::new(),
                 plans: Vec::new(),
+                revoked_at: None,
                 counts,
             }),
     );
