@@ -329,3 +329,29 @@ fn a_rollback_killed_with_three_kept_is_finished_in_order_by_the_next() {
     let order: Vec<Vec<String>> = (0..3).map(|place| ids(&kept(&db, place))).collect();
     assert_eq!(order, [["a"], ["d"], ["c"]]);
 }
+
+#[test]
+fn a_file_that_is_no_dataset_rolled_away_from_is_set_aside_not_kept() {
+    let dir = scratch_dir("rollback-garbage");
+    let db = dir.join("areas.db");
+    assert_ok(&cli(&["init", "--db", db.to_str().unwrap()]));
+    assert_ok(&import_allowing_shrink(&db, &one_area(&dir, "one")));
+    // A wrong file renamed into place by hand.
+    let wrong = dir.join("wrong.db");
+    fs::write(&wrong, b"not a database".repeat(100)).unwrap();
+    fs::rename(&wrong, &db).unwrap();
+    let out = rollback(&db);
+    assert_ok(&out);
+    let said = stderr(&out);
+    assert!(
+        said.contains("was no dataset, and is set aside as"),
+        "{said}"
+    );
+    assert_eq!(ids(&db).len(), 938, "the seed is back");
+    let aside = dir.join("areas.db.not-a-dataset");
+    assert_eq!(fs::read(&aside).unwrap(), b"not a database".repeat(100));
+    assert!(
+        !kept(&db, 0).exists(),
+        "the wrong file is not among the kept datasets"
+    );
+}

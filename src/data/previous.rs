@@ -194,6 +194,9 @@ fn kept(db: &Path) -> Vec<PathBuf> {
 /// that rollbacks step back through every kept dataset in turn and lose
 /// none. Returns what was done, naming what it restored, for the command
 /// to print.
+/// Where rollback sets aside a served file that was no dataset.
+pub const REFUSED_SUFFIX: &str = ".not-a-dataset";
+
 pub fn rollback(db: &Path) -> Result<String, String> {
     let _writers = WriteLock::take(db)?;
     remove_stale_temps(db);
@@ -225,6 +228,23 @@ pub fn rollback(db: &Path) -> Result<String, String> {
     let done = format!("rolled {} back to {restored}", db.display());
     if !had_current {
         return Ok(done);
+    }
+    // What it replaced was no dataset (a wrong file renamed into place): it
+    // is set aside, not kept in line, where a later rollback would reach it.
+    if db::check_versions(&current, db::OLDEST_VERSION..=db::SCHEMA_VERSION).is_err() {
+        let aside = beside(db, REFUSED_SUFFIX);
+        return Ok(match fs::rename(&current, &aside) {
+            Ok(()) => format!(
+                "{done}; the file it replaced was no dataset, and is set aside as {} \
+                 (not among the kept datasets)",
+                aside.display()
+            ),
+            Err(e) => format!(
+                "{done}; the file it replaced was no dataset and cannot be set aside ({e}): \
+                 remove {}",
+                current.display()
+            ),
+        });
     }
     let cannot = |e: std::io::Error| {
         format!(
