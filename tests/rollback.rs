@@ -340,6 +340,13 @@ fn a_file_that_is_no_dataset_rolled_away_from_is_set_aside_not_kept() {
     let wrong = dir.join("wrong.db");
     fs::write(&wrong, b"not a database".repeat(100)).unwrap();
     fs::rename(&wrong, &db).unwrap();
+    let refused = import(&db, &one_area(&dir, "two"));
+    assert_fails(&refused);
+    assert!(
+        stderr(&refused).contains("area-scoring rollback --db"),
+        "{}",
+        stderr(&refused)
+    );
     let out = rollback(&db);
     assert_ok(&out);
     let said = stderr(&out);

@@ -270,8 +270,18 @@ fn check_target(db: &Path) -> Result<bool, String> {
         ));
     }
     // An older schema is fine: the file is written anew.
-    db::check_versions(db, db::OLDEST_VERSION..=db::SCHEMA_VERSION)
-        .map_err(|why| format!("refusing to replace {}: {why}", db.display()))?;
+    db::check_versions(db, db::OLDEST_VERSION..=db::SCHEMA_VERSION).map_err(|why| {
+        let back = crate::data::previous::previous_path(db);
+        let hint = match back.is_file() {
+            true => format!(
+                "; if a wrong file was put there, `area-scoring rollback --db {}` puts back {}",
+                db.display(),
+                back.display()
+            ),
+            false => String::new(),
+        };
+        format!("refusing to replace {}: {why}{hint}", db.display())
+    })?;
     Ok(true)
 }
 
