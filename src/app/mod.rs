@@ -11,7 +11,7 @@
 //! `caching` tags and encodes a successful answer (`encoding`, `gzip`);
 //! `sent` counts the body bytes handed to the connection.
 
-mod caching;
+pub(crate) mod caching;
 pub mod encoding;
 mod endpoints;
 pub mod exports;
@@ -225,7 +225,7 @@ impl App {
 
 /// The policy name the RateLimit fields give the budget of requests without
 /// a valid key; a key's budget is named by its plan.
-const KEYLESS_POLICY: &str = "keyless";
+pub(crate) const KEYLESS_POLICY: &str = "keyless";
 
 /// A budget's headers: the IETF draft's `RateLimit-Policy` and `RateLimit`
 /// fields (docs/api.md, "Rate limits"), and, for a key's budget, the

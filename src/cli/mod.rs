@@ -91,6 +91,10 @@ fn run(command: Command) -> Result<(), String> {
             println!("{}", info::run(&file, format)?);
             Ok(())
         }
+        Command::OpenApi => {
+            print!("{}", crate::api::openapi::text());
+            Ok(())
+        }
         // The server moves them itself, logging it (server::start).
         Command::Serve(config) => serve(&config),
         // With Redis, no dataset nor keys file is needed, nor touched.
