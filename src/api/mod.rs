@@ -9,7 +9,6 @@ pub mod contract;
 pub mod export;
 pub mod format;
 pub mod history;
-pub mod openapi;
 pub mod params;
 pub mod query;
 pub mod render;

@@ -4,14 +4,15 @@
 //!
 //! The order of the API checks is part of the contract: the first that fails
 //! answers (401, 429, 404 not_found, 405, 400, 403, 404 area_not_found).
-//! `public` answers the routes that need no key (`pages` the browser's);
+//! `public` answers the routes that need no key (`pages` the browser's,
+//! `openapi` the document that describes every answer);
 //! `endpoints` calls the
 //! handler of an API route; `http` adds CORS to the layer's `Request` and
 //! `Response` (src/transport/);
 //! `caching` tags and encodes a successful answer (`encoding`, `gzip`);
 //! `sent` counts the body bytes handed to the connection.
 
-pub(crate) mod caching;
+mod caching;
 pub mod encoding;
 mod endpoints;
 pub mod exports;
@@ -20,6 +21,7 @@ pub mod http;
 mod key_info;
 mod listing;
 pub mod metrics;
+pub mod openapi;
 mod pages;
 mod public;
 pub mod redis_link;
@@ -225,7 +227,7 @@ impl App {
 
 /// The policy name the RateLimit fields give the budget of requests without
 /// a valid key; a key's budget is named by its plan.
-pub(crate) const KEYLESS_POLICY: &str = "keyless";
+const KEYLESS_POLICY: &str = "keyless";
 
 /// A budget's headers: the IETF draft's `RateLimit-Policy` and `RateLimit`
 /// fields (docs/api.md, "Rate limits"), and, for a key's budget, the

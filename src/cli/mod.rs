@@ -92,7 +92,7 @@ fn run(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::OpenApi => {
-            print!("{}", crate::api::openapi::text());
+            print!("{}", crate::app::openapi::text());
             Ok(())
         }
         // The server moves them itself, logging it (server::start).

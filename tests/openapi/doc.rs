@@ -1,4 +1,4 @@
-//! Reading the document (`area_scoring::api::openapi`, which
+//! Reading the document (`area_scoring::app::openapi`, which
 //! docs/openapi.json holds): its query parameters, schemas and references.
 
 use std::collections::BTreeSet;
@@ -8,7 +8,7 @@ use serde_json::Value;
 
 pub fn doc() -> &'static Value {
     static DOC: OnceLock<Value> = OnceLock::new();
-    DOC.get_or_init(area_scoring::api::openapi::document)
+    DOC.get_or_init(area_scoring::app::openapi::document)
 }
 
 /// Follows a local `$ref` such as `#/components/schemas/X`.
