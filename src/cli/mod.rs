@@ -92,8 +92,11 @@ fn run(command: Command) -> Result<(), String> {
             Ok(())
         }
         Command::OpenApi => {
-            print!("{}", crate::app::openapi::text());
-            Ok(())
+            use std::io::Write;
+            let text = crate::app::openapi::text();
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write the document: {e}"))
         }
         // The server moves them itself, logging it (server::start).
         Command::Serve(config) => serve(&config),

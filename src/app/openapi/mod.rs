@@ -73,34 +73,6 @@ fn reference(kind: &str, name: &str) -> Value {
     json!({"$ref": format!("#/components/{kind}/{name}")})
 }
 
-/// A closed object schema: every property required unless `required` says
-/// which, and no other property allowed.
-fn object(properties: Value, required: Option<&[&str]>, description: Option<&str>) -> Value {
-    let mut schema = json!({"type": "object"});
-    if let Some(description) = description {
-        schema["description"] = json!(description);
-    }
-    let required: Vec<String> = match required {
-        Some(names) => names.iter().map(|n| n.to_string()).collect(),
-        None => properties
-            .as_object()
-            .expect("properties")
-            .keys()
-            .cloned()
-            .collect(),
-    };
-    schema["properties"] = properties;
-    schema["required"] = json!(required);
-    schema["additionalProperties"] = json!(false);
-    schema
-}
-
-/// `value` with `key` set: in place where it has the key, else last.
-fn with(mut value: Value, key: &str, member: Value) -> Value {
-    value[key] = member;
-    value
-}
-
 /// A bound as JSON writes it: a whole number without a fraction.
 fn number(x: f64) -> Value {
     if x.fract() == 0.0 && x.abs() < 1e15 {
@@ -108,9 +80,4 @@ fn number(x: f64) -> Value {
     } else {
         json!(x)
     }
-}
-
-/// A JSON object from members built in order.
-fn members<'a>(pairs: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
-    Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
