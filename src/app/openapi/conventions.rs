@@ -13,6 +13,7 @@ use crate::app::encoding::GZIP_MIN_BYTES;
 pub fn text() -> String {
     let plans: Vec<&str> = Plan::ALL.iter().map(|p| p.name()).collect();
     let plans = plans.join(", ");
+    let plan = crate::api::contract::HISTORY_PLAN.name();
     let (includes, dimensions) = (INCLUDES.len(), DIMENSIONS.len());
     let (exposed, window) = (exposed(), window());
     format!(
@@ -23,7 +24,7 @@ Conventions, for every operation:
 
 * **Authentication**: `Authorization: Bearer <API key>` (scheme in any case).
   Keys are on a plan: {plans}. Score history and
-  the export need growth or above. /healthz, /metrics, /v1/openapi.json and OPTIONS need no key.
+  the export need {plan} or above. /healthz, /metrics, /v1/openapi.json and OPTIONS need no key.
 * **Errors** have one shape, `{{"error": {{"code", "message", "status", "param"?, ...}}}}`,
   where `status` equals the HTTP status and `param` names the offending query
   parameter. Beside the message, for a person, some errors carry fields for a

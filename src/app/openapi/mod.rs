@@ -2,8 +2,10 @@
 //! docs/openapi.json, GET /v1/openapi.json), built from the contract itself:
 //! the constants of `api::contract`, the route table's parameters, the
 //! vocabulary of `domain`, the errors of `error` and the rate limits' fields.
-//! No value of the contract is written here a second time; the prose around
-//! the values, and the shapes of the answers, are written here once.
+//! No value the server holds is written here a second time; the prose around
+//! the values, the shapes of the answers and their examples are written here
+//! once. (The plans' default limits, which the keys file's schema sets, are
+//! named in prose.)
 //!
 //! - `schemas`: the bodies, errors included;
 //! - `headers`: the response headers;

@@ -6,7 +6,9 @@ use serde_json::{Map, Value, json};
 use super::headers::{self, CACHE, COMMON, RATE};
 use super::responses::{json_response, without_content};
 use super::{parameters, reference, success};
-use crate::api::contract::{COMPARE_IDS_MAX, COMPARE_IDS_MIN};
+use crate::api::contract::{
+    COMPARE_IDS_MAX, COMPARE_IDS_MIN, EXPORT_PLAN, HISTORY_PLAN, PERIOD_DEFAULT, Plan,
+};
 use crate::api::router::Route;
 
 pub use parameters::shared as shared_parameters;
@@ -128,13 +130,19 @@ fn area_operations() -> Value {
         json!({"Area": link("getArea", "$response.body#/area_id", "The area itself.")}),
     );
     let id = String::new;
+    let title = |plan: Plan| {
+        let name = plan.name();
+        format!("{}{}", name[..1].to_uppercase(), &name[1..])
+    };
+    let (export_plan, history_plan_title) = (title(EXPORT_PLAN), title(HISTORY_PLAN));
+    let (history_plan, history_days) = (HISTORY_PLAN.name(), PERIOD_DEFAULT.1);
     json!({
         "/v1/areas": keyed("listAreas", "List areas", "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding).", "areas", Route::ListAreas, responses(list_ok, &["403", "404"], false)),
         "/v1/areas/search": keyed("searchAreas", "Search areas", &format!("By text, by circle, by viewport, by minimum score, by province, or any of them together. {SEARCH_RULE} Order: by relevance when q is given (the tiers of match in order; within each, areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page."), "areas", Route::SearchAreas, responses(search_ok, &["403", "404"], false)),
-        "/v1/areas/export": keyed("exportAreas", "Export areas", "Every area, or every area of one province, ordered by id, each with the list form's fields, its centre (lat, lng) and each dimension's score, in one answer to save as a file. Growth plan and above. When too many exports are in flight the answer is 503 service_unavailable with Retry-After.", "areas", Route::ExportAreas, export),
+        "/v1/areas/export": keyed("exportAreas", "Export areas", &format!("Every area, or every area of one province, ordered by id, each with the list form's fields, its centre (lat, lng) and each dimension's score, in one answer to save as a file. {export_plan} plan and above. When too many exports are in flight the answer is 503 service_unavailable with Retry-After."), "areas", Route::ExportAreas, export),
         "/v1/areas/compare": keyed("compareAreas", "Compare areas", &format!("{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids."), "areas", Route::CompareAreas, responses(compare_ok, &["403"], false)),
-        "/v1/areas/{area_id}": keyed("getArea", "Get an area", &format!("One area with its dimension breakdown; optionally nearby areas and (growth plan and above) its last 30 days of history. {AREAS_PATH_NOTE}"), "areas", Route::GetArea(id()), responses(area_ok, &[], false)),
-        "/v1/areas/{area_id}/history": keyed("getAreaHistory", "Get an area's score history", &format!("The truth_score series of an area over a period ending on its latest history date. Growth plan and above. {AREAS_PATH_NOTE}"), "areas", Route::AreaHistory(id()), responses(history_ok, &[], false)),
+        "/v1/areas/{area_id}": keyed("getArea", "Get an area", &format!("One area with its dimension breakdown; optionally nearby areas and ({history_plan} plan and above) its last {history_days} days of history. {AREAS_PATH_NOTE}"), "areas", Route::GetArea(id()), responses(area_ok, &[], false)),
+        "/v1/areas/{area_id}/history": keyed("getAreaHistory", "Get an area's score history", &format!("The truth_score series of an area over a period ending on its latest history date. {history_plan_title} plan and above. {AREAS_PATH_NOTE}"), "areas", Route::AreaHistory(id()), responses(history_ok, &[], false)),
     })
 }
 

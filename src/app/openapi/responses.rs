@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use super::headers::{self, CACHE, COMMON, KEYLESS_RATE, RATE};
 use super::reference;
 use crate::access::ratelimit::ANONYMOUS_PER_MINUTE;
+use crate::api::contract::{EXPORT_PLAN, HISTORY_PLAN};
 use crate::app::exports::{DEFAULT_MAX_EXPORTS_PER_KEY, MAX_EXPORTS};
 use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
@@ -41,6 +42,11 @@ pub fn without_content(response: &Value) -> Value {
 pub fn all() -> Value {
     let (target_kib, header_kib) = (MAX_TARGET_BYTES / 1024, MAX_HEADER_BYTES / 1024);
     let keyless = ANONYMOUS_PER_MINUTE;
+    assert_eq!(
+        HISTORY_PLAN, EXPORT_PLAN,
+        "the description names one plan for both"
+    );
+    let plan = HISTORY_PLAN.name();
     let limited_optional = [&["WWW-Authenticate"][..], &RATE].concat();
     let keyless_optional = [&["WWW-Authenticate"][..], &KEYLESS_RATE].concat();
     let unauthorized = [&["WWW-Authenticate"][..], &KEYLESS_RATE].concat();
@@ -48,7 +54,7 @@ pub fn all() -> Value {
         "NotModified": {"description": "The ETag in If-None-Match (or `*`) is the current one: no body.", "headers": headers::set(&[&COMMON[..], &CACHE[..]].concat(), &RATE)},
         "InvalidParameter": error("invalid_parameter: a query parameter out of bounds, of the wrong type or grammar, of an unknown value, given twice, or not one of the operation's parameters, a list of more items than it takes, or a query of more pairs than the operation has parameters; `param` names it (for too many pairs, the first of them that is unknown or repeated), and `allowed` lists the words it may take where they are a set.", "ErrorInvalidParameter", &[], &RATE),
         "Unauthorized": error(&format!("missing_api_key: no Authorization header, or not `Bearer <key>` (the scheme in any case); invalid_api_key: a key that is unknown or revoked. Each such request is counted against its client's keyless budget ({keyless} a minute per client address), which RateLimit-Policy and RateLimit announce; past it the answer is 429 too_many_unknown_keys."), "ErrorUnauthorized", &unauthorized, &[]),
-        "PlanUpgradeRequired": error("plan_upgrade_required: score history (the history endpoint, or include=history) and the export need the growth plan or above; `required_plan` names the plan needed, `plan` the key's, and `param` the parameter that asked for it (include), where one did.", "ErrorPlanUpgradeRequired", &[], &RATE),
+        "PlanUpgradeRequired": error(&format!("plan_upgrade_required: score history (the history endpoint, or include=history) and the export need the {plan} plan or above; `required_plan` names the plan needed, `plan` the key's, and `param` the parameter that asked for it (include), where one did."), "ErrorPlanUpgradeRequired", &[], &RATE),
         "AreaNotFound": error("area_not_found: no area has this id; `ids` lists it (Compare: every unknown id, in the order of ids), and so does the message.", "ErrorAreaNotFound", &[], &RATE),
         "UriTooLong": error(&format!("uri_too_long: the request target is over {target_kib} KiB (answered by the server after reading it, and by the nginx front before passing it on)."), "ErrorUriTooLong", &[], &[]),
         "HeadersTooLarge": error(&format!("headers_too_large: the request headers are over {header_kib} KiB in all (answered by the server after reading them, and by the nginx front before passing them on)."), "ErrorHeadersTooLarge", &[], &[]),
