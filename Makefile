@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build install test query-cost docs-cli test-ui bench bench-layer bench-build contract cluster-test redis-test clean
+.PHONY: run build install test query-cost docs-cli openapi test-ui bench bench-layer bench-build contract cluster-test redis-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -44,6 +44,12 @@ query-cost:
 docs-cli:
 	cargo build --quiet
 	bash tools/docs_cli.sh target/debug/area-scoring > docs/cli.md.new && mv docs/cli.md.new docs/cli.md
+
+## openapi: write docs/openapi.json, the OpenAPI document as the (debug) binary prints it;
+## make test fails when the file and the binary differ
+openapi:
+	cargo build --quiet
+	target/debug/area-scoring openapi > docs/openapi.json.new && mv docs/openapi.json.new docs/openapi.json
 
 ## test-ui: the pages (/, /docs, /explore) in Debian's headless chromium via selenium
 ## (installs chromium, chromium-driver and a pinned selenium in tests/ui/.venv when missing)

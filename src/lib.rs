@@ -3,7 +3,7 @@
 //! The folders are the subsystems; each depends only on those listed after it:
 //! - `cli`: the commands, their flags and help;
 //! - `server`: the app on the HTTP layer: what it opens, its threads, signals, the stop;
-//! - `app`: one request from start to finish, CORS, metrics;
+//! - `app`: one request from start to finish, CORS, metrics, the OpenAPI document;
 //! - `transport`: the HTTP/1.1 layer (on httparse) over any `Service`, with the
 //!   `Request` and `Response` it trades and its own counters: the listener,
 //!   the workers, each connection's phase, the layer's stop;

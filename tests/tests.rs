@@ -57,7 +57,7 @@ mod import_rules;
 mod key_endpoint;
 mod keys_file;
 mod list_forms;
-mod openapi_constants;
+mod openapi;
 mod pages;
 mod paging;
 mod parsing;

@@ -128,8 +128,8 @@ const STORED_DETAIL: &str = "
     WHERE a.id = ?1";
 
 /// How many nearby areas, and how far they may be.
-const NEARBY_COUNT: usize = 5;
-const NEARBY_RADIUS_KM: f64 = 25.0;
+pub(crate) const NEARBY_COUNT: usize = 5;
+pub(crate) const NEARBY_RADIUS_KM: f64 = 25.0;
 
 /// Get Area: the stored detail form, with nearby and history appended to the
 /// object when asked (they close it in that order, as the spec shows).

@@ -3,20 +3,15 @@
 //! (docs/api.md, "Parameters" and each endpoint's table). `params.rs` parses with
 //! these and nothing else.
 //!
-//! This module is the single source that docs/openapi.json is checked against.
-//! contract/build_openapi.py writes that document with its own copies of the
-//! values (it must run without a Rust toolchain, and the numeric bounds reach
-//! the document as hand-written regular expressions no script could derive
-//! from a number simply); tests/openapi_constants.rs, part of `make test`, then
-//! pins every minimum, maximum, default, enum and pattern of the document to
-//! the constants here, so a value changed on one side only fails the tests.
+//! The OpenAPI document (app/openapi/, `area-scoring openapi`) is built
+//! from these values, so a value changed here changes the document.
 //! The vocabulary that is not only about parameters (provinces, dimensions,
 //! plans) stays in `domain`; the request size limits stay in `error`, beside
 //! the errors that name them; the bounds of an area's texts and other names
 //! stay with the import's rules, which enforce them; the tiers and typo
 //! bounds of forgiving search stay in search/query/tier.rs, beside the search
 //! that keeps them. All are re-exported here
-//! so that one module lists everything the document is checked against.
+//! so that one module lists every value of the parameters' contract.
 
 pub use crate::data::import::rules::{MAX_OTHER_NAMES, MAX_TEXT};
 use crate::data::recent_history::KEPT_DAYS;
@@ -149,8 +144,8 @@ pub const GRANULARITIES: [(&str, Granularity); 3] = [
 ];
 pub const GRANULARITY_DEFAULT: Granularity = Granularity::Daily;
 
-/// The word of `value` in a table of words, for messages and for the check of
-/// the document's defaults.
+/// The word of `value` in a table of words, for messages and for the
+/// document's defaults.
 pub fn word_of<T: PartialEq>(choices: &[(&'static str, T)], value: T) -> &'static str {
     choices
         .iter()

@@ -114,7 +114,7 @@ fn a_feature_is_a_point_at_lng_lat_with_flat_properties() {
         f["geometry"],
         serde_json::json!({"type": "Point", "coordinates": [23.53951, -28.18873]})
     );
-    // In the list form's order (serde_json's map sorts keys, so read the text).
+    // In the list form's order, read off the text.
     let text = String::from_utf8(out.clone()).unwrap();
     let properties = &text[text.find("\"properties\"").unwrap()..];
     let at = |k: &str| properties.find(&format!("\"{k}\":")).unwrap();

@@ -4,7 +4,8 @@
 //!
 //! The order of the API checks is part of the contract: the first that fails
 //! answers (401, 429, 404 not_found, 405, 400, 403, 404 area_not_found).
-//! `public` answers the routes that need no key (`pages` the browser's);
+//! `public` answers the routes that need no key (`pages` the browser's,
+//! `openapi` the document that describes every answer);
 //! `endpoints` calls the
 //! handler of an API route; `http` adds CORS to the layer's `Request` and
 //! `Response` (src/transport/);
@@ -20,6 +21,7 @@ pub mod http;
 mod key_info;
 mod listing;
 pub mod metrics;
+pub mod openapi;
 mod pages;
 mod public;
 pub mod redis_link;

@@ -18,7 +18,9 @@ use crate::data::identity::Identity;
 use crate::dates;
 use crate::error::{ApiError, ApiResult};
 
-/// The OpenAPI document, served as is at /v1/openapi.json.
+/// The OpenAPI document, served as is at /v1/openapi.json: docs/openapi.json,
+/// built in rather than built at the first request, which `make test` checks
+/// is what `openapi::text` (and `area-scoring openapi`) makes.
 static OPENAPI: LazyLock<Kept> =
     LazyLock::new(|| Kept::new(include_bytes!("../../docs/openapi.json")));
 

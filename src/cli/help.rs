@@ -6,6 +6,7 @@ commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] [--allow-shrink] [--check] FILE replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
+  openapi                                            print the OpenAPI document of the API (docs/openapi.json)
   info [--db PATH] [--format text|json] [FILE]       what a dataset was made from: when, which file and hash, build, areas
   serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
         [--client-timeout SECS] [--metrics-addr HOST:PORT] [--max-connections N]
@@ -96,6 +97,12 @@ Exits 1 when the file is not an area-scoring dataset.
   --db PATH      the dataset when no FILE is given (default data/areas.db, or AREA_DB)
   --format F     text (default) or json
 API keys are in the keys file, untouched (--keys is accepted and not needed).";
+
+pub const OPENAPI_USAGE: &str = "usage: area-scoring openapi
+
+Prints the OpenAPI 3.1 document of the API on stdout: what GET /v1/openapi.json serves and
+docs/openapi.json holds, built from the server's own contract (make openapi writes the file).
+Reads no dataset and no keys (--db and --keys are accepted and not needed).";
 
 pub const SERVE_USAGE: &str = "usage: area-scoring serve [--db PATH] [--keys PATH] [--redis URL]
                           [--addr HOST:PORT] [--workers N]

@@ -92,6 +92,13 @@ fn run(command: Command) -> Result<(), String> {
             println!("{}", info::run(&file, format)?);
             Ok(())
         }
+        Command::OpenApi => {
+            use std::io::Write;
+            let text = crate::app::openapi::text();
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write the document: {e}"))
+        }
         // The server moves them itself, logging it (server::start).
         Command::Serve(config) => serve(&config),
         // With Redis, no dataset nor keys file is needed, nor touched.

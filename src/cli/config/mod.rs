@@ -10,7 +10,9 @@ use super::flags::Flags;
 use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, RedisUrl};
 use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
-use crate::cli::help::{IMPORT_USAGE, INFO_USAGE, INIT_USAGE, ROLLBACK_USAGE, USAGE};
+use crate::cli::help::{
+    IMPORT_USAGE, INFO_USAGE, INIT_USAGE, OPENAPI_USAGE, ROLLBACK_USAGE, USAGE,
+};
 use crate::cli::info::INFO_FORMATS;
 pub use crate::cli::info::InfoFormat;
 use crate::data::import::{self, CsvOptions, region::Region};
@@ -75,6 +77,8 @@ pub enum Command {
         file: PathBuf,
         format: InfoFormat,
     },
+    /// `openapi`: print the OpenAPI document.
+    OpenApi,
     Serve(ServeConfig),
     Keys {
         files: Files,
@@ -131,6 +135,7 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
         "import" => context.import(rest),
         "rollback" => context.rollback(rest),
         "info" => context.info(rest),
+        "openapi" => context.openapi(rest),
         "serve" => context.serve(rest),
         "keys" => context.keys(rest),
         "plans" => context.plans(rest),
@@ -285,6 +290,13 @@ impl Context<'_> {
         // --keys, which every command takes, is not used: keys are no part of a dataset.
         match self.flags(args, ROLLBACK_USAGE, &["--db", "--keys"], &[], 0)? {
             Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
+            Err(help) => Ok(help),
+        }
+    }
+
+    fn openapi(&self, args: &[String]) -> Result<Command, UsageError> {
+        match self.flags(args, OPENAPI_USAGE, &["--db", "--keys"], &[], 0)? {
+            Ok(_) => Ok(Command::OpenApi),
             Err(help) => Ok(help),
         }
     }

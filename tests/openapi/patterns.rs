@@ -1,5 +1,6 @@
 //! The patterns of the string parameters against the server's own parsers:
-//! bbox (four numbers), ids, dimensions and include (comma-separated lists).
+//! bbox (four numbers), ids, dimensions and include (comma-separated lists),
+//! and q (at least one letter or digit).
 //! A pattern may admit what only a rule in prose refuses (a repeated item,
 //! minLat above maxLat, an exponent-notation number out of range), never
 //! less than the server accepts.
@@ -217,5 +218,49 @@ fn numbers_as_clients_print_them_are_accepted() {
             area_scoring::api::query::number(name, &max, b).is_ok(),
             "{name}={max}"
         );
+    }
+}
+
+/// q's pattern is found in a text exactly when the server finds a letter or
+/// digit in it (`char::is_alphanumeric`), in and beyond the BMP.
+#[test]
+fn q_pattern_finds_a_letter_or_digit_where_the_server_does() {
+    let pattern = pattern("/v1/areas/search", "q");
+    let accepted = |q: &str| params::search(query_of("q", q, "")).is_ok();
+    let mut texts: Vec<String> = [
+        "a",
+        "Z",
+        "7",
+        "\u{24b6}",
+        "\u{661}",
+        "\u{e9}",
+        "\u{4e2d}",
+        "\u{1d538}",
+        "\u{10400}",
+        "\u{1f600}",
+        "!!",
+        " ",
+        "-",
+        "\u{301}",
+        "\u{640}",
+        "\u{2028}",
+        "_",
+        "\u{ff10}",
+        "\u{2160}",
+    ]
+    .map(String::from)
+    .to_vec();
+    // A sample of every plane's code points, one in 97.
+    texts.extend(
+        (0..0x10FFFF)
+            .step_by(97)
+            .filter_map(char::from_u32)
+            .filter(|c| !c.is_control())
+            .map(String::from),
+    );
+    for text in texts {
+        let found = regex::is_match(&pattern, &text);
+        assert_eq!(found, accepted(&text), "q={text:?} against the server");
+        assert_eq!(found, text.chars().any(char::is_alphanumeric), "q={text:?}");
     }
 }

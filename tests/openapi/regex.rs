@@ -1,6 +1,6 @@
 //! A regular-expression matcher for the subset the document's parameter
-//! patterns use (literals, escapes, classes with ranges and negated classes,
-//! non-capturing groups, alternation, `?`, `*`, `+`, `{m,n}`, `^`, `$`);
+//! patterns use (literals, escapes of punctuation and `\uXXXX`, classes with
+//! ranges and negated classes, non-capturing groups, alternation, `?`, `*`, `+`, `{m,n}`, `^`, `$`);
 //! anything else is a test failure, so a pattern this cannot read is never
 //! passed unread. The test dependencies hold a regex generator (proptest) but
 //! no matcher.
@@ -106,6 +106,11 @@ impl Parser {
 
     fn escaped(&mut self) -> char {
         let c = self.next();
+        if c == 'u' {
+            let hex: String = (0..4).map(|_| self.next()).collect();
+            let code = u32::from_str_radix(&hex, 16).expect("\\uXXXX holds hex digits");
+            return char::from_u32(code).expect("\\uXXXX names a character");
+        }
         assert!(c.is_ascii_punctuation(), "unsupported escape \\{c}");
         c
     }
@@ -124,7 +129,10 @@ impl Parser {
             };
             let last = if self.peek() == Some('-') && self.chars[self.at + 1] != ']' {
                 self.at += 1;
-                self.next()
+                match self.next() {
+                    '\\' => self.escaped(),
+                    c => c,
+                }
             } else {
                 first
             };

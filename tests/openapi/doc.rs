@@ -1,4 +1,5 @@
-//! Reading docs/openapi.json: its query parameters, schemas and references.
+//! Reading the document (`area_scoring::app::openapi`, which
+//! docs/openapi.json holds): its query parameters, schemas and references.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -7,11 +8,7 @@ use serde_json::Value;
 
 pub fn doc() -> &'static Value {
     static DOC: OnceLock<Value> = OnceLock::new();
-    DOC.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/openapi.json");
-        let text = std::fs::read_to_string(path).expect("docs/openapi.json is readable");
-        serde_json::from_str(&text).expect("docs/openapi.json is JSON")
-    })
+    DOC.get_or_init(area_scoring::app::openapi::document)
 }
 
 /// Follows a local `$ref` such as `#/components/schemas/X`.
@@ -75,10 +72,6 @@ pub fn schema(name: &str) -> &'static Value {
 
 pub fn names(path: &str) -> BTreeSet<String> {
     query_params(path).into_iter().map(|(n, _)| n).collect()
-}
-
-pub fn set<'a>(words: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
-    words.into_iter().map(str::to_string).collect()
 }
 
 pub fn strings(v: &Value) -> Vec<&str> {

@@ -1,0 +1,191 @@
+//! Each operation's query parameters, in the order the route table lists
+//! them (`Route::params`), with their bounds, defaults and words from
+//! `api::contract`; and the path and header parameters operations share.
+
+use serde_json::{Value, json};
+
+use super::{number, patterns, reference};
+use crate::api::contract::*;
+use crate::api::query::Bounds;
+use crate::api::router::Route;
+
+const NUMBER_NOTE: &str = " Written as JSON writes numbers (-33.9249, 5, 1e-05, 2.5E1), also with a bare point (.5, 2.); a leading '+', nan and inf are 400.";
+const INTEGER_NOTE: &str = " Plain decimal digits with an optional leading '-'.";
+
+/// The query parameters of `route`, in its order.
+pub fn of(route: &Route) -> Vec<Value> {
+    let table = match route {
+        Route::SearchAreas => search(),
+        Route::ExportAreas => {
+            json!({"province": province(false), "format": format(&EXPORT_FORMATS, "ndjson is one JSON object a line.")})
+        }
+        _ => others(),
+    };
+    let one = |name: &&str| {
+        let [schema, description] = [0, 1].map(|i| table[*name][i].clone());
+        assert!(
+            schema.is_object(),
+            "the document describes {name} of {route:?}"
+        );
+        // ids is the one parameter an operation cannot go without (Compare's).
+        json!({"name": name, "in": "query", "required": *name == "ids", "description": description, "schema": schema})
+    };
+    route.params().iter().map(one).collect()
+}
+
+/// The parameters of List Areas, Get Area, Compare Areas and Get Area
+/// History: `[schema, description]` by name.
+fn others() -> Value {
+    let periods: Vec<&str> = PERIODS.iter().map(|(w, _)| *w).collect();
+    let days: Vec<String> = PERIODS.iter().map(|(_, d)| d.to_string()).collect();
+    let (last, days) = days.split_last().expect("periods");
+    let mut reversed = INCLUDES;
+    reversed.reverse();
+    json!({
+        "province": province(false),
+        "limit": limit(LIST_LIMIT_MIN, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT, 50),
+        "offset": offset(),
+        "sort": words(&SORTS, SORT_DEFAULT, "Sort key."),
+        "order": words(&ORDERS, ORDER_DEFAULT, "Sort direction."),
+        "format": format(&LIST_FORMATS, "Every representation carries X-Total-Count and Link."),
+        "include": [
+            {"type": "string", "pattern": patterns::include(), "examples": [reversed.join(",")]},
+            format!("Comma-separated extras, in any order, each at most once: {}. history needs the {} plan or above (else 403).", INCLUDES.join(" and/or "), HISTORY_PLAN.name()),
+        ],
+        "ids": [
+            {"type": "string", "pattern": patterns::ids(), "examples": ["cape-town,stellenbosch"]},
+            format!("{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} distinct area ids, comma-separated, taken as given (no empty item, no item twice; whitespace and case are not folded). Unknown ids answer 404 area_not_found naming every one of them."),
+        ],
+        "dimensions": [
+            {"type": "string", "pattern": patterns::dimension_list(), "examples": ["safety,market"]},
+            format!("Dimension names to compare, comma-separated, each at most once ({}); they limit both areas[].dimensions and winner.by_dimension. Default: all {}.", DIMENSIONS.join(", "), DIMENSIONS.len()),
+        ],
+        "period": [{"type": "string", "enum": periods, "default": PERIOD_DEFAULT.0}, format!("Window: the last {} or {last} days.", days.join(", "))],
+        "granularity": words(&GRANULARITIES, GRANULARITY_DEFAULT, "daily points, or weekly / monthly means."),
+    })
+}
+
+/// Search Areas' parameters: `[schema, description]` by name.
+fn search() -> Value {
+    let (lat, lng, radius, score) = (LAT, LNG, RADIUS_KM, MIN_SCORE);
+    json!({
+        "q": [
+            {"type": "string", "minLength": Q_CHARS_MIN, "maxLength": Q_CHARS_MAX, "pattern": patterns::alphanumeric(), "examples": ["cape town"]},
+            format!("Text: {Q_CHARS_MIN} to {Q_CHARS_MAX} characters holding at least one letter or digit: a character with the Unicode Alphabetic or Numeric property (Rust's char::is_alphanumeric), which besides letters and digits takes in letter-like symbols such as \u{24b6} and combining vowel signs. Its words (runs of letters and digits) are matched as prefixes, all of them, over name, municipality and province, folding case and diacritics; by default also through an area's other names and with typos (see match). Any character may appear and is taken as text, never as query syntax."),
+        ],
+        "lat": bounded(lat, -33.9249, &format!("Latitude of the centre in degrees, {} to {}; needs lng.", lat.min, lat.max)),
+        "lng": bounded(lng, 18.4241, &format!("Longitude of the centre in degrees, {} to {}; needs lat.", lng.min, lng.max)),
+        "radius": bounded(radius, 5.0, &format!("Radius in km, greater than {} and at most {}; {RADIUS_KM_DEFAULT} when lat and lng are given without it. Needs lat and lng. An area is in when its haversine distance (Earth radius 6371.0088 km) is at most radius.", radius.min, radius.max)),
+        "bbox": [
+            {"type": "string", "pattern": patterns::bbox(), "examples": ["18.3,-34.2,18.7,-33.7"]},
+            format!("A map viewport: minLng,minLat,maxLng,maxLat ({BBOX_NUMBERS} comma-separated numbers, GeoJSON's order, in degrees; longitudes {} to {}, latitudes {} to {}). An area is in when its centre lies in the box, edges included. minLng greater than maxLng is a box that crosses the antimeridian; minLat greater than maxLat, a value out of range, or other than exactly {BBOX_NUMBERS} numbers is 400 with param bbox. Each number is written as for lat and lng.", lng.min, lng.max, lat.min, lat.max),
+        ],
+        "min_score": bounded(score, 5.0, &format!("Minimum truth_score, {} to {}.", score.min, score.max)),
+        "province": province(true),
+        "limit": limit(SEARCH_LIMIT_MIN, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT, 5),
+        "offset": offset(),
+        "format": format(&LIST_FORMATS, "CSV and GeoJSON carry distance_km too when lat and lng are given; GeoJSON carries match too when q is given (CSV keeps its columns)."),
+        "match": words(&MATCHINGS, MATCHING_DEFAULT, &forgiving()),
+    })
+}
+
+fn province(search: bool) -> Value {
+    let slugs: Vec<&str> = PROVINCES.iter().map(|(slug, _)| *slug).collect();
+    let description = if search {
+        "Only areas of this province: the filter slugs List Areas takes. Combines with every other criterion; any other value is 400 with param province."
+    } else {
+        "Only areas of this province (filter slug)."
+    };
+    json!([{"type": "string", "enum": slugs, "examples": ["western-cape"]}, description])
+}
+
+fn limit(min: i64, max: i64, default: i64, example: i64) -> Value {
+    json!([{"type": "integer", "minimum": min, "maximum": max, "default": default, "examples": [example]}, format!("Page size, {min} to {max}.{INTEGER_NOTE}")])
+}
+
+fn offset() -> Value {
+    json!([
+        {"type": "integer", "minimum": OFFSET_MIN, "maximum": OFFSET_MAX, "default": OFFSET_DEFAULT, "examples": [20]},
+        format!("Areas to skip, {OFFSET_MIN} or more; an offset past the end gives an empty page.{INTEGER_NOTE}"),
+    ])
+}
+
+fn words<T: PartialEq + Copy>(table: &[(&'static str, T)], default: T, description: &str) -> Value {
+    let all: Vec<&str> = table.iter().map(|(w, _)| *w).collect();
+    json!([{"type": "string", "enum": all, "default": word_of(table, default)}, description])
+}
+
+fn format(offered: &[Format], note: &str) -> Value {
+    let names: Vec<&str> = offered.iter().map(|f| f.name()).collect();
+    let each: Vec<String> = offered
+        .iter()
+        .map(|f| format!("{} ({})", f.name(), f.media_type()))
+        .collect();
+    json!([
+        {"type": "string", "enum": names, "default": names[0], "examples": [names[names.len() - 1]]},
+        format!("The representation: {}. Wins over Accept; without it, Accept chooses (an Accept naming none of them gets JSON). {note}", each.join(", ")),
+    ])
+}
+
+/// A number parameter of `bounds`: no schema `default`, since generated
+/// clients send a default on every call (and radius without lat and lng is 400).
+fn bounded(bounds: Bounds, example: f64, description: &str) -> Value {
+    let lower = if bounds.min_exclusive {
+        "exclusiveMinimum"
+    } else {
+        "minimum"
+    };
+    let mut schema = json!({"type": "number"});
+    schema[lower] = number(bounds.min);
+    schema["maximum"] = number(bounds.max);
+    schema["examples"] = json!([number(example)]);
+    json!([schema, format!("{description}{NUMBER_NOTE}")])
+}
+
+fn forgiving() -> String {
+    format!(
+        "How the words of q match. forgiving: after the areas every word matches exactly or as a prefix come, in tiers, those found through an other name (Get Area's other_names), then with one typo (a word of {TYPO_ONE_FROM} letters or more one edit away: a letter added, dropped, changed, or two neighbours swapped) or two words joined or one split (each part at least {SPLIT_PART_MIN} letters), then with two typos (a word of {TYPO_TWO_FROM} letters or more). An area's tier is that of its weakest word; every word but the last must match a whole word to count a typo, the last matches as a prefix. A word of under {TYPO_ONE_FROM} letters gets no typo of its own, and a q of more than {FORGIVING_WORDS_MAX} words matches exactly. exact: the first tier only. Each item of a search with q says how it matched (match). Other criteria bind every tier alike; without q, match changes nothing."
+    )
+}
+
+/// The parameters operations share, by component name.
+pub fn shared() -> Value {
+    json!({
+        "AreaId": {
+            "name": "area_id",
+            "in": "path",
+            "required": true,
+            "description": "The area's id (slug). Any other text answers 404 area_not_found.",
+            "schema": {"type": "string", "minLength": 1, "description": "An area id such as cape-town.", "examples": ["cape-town"]},
+        },
+        "IfNoneMatch": {
+            "name": "If-None-Match",
+            "in": "header",
+            "required": false,
+            "description": "ETags from earlier answers (comma-separated, W/ prefixes ignored) or `*`: when one is current the answer is 304 with no body.",
+            "schema": {"type": "string"},
+        },
+        "AcceptEncoding": {
+            "name": "Accept-Encoding",
+            "in": "header",
+            "required": false,
+            "description": "Content codings you take, with q-values (RFC 9110): gzip (or x-gzip) with q above 0, and not below identity's where identity is named, gets a gzip body once it is long enough (see Content-Encoding). Anything else, or none, gets the body as it is: never 406.",
+            "schema": {"type": "string"},
+        },
+        "XRequestId": {
+            "name": "X-Request-Id",
+            "in": "header",
+            "required": false,
+            "description": "Your id for the request. Echoed back when it is 1 to 64 letters, digits, '-', '_' or '.'; otherwise ignored and a new id is made.",
+            "schema": {"type": "string"},
+        },
+    })
+}
+
+/// The request headers every keyed operation takes.
+pub fn request_headers() -> Vec<Value> {
+    ["IfNoneMatch", "AcceptEncoding", "XRequestId"]
+        .iter()
+        .map(|n| reference("parameters", n))
+        .collect()
+}
