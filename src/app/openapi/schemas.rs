@@ -283,6 +283,7 @@ fn answers() -> Value {
                 "sha256": {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 of the source file's bytes; null without one."},
             }})),
             "read_with": {"type": "string", "description": "The flags the source was read with, when any change what the same bytes make."},
+            "region": {"type": "string", "pattern": "^[^,]+(,[^,]+){3}$", "description": "The box its areas were checked against, MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT, when not South Africa's (docs/import.md, \"Coordinates\")."},
             "build": {"type": ["string", "null"], "description": "The build that wrote the file (area-scoring and its version)."},
             "areas": {"type": ["integer", "null"], "minimum": 0, "description": "The areas the file was written with."},
             "loaded_at": {"type": "string", "format": "date-time", "description": "When this server opened the file (UTC)."},
