@@ -255,6 +255,9 @@ fn a_restore_that_undoes_nothing_needs_no_yes_and_keeps_the_live_mode() {
         fs::metadata(&keys).unwrap().permissions().mode() & 0o777,
         0o640
     );
+    // The live dataset is the backup's: left alone, and no kept one pushed out.
+    assert!(said.contains("is the backup's dataset already"), "{said}");
+    assert!(!db.with_file_name("areas.db.previous").exists(), "{said}");
 }
 
 #[test]

@@ -205,7 +205,17 @@ fn a_box_across_the_antimeridian_holds_both_sides_of_it() {
         );
     }
     fs::write(&file, csv).unwrap();
-    support::assert_ok(&support::import(&db_path, &file));
+    // Points around the whole world: the dataset's region is the world's box.
+    let (db_arg, file_arg) = (db_path.to_str().unwrap(), file.to_str().unwrap());
+    let world = [
+        "import",
+        "--db",
+        db_arg,
+        "--region",
+        "-180,-90,180,90",
+        file_arg,
+    ];
+    support::assert_ok(&support::cli(&world));
     let (_, key) = crate::common::new_key(&db_path, Plan::Growth);
     let running = support::start_server(&db_path);
     let get = |target: &str| {

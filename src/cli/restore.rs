@@ -102,6 +102,15 @@ pub fn run(files: &Files, dir: &Path, yes: bool) -> Result<(), String> {
         }
     }
     for item in &items {
+        // A dataset the live one already equals is left alone, so that no
+        // kept dataset is pushed out for a copy of itself.
+        if item.kind == Kind::Dataset && same_dataset(&item.backup, &item.live) {
+            eprintln!(
+                "{} is the backup's dataset already; left as it is",
+                item.live.display()
+            );
+            continue;
+        }
         place(item)?;
         eprintln!(
             "restored {} from {}",
@@ -110,6 +119,60 @@ pub fn run(files: &Files, dir: &Path, yes: bool) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// Whether two datasets are one: the same identity, when both record one
+/// (a dataset is never written in place, and a backup's copy of it differs
+/// from it in SQLite's header), else the same bytes.
+fn same_dataset(a: &Path, b: &Path) -> bool {
+    let identity = |p: &Path| {
+        restore_undo::open_as_is(p)
+            .ok()
+            .map(|c| crate::data::identity::read(&c))
+            .filter(|i| i.made_at.is_some())
+    };
+    match (identity(a), identity(b)) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => same_bytes(a, b),
+        _ => false,
+    }
+}
+
+/// Whether two files hold the same bytes (false when either cannot be read).
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    use std::io::Read;
+    let (Ok(ma), Ok(mb)) = (fs::metadata(a), fs::metadata(b)) else {
+        return false;
+    };
+    if ma.len() != mb.len() {
+        return false;
+    }
+    let (Ok(mut fa), Ok(mut fb)) = (File::open(a), File::open(b)) else {
+        return false;
+    };
+    let (mut ba, mut bb) = (vec![0; 64 * 1024], vec![0; 64 * 1024]);
+    // Each buffer filled to the end or to the file's end, as reads may be short.
+    let fill = |f: &mut File, buf: &mut [u8]| -> std::io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() {
+            match f.read(&mut buf[n..])? {
+                0 => break,
+                got => n += got,
+            }
+        }
+        Ok(n)
+    };
+    loop {
+        let (Ok(na), Ok(nb)) = (fill(&mut fa, &mut ba), fill(&mut fb, &mut bb)) else {
+            return false;
+        };
+        if na != nb || ba[..na] != bb[..nb] {
+            return false;
+        }
+        if na == 0 {
+            return true;
+        }
+    }
 }
 
 /// The files of DIR to restore, each under its live file's name. With
