@@ -209,7 +209,8 @@ fn ignore_column_drops_a_spreadsheets_own_columns() {
     let text = assert_fails(&import(&db, &file));
     assert!(
         text.contains("line 1: unknown column 'notes'")
-            && text.contains("line 1: unknown column 'checked by'"),
+            && text.contains("line 1: unknown column 'checked by'")
+            && text.contains("--ignore-column 'notes' reads past it"),
         "{text}"
     );
     let db_arg = db.to_str().unwrap();

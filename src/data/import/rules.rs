@@ -66,9 +66,15 @@ pub fn province(given: &str) -> Result<(&'static str, &'static str), String> {
         return Ok(*found);
     }
     let all: Vec<&str> = PROVINCES.iter().map(|(s, _)| *s).collect();
-    let closest = PROVINCES
+    // The nearest slug, or the slug of the nearest abbreviation ("KZM"),
+    // within a few edits.
+    let slugs = PROVINCES.iter().map(|(s, _)| (edits(&key, s), *s));
+    let abbreviations = PROVINCE_ABBREVIATIONS
         .iter()
-        .map(|(s, _)| (edits(&key, s), *s))
+        .filter(|(a, _)| edits(&key, a) == 1)
+        .map(|(_, s)| (1, *s));
+    let closest = slugs
+        .chain(abbreviations)
         .min()
         .filter(|(d, _)| *d <= PROVINCE_SUGGESTION_EDITS && !key.is_empty());
     let suggestion = closest.map_or(String::new(), |(_, s)| format!("; did you mean {s}?"));
@@ -78,13 +84,17 @@ pub fn province(given: &str) -> Result<(&'static str, &'static str), String> {
     ))
 }
 
-/// A province as compared: lowercase, its words joined by single hyphens.
+/// A province as compared: lowercase, its words joined by single hyphens,
+/// without a last word "province" ("Gauteng Province").
 fn province_key(given: &str) -> String {
     let lower = given.to_lowercase();
-    let words: Vec<&str> = lower
+    let mut words: Vec<&str> = lower
         .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
         .filter(|w| !w.is_empty())
         .collect();
+    if words.len() > 1 && words.last() == Some(&"province") {
+        words.pop();
+    }
     words.join("-")
 }
 

@@ -85,6 +85,14 @@ fn an_unknown_province_names_the_closest_when_it_is_close() {
             .unwrap_err()
             .ends_with("did you mean north-west?")
     );
+    assert!(
+        province("KZM")
+            .unwrap_err()
+            .ends_with("did you mean kwazulu-natal?"),
+        "a slip in an abbreviation"
+    );
+    assert_eq!(province("Gauteng Province").unwrap().0, "gauteng");
+    assert_eq!(province("Western Cape province").unwrap().0, "western-cape");
     for far in ["Natal", "Cape", "", "ZZ"] {
         let err = province(far).unwrap_err();
         assert!(!err.contains("did you mean"), "{far}: {err}");

@@ -460,7 +460,8 @@ fn check_header(names: &[&str]) -> Vec<String> {
             continue; // unnamed_columns
         } else if !known(c) {
             problems.push(format!(
-                "unknown column '{c}' (see docs/import.md for the columns)"
+                "unknown column '{c}' (see docs/import.md for the columns; \
+                 --ignore-column '{c}' reads past it)"
             ));
         } else if names[..i].contains(c) {
             problems.push(format!("column '{c}' appears twice"));
