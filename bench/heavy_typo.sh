@@ -13,8 +13,10 @@
 # median over the rounds.
 #
 # Knobs (environment): ROUNDS (3), BENCH_DURATION seconds a case (5),
-# BENCH_CONNECTIONS (16), AREAS (1000000), DB (a dataset to reuse: written
-# once by BEFORE when it does not exist yet; by default a temporary one).
+# BENCH_CONNECTIONS (16), AREAS (1000000), HISTORY_DAYS (1: search reads no
+# history, and a year of it makes the file tens of gigabytes), DB (a dataset
+# to reuse: written once by BEFORE when it does not exist yet; by default a
+# temporary one).
 # Owns: the processes it starts (stopped by the EXIT trap, by their ids).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +27,7 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${BENCH_DURATION:-5}
 CONNS=${BENCH_CONNECTIONS:-16}
 AREAS=${AREAS:-1000000}
+HISTORY_DAYS=${HISTORY_DAYS:-1}
 WORK=$(mktemp -d /tmp/area-heavy-typo.XXXXXX)
 STARTED=()
 cleanup() {
@@ -38,7 +41,7 @@ say() { printf '[heavy_typo %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 DB=${DB:-$WORK/areas.db}
 if [ ! -e "$DB" ]; then
   say "writing $AREAS synthetic areas to $DB"
-  "$BEFORE" init --db "$DB" --synthetic "$AREAS" >/dev/null
+  "$BEFORE" init --db "$DB" --synthetic "$AREAS" --history-days "$HISTORY_DAYS" >/dev/null
 fi
 KEY=$("$AFTER" keys create --db "$DB" --keys "$WORK/keys.db" --plan enterprise --label heavy-typo 2>/dev/null)
 mkdir -p "$WORK/cases"
