@@ -72,7 +72,7 @@ def typo():
     while True:
         w = rng.choice(heavy)
         t = misspell(rng, w, 1)
-        if t != w:
+        if t != w and len(t) >= 5:
             return quote_plus(t)
 cases = {
     "typo_heavy": [f"/v1/areas/search?q={typo()}" for _ in range(count)],
@@ -80,7 +80,7 @@ cases = {
         f"/v1/areas/search?q={typo()}&lat={p[0]}&lng={p[1]}&radius=50"
         for p in (near(rng, JOBURG, 30) for _ in range(count))
     ],
-    "typo_heavy_min_score": [f"/v1/areas/search?q={typo()}&min_score=60" for _ in range(count)],
+    "typo_heavy_min_score": [f"/v1/areas/search?q={typo()}&min_score=6" for _ in range(count)],
     "joined_common": [
         f"/v1/areas/search?q={quote_plus(p.replace(' ', '', 1))}" for p in (rng.choice(common) for _ in range(count))
     ],

@@ -6,6 +6,7 @@
 use std::cell::{Cell, OnceCell};
 
 use crate::search::index::AreaIndex;
+use crate::search::index::Floor;
 use crate::search::index::geo::Disc;
 use crate::search::index::provinces::ProvinceAreas;
 use crate::search::shape::bbox::BBox;
@@ -39,6 +40,8 @@ pub struct Kept {
     /// The mask of a circle or a viewport, made of the runs once that many
     /// were.
     mask: OnceCell<ShapeMask>,
+    /// The score floor as places in the score order, found once.
+    floor: OnceCell<Floor>,
 }
 
 /// A search that has admitted this many matches one by one, and has walked
@@ -101,6 +104,16 @@ impl Filter<'_> {
         let i = self.index.position_of_rank(i64::from(rank))?;
         let held = match self.mask() {
             Some(mask) => mask.holds(self.index, &self.shape(), i),
+            // A floor alone (the province is met above) is met by the
+            // score's place, two bytes an area, where the area's entry is
+            // many times that, out of the cache.
+            None if self.disc.is_none() && self.bbox.is_none() => {
+                let floor = self
+                    .kept
+                    .floor
+                    .get_or_init(|| self.index.floor(self.min_score));
+                self.index.scores_at_least(i, floor)
+            }
             None => self.shape().holds(self.index, i),
         };
         held.then_some(i)
