@@ -142,6 +142,22 @@ impl AreaIndex {
         }
     }
 
+    /// Whether the area with a search rank scores at least the floor (false
+    /// for no such area).
+    pub fn rank_scores_at_least(&self, rank: u32, floor: &Floor) -> bool {
+        let Some(r) = (rank as usize)
+            .checked_sub(1)
+            .filter(|&r| r < self.by_rank.len())
+        else {
+            return false;
+        };
+        match floor.places {
+            Places::Every => true,
+            Places::First(places) => self.rank_score_place[r] < places,
+            Places::Past => self.entries[self.by_rank[r] as usize].truth_score >= floor.min,
+        }
+    }
+
     /// How many areas score at least `min`: a binary search over the distinct scores.
     pub fn count_scoring(&self, min: f64) -> i64 {
         let above = self.floors.partition_point(|&(score, _)| score >= min);
