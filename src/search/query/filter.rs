@@ -103,7 +103,7 @@ impl Filter<'_> {
         }
         // A floor alone is met by the score's place in rank order, two bytes
         // an area read in turn, where the area's entry is 40 out of the cache.
-        let floor_alone = self.disc.is_none() && self.bbox.is_none();
+        let floor_alone = self.by_rank_alone();
         if floor_alone && !self.index.rank_scores_at_least(rank, self.floor()) {
             return None;
         }
@@ -114,6 +114,20 @@ impl Filter<'_> {
                 None => self.shape().holds(self.index, i),
             };
         held.then_some(i)
+    }
+
+    /// Whether the filter is met by search rank alone (no circle, no
+    /// viewport): `meets_by_rank` then tells a match without its position.
+    pub fn by_rank_alone(&self) -> bool {
+        self.disc.is_none() && self.bbox.is_none()
+    }
+
+    /// Whether the area with a search rank meets the province and the floor,
+    /// without a branch to mispredict: when `by_rank_alone`, the count of a
+    /// set of thousands of matches of which some half pass.
+    pub fn meets_by_rank(&self, rank: u32) -> bool {
+        self.province.is_none_or(|p| p.holds_rank(rank))
+            & self.index.rank_scores_at_least(rank, self.floor())
     }
 
     /// The score floor as places in the score order, found once.

@@ -77,17 +77,25 @@ fn open(
 }
 
 /// Every match is tested against the filter, run by run, and those at
-/// positions `w` kept.
+/// positions `w` kept; met by rank alone, each run is counted whole and
+/// walked only up to the page's end.
 fn admitted(
     filter: &Filter,
     runs: &[(RoaringBitmap, MatchTier)],
     w: Window,
 ) -> (usize, Vec<(i64, MatchTier)>) {
-    filter.admitting(runs.iter().map(|(ranks, _)| ranks.len() as usize).sum());
+    let by_rank = filter.by_rank_alone();
+    if !by_rank {
+        filter.admitting(runs.iter().map(|(ranks, _)| ranks.len() as usize).sum());
+    }
     let mut total = 0;
     let mut page = Vec::new();
     for (ranks, tier) in runs {
+        let before = total;
         for rank in ranks {
+            if by_rank && total >= w.end {
+                break;
+            }
             let Some(i) = filter.admit_at(rank) else {
                 continue;
             };
@@ -95,6 +103,9 @@ fn admitted(
                 page.push((filter.area_no_at(i), *tier));
             }
             total += 1;
+        }
+        if by_rank {
+            total = before + ranks.iter().filter(|&r| filter.meets_by_rank(r)).count();
         }
     }
     (total, page)
