@@ -31,7 +31,7 @@ pub mod test_points;
 use crate::search::index::grid::{Cell, Entry, NO_SLOT, col_of, entry, row_of};
 use crate::search::index::provinces::ProvinceAreas;
 pub use crate::search::index::score_order::Floor;
-use crate::search::index::score_order::{floors_of, score_order, score_places};
+use crate::search::index::score_order::{KeptFloors, floors_of, score_order, score_places};
 
 pub struct AreaIndex {
     /// Every area, grouped by cell in (row, col) order; within a cell by
@@ -68,6 +68,8 @@ pub struct AreaIndex {
     /// a word's matches in rank order by reads one after the other, where by
     /// position each read missed the cache.
     pub(super) rank_score_place: Vec<u16>,
+    /// The ranks scoring at least the floors last asked for (score_order.rs).
+    pub(super) kept_floors: KeptFloors,
     /// The areas of each province, in the order of `PROVINCES`
     /// (provinces.rs); empty until `with_provinces`.
     pub(super) provinces: Vec<ProvinceAreas>,
@@ -155,6 +157,7 @@ impl AreaIndex {
             floors,
             score_place,
             rank_score_place,
+            kept_floors: KeptFloors::default(),
             provinces: Vec::new(),
         }
     }

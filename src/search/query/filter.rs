@@ -3,6 +3,8 @@
 //! over the grid (search/shape/region.rs), admitted rank by rank, or
 //! tested through the shape's mask (search/shape/shape_mask.rs).
 
+use roaring::RoaringBitmap;
+
 use std::cell::{Cell, OnceCell};
 
 use crate::search::index::AreaIndex;
@@ -116,18 +118,20 @@ impl Filter<'_> {
         held.then_some(i)
     }
 
-    /// Whether the filter is met by search rank alone (no circle, no
-    /// viewport): `meets_by_rank` then tells a match without its position.
+    /// Whether the filter is met by search rank alone: no circle, no viewport.
     pub fn by_rank_alone(&self) -> bool {
         self.disc.is_none() && self.bbox.is_none()
     }
 
-    /// Whether the area with a search rank meets the province and the floor,
-    /// without a branch to mispredict: when `by_rank_alone`, the count of a
-    /// set of thousands of matches of which some half pass.
-    pub fn meets_by_rank(&self, rank: u32) -> bool {
-        self.province.is_none_or(|p| p.holds_rank(rank))
-            & self.index.rank_scores_at_least(rank, self.floor())
+    /// Narrows a set of search ranks to the areas in the province and
+    /// scoring at least the floor, by set algebra: only when `by_rank_alone`.
+    pub fn narrow_by_rank(&self, ranks: &mut RoaringBitmap) {
+        if let Some(scoring) = self.index.ranks_scoring(self.floor()) {
+            *ranks &= &*scoring;
+        }
+        if let Some(p) = self.province {
+            *ranks &= &p.ranks();
+        }
     }
 
     /// The score floor as places in the score order, found once.

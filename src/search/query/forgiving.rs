@@ -43,7 +43,7 @@ pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, Ma
         })
         .collect();
     if filter.narrows() {
-        admitted(filter, &runs, w)
+        admitted(filter, runs, w)
     } else {
         open(filter, &runs, w)
     }
@@ -77,25 +77,24 @@ fn open(
 }
 
 /// Every match is tested against the filter, run by run, and those at
-/// positions `w` kept; met by rank alone, each run is counted whole and
-/// walked only up to the page's end.
+/// positions `w` kept; met by rank alone (a floor, a province), each run is
+/// narrowed by set algebra instead, and paged as when nothing narrows.
 fn admitted(
     filter: &Filter,
-    runs: &[(RoaringBitmap, MatchTier)],
+    mut runs: Vec<(RoaringBitmap, MatchTier)>,
     w: Window,
 ) -> (usize, Vec<(i64, MatchTier)>) {
-    let by_rank = filter.by_rank_alone();
-    if !by_rank {
-        filter.admitting(runs.iter().map(|(ranks, _)| ranks.len() as usize).sum());
+    if filter.by_rank_alone() {
+        for (ranks, _) in &mut runs {
+            filter.narrow_by_rank(ranks);
+        }
+        return open(filter, &runs, w);
     }
+    filter.admitting(runs.iter().map(|(ranks, _)| ranks.len() as usize).sum());
     let mut total = 0;
     let mut page = Vec::new();
-    for (ranks, tier) in runs {
-        let before = total;
+    for (ranks, tier) in &runs {
         for rank in ranks {
-            if by_rank && total >= w.end {
-                break;
-            }
             let Some(i) = filter.admit_at(rank) else {
                 continue;
             };
@@ -103,9 +102,6 @@ fn admitted(
                 page.push((filter.area_no_at(i), *tier));
             }
             total += 1;
-        }
-        if by_rank {
-            total = before + ranks.iter().filter(|&r| filter.meets_by_rank(r)).count();
         }
     }
     (total, page)
