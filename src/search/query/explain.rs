@@ -14,8 +14,8 @@ use crate::search::query::tier::{
     FORGIVING_WORDS_MAX, SPLIT_PART_MIN, TYPO_ONE_FROM, TYPO_TWO_FROM,
 };
 use crate::search::words::fold;
-use crate::search::words::typo_automaton::{MOST, Typos};
-use crate::search::words::typo_walk::Mode;
+use crate::search::words::typo_rows::Query;
+use crate::search::words::typo_walk::{Mode, distance};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SearchMatch {
@@ -54,12 +54,13 @@ pub struct SearchWords {
     words: Vec<QueryWord>,
 }
 
-/// One query word, folded, with the automaton that measures its typos
-/// against an item's words, made when a page first has a typo to measure:
-/// a page of exact matches has none.
+/// One query word, folded, with the rows that measure its typos against an
+/// item's words without a table each (None for a word too long for them),
+/// made when a page first has a typo to measure: a page of exact matches
+/// has none.
 struct QueryWord {
     text: String,
-    typos: OnceCell<Typos>,
+    rows: OnceCell<Option<Query>>,
 }
 
 impl QueryWord {
@@ -67,10 +68,13 @@ impl QueryWord {
     /// `Mode::Prefix`), if at most `allowed`.
     fn typos(&self, word: &str, mode: Mode, allowed: usize) -> Option<u8> {
         let prefix = mode == Mode::Prefix;
-        let typos = self
-            .typos
-            .get_or_init(|| Typos::new(self.text.as_bytes(), MOST));
-        typos.edits_within(word.as_bytes(), prefix, allowed as u8)
+        match self.rows.get_or_init(|| Query::new(self.text.as_bytes())) {
+            Some(rows) => rows.edits_within(word.as_bytes(), prefix, allowed as u8),
+            None => {
+                let d = distance(self.text.as_bytes(), word.as_bytes(), mode);
+                (d <= allowed).then_some(d as u8)
+            }
+        }
     }
 }
 
@@ -81,7 +85,7 @@ impl SearchWords {
                 .iter()
                 .map(|w| QueryWord {
                     text: fold::word(w),
-                    typos: OnceCell::new(),
+                    rows: OnceCell::new(),
                 })
                 .collect(),
         }

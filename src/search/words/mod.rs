@@ -1,8 +1,8 @@
 //! The words search can match: text folded as the full-text index folds it
 //! (`fold`), the vocabulary of the dataset's terms (`vocabulary`, its first
 //! trie levels in `trie_top`), the terms within a few typos of a query word
-//! (`typo_walk`, with the query word's automaton in `typo_automaton`, its
-//! answers and the walks kept in `walks`), the areas of each word of the other names
+//! (`typo_walk`, one row of its table in `typo_rows`, its answers and the
+//! walks kept in `walks`), the areas of each word of the other names
 //! (`other_ranks`), and the vocabulary as the dataset stores it
 //! (`vocabulary_store`). The areas of the other words are read from the
 //! full-text index (search/matches/).
@@ -10,7 +10,7 @@
 pub mod fold;
 pub mod other_ranks;
 mod trie_top;
-pub mod typo_automaton;
+pub mod typo_rows;
 pub mod typo_walk;
 pub mod vocabulary;
 pub mod vocabulary_store;
