@@ -95,7 +95,6 @@ serve() {
   local log=$WORK/server.$RANDOM.log pid a=""
   "$1" serve --db "$DB" --keys "$WORK/keys.db" --addr 127.0.0.1:0 --max-connections-per-address 0 2>"$log" &
   pid=$!
-  STARTED+=("$pid")
   until [ -n "$a" ]; do
     sleep 0.05
     kill -0 "$pid" 2>/dev/null || { say "$1 did not start: $(tail -2 "$log")"; exit 1; }
@@ -103,8 +102,11 @@ serve() {
   done
   echo "$pid $a"
 }
+# serve runs in a subshell: its pids are recorded here, for the EXIT trap.
 read -r BEFORE_PID BEFORE_ADDR < <(serve "$BEFORE")
+STARTED+=("$BEFORE_PID")
 read -r AFTER_PID AFTER_ADDR < <(serve "$AFTER")
+STARTED+=("$AFTER_PID")
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 HZ=$(getconf CLK_TCK)
