@@ -31,7 +31,7 @@ pub mod test_points;
 use crate::search::index::grid::{Cell, Entry, NO_SLOT, col_of, entry, row_of};
 use crate::search::index::provinces::ProvinceAreas;
 pub use crate::search::index::score_order::Floor;
-use crate::search::index::score_order::{floors_of, score_order, score_places};
+use crate::search::index::score_order::{KeptFloors, floors_of, score_order, score_places};
 
 pub struct AreaIndex {
     /// Every area, grouped by cell in (row, col) order; within a cell by
@@ -64,6 +64,12 @@ pub struct AreaIndex {
     /// its steps (half the time of a heavy word in a 50 km circle at a
     /// million areas). Scores have 2 decimals, so at most 1,001 places.
     pub(super) score_place: Vec<u16>,
+    /// `score_place` by search rank from 1: a score floor alone is met along
+    /// a word's matches in rank order by reads one after the other, where by
+    /// position each read missed the cache.
+    pub(super) rank_score_place: Vec<u16>,
+    /// The ranks scoring at least the floors last asked for (score_order.rs).
+    pub(super) kept_floors: KeptFloors,
     /// The areas of each province, in the order of `PROVINCES`
     /// (provinces.rs); empty until `with_provinces`.
     pub(super) provinces: Vec<ProvinceAreas>,
@@ -139,6 +145,7 @@ impl AreaIndex {
         let floors = floors_of(&entries);
         let by_score = score_order(&entries, &slot, &floors);
         let score_place = score_places(&entries, &floors);
+        let rank_score_place = by_rank.iter().map(|&i| score_place[i as usize]).collect();
         AreaIndex {
             entries,
             cells,
@@ -149,6 +156,8 @@ impl AreaIndex {
             by_score,
             floors,
             score_place,
+            rank_score_place,
+            kept_floors: KeptFloors::default(),
             provinces: Vec::new(),
         }
     }

@@ -22,6 +22,8 @@
 //! 40 MB read at random at a million areas). The nine provinces take nine
 //! bits an area in each of the three orders: 3.4 MB at a million areas.
 
+use roaring::RoaringBitmap;
+
 use crate::domain::PROVINCES;
 use crate::search::index::AreaIndex;
 use crate::search::index::Floor;
@@ -135,6 +137,11 @@ impl ProvinceAreas {
     }
 
     /// Whether the area with a search rank is in the province.
+    /// The province's search ranks as a compressed bitmap.
+    pub fn ranks(&self) -> RoaringBitmap {
+        RoaringBitmap::from_lsb0_bytes(0, &self.by_rank.to_bytes())
+    }
+
     pub fn holds_rank(&self, rank: u32) -> bool {
         self.by_rank.get(rank as usize)
     }

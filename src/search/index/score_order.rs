@@ -6,6 +6,10 @@
 //! areas (best first) score enough. Tested through mod.rs and
 //! search/shape/region.rs.
 
+use std::sync::{Arc, Mutex};
+
+use roaring::RoaringBitmap;
+
 use std::collections::HashMap;
 
 use crate::search::index::AreaIndex;
@@ -55,6 +59,14 @@ pub fn score_order(entries: &[Entry], slot: &[u32], floors: &[(f64, u32)]) -> Ve
     }
     by_score
 }
+
+/// How many floors' ranks `AreaIndex::ranks_scoring` keeps (an eighth of a
+/// byte an area each, at most).
+const FLOORS_KEPT: usize = 8;
+
+/// The ranks scoring at least each of the floors last asked for, by their
+/// places, oldest first.
+pub type KeptFloors = Mutex<Vec<(u16, Arc<RoaringBitmap>)>>;
 
 /// A minimum score, and which areas meet it by their score's place among
 /// the distinct scores (`AreaIndex::floor`).
@@ -140,6 +152,49 @@ impl AreaIndex {
             Places::First(places) => self.score_place[position] < places,
             Places::Past => self.entries[position].truth_score >= floor.min,
         }
+    }
+
+    /// Whether the area with a search rank scores at least the floor (false
+    /// for no such area).
+    pub fn rank_scores_at_least(&self, rank: u32, floor: &Floor) -> bool {
+        let Some(r) = (rank as usize)
+            .checked_sub(1)
+            .filter(|&r| r < self.by_rank.len())
+        else {
+            return false;
+        };
+        match floor.places {
+            Places::Every => true,
+            Places::First(places) => self.rank_score_place[r] < places,
+            Places::Past => self.entries[self.by_rank[r] as usize].truth_score >= floor.min,
+        }
+    }
+
+    /// The search ranks of the areas scoring at least the floor; None when
+    /// every area does. Made over every rank once per floor, and kept for
+    /// the `FLOORS_KEPT` floors last made: clients ask with a few floors.
+    pub fn ranks_scoring(&self, floor: &Floor) -> Option<Arc<RoaringBitmap>> {
+        let key = match floor.places {
+            Places::Every => return None,
+            Places::First(places) => Some(places),
+            Places::Past => None,
+        };
+        let kept = || self.kept_floors.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(found) = key.and_then(|k| kept().iter().find(|f| f.0 == k).map(|f| f.1.clone()))
+        {
+            return Some(found);
+        }
+        let ranks = 1..=self.by_rank.len() as u32;
+        let scoring = ranks.filter(|&r| self.rank_scores_at_least(r, floor));
+        let made = Arc::new(RoaringBitmap::from_sorted_iter(scoring).unwrap_or_default());
+        if let Some(k) = key {
+            let mut kept = kept();
+            if kept.len() >= FLOORS_KEPT {
+                kept.remove(0);
+            }
+            kept.push((k, made.clone()));
+        }
+        Some(made)
     }
 
     /// How many areas score at least `min`: a binary search over the distinct scores.

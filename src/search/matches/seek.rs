@@ -1,6 +1,5 @@
 //! Finding ranks in a sorted list of search ranks, in increasing order:
-//! the walk under every intersection of word matches (rank_set.rs) and
-//! every grading of forgiving candidates (members.rs).
+//! the walk under every intersection of word matches (rank_set.rs).
 //!
 //! Two ways, chosen by how much longer the list is than the ranks sought.
 //! Stepping along the list costs a predictable comparison a place;

@@ -3,9 +3,12 @@
 //! over the grid (search/shape/region.rs), admitted rank by rank, or
 //! tested through the shape's mask (search/shape/shape_mask.rs).
 
+use roaring::RoaringBitmap;
+
 use std::cell::{Cell, OnceCell};
 
 use crate::search::index::AreaIndex;
+use crate::search::index::Floor;
 use crate::search::index::geo::Disc;
 use crate::search::index::provinces::ProvinceAreas;
 use crate::search::shape::bbox::BBox;
@@ -39,6 +42,8 @@ pub struct Kept {
     /// The mask of a circle or a viewport, made of the runs once that many
     /// were.
     mask: OnceCell<ShapeMask>,
+    /// The score floor as places in the score order, found once.
+    floor: OnceCell<Floor>,
 }
 
 /// A search that has admitted this many matches one by one, and has walked
@@ -98,12 +103,42 @@ impl Filter<'_> {
         if self.province.is_some_and(|p| !p.holds_rank(rank)) {
             return None;
         }
+        // A floor alone is met by the score's place in rank order, two bytes
+        // an area read in turn, where the area's entry is 40 out of the cache.
+        let floor_alone = self.by_rank_alone();
+        if floor_alone && !self.index.rank_scores_at_least(rank, self.floor()) {
+            return None;
+        }
         let i = self.index.position_of_rank(i64::from(rank))?;
-        let held = match self.mask() {
-            Some(mask) => mask.holds(self.index, &self.shape(), i),
-            None => self.shape().holds(self.index, i),
-        };
+        let held = floor_alone
+            || match self.mask() {
+                Some(mask) => mask.holds(self.index, &self.shape(), i),
+                None => self.shape().holds(self.index, i),
+            };
         held.then_some(i)
+    }
+
+    /// Whether the filter is met by search rank alone: no circle, no viewport.
+    pub fn by_rank_alone(&self) -> bool {
+        self.disc.is_none() && self.bbox.is_none()
+    }
+
+    /// Narrows a set of search ranks to the areas in the province and
+    /// scoring at least the floor, by set algebra: only when `by_rank_alone`.
+    pub fn narrow_by_rank(&self, ranks: &mut RoaringBitmap) {
+        if let Some(scoring) = self.index.ranks_scoring(self.floor()) {
+            *ranks &= &*scoring;
+        }
+        if let Some(p) = self.province {
+            *ranks &= &p.ranks();
+        }
+    }
+
+    /// The score floor as places in the score order, found once.
+    fn floor(&self) -> &Floor {
+        self.kept
+            .floor
+            .get_or_init(|| self.index.floor(self.min_score))
     }
 
     /// The area_no of the area at a grid position.

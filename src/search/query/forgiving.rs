@@ -6,173 +6,165 @@
 //! name) holds every word come first, then by search rank, as in the strict
 //! tier. `total` counts every tier exactly.
 //!
-//! Only the areas some word matches beyond its exact matches can be in a
-//! forgiving tier: those few are the candidates, and each is graded word by
-//! word, the words' best segmentation into single and joined words taken.
+//! No area is graded one by one. Each word's matches are taken as bitmaps of
+//! search ranks, and set algebra over them gives, for each tier, the areas
+//! that every word matches at that tier or better, the words' best reading
+//! as single and joined words taken; a tier's areas are those within it and
+//! not within the one before. A total is then a count, and a page orders
+//! only its own rows, however many areas a typo of a common word matches.
+
+use roaring::RoaringBitmap;
 
 use super::Window;
 use super::filter::Filter;
-use crate::search::matches::members::{Members, each_among, each_common};
-use crate::search::query::forgiving_read::{Both, Grades, each_match, matches_len};
-use crate::search::query::tier::MatchTier;
-use crate::search::query::tier::{FORGIVING_WORDS_MAX, MATCH_TIERS};
+use crate::search::matches::members::{matches_bitmap, ranks_bitmap};
+use crate::search::query::forgiving_read::{Both, Grades, WordGrades};
+use crate::search::query::tier::{MATCH_TIERS, MatchTier};
 
-/// No grade: the word does not match the area at all.
-const NONE: u8 = u8::MAX;
+/// The grade, as an index into `MATCH_TIERS`, at which two neighbouring
+/// words joined into one match: a joined word counts as one typo.
+const JOINED: usize = 2;
 
 /// The forgiving tiers' matches admitted by the filter: how many, and those
 /// at positions `w` (counted from the first forgiving match), with their tier.
 pub fn page(filter: &Filter, grades: &Grades, w: Window) -> (usize, Vec<(i64, MatchTier)>) {
-    let candidates = candidates(grades);
-    // Words alone admit every area with a rank: then only the page's few
-    // ranks are looked up, not every match counted.
-    let open = !filter.narrows();
-    let anywhere = Graded::new(grades, &candidates, false);
-    let tiered: Vec<(u32, u8)> = candidates
-        .iter()
-        .enumerate()
-        .map(|(k, &rank)| (rank, anywhere.tier(k)))
-        .filter(|&(_, tier)| (2..NONE).contains(&tier))
-        .collect();
-    let found: Vec<(u32, u8)> = if open {
-        tiered
-    } else {
-        filter.admitting(tiered.len());
-        tiered
-            .into_iter()
-            .filter(|&(rank, _)| filter.admit_at(rank).is_some())
-            .collect()
-    };
-    let ranks: Vec<u32> = found.iter().map(|&(rank, _)| rank).collect();
-    let in_name = Graded::new(grades, &ranks, true);
-    // One run of ranks per tier, the names first: (tier, in a name) in order.
-    let mut runs: Vec<Vec<u32>> = vec![Vec::new(); 2 * (MATCH_TIERS.len() - 1)];
-    let mut counts = vec![0usize; runs.len()];
-    for (k, &(rank, tier)) in found.iter().enumerate() {
-        let run = 2 * usize::from(tier - 2) + usize::from(in_name.tier(k) > tier);
-        counts[run] += 1;
-        // No run needs more than the window's end: the page lies before it.
-        if runs[run].len() < w.end {
-            runs[run].push(rank);
-        }
+    if grades.words.is_empty() {
+        return (0, Vec::new());
     }
-    let total = counts.iter().sum();
-    let page = runs
-        .iter()
-        .enumerate()
-        .flat_map(|(run, ranks)| {
-            ranks
-                .iter()
-                .map(move |&rank| (rank, MATCH_TIERS[1 + run / 2]))
+    let anywhere = within(grades, false);
+    let in_name = within(grades, true);
+    // One run of ranks per tier, the names first: (tier, in a name) in order.
+    let runs: Vec<(RoaringBitmap, MatchTier)> = (1..MATCH_TIERS.len())
+        .flat_map(|t| {
+            let tier = &anywhere[t] - &anywhere[t - 1];
+            let named = &tier & &in_name[t];
+            let rest = tier - &named;
+            [(named, MATCH_TIERS[t]), (rest, MATCH_TIERS[t])]
         })
-        .skip(w.start)
-        .take(w.end.saturating_sub(w.start))
-        .filter_map(|(rank, tier)| Some((filter.admit(rank)?, tier)))
         .collect();
+    if filter.narrows() {
+        admitted(filter, runs, w)
+    } else {
+        open(filter, &runs, w)
+    }
+}
+
+/// Nothing but the words narrows the search: the total is the runs'
+/// lengths, and only the page's ranks are looked up.
+fn open(
+    filter: &Filter,
+    runs: &[(RoaringBitmap, MatchTier)],
+    w: Window,
+) -> (usize, Vec<(i64, MatchTier)>) {
+    let total = runs.iter().map(|(ranks, _)| ranks.len() as usize).sum();
+    let (mut skip, mut want) = (w.start, w.end.saturating_sub(w.start));
+    let mut page = Vec::new();
+    for (ranks, tier) in runs {
+        let len = ranks.len() as usize;
+        if want == 0 {
+            break;
+        }
+        if skip >= len {
+            skip -= len;
+            continue;
+        }
+        let taken = ranks.iter().skip(skip).take(want);
+        page.extend(taken.filter_map(|rank| Some((filter.admit(rank)?, *tier))));
+        want -= (len - skip).min(want);
+        skip = 0;
+    }
     (total, page)
 }
 
-/// Every area that may be in a forgiving tier, as a bitmap by rank: every
-/// match must match each word, alone or joined with a neighbour, so the
-/// matches of the word that has fewest (with its joined pairs) hold them
-/// all. A lone word's exact matches are the strict tier, so they are left
-/// out. Sorted by rank, each once.
-fn candidates(grades: &Grades) -> Vec<u32> {
-    let n = grades.words.len();
-    let joined = |i: usize| grades.joined.get(i).map_or(0, |j| j.anywhere.len());
-    let size = |i: usize| {
-        let g = &grades.words[i];
-        let exact = if n == 1 { 0 } else { matches_len(&g.exact.0) };
-        exact
-            + g.other.len()
-            + g.one_typo.anywhere.len()
-            + g.two_typos.anywhere.len()
-            + joined(i)
-            + joined(i + 1)
-    };
-    let driver = (0..n).min_by_key(|&i| size(i)).unwrap_or(0);
-    let Some(g) = grades.words.get(driver) else {
-        return Vec::new();
-    };
-    let mut ranks = Vec::with_capacity(size(driver));
-    if n > 1 {
-        each_match(&g.exact.0, |r| ranks.push(r));
-    }
-    ranks.extend_from_slice(&g.other);
-    g.one_typo.anywhere.each(|r| ranks.push(r));
-    g.two_typos.anywhere.each(|r| ranks.push(r));
-    for j in [driver, driver + 1] {
-        if let Some(j) = grades.joined.get(j) {
-            j.anywhere.each(|r| ranks.push(r));
+/// Every match is tested against the filter, run by run, and those at
+/// positions `w` kept; met by rank alone (a floor, a province), each run is
+/// narrowed by set algebra instead, and paged as when nothing narrows.
+fn admitted(
+    filter: &Filter,
+    mut runs: Vec<(RoaringBitmap, MatchTier)>,
+    w: Window,
+) -> (usize, Vec<(i64, MatchTier)>) {
+    if filter.by_rank_alone() {
+        for (ranks, _) in &mut runs {
+            filter.narrow_by_rank(ranks);
         }
+        return open(filter, &runs, w);
     }
-    ranks.sort_unstable();
-    ranks.dedup();
-    ranks
-}
-
-/// How each word matches each of some areas, anywhere or (`in_name`) in
-/// a name: 1 exactly or as a prefix, 2 through an other name, 3 with one
-/// typo, 4 with two, or `NONE`; and which neighbouring words match it
-/// joined. Each word's sets are swept once along the areas' ranks, in
-/// order, rather than searched for each area.
-struct Graded {
-    words: usize,
-    /// `grade[k * words + i]`: word i's grade for the k-th area.
-    grade: Vec<u8>,
-    /// `joined[k * words + i]`: words i - 1 and i joined match the k-th area.
-    joined: Vec<bool>,
-}
-
-impl Graded {
-    fn new(grades: &Grades, ranks: &[u32], in_name: bool) -> Graded {
-        let n = grades.words.len();
-        let mut grade = vec![NONE; ranks.len() * n];
-        for (i, g) in grades.words.iter().enumerate() {
-            let mut set = |k: usize, to: u8| {
-                let cell = &mut grade[k * n + i];
-                *cell = (*cell).min(to);
+    filter.admitting(runs.iter().map(|(ranks, _)| ranks.len() as usize).sum());
+    let mut total = 0;
+    let mut page = Vec::new();
+    for (ranks, tier) in &runs {
+        for rank in ranks {
+            let Some(i) = filter.admit_at(rank) else {
+                continue;
             };
-            let exact = if in_name { &g.exact.1 } else { &g.exact.0 };
-            each_among(exact, ranks, |k| set(k, 1));
-            each_common(ranks, &g.other, |k| set(k, 2));
-            pick(&g.one_typo, in_name).each_among(ranks, |k| set(k, 3));
-            pick(&g.two_typos, in_name).each_among(ranks, |k| set(k, 4));
-        }
-        let mut joined = vec![false; ranks.len() * n];
-        for (i, j) in grades.joined.iter().enumerate().skip(1) {
-            pick(j, in_name).each_among(ranks, |k| joined[k * n + i] = true);
-        }
-        Graded {
-            words: n,
-            grade,
-            joined,
+            if (w.start..w.end).contains(&total) {
+                page.push((filter.area_no_at(i), *tier));
+            }
+            total += 1;
         }
     }
+    (total, page)
+}
 
-    /// The tier (1 to 4) at which every word matches the k-th area; `NONE`
-    /// when some word does not match it.
-    ///
-    /// The best over the ways of reading the words, each word alone or two
-    /// neighbours joined: `best[i]`, the best tier of the first i words, is
-    /// word i alone after `best[i - 1]`, or words i - 1 and i joined after
-    /// `best[i - 2]`.
-    fn tier(&self, k: usize) -> u8 {
-        let n = self.words;
-        let (grade, joined) = (&self.grade[k * n..][..n], &self.joined[k * n..][..n]);
-        let mut best = [NONE; FORGIVING_WORDS_MAX + 1];
-        best[0] = 1;
-        for i in 1..=n {
-            best[i] = best[i - 1].max(grade[i - 1]);
-            if i >= 2 && joined[i - 1] {
-                best[i] = best[i].min(best[i - 2].max(3));
-            }
+/// `within[t]`: the areas every word matches, anywhere or (`in_name`) in a
+/// name, at tier `MATCH_TIERS[t]` or better. Each word's matches up to a
+/// grade grow grade by grade: exactly or as a prefix, through an other
+/// name, with one typo, with two.
+fn within(grades: &Grades, in_name: bool) -> [RoaringBitmap; 4] {
+    let joined: Vec<&RoaringBitmap> = grades.joined.iter().map(|j| pick(j, in_name)).collect();
+    let mut upto = vec![RoaringBitmap::new(); grades.words.len()];
+    std::array::from_fn(|t| {
+        for (set, g) in upto.iter_mut().zip(&grades.words) {
+            add_graded(set, g, t, in_name);
         }
-        best[n]
+        best_reading(&upto, (t >= JOINED).then_some(&joined[..]))
+    })
+}
+
+/// Adds a word's matches of grade `t` (an index into `MATCH_TIERS`) to `set`.
+fn add_graded(set: &mut RoaringBitmap, g: &WordGrades, t: usize, in_name: bool) {
+    match t {
+        0 => *set |= matches_bitmap(if in_name { &g.exact.1 } else { &g.exact.0 }),
+        1 => *set |= ranks_bitmap(&g.other),
+        2 => *set |= pick(&g.one_typo, in_name),
+        _ => *set |= pick(&g.two_typos, in_name),
+    }
+}
+
+/// The areas that every word matches, each word within `upto`, over the
+/// ways of reading the words, each alone or two neighbours joined
+/// (`joined[i]`: words i - 1 and i as one, when they count): the first i + 1
+/// words match where word i matches after the first i, or where words i - 1
+/// and i joined match after the first i - 1.
+fn best_reading(upto: &[RoaringBitmap], joined: Option<&[&RoaringBitmap]>) -> RoaringBitmap {
+    // The areas the words before matched, and those before them; None
+    // before the first word, when every area does.
+    let (mut before, mut last): (Option<RoaringBitmap>, Option<RoaringBitmap>) = (None, None);
+    for (i, set) in upto.iter().enumerate() {
+        let mut next = and(last.as_ref(), set);
+        if let Some(pair) = joined.and_then(|j| j.get(i)).filter(|_| i >= 1) {
+            next |= and(before.as_ref(), *pair);
+        }
+        before = last;
+        last = Some(next);
+    }
+    last.unwrap_or_default()
+}
+
+/// `a` and `b` (`a` None: every area).
+fn and(a: Option<&RoaringBitmap>, b: &RoaringBitmap) -> RoaringBitmap {
+    match a {
+        Some(a) => a & b,
+        None => b.clone(),
     }
 }
 
 /// A set's matches in a name, or anywhere.
-fn pick(b: &Both, in_name: bool) -> &Members {
-    if in_name { &b.in_name } else { &b.anywhere }
+fn pick(b: &Both, in_name: bool) -> &RoaringBitmap {
+    if in_name {
+        b.in_name.bitmap()
+    } else {
+        b.anywhere.bitmap()
+    }
 }

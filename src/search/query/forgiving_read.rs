@@ -20,7 +20,7 @@ use crate::error::ApiResult;
 use crate::search::index::AreaIndex;
 use crate::search::matches::joined_words::{add_neighbours, joined_query};
 use crate::search::matches::match_cache::{MatchCache, Matches};
-pub use crate::search::matches::members::{Members, each_match, holds, matches_len};
+pub use crate::search::matches::members::Members;
 use crate::search::matches::word_sets::{
     RANKS_KEPT_FROM, RankTable, other_name_ranks, term_matches,
 };
@@ -41,11 +41,6 @@ pub struct Both {
 impl Both {
     pub fn is_empty(&self) -> bool {
         self.anywhere.is_empty() && self.in_name.is_empty()
-    }
-
-    fn finish(&mut self) {
-        self.anywhere.finish();
-        self.in_name.finish();
     }
 }
 
@@ -107,8 +102,6 @@ pub fn read(
                 add_term(conn, index, cache, *kinds, &phrase, &mut one_typo)?;
             }
         }
-        one_typo.finish();
-        two_typos.finish();
         grades.push(WordGrades {
             exact,
             other,
@@ -133,7 +126,6 @@ pub fn read(
             if kinds & IN_OTHER_NAMES != 0 {
                 add_other_words(v, words_of(v, text.as_bytes(), prefix), into);
             }
-            into.finish();
         }
     }
     Ok(Grades {

@@ -172,3 +172,95 @@ fn a_query_longer_than_the_rows_hold_is_walked_word_by_word() {
     assert!(typed.iter().all(|n| n.edits == 1), "{typed:?}");
     assert_eq!(typed.len(), 2);
 }
+
+/// One random edit as the judge's cases make them (forgiving_tests.rs): a
+/// letter added, dropped, changed, or two neighbours swapped.
+fn edited(rng: &mut Lcg, word: &str) -> String {
+    let mut b = word.as_bytes().to_vec();
+    let pick = |rng: &mut Lcg, n: usize| (rng.unit() * n as f64) as usize % n.max(1);
+    let i = pick(rng, b.len());
+    let letter = b"aeinorstuw"[pick(rng, 10)];
+    match pick(rng, 4) {
+        0 => b.insert(i, letter),
+        1 if b.len() > 1 => {
+            b.remove(i);
+        }
+        2 if i + 1 < b.len() => b.swap(i, i + 1),
+        _ if !b.is_empty() => b[i] = letter,
+        _ => {}
+    }
+    String::from_utf8(b).unwrap_or_else(|_| word.to_string())
+}
+
+/// Before typo matching may be handed to levenshtein_automata, its distance
+/// with transpositions must be the judge's (tests/common/forgiving.rs): on
+/// the words of the seed's names, municipalities, provinces and other names
+/// as the judge folds them, each query word one of them with one or two of
+/// the judge's edits or cut short, against every word, whole and as a
+/// prefix, within one and two edits. A prefix's distance is the least the
+/// whole-word automaton gives along the word: the crate's own prefix
+/// automaton loses a prefix at the bound once the word goes on ("moaul"
+/// against "molema", two edits by "mol"), which the judge counts.
+#[test]
+fn levenshtein_automata_with_transpositions_measures_as_the_judge_does() {
+    use crate::search::forgiving_reference::fold_words;
+    use levenshtein_automata::{DFA, Distance, LevenshteinAutomatonBuilder};
+    let exact = |d: Distance| match d {
+        Distance::Exact(d) => Some(d),
+        Distance::AtLeast(_) => None,
+    };
+    let along = |dfa: &DFA, w: &str| {
+        let mut state = dfa.initial_state();
+        let mut least = exact(dfa.distance(state));
+        for &b in w.as_bytes() {
+            state = dfa.transition(state, b);
+            least = least.into_iter().chain(exact(dfa.distance(state))).min();
+        }
+        least
+    };
+    let mut words: Vec<String> = Vec::new();
+    for p in crate::data::seed::seed_places().unwrap() {
+        let texts = [&p.name, &p.municipality, &p.province];
+        for text in texts.into_iter().chain(&p.other_names) {
+            words.extend(fold_words(text));
+        }
+    }
+    words.sort();
+    words.dedup();
+    assert!(
+        words.iter().all(|w| w.is_ascii()),
+        "the judge's words are ASCII"
+    );
+    let mut rng = Lcg(29);
+    let builders = [1u8, 2].map(|most| (most, LevenshteinAutomatonBuilder::new(most, true)));
+    let (mut near, mut compared) = (0, 0);
+    for k in 0..120 {
+        let mut query = words[(rng.unit() * words.len() as f64) as usize % words.len()].clone();
+        for _ in 0..=k % 2 {
+            query = edited(&mut rng, &query);
+        }
+        if k % 5 == 0 && query.len() > 2 {
+            query.truncate(query.len() - 1);
+        }
+        for (most, builder) in &builders {
+            let dfa = builder.build_dfa(&query);
+            for w in &words {
+                for mode in [Mode::Whole, Mode::Prefix] {
+                    let judge = distance(query.as_bytes(), w.as_bytes(), mode);
+                    let want = (judge <= usize::from(*most)).then_some(judge as u8);
+                    let got = match mode {
+                        Mode::Whole => exact(dfa.eval(w)),
+                        Mode::Prefix => along(&dfa, w),
+                    };
+                    assert_eq!(got, want, "{query:?} against {w:?}, {mode:?}, {most}");
+                    near += usize::from(want.is_some());
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        near > 1000,
+        "enough near pairs were compared: {near} of {compared}"
+    );
+}
