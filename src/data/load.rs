@@ -246,6 +246,19 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
 /// Days of history each seeded area gets, ending on the day of init.
 pub const SEED_HISTORY_DAYS: usize = 400;
 
+/// A database of `places`, each with synthetic scores and one day of
+/// history, for the unit tests that search a set of places of their own.
+#[cfg(test)]
+pub fn of_places(path: &Path, places: &[seed::Place]) {
+    let source = Source::unhashed("test");
+    create_database(path, true, &source, |w| {
+        places
+            .iter()
+            .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
+    })
+    .expect("a database of the test's places");
+}
+
 /// `area-scoring init`: the seed places with synthetic scores, their history
 /// ending today, its source the seed (`Source::seed`).
 pub fn init(path: &Path, force: bool) -> Result<i64, String> {

@@ -28,17 +28,7 @@ fn database(name: &str, places: &[Place], heavy: usize) -> (std::path::PathBuf, 
         std::env::temp_dir().join(format!("area-scoring-words-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("words.db");
-    crate::data::load::create_database(
-        &path,
-        true,
-        &crate::data::identity::Source::unhashed("test"),
-        |w| {
-            places
-                .iter()
-                .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
-        },
-    )
-    .unwrap();
+    crate::data::load::of_places(&path, places);
     let conn = Connection::open(&path).unwrap();
     rewrite(&conn, heavy).unwrap();
     (dir, conn)

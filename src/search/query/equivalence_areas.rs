@@ -94,17 +94,7 @@ pub fn database() -> (std::path::PathBuf, Connection) {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("equiv.db");
     let places = places();
-    crate::data::load::create_database(
-        &path,
-        true,
-        &crate::data::identity::Source::unhashed("test"),
-        |w| {
-            places
-                .iter()
-                .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
-        },
-    )
-    .unwrap();
+    crate::data::load::of_places(&path, &places);
     // Stored sets from 8 matches up, so that lists are stored beside bitmaps.
     crate::search::matches::word_store::rewrite(&Connection::open(&path).unwrap(), 8).unwrap();
     let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();

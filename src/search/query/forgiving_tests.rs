@@ -233,17 +233,7 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("forgiving.db");
     let places = places();
-    crate::data::load::create_database(
-        &path,
-        true,
-        &crate::data::identity::Source::unhashed("test"),
-        |w| {
-            places
-                .iter()
-                .try_for_each(|p| w.add_with_synthetic_scores(p, 1, 20_000))
-        },
-    )
-    .unwrap();
+    crate::data::load::of_places(&path, &places);
     let conn =
         Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let areas = every_area(&conn);
