@@ -64,7 +64,6 @@ serve() {
   local log=$WORK/server.$RANDOM.log pid a=""
   "$1" serve --db "$DB" --addr 127.0.0.1:0 --max-connections-per-address 0 "${SERVE_ARGS[@]}" 2>"$log" &
   pid=$!
-  STARTED+=("$pid")
   until [ -n "$a" ]; do
     sleep 0.05
     kill -0 "$pid" 2>/dev/null || { say "$1 did not start: $(tail -2 "$log")"; exit 1; }
@@ -72,8 +71,11 @@ serve() {
   done
   echo "$pid $a"
 }
+# serve runs in a subshell: its pids are recorded here, for the EXIT trap.
 read -r BEFORE_PID BEFORE_ADDR < <(serve "$BEFORE")
+STARTED+=("$BEFORE_PID")
 read -r AFTER_PID AFTER_ADDR < <(serve "$AFTER")
+STARTED+=("$AFTER_PID")
 AREA=$(head -1 "$WORK/cases/get_area.txt")
 mkdir -p "$WORK/www"
 curl -sf -o "$WORK/www/area.json" -H "Authorization: Bearer $KEY" "http://$AFTER_ADDR$AREA"
@@ -173,17 +175,6 @@ done | tee "$WORK/rows.md"
 
 echo
 echo "Medians over $ROUNDS rounds (req/s, p99 ms, CPU µs/request, switches/request):"
-python3 - "$WORK/rows.md" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    if len(cells) != 6 or not cells[0].isdigit():
-        continue
-    rows.setdefault(cells[1], []).append([float(c) for c in cells[2:]])
-for name, runs in rows.items():
-    med = [statistics.median(col) for col in zip(*runs)]
-    print(f"- {name}: {med[0]:.0f} req/s, p99 {med[1]:.2f} ms, {med[2]:.1f} µs, {med[3]:.2f} switches")
-PY
+python3 bench/medians.py "$WORK/rows.md" "req/s" "p99 ms" "µs" "switches"
 echo
 echo "wrk -t1 -c$CONNS -d${DURATION}s each; $(nproc) cores; load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -139,17 +139,6 @@ done | tee "$WORK/rows.md"
 
 echo
 echo "Medians over $ROUNDS rounds (req/s, p99 ms, CPU µs/request):"
-python3 - "$WORK/rows.md" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    if len(cells) != 5 or not cells[0].isdigit():
-        continue
-    rows.setdefault(cells[1], []).append([float(c) for c in cells[2:]])
-for name, runs in rows.items():
-    med = [statistics.median(col) for col in zip(*runs)]
-    print(f"- {name}: {med[0]:.0f} req/s, p99 {med[1]:.2f} ms, {med[2]:.1f} µs")
-PY
+python3 bench/medians.py "$WORK/rows.md" "req/s" "p99 ms" "µs"
 echo
 echo "wrk -t1 -c$CONNS -d${DURATION}s each; $(nproc) cores; load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
