@@ -1,5 +1,5 @@
 //! Search Areas (`GET /v1/areas/search`): the endpoint over search/query/.
-//! The parameters (params_search.rs) become the search's filter and page
+//! The parameters (params/search.rs) become the search's filter and page
 //! window; search/ counts every match and picks the page's areas without
 //! reading any area row; this file then reads the list form of only the
 //! areas on the page, with how each matched when there were words.

@@ -16,7 +16,7 @@
 //! shares its stored set ("municipa" to "municipality"). A dataset without
 //! stored sets, or whose bitmaps follow another `LAYOUT`, has its words
 //! read from FTS5, and the server warns of it each time it opens the file
-//! (word_store_warning.rs).
+//! (word_store/warning.rs).
 
 use std::sync::Arc;
 
@@ -38,7 +38,7 @@ pub const LAYOUT: i64 = 1;
 const MATCHING: &str = "SELECT rowid FROM areas_fts WHERE areas_fts MATCH ?1 ORDER BY rowid";
 
 /// A word as a quoted FTS5 prefix term. Words hold only letters, digits and
-/// combining marks (api/params_search.rs), so quoting makes them plain text.
+/// combining marks (api/params/search.rs), so quoting makes them plain text.
 pub fn fts_term(word: &str) -> String {
     format!("\"{}\"*", word.replace('"', "\"\""))
 }
@@ -150,7 +150,7 @@ pub fn read(
 
 /// The number of the set an FTS5 query's matches are stored as, if stored.
 /// Queries matching the same areas share a set: a prefix and its longer
-/// prefix, and a word anywhere and in the name (word_store_write.rs).
+/// prefix, and a word anywhere and in the name (word_store/write.rs).
 pub fn set_of(conn: &Connection, fts_query: &str) -> rusqlite::Result<Option<i64>> {
     conn.prepare_cached(SET_OF_QUERY)?
         .query_row([fts_query], |r| r.get(0))
@@ -200,11 +200,9 @@ fn stored_list(count: usize, bytes: &[u8]) -> Option<Matches> {
     (ranks.len() == count).then(|| Matches::List(ranks.into()))
 }
 
-#[path = "word_store_write.rs"]
 mod write;
 pub use write::write;
 
-#[path = "word_store_warning.rs"]
 mod warning;
 pub use warning::stored_sets;
 
@@ -222,5 +220,4 @@ pub fn rewrite(conn: &Connection, heavy: usize) -> rusqlite::Result<usize> {
 }
 
 #[cfg(test)]
-#[path = "word_store_tests.rs"]
 mod tests;

@@ -11,11 +11,10 @@ use crate::api::query::{self, Query};
 use crate::error::ApiError;
 
 // Search's parameters are the most, so they have a file of their own.
-#[path = "params_search.rs"]
-mod search_params;
+mod search;
 
 pub use crate::domain::Granularity;
-pub use search_params::{SearchParams, search};
+pub use search::{SearchParams, search};
 
 #[derive(Debug, PartialEq)]
 pub struct ListParams {
