@@ -119,7 +119,7 @@ CREATE VIRTUAL TABLE other_joined_fts USING fts5 (
 );
 
 -- The matches of every heavy word, read off areas_fts once at load and stored
--- in the form the server keeps them (src/search/word_store.rs): each query
+-- in the form the server keeps them (src/search/matches/word_store/): each query
 -- (a prefix anywhere, the same in the name) names a set; a set is a list of
 -- search ranks (by_rank, 4 bytes each, little-endian), or three bitmaps (by
 -- rank, by grid position, in score order). word_store's one row says which

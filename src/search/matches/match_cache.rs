@@ -43,7 +43,7 @@ pub const HEAVY: usize = 256;
 /// keeping the thousand base names of a million areas' full names (each
 /// about 1,000 matches) pushed out one another and the common words alike,
 /// so that each was read again anyway. A dataset that stores its words'
-/// matches (word_store.rs) keeps what it reads from there whatever its
+/// matches (word_store/) keeps what it reads from there whatever its
 /// size: read again, a pushed-out word costs microseconds, not FTS5's walk.
 pub const HEAVY_SHARE: usize = 256;
 
@@ -71,7 +71,7 @@ pub struct MatchCache {
     /// How many matches make a word heavy enough to keep: `HEAVY`, lowered
     /// by tests so that the seed data exercises the kept path.
     heavy: usize,
-    /// Whether the dataset stores its heavy words' matches (word_store.rs),
+    /// Whether the dataset stores its heavy words' matches (word_store/),
     /// so that a word not kept is read from there, and one not stored is light.
     stored: bool,
     /// Whether a read that took `SLOW_READ` is kept however few its matches.
@@ -90,7 +90,7 @@ pub const SLOW_READ: Duration = Duration::from_micros(200);
 struct Lists {
     by_query: HashMap<String, Kept>,
     light: HashSet<String>,
-    /// The stored set of each query found stored (word_store.rs): queries
+    /// The stored set of each query found stored (word_store/): queries
     /// sharing a set share its kept matches, under the set's key.
     sets: HashMap<String, i64>,
     /// Bytes kept, lists then bitmaps.

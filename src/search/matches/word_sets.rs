@@ -39,7 +39,7 @@ impl WordSets {
 /// intersected here: the matches of common words ("west", "central", "6") are
 /// kept (search/matches/match_cache.rs), so a full name costs the reading of its rare
 /// words only, where FTS5's own AND walked every common word's list each time.
-/// A dataset that stores its heavy words' matches (search/matches/word_store.rs) is
+/// A dataset that stores its heavy words' matches (search/matches/word_store/) is
 /// read from there. Words known to be light are read together, two queries
 /// in all: FTS5's own AND is cheap over short lists.
 pub fn word_matches(
@@ -60,7 +60,7 @@ pub fn word_matches(
             continue;
         }
         if cache.has_stored_sets() && word.is_ascii() {
-            // Every heavy prefix is stored (search/matches/word_store.rs), and an
+            // Every heavy prefix is stored (search/matches/word_store/), and an
             // ASCII word is stored as typed: one not stored is light.
             let any = kept_or_stored(conn, index, cache, &term)?;
             let name = kept_or_stored(conn, index, cache, &in_name_query(&term))?;

@@ -1,5 +1,5 @@
 //! The warning a server logs each time it opens a dataset whose stored sets
-//! (word_store.rs) it cannot read: its answers are the same, read from
+//! (word_store/) it cannot read: its answers are the same, read from
 //! FTS5, but slow at a million areas, and the operator is told how to store
 //! them. The dataset's opener decides when to say it: at start, after the
 //! line naming the address, which docs/operations.md promises is the first

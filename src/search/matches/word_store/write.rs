@@ -1,4 +1,4 @@
-//! Writing the stored sets of heavy words (word_store.rs) at the end of a
+//! Writing the stored sets of heavy words (word_store/) at the end of a
 //! build, once the full-text index and the search ranks are in.
 
 use std::collections::HashMap;
@@ -29,7 +29,7 @@ const ADD_LAYOUT: &str = "INSERT INTO word_store (layout, areas) VALUES (?1, ?2)
 /// and as long again in the name.
 pub const STORED_FROM: usize = match_cache::HEAVY;
 
-/// Stores the matches of every heavy prefix (word_store.rs) and returns how
+/// Stores the matches of every heavy prefix (word_store/) and returns how
 /// many prefixes were stored.
 pub fn write(conn: &Connection) -> rusqlite::Result<usize> {
     let index = AreaIndex::load(conn)?;
