@@ -3,7 +3,7 @@
 //! `Query::parse` decodes `a=1&b=x+y` into name/value pairs (`+` is a space,
 //! percent-escapes are decoded in names and values, invalid UTF-8 is refused)
 //! and refuses a name given twice, or more pairs than the route has
-//! parameters, so a request's parsing costs time linear in its target. Endpoint parsers in `params.rs` then `take`
+//! parameters, so a request's parsing costs time linear in its target. Endpoint parsers in `params/` then `take`
 //! the names they know and call `finish`, which refuses whatever is left over.
 //! Every refusal is an `ApiError::InvalidParameter` naming the parameter.
 

@@ -35,7 +35,7 @@ impl Bits {
     }
 
     /// The bitmap as bytes, little-endian a machine word at a time, as the
-    /// dataset stores it (search/matches/word_store.rs).
+    /// dataset stores it (search/matches/word_store/).
     pub fn to_bytes(&self) -> Vec<u8> {
         little_endian::u64_bytes(&self.words)
     }

@@ -1,7 +1,7 @@
 //! How search stores arrays of numbers in a dataset's file: each value's
 //! little-endian bytes, one after another, so a blob reads back the same on
 //! any machine. The bitmaps here, the stored match sets
-//! (search/matches/word_store.rs) and the stored vocabulary
+//! (search/matches/word_store/) and the stored vocabulary
 //! (search/words/vocabulary_store.rs) are written and read this way.
 
 /// The bytes of each value, in order.
