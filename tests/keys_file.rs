@@ -303,9 +303,20 @@ fn plans_and_keys_change_from_the_command_line() {
     }
     let key = crate::common::bin::create_key(&db, "free", "Acme");
     let id = listed(&db)[0][0].clone();
-    ok(&[
-        "keys", "set", &id, "--plan", "starter", "--label", "Acme Ltd", "--db", path,
-    ]);
+    let moved = keys_cmd(
+        &db,
+        &[
+            "keys", "set", &id, "--plan", "starter", "--label", "Acme Ltd",
+        ],
+    );
+    assert!(moved.status.success());
+    let said = text(&moved.stderr);
+    assert!(
+        said.contains("label \"Acme\" → \"Acme Ltd\", plan free → starter"),
+        "it says what changed: {said}"
+    );
+    let same = keys_cmd(&db, &["keys", "set", &id, "--plan", "starter"]);
+    assert!(text(&same.stderr).contains("nothing changed"));
     let rows = listed(&db);
     assert_eq!(
         (rows[0][1].as_str(), rows[0][2].as_str()),

@@ -185,25 +185,43 @@ pub fn refuse_revoked(id: &str, at: &str) -> String {
     )
 }
 
+/// What `keys set` changed, as it says it: `plan free → growth`, `label
+/// "A" → "B"`, or that nothing changed.
+pub fn said_of_changes(changes: &[String]) -> String {
+    match changes.is_empty() {
+        true => "nothing changed (it had that plan and label already)".into(),
+        false => changes.join(", "),
+    }
+}
+
 /// `keys set`: moves a key to another plan and/or gives it another label,
-/// keeping the key itself, so the client changes nothing.
+/// keeping the key itself, so the client changes nothing. Returns each change.
 pub fn set(
     conn: &Connection,
     id: &str,
     plan: Option<Plan>,
     label: Option<&str>,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
+    let mut changes = Vec::new();
     must_exist(conn, id)?;
     if let Some(at) = revoked_at(conn, id)? {
         return Err(refuse_revoked(id, &at));
     }
     if let Some(label) = label {
         check_label(label)?;
+        let before: String = conn
+            .query_row("SELECT label FROM api_keys WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .map_err(|e| e.to_string())?;
         conn.execute(
             "UPDATE api_keys SET label = ?2 WHERE id = ?1",
             params![id, label],
         )
         .map_err(|e| e.to_string())?;
+        if before != label {
+            changes.push(format!("label {before:?} → {label:?}"));
+        }
     }
     if let Some(plan) = plan {
         let before: String = conn
@@ -212,7 +230,7 @@ pub fn set(
             })
             .map_err(|e| e.to_string())?;
         if before == plan.name() {
-            return Ok(());
+            return Ok(changes);
         }
         conn.execute(
             "UPDATE api_keys SET plan = ?2 WHERE id = ?1",
@@ -221,8 +239,9 @@ pub fn set(
         .map_err(|e| e.to_string())?;
         let now = dates::format_timestamp(dates::now_unix());
         plan_history::record(conn, id, Some(&before), plan.name(), &now)?;
+        changes.push(format!("plan {before} → {}", plan.name()));
     }
-    Ok(())
+    Ok(changes)
 }
 
 #[cfg(test)]

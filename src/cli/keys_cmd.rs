@@ -59,8 +59,9 @@ pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<()
             }
         }
         KeysAction::Set { id, plan, label } => {
-            key_file::change(path, |conn| keys::set(conn, &id, plan, label.as_deref()))?;
-            eprintln!("changed {id} in {shown}");
+            let changes =
+                key_file::change(path, |conn| keys::set(conn, &id, plan, label.as_deref()))?;
+            eprintln!("{id} in {shown}: {}", keys::said_of_changes(&changes));
         }
         KeysAction::Usage {
             from,

@@ -56,8 +56,9 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<
             Some(at) => eprintln!("{id} was already revoked at {at}, in Redis at {url}"),
         },
         KeysAction::Set { id, plan, label } => {
-            keys::set(&redis, &id, plan, label.as_deref())?;
-            eprintln!("changed {id} in Redis at {url}");
+            let changes = keys::set(&redis, &id, plan, label.as_deref())?;
+            let said = crate::access::keys::said_of_changes(&changes);
+            eprintln!("{id} in Redis at {url}: {said}");
         }
         KeysAction::Usage {
             from,

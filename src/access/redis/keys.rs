@@ -222,14 +222,23 @@ pub fn revoke(redis: &Redis, id: &str) -> Result<Option<String>, String> {
     put(redis, &record).map(|()| None)
 }
 
-/// `keys set`: another plan and/or label, the key unchanged.
-pub fn set(redis: &Redis, id: &str, plan: Option<Plan>, label: Option<&str>) -> Result<(), String> {
+/// `keys set`: another plan and/or label, the key unchanged. Returns each change.
+pub fn set(
+    redis: &Redis,
+    id: &str,
+    plan: Option<Plan>,
+    label: Option<&str>,
+) -> Result<Vec<String>, String> {
     let mut record = get(redis, id)?;
+    let mut changes = Vec::new();
     if let Some(at) = &record.revoked_at {
         return Err(keys::refuse_revoked(id, at));
     }
     if let Some(label) = label {
         keys::check_label(label)?;
+        if record.label != label {
+            changes.push(format!("label {:?} → {label:?}", record.label));
+        }
         record.label = label.into();
     }
     if let Some(plan) = plan.filter(|p| p.name() != record.plan) {
@@ -240,13 +249,14 @@ pub fn set(redis: &Redis, id: &str, plan: Option<Plan>, label: Option<&str>) -> 
                 since: None,
             });
         }
+        changes.push(format!("plan {} → {}", record.plan, plan.name()));
         record.plan = plan.name().into();
         record.plans.push(PlanSince {
             plan: record.plan.clone(),
             since: Some(dates::format_timestamp(dates::now_unix())),
         });
     }
-    put(redis, &record)
+    put(redis, &record).map(|()| changes)
 }
 
 /// `keys list`, as the keys file lists them.
