@@ -199,3 +199,19 @@ fn a_check_without_a_dataset_says_it_would_create_one_and_creates_nothing() {
         .collect();
     assert_eq!(names, ["first.csv"]);
 }
+
+#[test]
+fn a_check_says_what_the_reading_skipped_as_an_import_does() {
+    let dir = scratch_dir("check-empty-rows");
+    let db = dir.join("areas.db");
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/excel-empty-rows.csv");
+    let out = check(&db, &file, &[]);
+    assert_ok(&out);
+    assert!(stderr(&out).contains("(skipped "), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("rows of empty cells)"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -23,6 +23,9 @@ pub fn check(db: &Path, file: &Path, options: &Options) -> Result<String, String
     let areas = staged.areas;
     let plural = if areas == 1 { "" } else { "s" };
     let head = format!("{} has no problems: {areas} area{plural}", file.display());
+    // What the reading noted (rows of nothing but separators skipped, the
+    // separator and decimal comma found), as an import says it.
+    let head = (staged.layout.notes().iter()).fold(head, |h, note| format!("{h} ({note})"));
     if !existed {
         return Ok(format!(
             "{head}; the import would create {} with them; {nothing}{warnings}",
