@@ -42,9 +42,10 @@ pub const LIST_FORMS_VERSION: i64 = 7;
 /// The first schema: `import` and `init --force` replace a file of ours from
 /// this version on, since they write it anew.
 pub const OLDEST_VERSION: i64 = 1;
-/// The versions the server reads. Version 2's areas are laid out as 3's; its
-/// key tables, when they could not be dropped, are never read.
-pub const READABLE_VERSIONS: RangeInclusive<i64> = 2..=SCHEMA_VERSION;
+/// The versions the server reads: the current layout and the one before it,
+/// so that a new binary serves the file the old one served. An older file is
+/// rewritten by `area-scoring upgrade FILE` (data/upgrade.rs).
+pub const READABLE_VERSIONS: RangeInclusive<i64> = RECENT_HISTORY_VERSION..=SCHEMA_VERSION;
 
 /// How long a reader waits for a writer to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -190,6 +191,11 @@ fn check_open(conn: &Connection, path: &Path, versions: RangeInclusive<i64>) -> 
     let shown = path.display();
     match read_versions(conn) {
         Ok((APPLICATION_ID, v)) if versions.contains(&v) => Ok(()),
+        Ok((APPLICATION_ID, v)) if v < *READABLE_VERSIONS.start() => Err(format!(
+            "{shown} has schema version {v}, this build reads versions {}-{SCHEMA_VERSION}; bring it up \
+             to date with: area-scoring upgrade {shown}",
+            READABLE_VERSIONS.start()
+        )),
         Ok((APPLICATION_ID, v)) => Err(format!(
             "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; write it anew with \
              area-scoring import --db {shown} FILE (or init --force for the seed data)"
