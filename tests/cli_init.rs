@@ -37,7 +37,11 @@ fn upgrade_leaves_a_current_file_alone() {
     let before = std::fs::read(&db).unwrap();
     let out = run(&["upgrade", path], &[], &dir);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("already current"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("already current"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(std::fs::read(&db).unwrap(), before, "nothing written");
 }
 

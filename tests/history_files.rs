@@ -26,12 +26,18 @@ fn as_schema_5(db: &Path) -> PathBuf {
     let refused = run(&["serve", "--db", path, "--addr", "127.0.0.1:0"], &[], &dir);
     assert_eq!(refused.status.code(), Some(1), "a layout-5 file is refused");
     let said = text(&refused.stderr);
-    assert!(said.contains(&format!("area-scoring upgrade {path}")), "{said}");
+    assert!(
+        said.contains(&format!("area-scoring upgrade {path}")),
+        "{said}"
+    );
     let upgraded = run(&["upgrade", path], &[], &dir);
     let said = text(&upgraded.stderr);
     assert!(upgraded.status.success(), "{said}");
     assert!(said.contains("from layout 5 to 7"), "{said}");
-    assert!(dir.join("areas.db.previous").is_file(), "the old file is kept");
+    assert!(
+        dir.join("areas.db.previous").is_file(),
+        "the old file is kept"
+    );
     older
 }
 

@@ -22,7 +22,9 @@ pub fn run(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let (_, version) = db::read_versions(&old).map_err(|e| e.to_string())?;
     if version == db::SCHEMA_VERSION {
-        return Ok(format!("{shown} is already current (layout {version}); nothing written"));
+        return Ok(format!(
+            "{shown} is already current (layout {version}); nothing written"
+        ));
     }
     if has_table(&old, "api_keys")? {
         return Err(format!(
@@ -75,7 +77,11 @@ fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result
         let no: i64 = r.get(0).map_err(sql)?;
         let text = |i: usize| r.get::<_, String>(i).map_err(sql);
         let names = match other_names {
-            true => column_of(old, "SELECT name FROM area_other_names WHERE area_no = ?1 ORDER BY position", no)?,
+            true => column_of(
+                old,
+                "SELECT name FROM area_other_names WHERE area_no = ?1 ORDER BY position",
+                no,
+            )?,
             false => Vec::new(),
         };
         let dimensions = dimensions_of(old, no)?;
@@ -151,8 +157,14 @@ fn history_of(old: &Connection, no: i64) -> Result<(i64, Vec<f64>), String> {
         .and_then(|rows| rows.collect())
         .map_err(|e| e.to_string())?;
     let first = days.first().map_or(0, |d| d.0);
-    if days.iter().enumerate().any(|(i, d)| d.0 != first + i as i64) {
-        return Err(format!("area {no}'s history skips a day; import it anew instead"));
+    if days
+        .iter()
+        .enumerate()
+        .any(|(i, d)| d.0 != first + i as i64)
+    {
+        return Err(format!(
+            "area {no}'s history skips a day; import it anew instead"
+        ));
     }
     Ok((first, days.into_iter().map(|d| d.1).collect()))
 }
