@@ -57,8 +57,6 @@ pub struct Dataset {
     pub joined_words: bool,
     /// Where History reads an area's recent scores (`db::RECENT_HISTORY_VERSION` on: packed).
     pub history: HistoryStore,
-    /// Whether its connections read it as immutable (db.rs, `open_pool`).
-    pub immutable: bool,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
     pub vocabulary: Vocabulary,
     /// Why search reads its words slowly from this file, if it does: logged
@@ -98,7 +96,6 @@ impl Dataset {
         let other_names = schema >= db::OTHER_NAMES_VERSION;
         let joined_words = schema >= db::JOINED_WORDS_VERSION;
         let history = HistoryStore::of_schema(schema);
-        let immutable = db::read_as_immutable(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
         // hundred milliseconds before the first answer (bench/RESULTS-million.md).
@@ -142,7 +139,6 @@ impl Dataset {
             other_names,
             joined_words,
             history,
-            immutable,
             vocabulary,
             words_warning,
             identity,

@@ -53,30 +53,20 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// than the statements the API runs, which would re-prepare on every request.
 const STATEMENT_CACHE: usize = 64;
 
-/// Whether a file of this schema version is read as immutable (`open_pool`).
-pub fn read_as_immutable(schema: i64) -> bool {
-    schema >= AREAS_ONLY_VERSION
-}
-
 /// Opens a pool of read-only connections after checking the file.
 ///
 /// A file of the current schema is never written while it is served (import
 /// and rollback replace it by a rename; docs/operations.md, "Data: init, import, reload"),
 /// so its connections open it with SQLite's `immutable=1`: a read takes no
 /// file lock and looks for no journal (a lock cycle per request otherwise).
-/// A version-2 file may still lose its key tables in place, so it is read
-/// the ordinary way. No memory map either way: a file truncated in place would
+/// No memory map: a file truncated in place would
 /// crash the process with SIGBUS; with reads it is an error, answered 503
 /// (data/dataset.rs notices the change and stops serving the file).
 pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     check(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let manager = if read_as_immutable(schema_version(path)?) {
-        SqliteConnectionManager::file(immutable_uri(path)?)
-            .with_flags(flags | OpenFlags::SQLITE_OPEN_URI)
-    } else {
-        SqliteConnectionManager::file(path).with_flags(flags)
-    };
+    let manager = SqliteConnectionManager::file(immutable_uri(path)?)
+        .with_flags(flags | OpenFlags::SQLITE_OPEN_URI);
     let page_cache_kib = size.page_cache_kib;
     let manager = manager.with_init(move |conn| {
         conn.pragma_update(None, "mmap_size", 0)?;
@@ -141,15 +131,6 @@ pub fn open_writable(path: &Path) -> Result<Connection, String> {
 /// with a message that says what to do.
 pub fn check(path: &Path) -> Result<(), String> {
     check_versions(path, READABLE_VERSIONS)
-}
-
-/// The schema version (user_version) of a file `check` accepted.
-fn schema_version(path: &Path) -> Result<i64, String> {
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    read_versions(&conn)
-        .map(|(_, v)| v)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 /// `file:` URI of `path` with `immutable=1` (RFC 3986 escapes, so that a `?`
@@ -269,35 +250,3 @@ impl From<r2d2::Error> for ApiError {
         ApiError::ServiceUnavailable
     }
 }
-
-/// A read transaction, begun and ended by cached statements: rusqlite's
-/// Transaction parses BEGIN and its end anew on every request, which cost
-/// about 5 us of a 100 us Get Area (perf, bench/PROFILE.md).
-pub struct ReadTransaction<'c>(&'c Connection);
-
-impl<'c> ReadTransaction<'c> {
-    pub fn begin(conn: &'c Connection) -> rusqlite::Result<ReadTransaction<'c>> {
-        conn.prepare_cached("BEGIN")?.execute([])?;
-        Ok(ReadTransaction(conn))
-    }
-}
-
-impl Drop for ReadTransaction<'_> {
-    fn drop(&mut self) {
-        // Nothing was written, so ending releases the shared lock and no
-        // more. SQLite may already have ended it after an error; a
-        // connection must never go back to the pool still holding the lock,
-        // which would keep a command from writing the file.
-        let ended = self
-            .0
-            .prepare_cached("COMMIT")
-            .and_then(|mut s| s.execute([]));
-        if ended.is_err() && !self.0.is_autocommit() {
-            let _ = self.0.execute_batch("ROLLBACK");
-        }
-    }
-}
-
-#[cfg(test)]
-#[path = "db_tests.rs"]
-mod tests;
