@@ -29,7 +29,6 @@ impl Searchable<'_> {
             index: &d.index,
             matches: &d.matches,
             vocabulary: &d.vocabulary,
-            joined_words: d.joined_words,
         }
     }
 }

@@ -51,8 +51,6 @@ pub struct Dataset {
     pub list_totals: ListTotals,
     /// Where List reads its rows' JSON (`db::LIST_FORMS_VERSION` on: stored).
     pub list_rows: ListRows,
-    /// Whether the file joins neighbouring words (`db::JOINED_WORDS_VERSION` on).
-    pub joined_words: bool,
     /// Where History reads an area's recent scores (`db::RECENT_HISTORY_VERSION` on: packed).
     pub history: HistoryStore,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
@@ -91,7 +89,6 @@ impl Dataset {
         let export_pool = db::open_pool(path, pools.exports)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
-        let joined_words = schema >= db::JOINED_WORDS_VERSION;
         let history = HistoryStore::of_schema(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
@@ -133,7 +130,6 @@ impl Dataset {
             latest_update,
             list_totals,
             list_rows: ListRows::of_schema(schema),
-            joined_words,
             history,
             vocabulary,
             words_warning,

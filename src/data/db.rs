@@ -28,9 +28,6 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 pub const SCHEMA_VERSION: i64 = 7;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
-/// The first version with joined words; an older file's split words are
-/// read as phrases (search/matches/joined_words.rs).
-pub const JOINED_WORDS_VERSION: i64 = 5;
 /// The first version with packed recent history; an older file's history
 /// is read row by row (data/recent_history.rs).
 pub const RECENT_HISTORY_VERSION: i64 = 6;

@@ -197,7 +197,6 @@ fn every_search_equals_brute_force_over_every_area() {
                 index: &index,
                 matches,
                 vocabulary: &vocabulary,
-                joined_words: true,
             };
             let got = search_with(&conn, &data, &p, tuning).unwrap();
             let ids: Vec<(String, Option<f64>)> = got

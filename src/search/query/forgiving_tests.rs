@@ -258,9 +258,6 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
                 index: &index,
                 matches,
                 vocabulary: &vocabulary,
-                // Both ways of reading a split word: the joined tables of
-                // today's files, and the phrases of a file before them.
-                joined_words: i % 3 != 0,
             };
             let got =
                 search_with(&conn, &data, &p, (search_text::COLLECT_AT_MOST, masking)).unwrap();

@@ -88,7 +88,6 @@ fn kept_match_lists_answer_as_fts5_does() {
             index: &index,
             matches,
             vocabulary: &vocabulary,
-            joined_words: true,
         };
         let page = |p| serde_json::to_string(&search(&conn, &data, p).unwrap()).unwrap();
         searches.iter().map(page).collect()
