@@ -1,18 +1,19 @@
 //! History from today's files, which pack each area's last year into one
-//! row when they are written (src/data/recent_history.rs), against the
-//! history rows that a file of schema 5 is read from: the same answers, byte
-//! for byte, for the seed and for an operator's file with short, stepped
-//! histories.
+//! row when they are written (src/data/recent_history.rs), against a file of
+//! schema 5 (history rows only) once `area-scoring upgrade` has rewritten
+//! it: the same answers, byte for byte, for the seed and for an operator's
+//! file with short, stepped histories.
 
 use std::path::{Path, PathBuf};
 
-use crate::common::bin::Served;
+use crate::common::bin::{Served, run, text};
 use area_scoring::domain::Plan;
 
 const PERIODS: [&str; 4] = ["7d", "30d", "90d", "1y"];
 const GRANULARITIES: [&str; 3] = ["daily", "weekly", "monthly"];
 
-/// A copy of `db` as a build before the packed year wrote it.
+/// A copy of `db` as a build before the packed year wrote it, refused by
+/// serve with a pointer to `upgrade`, then upgraded.
 fn as_schema_5(db: &Path) -> PathBuf {
     let dir = crate::common::scratch_dir("history-schema-5");
     let older = dir.join("areas.db");
@@ -20,6 +21,22 @@ fn as_schema_5(db: &Path) -> PathBuf {
     crate::common::sql(
         &older,
         "DROP TABLE recent_history; PRAGMA user_version = 5;",
+    );
+    let path = older.to_str().unwrap();
+    let refused = run(&["serve", "--db", path, "--addr", "127.0.0.1:0"], &[], &dir);
+    assert_eq!(refused.status.code(), Some(1), "a layout-5 file is refused");
+    let said = text(&refused.stderr);
+    assert!(
+        said.contains(&format!("area-scoring upgrade {path}")),
+        "{said}"
+    );
+    let upgraded = run(&["upgrade", path], &[], &dir);
+    let said = text(&upgraded.stderr);
+    assert!(upgraded.status.success(), "{said}");
+    assert!(said.contains("from layout 5 to 7"), "{said}");
+    assert!(
+        dir.join("areas.db.previous").is_file(),
+        "the old file is kept"
     );
     older
 }

@@ -139,13 +139,15 @@ fn the_first_command_moves_an_old_datasets_keys_into_the_keys_file() {
         "{}",
         text(&again.stderr)
     );
-    // The keys work as they did: the revoked one does not.
+    // The areas-only file is of a layout the server no longer opens; once
+    // upgraded, the keys work as they did: the revoked one does not.
+    ok(&["upgrade", db.to_str().unwrap()]);
     let server = Served::spawn(&db, &[]);
     assert_eq!(server.get("/v1/areas", GROWTH_KEY).status, 200);
     assert_eq!(server.get("/v1/areas", FREE_KEY).status, 200);
     assert_eq!(server.get("/v1/areas", REVOKED_KEY).status, 401);
-    // A file of an older schema has no other names: Get Area says so, and
-    // search still forgives typos, from the vocabulary built at open.
+    // A file of an older schema has no other names: Get Area says so once
+    // it is upgraded, and search still forgives typos.
     let area = server.get("/v1/areas/aberdeen-north-1", GROWTH_KEY);
     assert_eq!(
         area.json()["other_names"],
@@ -175,15 +177,40 @@ fn the_first_command_moves_an_old_datasets_keys_into_the_keys_file() {
 #[test]
 fn serve_moves_them_too_as_the_first_command_after_an_upgrade() {
     let db = fixture_copy("migrate-serve");
-    let server = Served::spawn(&db, &[]);
-    // Logged just after the address, which is all `spawn` waits for.
-    assert!(
-        server.logged_within("moved 3 API keys", std::time::Duration::from_secs(3)),
-        "serve says it moved the keys"
+    let path = db.to_str().unwrap();
+    // The keys move first; the areas-only file left is of a layout too old
+    // to serve, and the refusal names the way on.
+    let out = run(
+        &["serve", "--db", path, "--addr", "127.0.0.1:0"],
+        &[],
+        Path::new("/"),
     );
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!("area-scoring upgrade {path}")),
+        "{said}"
+    );
+    assert_eq!(key_tables(&db), (0, 3), "the keys moved out");
+    ok(&["upgrade", path]);
+    let server = Served::spawn(&db, &[]);
     assert_eq!(server.get("/v1/areas", GROWTH_KEY).status, 200);
     assert_eq!(server.get("/v1/areas", REVOKED_KEY).status, 401);
-    assert_eq!(key_tables(&db), (0, 3));
+}
+
+/// `upgrade` refuses a file that still holds keys, naming `keys migrate`.
+#[test]
+fn upgrade_refuses_a_dataset_that_still_holds_keys() {
+    let db = fixture_copy("migrate-upgrade");
+    let path = db.to_str().unwrap();
+    let out = run(&["upgrade", path], &[], Path::new("/"));
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!("area-scoring keys migrate {path}")),
+        "{said}"
+    );
+    assert_eq!(key_tables(&db), (2, 2), "nothing changed");
 }
 
 #[test]

@@ -133,11 +133,8 @@ pub(crate) const NEARBY_RADIUS_KM: f64 = 25.0;
 
 /// Get Area: the stored detail form, with nearby and history appended to the
 /// object when asked (they close it in that order, as the spec shows).
-///
-/// A file written before other names were stored (`Dataset::other_names`
-/// false) has bodies without them: the area has none, said as `[]`.
 pub fn get(conn: &Connection, dataset: &Dataset, id: &str, p: &AreaParams) -> ApiResult<Vec<u8>> {
-    let (index, stored_other_names) = (&dataset.index, dataset.other_names);
+    let index = &dataset.index;
     let found: Option<(i64, String)> = conn
         .prepare_cached(STORED_DETAIL)?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -146,15 +143,12 @@ pub fn get(conn: &Connection, dataset: &Dataset, id: &str, p: &AreaParams) -> Ap
         ids: vec![id.to_string()],
     })?;
     let mut body = body.into_bytes();
-    if !p.nearby && !p.history && stored_other_names {
+    if !p.nearby && !p.history {
         return Ok(body);
     }
     if body.pop() != Some(b'}') {
         log::error!("the stored detail of area {id} is not a JSON object");
         return Err(ApiError::Internal);
-    }
-    if !stored_other_names {
-        append(&mut body, "other_names", &[] as &[String; 0])?;
     }
     if p.nearby {
         let e = index.get(no).ok_or(ApiError::Internal)?;

@@ -29,8 +29,6 @@ impl Searchable<'_> {
             index: &d.index,
             matches: &d.matches,
             vocabulary: &d.vocabulary,
-            other_names: d.other_names,
-            joined_words: d.joined_words,
         }
     }
 }
@@ -75,7 +73,7 @@ pub(crate) fn search_with(
     };
     let found = run(conn, data, &filter, (&p.words, p.matching), window)?;
     let areas = match found.tiers {
-        Some(tiers) => explained(conn, data, found.page, tiers, &p.words)?,
+        Some(tiers) => explained(conn, found.page, tiers, &p.words)?,
         None => summaries(conn, found.page)?,
     };
     Ok(AreaPage {
@@ -89,23 +87,18 @@ pub(crate) fn search_with(
 /// The list form of each area of a page, with how it matched.
 fn explained(
     conn: &Connection,
-    data: &Searchable,
     page: Page,
     tiers: Vec<MatchTier>,
     words: &[String],
 ) -> ApiResult<Vec<AreaSummary>> {
     let words = SearchWords::new(words);
     let mut areas = summaries(conn, page.iter().copied())?;
-    let mut others = if data.other_names {
-        Some(conn.prepare_cached(stored::OTHER_NAMES_OF_AREA)?)
-    } else {
-        None
-    };
+    let mut others = conn.prepare_cached(stored::OTHER_NAMES_OF_AREA)?;
     for ((area, &(area_no, _)), tier) in areas.iter_mut().zip(&page).zip(tiers) {
         // Only a forgiving tier can have matched through an other name.
-        let names = match &mut others {
-            Some(stmt) if tier != MatchTier::Exact => stored::other_names_by(stmt, area_no)?,
-            _ => Vec::new(),
+        let names = match tier {
+            MatchTier::Exact => Vec::new(),
+            _ => stored::other_names_by(&mut others, area_no)?,
         };
         let texts = [area.name.as_str(), &area.municipality, &area.province];
         area.matched = Some(words.explain(texts, &names, tier));

@@ -41,7 +41,6 @@ use crate::api::query::Query;
 use crate::api::router::{self, ALLOWED_METHODS, Method, Route};
 use crate::app::metrics::Metrics;
 use crate::data::dataset::Store;
-use crate::data::db;
 use crate::dates;
 use crate::error::{ApiError, ApiResult, MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
@@ -183,19 +182,9 @@ impl App {
         }
         let dataset = self.store.current()?;
         let conn = dataset.pool.get()?;
-        // A file read as immutable takes no lock and makes no change check
-        // for any statement: a statement's own read costs nothing more, and
-        // a BEGIN and COMMIT were 6.7% of a Get Area's samples
-        // (bench/PROFILE.md, "the read transaction"). Any other file: one read
-        // transaction for all of a request's statements, one shared lock and
-        // one change check instead of a lock cycle (fcntl, stat of the
-        // journal, a read of the header) per statement. It ends, without
-        // writing anything, when `_read` drops.
-        let _read = if dataset.immutable {
-            None
-        } else {
-            Some(db::ReadTransaction::begin(&conn)?)
-        };
+        // Every file served is read as immutable (db.rs, `open_pool`): a
+        // statement takes no lock and makes no change check, so a request
+        // needs no read transaction around its statements.
         let call = endpoints::Call {
             req,
             dataset: &dataset,

@@ -6,6 +6,7 @@ commands:
   init [--db PATH] [--force]                         create the database from schema.sql and seed/
   import [--db PATH] [--allow-shrink] [--check] FILE replace the areas with your own (CSV or JSON Lines)
   rollback [--db PATH]                               put back the dataset the last import or init --force replaced
+  upgrade [--db PATH] [FILE]                         rewrite a dataset of an older layout in the current one
   openapi                                            print the OpenAPI document of the API (docs/openapi.json)
   info [--db PATH] [--format text|json] [FILE]       what a dataset was made from: when, which file and hash, build, areas
   serve [--db PATH] [--keys PATH] [--redis URL] [--addr HOST:PORT] [--workers N]
@@ -87,6 +88,17 @@ rollback again to undo. A running server picks it up within a second. Exits 1 wh
 is no previous dataset.
 API keys are in the keys file, untouched (--keys is accepted and not needed).
   --db PATH   database file (default data/areas.db, or AREA_DB)";
+
+pub const UPGRADE_USAGE: &str = "usage: area-scoring upgrade [--db PATH] [FILE]
+
+Rewrites a dataset file (FILE, else the dataset) of an older layout in the current one: its
+areas are read and built anew as an import builds them, the new file is renamed over the
+old, which is kept as <db>.previous (see rollback), and a running server picks it up within
+a second. The server opens the current layout and the one before it only. A file already
+current is left as it is. A file that still holds API keys is refused: move them out first
+with keys migrate FILE.
+  --db PATH   the dataset when no FILE is given (default data/areas.db, or AREA_DB)
+API keys are in the keys file, untouched (--keys is accepted and not needed).";
 
 pub const INFO_USAGE: &str = "usage: area-scoring info [--db PATH] [--format text|json] [FILE]
 

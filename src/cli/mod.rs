@@ -88,6 +88,10 @@ fn run(command: Command) -> Result<(), String> {
             eprintln!("{}", previous::rollback(&db)?);
             Ok(())
         }
+        Command::Upgrade { file } => {
+            eprintln!("{}", crate::data::upgrade::run(&file)?);
+            Ok(())
+        }
         Command::Info { file, format } => {
             println!("{}", info::run(&file, format)?);
             Ok(())

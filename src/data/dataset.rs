@@ -51,14 +51,8 @@ pub struct Dataset {
     pub list_totals: ListTotals,
     /// Where List reads its rows' JSON (`db::LIST_FORMS_VERSION` on: stored).
     pub list_rows: ListRows,
-    /// Whether the file stores other names (`db::OTHER_NAMES_VERSION` on).
-    pub other_names: bool,
-    /// Whether the file joins neighbouring words (`db::JOINED_WORDS_VERSION` on).
-    pub joined_words: bool,
     /// Where History reads an area's recent scores (`db::RECENT_HISTORY_VERSION` on: packed).
     pub history: HistoryStore,
-    /// Whether its connections read it as immutable (db.rs, `open_pool`).
-    pub immutable: bool,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
     pub vocabulary: Vocabulary,
     /// Why search reads its words slowly from this file, if it does: logged
@@ -95,15 +89,12 @@ impl Dataset {
         let export_pool = db::open_pool(path, pools.exports)?;
         let conn = pool.get().map_err(|e| e.to_string())?;
         let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
-        let other_names = schema >= db::OTHER_NAMES_VERSION;
-        let joined_words = schema >= db::JOINED_WORDS_VERSION;
         let history = HistoryStore::of_schema(schema);
-        let immutable = db::read_as_immutable(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
         // hundred milliseconds before the first answer (bench/RESULTS-million.md).
         let (index, vocabulary) = std::thread::scope(|s| {
-            let words = s.spawn(|| read_vocabulary(&export_pool, other_names));
+            let words = s.spawn(|| read_vocabulary(&export_pool));
             let index = AreaIndex::load(&conn).map_err(|e| e.to_string());
             let words = words
                 .join()
@@ -139,10 +130,7 @@ impl Dataset {
             latest_update,
             list_totals,
             list_rows: ListRows::of_schema(schema),
-            other_names,
-            joined_words,
             history,
-            immutable,
             vocabulary,
             words_warning,
             identity,
@@ -153,9 +141,9 @@ impl Dataset {
 }
 
 /// The vocabulary, read on a connection of its own.
-fn read_vocabulary(pool: &Pool, other_names: bool) -> Result<Vocabulary, String> {
+fn read_vocabulary(pool: &Pool) -> Result<Vocabulary, String> {
     let conn = pool.get().map_err(|e| e.to_string())?;
-    vocabulary_store::open(&conn, other_names).map_err(|e| e.to_string())
+    vocabulary_store::open(&conn).map_err(|e| e.to_string())
 }
 
 pub struct Store {

@@ -28,11 +28,6 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 pub const SCHEMA_VERSION: i64 = 7;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
-/// The first version with other names; older files are served with none.
-pub const OTHER_NAMES_VERSION: i64 = 4;
-/// The first version with joined words; an older file's split words are
-/// read as phrases (search/matches/joined_words.rs).
-pub const JOINED_WORDS_VERSION: i64 = 5;
 /// The first version with packed recent history; an older file's history
 /// is read row by row (data/recent_history.rs).
 pub const RECENT_HISTORY_VERSION: i64 = 6;
@@ -42,9 +37,10 @@ pub const LIST_FORMS_VERSION: i64 = 7;
 /// The first schema: `import` and `init --force` replace a file of ours from
 /// this version on, since they write it anew.
 pub const OLDEST_VERSION: i64 = 1;
-/// The versions the server reads. Version 2's areas are laid out as 3's; its
-/// key tables, when they could not be dropped, are never read.
-pub const READABLE_VERSIONS: RangeInclusive<i64> = 2..=SCHEMA_VERSION;
+/// The versions the server reads: the current layout and the one before it,
+/// so that a new binary serves the file the old one served. An older file is
+/// rewritten by `area-scoring upgrade FILE` (data/upgrade.rs).
+pub const READABLE_VERSIONS: RangeInclusive<i64> = RECENT_HISTORY_VERSION..=SCHEMA_VERSION;
 
 /// How long a reader waits for a writer to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -52,30 +48,20 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
 /// than the statements the API runs, which would re-prepare on every request.
 const STATEMENT_CACHE: usize = 64;
 
-/// Whether a file of this schema version is read as immutable (`open_pool`).
-pub fn read_as_immutable(schema: i64) -> bool {
-    schema >= AREAS_ONLY_VERSION
-}
-
 /// Opens a pool of read-only connections after checking the file.
 ///
 /// A file of the current schema is never written while it is served (import
 /// and rollback replace it by a rename; docs/operations.md, "Data: init, import, reload"),
 /// so its connections open it with SQLite's `immutable=1`: a read takes no
 /// file lock and looks for no journal (a lock cycle per request otherwise).
-/// A version-2 file may still lose its key tables in place, so it is read
-/// the ordinary way. No memory map either way: a file truncated in place would
+/// No memory map: a file truncated in place would
 /// crash the process with SIGBUS; with reads it is an error, answered 503
 /// (data/dataset.rs notices the change and stops serving the file).
 pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
     check(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let manager = if read_as_immutable(schema_version(path)?) {
-        SqliteConnectionManager::file(immutable_uri(path)?)
-            .with_flags(flags | OpenFlags::SQLITE_OPEN_URI)
-    } else {
-        SqliteConnectionManager::file(path).with_flags(flags)
-    };
+    let manager = SqliteConnectionManager::file(immutable_uri(path)?)
+        .with_flags(flags | OpenFlags::SQLITE_OPEN_URI);
     let page_cache_kib = size.page_cache_kib;
     let manager = manager.with_init(move |conn| {
         conn.pragma_update(None, "mmap_size", 0)?;
@@ -142,15 +128,6 @@ pub fn check(path: &Path) -> Result<(), String> {
     check_versions(path, READABLE_VERSIONS)
 }
 
-/// The schema version (user_version) of a file `check` accepted.
-fn schema_version(path: &Path) -> Result<i64, String> {
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    read_versions(&conn)
-        .map(|(_, v)| v)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))
-}
-
 /// `file:` URI of `path` with `immutable=1` (RFC 3986 escapes, so that a `?`
 /// or `#` in the path stays part of it).
 pub fn immutable_uri(path: &Path) -> Result<String, String> {
@@ -190,6 +167,11 @@ fn check_open(conn: &Connection, path: &Path, versions: RangeInclusive<i64>) -> 
     let shown = path.display();
     match read_versions(conn) {
         Ok((APPLICATION_ID, v)) if versions.contains(&v) => Ok(()),
+        Ok((APPLICATION_ID, v)) if v < *READABLE_VERSIONS.start() => Err(format!(
+            "{shown} has schema version {v}, this build reads versions {}-{SCHEMA_VERSION}; bring it up \
+             to date with: area-scoring upgrade {shown}",
+            READABLE_VERSIONS.start()
+        )),
         Ok((APPLICATION_ID, v)) => Err(format!(
             "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; write it anew with \
              area-scoring import --db {shown} FILE (or init --force for the seed data)"
@@ -263,35 +245,3 @@ impl From<r2d2::Error> for ApiError {
         ApiError::ServiceUnavailable
     }
 }
-
-/// A read transaction, begun and ended by cached statements: rusqlite's
-/// Transaction parses BEGIN and its end anew on every request, which cost
-/// about 5 us of a 100 us Get Area (perf, bench/PROFILE.md).
-pub struct ReadTransaction<'c>(&'c Connection);
-
-impl<'c> ReadTransaction<'c> {
-    pub fn begin(conn: &'c Connection) -> rusqlite::Result<ReadTransaction<'c>> {
-        conn.prepare_cached("BEGIN")?.execute([])?;
-        Ok(ReadTransaction(conn))
-    }
-}
-
-impl Drop for ReadTransaction<'_> {
-    fn drop(&mut self) {
-        // Nothing was written, so ending releases the shared lock and no
-        // more. SQLite may already have ended it after an error; a
-        // connection must never go back to the pool still holding the lock,
-        // which would keep a command from writing the file.
-        let ended = self
-            .0
-            .prepare_cached("COMMIT")
-            .and_then(|mut s| s.execute([]));
-        if ended.is_err() && !self.0.is_autocommit() {
-            let _ = self.0.execute_batch("ROLLBACK");
-        }
-    }
-}
-
-#[cfg(test)]
-#[path = "db_tests.rs"]
-mod tests;

@@ -21,3 +21,4 @@ pub mod recent_history;
 pub mod seed;
 pub mod stored;
 pub mod synthetic;
+pub mod upgrade;

@@ -91,9 +91,6 @@ pub struct AreaDetail {
     pub dimensions: DimensionMap<Dimension>,
     pub coordinates: Coordinates,
     pub updated_at: String,
-    /// Last, so that a file without other names (schema before
-    /// `db::OTHER_NAMES_VERSION`) is served the same keys by appending an
-    /// empty array (api/areas.rs).
     pub other_names: Vec<String>,
 }
 

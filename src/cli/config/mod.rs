@@ -11,7 +11,7 @@ use crate::access::key_file;
 use crate::access::redis::url::{self as redis_url, REDIS_FLAG, RedisUrl};
 use crate::access::redis::url_file::{REDIS_FILE_VARIABLE, REDIS_VARIABLE};
 use crate::cli::help::{
-    IMPORT_USAGE, INFO_USAGE, INIT_USAGE, OPENAPI_USAGE, ROLLBACK_USAGE, USAGE,
+    IMPORT_USAGE, INFO_USAGE, INIT_USAGE, OPENAPI_USAGE, ROLLBACK_USAGE, UPGRADE_USAGE, USAGE,
 };
 use crate::cli::info::INFO_FORMATS;
 pub use crate::cli::info::InfoFormat;
@@ -77,6 +77,10 @@ pub enum Command {
         file: PathBuf,
         format: InfoFormat,
     },
+    /// `upgrade [FILE]`: rewrite a dataset of an older layout (FILE, else the dataset).
+    Upgrade {
+        file: PathBuf,
+    },
     /// `openapi`: print the OpenAPI document.
     OpenApi,
     Serve(ServeConfig),
@@ -135,6 +139,7 @@ pub fn parse(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Co
         "import" => context.import(rest),
         "rollback" => context.rollback(rest),
         "info" => context.info(rest),
+        "upgrade" => context.upgrade(rest),
         "openapi" => context.openapi(rest),
         "serve" => context.serve(rest),
         "keys" => context.keys(rest),
@@ -292,6 +297,19 @@ impl Context<'_> {
             Ok(f) => Ok(Command::Rollback { db: self.db(&f) }),
             Err(help) => Ok(help),
         }
+    }
+
+    fn upgrade(&self, args: &[String]) -> Result<Command, UsageError> {
+        // --keys, which every command takes, is not used: keys are no part of a dataset.
+        let f = match self.flags(args, UPGRADE_USAGE, &["--db", "--keys"], &[], 1)? {
+            Ok(f) => f,
+            Err(help) => return Ok(help),
+        };
+        let file = f
+            .positional
+            .first()
+            .map_or_else(|| self.db(&f), PathBuf::from);
+        Ok(Command::Upgrade { file })
     }
 
     fn openapi(&self, args: &[String]) -> Result<Command, UsageError> {

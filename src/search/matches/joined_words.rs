@@ -9,10 +9,9 @@
 //! forgiving search (bench/RESULTS-million.md).
 //!
 //! Written when a dataset is built, from FTS5's own tokens (`fts5vocab`'s
-//! instances), so the two parts are exactly the words the index holds. A file
-//! of a schema before `db::JOINED_WORDS_VERSION` has no such tables; its
-//! split words are read as phrases. A shorter `SPLIT_PART_MIN` needs a new
-//! schema version: files written before it lack the shorter words' pairs.
+//! instances), so the two parts are exactly the words the index holds. A
+//! shorter `SPLIT_PART_MIN` needs a new schema version: files written before
+//! it lack the shorter words' pairs.
 
 use rusqlite::{Connection, Transaction};
 

@@ -156,7 +156,7 @@ fn every_search_equals_brute_force_over_every_area() {
     ));
     let stored = MatchCache::new(1).with_stored_sets(true);
     let stored_walked = MatchCache::new(1).with_stored_sets(true);
-    let vocabulary = Vocabulary::read(&conn, true).unwrap();
+    let vocabulary = Vocabulary::read(&conn).unwrap();
     let mut rng = Lcg(7);
     let (mut non_empty, mut full_pages, mut in_a_province) = (0, 0, 0);
     // Words in a province, no circle or viewport: counted over the
@@ -197,8 +197,6 @@ fn every_search_equals_brute_force_over_every_area() {
                 index: &index,
                 matches,
                 vocabulary: &vocabulary,
-                other_names: true,
-                joined_words: true,
             };
             let got = search_with(&conn, &data, &p, tuning).unwrap();
             let ids: Vec<(String, Option<f64>)> = got

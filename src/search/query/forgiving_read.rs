@@ -6,8 +6,7 @@
 //! Terms of names, municipalities and provinces are read from the full-text
 //! tables as search ranks, through the kept and stored matches of heavy
 //! words (search/matches/word_sets.rs); a split word from the joined words
-//! (search/matches/joined_words.rs), or as a phrase from a file without
-//! them. The other names' words are looked up in memory
+//! (search/matches/joined_words.rs). The other names' words are looked up in memory
 //! (search/words/other_ranks.rs), but for a typed word that only FTS5
 //! folds to the vocabulary's letters, and a phrase.
 
@@ -92,15 +91,9 @@ pub fn read(
         add_near(conn, data, &t.near, [&mut one_typo, &mut two_typos])?;
         let last = i + 1 == n;
         for (left, right, kinds) in &t.split {
-            if data.joined_words {
-                let query = joined_query(left, right, last);
-                let into = (&mut one_typo.anywhere, &mut one_typo.in_name);
-                add_neighbours(conn, cache, *kinds, &query, into)?;
-            } else {
-                let tail = if last { "*" } else { "" };
-                let phrase = format!("{} + {}{tail}", fts_word(left), fts_word(right));
-                add_term(conn, index, cache, *kinds, &phrase, &mut one_typo)?;
-            }
+            let query = joined_query(left, right, last);
+            let into = (&mut one_typo.anywhere, &mut one_typo.in_name);
+            add_neighbours(conn, cache, *kinds, &query, into)?;
         }
         grades.push(WordGrades {
             exact,

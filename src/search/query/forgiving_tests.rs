@@ -238,7 +238,7 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
         Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let areas = every_area(&conn);
     let index = AreaIndex::load(&conn).unwrap();
-    let vocabulary = Vocabulary::read(&conn, true).unwrap();
+    let vocabulary = Vocabulary::read(&conn).unwrap();
     let caches = [
         MatchCache::keeping_nothing(),
         MatchCache::new(1),
@@ -258,10 +258,6 @@ fn every_forgiving_search_equals_brute_force_over_every_area() {
                 index: &index,
                 matches,
                 vocabulary: &vocabulary,
-                other_names: true,
-                // Both ways of reading a split word: the joined tables of
-                // today's files, and the phrases of a file before them.
-                joined_words: i % 3 != 0,
             };
             let got =
                 search_with(&conn, &data, &p, (search_text::COLLECT_AT_MOST, masking)).unwrap();

@@ -38,8 +38,4 @@ pub struct Searchable<'a> {
     pub index: &'a AreaIndex,
     pub matches: &'a MatchCache,
     pub vocabulary: &'a Vocabulary,
-    /// Whether the file stores other names.
-    pub other_names: bool,
-    /// Whether the file joins neighbouring words (search/matches/joined_words.rs).
-    pub joined_words: bool,
 }

@@ -83,13 +83,11 @@ fn kept_match_lists_answer_as_fts5_does() {
     let index = AreaIndex::load(&conn).unwrap();
     let searches = filtered_searches();
     let answers = |matches: &MatchCache| -> Vec<String> {
-        let vocabulary = Vocabulary::read(&conn, true).unwrap();
+        let vocabulary = Vocabulary::read(&conn).unwrap();
         let data = Searchable {
             index: &index,
             matches,
             vocabulary: &vocabulary,
-            other_names: true,
-            joined_words: true,
         };
         let page = |p| serde_json::to_string(&search(&conn, &data, p).unwrap()).unwrap();
         searches.iter().map(page).collect()

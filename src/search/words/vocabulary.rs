@@ -47,18 +47,15 @@ pub struct Vocabulary {
 }
 
 impl Vocabulary {
-    /// The words of a file's full-text tables; `other_names` says the file
-    /// has the other names' table (a schema before it has not).
-    pub fn read(conn: &Connection, other_names: bool) -> rusqlite::Result<Vocabulary> {
+    /// The words of a file's full-text tables.
+    pub fn read(conn: &Connection) -> rusqlite::Result<Vocabulary> {
         let mut words: Vec<(String, u8)> = Vec::new();
-        for (table, kind) in TABLES.iter().take(if other_names { 2 } else { 1 }) {
+        for (table, kind) in TABLES.iter() {
             read_table(conn, table, *kind, &mut words)?;
         }
         words.sort_unstable();
         let mut v = Vocabulary::from_sorted(words);
-        if other_names {
-            v.other_ranks = OtherNameRanks::read(conn, &v)?;
-        }
+        v.other_ranks = OtherNameRanks::read(conn, &v)?;
         Ok(v)
     }
 

@@ -31,7 +31,7 @@ const READ: &str =
 
 /// Stores the vocabulary of the file's full-text tables, once they are full.
 pub fn write(conn: &Connection) -> rusqlite::Result<()> {
-    let v = Vocabulary::read(conn, true)?;
+    let v = Vocabulary::read(conn)?;
     let (words, starts, kinds) = v.parts();
     let (entries, lists) = v.other_ranks.parts();
     conn.execute(
@@ -49,12 +49,11 @@ pub fn write(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// The file's vocabulary: as it stores it, or read off its full-text tables
-/// when it stores none this build reads (`other_names`: the file has the
-/// other names' table).
-pub fn open(conn: &Connection, other_names: bool) -> rusqlite::Result<Vocabulary> {
+/// when it stores none this build reads.
+pub fn open(conn: &Connection) -> rusqlite::Result<Vocabulary> {
     match read(conn)? {
         Some(stored) => Ok(stored),
-        None => Vocabulary::read(conn, other_names),
+        None => Vocabulary::read(conn),
     }
 }
 

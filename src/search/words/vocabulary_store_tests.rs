@@ -20,7 +20,7 @@ fn the_stored_vocabulary_is_the_one_read_off_the_full_text_tables() {
     let stored = read(&conn)
         .unwrap()
         .expect("a new file stores its vocabulary");
-    let read_off = Vocabulary::read(&conn, true).unwrap();
+    let read_off = Vocabulary::read(&conn).unwrap();
     assert!(stored.len() > 1_000, "{} words", stored.len());
     assert_eq!(stored.parts(), read_off.parts());
     assert_eq!(stored.other_ranks.parts(), read_off.other_ranks.parts());

@@ -40,7 +40,7 @@ fn reads_the_terms_of_both_full_text_tables() {
          INSERT INTO other_names_fts (rowid, name) VALUES (33, 'Port Elizabeth');",
     )
     .unwrap();
-    let v = Vocabulary::read(&conn, true).unwrap();
+    let v = Vocabulary::read(&conn).unwrap();
     let words: Vec<&[u8]> = (0..v.len()).map(|i| v.word(i)).collect();
     assert_eq!(
         words,
@@ -54,8 +54,4 @@ fn reads_the_terms_of_both_full_text_tables() {
         ]
     );
     assert_eq!(v.word_kinds(b"port"), Some(IN_OTHER_NAMES));
-    assert_eq!(
-        Vocabulary::read(&conn, false).unwrap().word_kinds(b"port"),
-        None
-    );
 }

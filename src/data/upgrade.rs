@@ -1,0 +1,170 @@
+//! `area-scoring upgrade FILE`: rewrites a dataset of an older layout in the
+//! current one. Its areas are read back and built anew through the build
+//! every import uses (load.rs), so the new file gets every derived table the
+//! old one lacks; it is renamed over the old one, which is kept as
+//! `<db>.previous`, and a running server reloads it.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+
+use crate::data::db;
+use crate::data::identity::{self, Source};
+use crate::data::load::{self, AreaWriter, NewArea};
+use crate::data::seed::DimensionScore;
+use crate::domain::DIMENSIONS;
+
+/// Upgrades `path` in place; says what it did.
+pub fn run(path: &Path) -> Result<String, String> {
+    db::check_versions(path, db::OLDEST_VERSION..=db::SCHEMA_VERSION)?;
+    let old = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let shown = path.display();
+    let (_, version) = db::read_versions(&old).map_err(|e| e.to_string())?;
+    if version == db::SCHEMA_VERSION {
+        return Ok(format!(
+            "{shown} is already current (layout {version}); nothing written"
+        ));
+    }
+    if has_table(&old, "api_keys")? {
+        return Err(format!(
+            "{shown} still holds API keys; move them out first with: \
+             area-scoring keys migrate {shown}"
+        ));
+    }
+    let source = source_of(&old);
+    let other_names = has_table(&old, "area_other_names")?;
+    let count = load::create_database(path, true, &source, |w| copy_areas(&old, other_names, w))?;
+    Ok(format!(
+        "upgraded {shown} from layout {version} to {}: {count} areas; the old file is kept as {shown}.previous",
+        db::SCHEMA_VERSION
+    ))
+}
+
+fn has_table(conn: &Connection, name: &str) -> Result<bool, String> {
+    conn.query_row(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        [name],
+        |_| Ok(()),
+    )
+    .optional()
+    .map(|found| found.is_some())
+    .map_err(|e| e.to_string())
+}
+
+/// The old file's recorded source, kept so that `info` still says where its areas came from.
+fn source_of(old: &Connection) -> Source {
+    let id = identity::read(old);
+    Source {
+        file: id.source.file.unwrap_or_else(|| "upgrade".to_string()),
+        sha256: id.source.sha256,
+        read_with: id.read_with.unwrap_or_default(),
+        region: id.region,
+    }
+}
+
+/// Hands every area of `old`, in id order, to the writer.
+fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result<(), String> {
+    let sql = |e: rusqlite::Error| format!("cannot read the old file: {e}");
+    let mut areas = old
+        .prepare(
+            "SELECT area_no, id, name, province_slug, province, municipality, lat, lng, truth_score, updated_at
+             FROM areas ORDER BY id",
+        )
+        .map_err(sql)?;
+    let mut rows = areas.query([]).map_err(sql)?;
+    while let Some(r) = rows.next().map_err(sql)? {
+        let no: i64 = r.get(0).map_err(sql)?;
+        let text = |i: usize| r.get::<_, String>(i).map_err(sql);
+        let names = match other_names {
+            true => column_of(
+                old,
+                "SELECT name FROM area_other_names WHERE area_no = ?1 ORDER BY position",
+                no,
+            )?,
+            false => Vec::new(),
+        };
+        let dimensions = dimensions_of(old, no)?;
+        let (first_day, history) = history_of(old, no)?;
+        let (id, name, slug, province, municipality, updated_at) =
+            (text(1)?, text(2)?, text(3)?, text(4)?, text(5)?, text(9)?);
+        w.add(&NewArea {
+            id: &id,
+            name: &name,
+            province_slug: &slug,
+            province: &province,
+            municipality: &municipality,
+            other_names: &names,
+            lat: r.get(6).map_err(sql)?,
+            lng: r.get(7).map_err(sql)?,
+            truth_score: r.get(8).map_err(sql)?,
+            updated_at: &updated_at,
+            dimensions: &dimensions,
+            history: &history,
+            first_day,
+        })?;
+    }
+    Ok(())
+}
+
+fn column_of(old: &Connection, query: &str, no: i64) -> Result<Vec<String>, String> {
+    let mut stmt = old.prepare_cached(query).map_err(|e| e.to_string())?;
+    let names = stmt
+        .query_map([no], |r| r.get(0))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| e.to_string());
+    names
+}
+
+fn dimensions_of(old: &Connection, no: i64) -> Result<Vec<DimensionScore>, String> {
+    let mut stmt = old
+        .prepare_cached("SELECT dimension, score, weight FROM area_dimensions WHERE area_no = ?1")
+        .map_err(|e| e.to_string())?;
+    let read: Vec<(String, f64, f64)> = stmt
+        .query_map([no], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| e.to_string())?;
+    read.into_iter()
+        .map(|(dimension, score, weight)| {
+            let name = DIMENSIONS
+                .iter()
+                .find(|d| **d == dimension)
+                .ok_or_else(|| format!("unknown dimension '{dimension}'"))?;
+            let sources = column_of(
+                old,
+                &format!(
+                    "SELECT source FROM dimension_sources WHERE area_no = ?1 AND dimension = '{name}' ORDER BY position"
+                ),
+                no,
+            )?;
+            Ok(DimensionScore {
+                name,
+                score,
+                weight,
+                sources: sources.into_iter().map(Into::into).collect(),
+            })
+        })
+        .collect()
+}
+
+/// An area's daily history: its first day and its scores, which run day by day.
+fn history_of(old: &Connection, no: i64) -> Result<(i64, Vec<f64>), String> {
+    let mut stmt = old
+        .prepare_cached("SELECT day, truth_score FROM history WHERE area_no = ?1 ORDER BY day")
+        .map_err(|e| e.to_string())?;
+    let days: Vec<(i64, f64)> = stmt
+        .query_map([no], |r| Ok((r.get(0)?, r.get(1)?)))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| e.to_string())?;
+    let first = days.first().map_or(0, |d| d.0);
+    if days
+        .iter()
+        .enumerate()
+        .any(|(i, d)| d.0 != first + i as i64)
+    {
+        return Err(format!(
+            "area {no}'s history skips a day; import it anew instead"
+        ));
+    }
+    Ok((first, days.into_iter().map(|d| d.1).collect()))
+}
