@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: typo_walk_time AREAS.db WORDS.txt".into());
     };
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let v = Vocabulary::read(&conn, true)?;
+    let v = Vocabulary::read(&conn)?;
     println!("{} words, {} KiB in memory", v.len(), v.heap_bytes() / 1024);
     let words = std::fs::read_to_string(words)?;
     let bands = [
