@@ -1,6 +1,6 @@
 //! Distances on the Earth, the bounding box that surely holds a circle, and
 //! `Disc`, a circle ready for cheap membership tests. The box only ever errs on
-//! the large side; search/shape/circles.rs narrows with it, then decides by the chord
+//! the large side; search/shape/circles/ narrows with it, then decides by the chord
 //! between unit vectors (no trigonometry), falling back to the exact haversine
 //! distance only where the two could disagree.
 

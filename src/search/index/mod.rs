@@ -13,7 +13,7 @@
 //! The grid buckets areas by cells of `CELL_DEG` degrees of latitude and
 //! longitude; each cell's areas sit together, best score first, so a cell
 //! wholly inside a circle is counted by a binary search on score instead of
-//! area by area (search/shape/circles.rs). Measured at 100,000 areas, a 50 km
+//! area by area (search/shape/circles/). Measured at 100,000 areas, a 50 km
 //! circle around Johannesburg through SQLite's R*Tree (one row fetched per
 //! candidate) took 75-107 ms. Text search maps FTS5 rowids (search ranks) to
 //! areas here, and filters them by score and circle without reading any row.
@@ -48,7 +48,7 @@ pub struct AreaIndex {
     /// For each search rank from 1 (the full-text index's rowid), its place in
     /// `entries`. A copy of the entries in rank order read faster for text
     /// searches that walk many matches, but cost 56 bytes an area (56 MB at a
-    /// million); those searches count over bitmaps instead (search/query/text.rs).
+    /// million); those searches count over bitmaps instead (search/query/text/).
     by_rank: Vec<u32>,
     /// For each position in `entries`, its area's search rank (0 for none).
     rank_at: Vec<u32>,
@@ -228,7 +228,7 @@ mod tests {
     use crate::search::index::test_points::ranked_index;
 
     /// Lookups by area_no and by search rank, and counting by score; circle
-    /// searches over the grid are tested in search/shape/circles.rs.
+    /// searches over the grid are tested in search/shape/circles/.
     #[test]
     fn areas_are_found_by_number_and_rank_and_counted_by_score() {
         let points: Vec<(f64, f64, f64)> = (0..1600)

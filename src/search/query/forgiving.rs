@@ -1,6 +1,6 @@
 //! The forgiving tiers of a text search (docs/api.md, "Search Areas"): after the
 //! areas every word matches exactly or as a prefix (the strict tier,
-//! search/query/text.rs), those matched through an other name, then with one
+//! search/query/text/), those matched through an other name, then with one
 //! typo (a joined or split word counts as one), then with two. An area's
 //! tier is its weakest word's; within a tier, areas whose name (or other
 //! name) holds every word come first, then by search rank, as in the strict

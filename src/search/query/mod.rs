@@ -1,7 +1,7 @@
 //! One search, from its criteria to its total and page (docs/api.md,
 //! "Search Areas"): the criteria but the words as a filter (`filter`); the
 //! page without words, by distance or by score, or by text (`run`); a text
-//! search's strict tier (`text`, its bitmaps in `text_bitmaps`) and
+//! search's strict tier (`text`, its bitmaps in `text::bitmaps`) and
 //! forgiving tiers (`forgiving`, each word's grades planned in
 //! `forgiving_terms` and read in `forgiving_read`),
 //! put together in `by_text`; the tiers and their bounds (`tier`); and how

@@ -1,4 +1,4 @@
-//! An area found in a circle search (`Hit`, which circles.rs hands out), and
+//! An area found in a circle search (`Hit`, which circles/ hands out), and
 //! the k nearest found so far, kept in the order clients see them: by
 //! distance, then by area_no.
 

@@ -1,5 +1,5 @@
 //! The bitmaps of a text search's words (search/matches/match_cache.rs) and the
-//! order they are counted in for a filter (search/query/text.rs, `counted`):
+//! order they are counted in for a filter (search/query/text/, `counted`):
 //! over a circle's or a viewport's grid cells, a province's stretch of the
 //! grid, or the score order above a floor.
 

@@ -11,7 +11,7 @@
 //! around the centre's cell, until no farther ring can hold a nearer area.
 //! With a province, a cell wholly inside is counted by a popcount of the
 //! province's bitmap over its areas scoring enough (search/index/provinces.rs).
-//! Walks of every cell place them a row at a time (circle_rows.rs).
+//! Walks of every cell place them a row at a time (rows.rs).
 
 use std::f64::consts::FRAC_PI_2;
 
@@ -281,9 +281,7 @@ impl<'a> Search<'a> {
     }
 }
 
-#[path = "circle_rows.rs"]
 mod rows;
 
 #[cfg(test)]
-#[path = "circles_tests.rs"]
 mod tests;

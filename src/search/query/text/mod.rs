@@ -18,7 +18,6 @@ use crate::search::matches::rank_set::RankSet;
 use crate::search::matches::word_sets::WordSets;
 use bitmaps::Bitmaps;
 
-#[path = "text_bitmaps.rs"]
 mod bitmaps;
 
 /// A tier with at most this many matches in the shape is collected from the

@@ -1,4 +1,4 @@
-//! A circle's cells placed a grid row at a time (search/shape/circles.rs).
+//! A circle's cells placed a grid row at a time (search/shape/circles/).
 //!
 //! Every cell of a row has the same latitude, sine and cosine, and reach, so
 //! what the exact test of one cell (`Search::place_in_circle`) derives from
