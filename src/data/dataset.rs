@@ -70,8 +70,49 @@ const FIRST_OF_ORDERING: &str = "
     SELECT a.updated_at FROM area_order o JOIN areas a ON a.area_no = o.area_no
     WHERE o.ordering = ?1 AND o.province_slug = '' AND o.position = 0";
 
+/// Why a dataset could not be opened, as the reload decides by it.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file was read and judged: it is not one this server serves.
+    #[error("{0}")]
+    Refused(String),
+    /// The process had no descriptor left to open it with: the file was
+    /// never judged, and the next look tries it again.
+    #[error("cannot open {path}: no file descriptor to spare ({source})")]
+    NoDescriptors {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 impl Dataset {
-    fn open(path: &Path, pools: Pools) -> Result<Dataset, String> {
+    /// The file held open while it is read: its own open tells a process
+    /// out of descriptors from a file that cannot be served, and so does a
+    /// copy of its descriptor after a failed read.
+    fn open(path: &Path, pools: Pools) -> Result<Dataset, OpenError> {
+        let no_descriptors = |source| OpenError::NoDescriptors {
+            path: path.display().to_string(),
+            source,
+        };
+        let pinned = match std::fs::File::open(path) {
+            Ok(file) => file,
+            Err(e) if out_of_descriptors(&e) => return Err(no_descriptors(e)),
+            // db::check says what to run to make the file.
+            Err(e) => {
+                let why = db::check(path).err();
+                return Err(OpenError::Refused(
+                    why.unwrap_or(format!("{}: {e}", path.display())),
+                ));
+            }
+        };
+        Dataset::read(path, pools).map_err(|why| match pinned.try_clone() {
+            Err(e) if out_of_descriptors(&e) => no_descriptors(e),
+            _ => OpenError::Refused(why),
+        })
+    }
+
+    fn read(path: &Path, pools: Pools) -> Result<Dataset, String> {
         // The file's identity and its version from one look at it: were the
         // file renamed over in between, the two would name different files.
         let meta = match std::fs::metadata(path) {
@@ -164,7 +205,7 @@ pub struct Store {
 
 impl Store {
     pub fn open(path: &Path, pools: Pools) -> Result<Store, String> {
-        let dataset = Dataset::open(path, pools)?;
+        let dataset = Dataset::open(path, pools).map_err(|e| e.to_string())?;
         Ok(Store {
             path: path.to_path_buf(),
             pools,
@@ -218,6 +259,7 @@ impl Store {
             }
             Err(why) => {
                 log::error!("reload refused, still serving the previous data: {why}");
+                let judged = matches!(why, OpenError::Refused(_));
                 self.reload_failures.fetch_add(1, Ordering::Relaxed);
                 // Without the file's path or the error: /healthz is public.
                 let at = crate::dates::format_timestamp(crate::dates::now_unix());
@@ -227,7 +269,7 @@ impl Store {
                 ));
                 // Out of descriptors, the file was never judged: the next
                 // poll tries it again.
-                if descriptors_to_spare() {
+                if judged {
                     *self.refused.write().unwrap_or_else(|p| p.into_inner()) = file_id(&self.path);
                 }
                 false
@@ -313,10 +355,10 @@ impl Store {
     }
 }
 
-/// Whether the process can open one more file (a failed open for want of
-/// descriptors says nothing about the database).
-fn descriptors_to_spare() -> bool {
-    std::fs::File::open("/dev/null").is_ok()
+/// Whether an open failed for want of descriptors, the process's or the
+/// system's (it then says nothing about the database).
+fn out_of_descriptors(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 /// Returns the free pages of every malloc arena to the system (glibc's
@@ -332,3 +374,35 @@ fn give_back_free_memory() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn give_back_free_memory() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_want_of_descriptors_leaves_a_file_unjudged() {
+        for errno in [libc::EMFILE, libc::ENFILE] {
+            assert!(out_of_descriptors(&std::io::Error::from_raw_os_error(
+                errno
+            )));
+        }
+        for errno in [libc::ENOENT, libc::EACCES, libc::EISDIR] {
+            assert!(!out_of_descriptors(&std::io::Error::from_raw_os_error(
+                errno
+            )));
+        }
+    }
+
+    #[test]
+    fn a_missing_file_is_refused_with_what_makes_one() {
+        let path = std::env::temp_dir().join(format!("no-dataset-{}.db", std::process::id()));
+        let pools = Pools {
+            requests: PoolSize::for_requests(1),
+            exports: PoolSize::for_exports(1),
+        };
+        match Dataset::open(&path, pools) {
+            Err(OpenError::Refused(why)) => assert!(why.contains("area-scoring init"), "{why}"),
+            other => panic!("{:?}", other.err()),
+        }
+    }
+}
