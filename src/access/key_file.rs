@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::access::AccessError;
 /// The keys file's name when no `--keys` or `AREA_KEYS` says otherwise: it
 /// sits in the dataset's folder.
 pub const DEFAULT_KEYS_NAME: &str = "keys.db";
@@ -60,10 +61,10 @@ pub fn default_path(db: &Path) -> PathBuf {
 }
 
 /// Creates an empty file with mode 0600 unless one is there. True if created.
-pub fn create_private(path: &Path) -> Result<bool, String> {
+pub fn create_private(path: &Path) -> Result<bool, AccessError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(AccessError::file("create", dir))?;
     }
     match OpenOptions::new()
         .write(true)
@@ -73,21 +74,21 @@ pub fn create_private(path: &Path) -> Result<bool, String> {
     {
         Ok(_) => Ok(true),
         Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(format!("cannot create {}: {e}", path.display())),
+        Err(e) => Err(AccessError::file("create", path)(e)),
     }
 }
 
 /// Opens the keys file for writing, creating it with its schema when missing
 /// or empty. Returns what the operator should be told: that it was made
 /// (a server reads only the keys file it was pointed at), or made private.
-pub fn open(path: &Path) -> Result<(Connection, Vec<String>), String> {
+pub fn open(path: &Path) -> Result<(Connection, Vec<String>), AccessError> {
     create_private(path)?;
     let mut notices: Vec<String> = keep_private(path)?.into_iter().collect();
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+        .map_err(AccessError::file("open", path))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     let fresh = fill_if_empty(&conn)
-        .map_err(|e| format!("cannot write the keys file {}: {e}", path.display()))?;
+        .map_err(AccessError::file("write the keys file", path))?;
     if fresh {
         notices.push(format!(
             "created the keys file {} (servers read it when given --keys or AREA_KEYS \
@@ -97,16 +98,16 @@ pub fn open(path: &Path) -> Result<(Connection, Vec<String>), String> {
     }
     check(&conn, path)?;
     conn.execute_batch(crate::access::plan_history::SCHEMA)
-        .map_err(|e| format!("cannot write the keys file {}: {e}", path.display()))?;
+        .map_err(AccessError::file("write the keys file", path))?;
     // The change counter the servers watch moves only in rollback-journal
     // mode: a WAL set by hand would hide changes until a checkpoint.
     conn.pragma_update(None, "journal_mode", "DELETE")
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(AccessError::file("write", path))?;
     Ok((conn, notices))
 }
 
 /// `open`, for the command line: the notices go to stderr.
-fn open_saying(path: &Path) -> Result<Connection, String> {
+fn open_saying(path: &Path) -> Result<Connection, AccessError> {
     let (conn, notices) = open(path)?;
     for notice in notices {
         eprintln!("area-scoring: {notice}");
@@ -116,23 +117,19 @@ fn open_saying(path: &Path) -> Result<Connection, String> {
 
 /// Opens the keys file for writing; a missing one is an error that says how
 /// to make it, for the commands that only read or change existing keys.
-pub fn open_existing(path: &Path) -> Result<Connection, String> {
+pub fn open_existing(path: &Path) -> Result<Connection, AccessError> {
     if !path.is_file() {
-        return Err(format!(
-            "there is no keys file at {}: create a key with area-scoring keys create, \
-             or point --keys (or AREA_KEYS) at the keys file",
-            path.display()
-        ));
+        return Err(AccessError::NoKeysFile(path.to_path_buf()));
     }
     open_saying(path)
 }
 
 /// Opens an existing keys file read-only, waiting for another writer as a
 /// command does.
-pub fn open_read(path: &Path) -> Result<Connection, String> {
+pub fn open_read(path: &Path) -> Result<Connection, AccessError> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+        .map_err(AccessError::file("open", path))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     check(&conn, path)?;
     Ok(conn)
 }
@@ -170,7 +167,7 @@ pub fn open_read_now(path: &Path) -> Result<Connection, Unread> {
     conn.busy_timeout(Duration::ZERO)
         .map_err(|e| Unread::of(path, e))?;
     let versions = crate::data::db::read_versions(&conn).map_err(|e| Unread::of(path, e))?;
-    check_versions(versions, path).map_err(Unread::Refused)?;
+    check_versions(versions, path).map_err(|e| Unread::Refused(e.to_string()))?;
     Ok(conn)
 }
 
@@ -196,10 +193,10 @@ fn fill_if_empty(conn: &Connection) -> rusqlite::Result<bool> {
 
 /// Takes group and other permissions off a file holding keys or usage (one
 /// made by `touch`, or restored with the wrong mode); returns what to say.
-pub fn keep_private(path: &Path) -> Result<Option<String>, String> {
+pub fn keep_private(path: &Path) -> Result<Option<String>, AccessError> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .map_err(AccessError::file("read", path))?
         .permissions()
         .mode();
     if mode & 0o077 == 0 {
@@ -213,11 +210,12 @@ pub fn keep_private(path: &Path) -> Result<Option<String>, String> {
                 mode & 0o777
             ),
             // Not its owner: a group may read it, as its owner chose; anyone may not.
-            Err(e) if mode & 0o007 != 0 => {
-                return Err(format!(
-                    "{shown} is readable by anyone (mode {:o}) and cannot be made private: {e}",
-                    mode & 0o777
-                ));
+            Err(source) if mode & 0o007 != 0 => {
+                return Err(AccessError::NotPrivate {
+                    path: path.to_path_buf(),
+                    mode: mode & 0o777,
+                    source,
+                });
             }
             Err(_) => format!(
                 "{shown} is readable by its group (mode {:o}); its owner can make it {PRIVATE_MODE:o}",
@@ -227,42 +225,40 @@ pub fn keep_private(path: &Path) -> Result<Option<String>, String> {
     ))
 }
 
-fn check(conn: &Connection, path: &Path) -> Result<(), String> {
+fn check(conn: &Connection, path: &Path) -> Result<(), AccessError> {
     match crate::data::db::read_versions(conn) {
         Ok(versions) => check_versions(versions, path),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => Err(AccessError::file("read", path)(e)),
     }
 }
 
 /// Whether a file's (application_id, user_version) are a keys file's.
-fn check_versions(versions: (i64, i64), path: &Path) -> Result<(), String> {
-    let shown = path.display();
+fn check_versions(versions: (i64, i64), path: &Path) -> Result<(), AccessError> {
     match versions {
         (KEYS_APPLICATION_ID, KEYS_SCHEMA_VERSION) => Ok(()),
-        (KEYS_APPLICATION_ID, v) => Err(format!(
-            "{shown} is a keys file of schema version {v}; this build reads version {KEYS_SCHEMA_VERSION}"
-        )),
-        _ => Err(format!(
-            "{shown} is not an area-scoring keys file (is --keys pointing at a dataset?)"
-        )),
+        (KEYS_APPLICATION_ID, version) => Err(AccessError::KeysSchema {
+            path: path.to_path_buf(),
+            version,
+        }),
+        _ => Err(AccessError::NotKeysFile(path.to_path_buf())),
     }
 }
 
 /// Runs `change` in one write transaction on the keys file.
 pub fn change<T>(
     path: &Path,
-    change: impl FnOnce(&Connection) -> Result<T, String>,
-) -> Result<T, String> {
+    change: impl FnOnce(&Connection) -> Result<T, AccessError>,
+) -> Result<T, AccessError> {
     let conn = open_saying(path)?;
-    let fail = |e: rusqlite::Error| format!("cannot write to {}: {e}", path.display());
-    conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
+    let fail = AccessError::file("write to", path);
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(&fail)?;
     let outcome = change(&conn);
     let end = if outcome.is_ok() {
         "COMMIT"
     } else {
         "ROLLBACK"
     };
-    conn.execute_batch(end).map_err(fail)?;
+    conn.execute_batch(end).map_err(&fail)?;
     outcome
 }
 

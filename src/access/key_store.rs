@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 
+use crate::access::AccessError;
 use crate::access::authenticate::{KeySource, Keyless, authenticate};
 use crate::access::key_file::{self, Unread};
 use crate::access::keys::Caller;
@@ -57,9 +58,9 @@ impl KeyTable {
     }
 
     /// The read at start, which waits for a writer as a command does.
-    fn read_waiting(path: &Path) -> Result<KeyTable, String> {
+    fn read_waiting(path: &Path) -> Result<KeyTable, AccessError> {
         let conn = key_file::open_read(path)?;
-        KeyTable::from_file(&conn).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        KeyTable::from_file(&conn).map_err(AccessError::file("read", path))
     }
 
     fn from_file(conn: &Connection) -> rusqlite::Result<KeyTable> {
@@ -241,7 +242,7 @@ pub struct KeyStore {
 
 impl KeyStore {
     /// Reads the keys file, which must exist and be readable.
-    pub fn open(path: &Path) -> Result<KeyStore, String> {
+    pub fn open(path: &Path) -> Result<KeyStore, AccessError> {
         let seen = stamp(path);
         let table = KeyTable::read_waiting(path)?;
         Ok(KeyStore {

@@ -9,13 +9,14 @@ use rusqlite::{Connection, params};
 use sha2::{Digest, Sha256};
 
 use crate::access::plan_history::{self, PlanSince};
+use crate::access::AccessError;
 use crate::dates;
 use crate::domain::Plan;
 use crate::error::ApiError;
 
-pub(crate) fn random_hex(bytes: usize) -> Result<String, String> {
+pub(crate) fn random_hex(bytes: usize) -> Result<String, AccessError> {
     let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).map_err(|e| format!("no randomness from the system: {e}"))?;
+    getrandom::fill(&mut buf).map_err(AccessError::NoRandomness)?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
@@ -64,7 +65,7 @@ pub fn require(
 /// Issues a key on `plan` and returns (id, key). The key is not stored.
 /// A label is any text but control characters, which would let it print
 /// lines of its own into `keys list`.
-pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, String), String> {
+pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, String), AccessError> {
     check_label(label)?;
     let (id, key) = new_key()?;
     let now = dates::format_timestamp(dates::now_unix());
@@ -72,13 +73,13 @@ pub fn create(conn: &Connection, plan: Plan, label: &str) -> Result<(String, Str
         "INSERT INTO api_keys (id, key_hash, plan, label, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![id, hash(&key), plan.name(), label, now],
     )
-    .map_err(|e| format!("cannot store the key: {e}"))?;
+    .map_err(AccessError::failed("store the key"))?;
     plan_history::record(conn, &id, None, plan.name(), &now)?;
     Ok((id, key))
 }
 
 /// A new key's (id, key), drawn from the system's randomness.
-pub fn new_key() -> Result<(String, String), String> {
+pub fn new_key() -> Result<(String, String), AccessError> {
     Ok((
         format!("key_{}", random_hex(6)?),
         format!("ask_{}", random_hex(24)?),
@@ -95,13 +96,10 @@ const INVISIBLE: [std::ops::RangeInclusive<char>; 4] = [
     '\u{FEFF}'..='\u{FEFF}',
 ];
 
-pub fn check_label(label: &str) -> Result<(), String> {
+pub fn check_label(label: &str) -> Result<(), AccessError> {
     let bad = |c: &char| c.is_control() || INVISIBLE.iter().any(|r| r.contains(c));
     match label.chars().find(bad) {
-        Some(c) => Err(format!(
-            "a label may not hold control characters or invisible formatting characters \
-             (this one holds {c:?})"
-        )),
+        Some(c) => Err(AccessError::Label(c)),
         None => Ok(()),
     }
 }
@@ -117,12 +115,11 @@ pub struct KeyRow {
     pub plans: Vec<PlanSince>,
 }
 
-pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, String> {
+pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, AccessError> {
     let mut stmt = conn
         .prepare(
             "SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
     let mut history = plan_history::all(conn)?;
     stmt.query_map([], |r| {
         let id: String = r.get(0)?;
@@ -136,27 +133,24 @@ pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, String> {
         })
     })
     .and_then(Iterator::collect)
-    .map_err(|e| e.to_string())
+    .map_err(AccessError::from)
 }
 
-fn must_exist(conn: &Connection, id: &str) -> Result<(), String> {
+fn must_exist(conn: &Connection, id: &str) -> Result<(), AccessError> {
     let exists: bool = conn
         .query_row("SELECT count(*) FROM api_keys WHERE id = ?1", [id], |r| {
             r.get(0)
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
     match exists {
         true => Ok(()),
-        false => Err(format!(
-            "no key has the id '{id}' (see: area-scoring keys list)"
-        )),
+        false => Err(AccessError::UnknownKey(id.to_string())),
     }
 }
 
 /// Revokes a key by id. Revoking twice keeps the first revocation time.
 /// Returns when it was revoked before, for a key already revoked, whose
 /// first revocation stands.
-pub fn revoke(conn: &Connection, id: &str) -> Result<Option<String>, String> {
+pub fn revoke(conn: &Connection, id: &str) -> Result<Option<String>, AccessError> {
     must_exist(conn, id)?;
     if let Some(at) = revoked_at(conn, id)? {
         return Ok(Some(at));
@@ -164,25 +158,15 @@ pub fn revoke(conn: &Connection, id: &str) -> Result<Option<String>, String> {
     conn.execute(
         "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, dates::format_timestamp(dates::now_unix())],
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(None)
 }
 
-fn revoked_at(conn: &Connection, id: &str) -> Result<Option<String>, String> {
+fn revoked_at(conn: &Connection, id: &str) -> Result<Option<String>, AccessError> {
     conn.query_row("SELECT revoked_at FROM api_keys WHERE id = ?1", [id], |r| {
         r.get(0)
     })
-    .map_err(|e| e.to_string())
-}
-
-/// The refusal of a change to a revoked key: it answers no request again,
-/// so a new plan or label would say what is not so.
-pub fn refuse_revoked(id: &str, at: &str) -> String {
-    format!(
-        "{id} was revoked at {at} and keeps the plan and label it had; \
-         for a client's new access, make a new key with: area-scoring keys create"
-    )
+    .map_err(AccessError::from)
 }
 
 /// What `keys set` changed, as it says it: `plan free → growth`, `label
@@ -201,24 +185,25 @@ pub fn set(
     id: &str,
     plan: Option<Plan>,
     label: Option<&str>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, AccessError> {
     let mut changes = Vec::new();
     must_exist(conn, id)?;
     if let Some(at) = revoked_at(conn, id)? {
-        return Err(refuse_revoked(id, &at));
+        return Err(AccessError::Revoked {
+            id: id.to_string(),
+            at,
+        });
     }
     if let Some(label) = label {
         check_label(label)?;
         let before: String = conn
             .query_row("SELECT label FROM api_keys WHERE id = ?1", [id], |r| {
                 r.get(0)
-            })
-            .map_err(|e| e.to_string())?;
+            })?;
         conn.execute(
             "UPDATE api_keys SET label = ?2 WHERE id = ?1",
             params![id, label],
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         if before != label {
             changes.push(format!("label {before:?} → {label:?}"));
         }
@@ -227,16 +212,14 @@ pub fn set(
         let before: String = conn
             .query_row("SELECT plan FROM api_keys WHERE id = ?1", [id], |r| {
                 r.get(0)
-            })
-            .map_err(|e| e.to_string())?;
+            })?;
         if before == plan.name() {
             return Ok(changes);
         }
         conn.execute(
             "UPDATE api_keys SET plan = ?2 WHERE id = ?1",
             params![id, plan.name()],
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         let now = dates::format_timestamp(dates::now_unix());
         plan_history::record(conn, id, Some(&before), plan.name(), &now)?;
         changes.push(format!("plan {before} → {}", plan.name()));

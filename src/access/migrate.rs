@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::access::AccessError;
 use crate::access::key_file;
 use crate::data::db;
 
@@ -90,27 +91,27 @@ fn holds_keys(conn: &Connection, schema: &str) -> rusqlite::Result<bool> {
 /// Merges the keys and limits of `from` (an old dataset file, or another
 /// keys file) into the keys file at `keys`. None when `from` holds no keys:
 /// a dataset whose keys were moved out already.
-pub fn merge(from: &Path, keys: &Path) -> Result<Option<Merged>, String> {
+pub fn merge(from: &Path, keys: &Path) -> Result<Option<Merged>, AccessError> {
     if !from.is_file() {
-        return Err(format!("{} does not exist", from.display()));
+        return Err(AccessError::Missing(from.to_path_buf()));
     }
     // What opening says (made, made private) is said again by the command's
     // own open of the keys file; the move itself names the file.
     let (conn, _) = key_file::open(keys)?;
-    let from_text = from.to_str().ok_or("the path is not valid UTF-8")?;
+    let from_text = from.to_str().ok_or(AccessError::NotUtf8)?;
     conn.execute("ATTACH DATABASE ?1 AS old", [from_text])
-        .map_err(|e| format!("cannot open {}: {e}", from.display()))?;
+        .map_err(AccessError::file("open", from))?;
     let merged = merge_attached(&conn, from);
     let _ = conn.execute("DETACH DATABASE old", []);
     merged
 }
 
-fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, String> {
-    let fail = |e: rusqlite::Error| format!("cannot merge the keys of {}: {e}", from.display());
-    if !holds_keys(conn, "old").map_err(fail)? {
+fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, AccessError> {
+    let fail = AccessError::file("merge the keys of", from);
+    if !holds_keys(conn, "old").map_err(&fail)? {
         return Ok(None);
     }
-    conn.execute_batch("BEGIN IMMEDIATE").map_err(fail)?;
+    conn.execute_batch("BEGIN IMMEDIATE").map_err(&fail)?;
     let done = (|| {
         // A keys file without keys takes the limits of the first file merged.
         let keyless: bool =
@@ -146,15 +147,15 @@ fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, Stri
         })
     })();
     let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
-    conn.execute_batch(end).map_err(fail)?;
-    done.map(Some).map_err(fail)
+    conn.execute_batch(end).map_err(&fail)?;
+    done.map(Some).map_err(&fail)
 }
 
 /// Moves the keys of the dataset at `db`, if it still holds any, into the
 /// keys file: a merge, then the key tables dropped from the dataset. None
 /// when there was nothing to move. Where the dataset cannot be written, its
 /// keys are merged and left in it, unread, with a warning.
-pub fn out_of_dataset(db: &Path, keys: &Path) -> Result<Option<Moved>, String> {
+pub fn out_of_dataset(db: &Path, keys: &Path) -> Result<Option<Moved>, AccessError> {
     if !db.is_file() || !dataset_holds_keys(db)? {
         return Ok(None);
     }
@@ -195,12 +196,12 @@ pub fn out_of_dataset(db: &Path, keys: &Path) -> Result<Option<Moved>, String> {
 /// Whether `db` is a dataset of ours with the old key tables. A file that is
 /// not SQLite holds none (the command's own check says what it is); a file
 /// that cannot be read now is an error, not a file without keys.
-fn dataset_holds_keys(db: &Path) -> Result<bool, String> {
+fn dataset_holds_keys(db: &Path) -> Result<bool, AccessError> {
     // Read-write where it may, so that a journal a killed writer left is
     // rolled back first (a read-only connection cannot).
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .or_else(|_| Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY))
-        .map_err(|e| format!("cannot open {}: {e}", db.display()))?;
+        .map_err(AccessError::file("open", db))?;
     let holds = conn
         .busy_timeout(BUSY_TIMEOUT)
         .and_then(|()| db::read_versions(&conn))
@@ -208,10 +209,10 @@ fn dataset_holds_keys(db: &Path) -> Result<bool, String> {
     match holds {
         Ok(holds) => Ok(holds),
         Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::NotADatabase) => Ok(false),
-        Err(e) => Err(format!(
-            "cannot read {} to move its API keys out: {e}",
-            db.display()
-        )),
+        Err(source) => Err(AccessError::KeysNotMoved {
+            path: db.to_path_buf(),
+            source,
+        }),
     }
 }
 

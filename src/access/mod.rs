@@ -14,6 +14,7 @@
 
 pub mod authenticate;
 pub mod buckets;
+mod error;
 pub mod key_file;
 pub mod key_store;
 pub mod keys;
@@ -25,3 +26,5 @@ pub mod redis;
 pub mod serving_lock;
 pub mod shared_check;
 pub mod usage;
+
+pub use error::AccessError;

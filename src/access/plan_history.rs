@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use rusqlite::{Connection, params};
+use crate::access::AccessError;
 
 /// Made in every keys file a command opens for writing (key_file.rs), as
 /// files made before it lack it.
@@ -28,13 +29,13 @@ pub struct PlanSince {
 }
 
 /// Writes `plans` as `key_id`'s history, as a backup or migration copies it.
-pub fn write(conn: &Connection, key_id: &str, plans: &[PlanSince]) -> Result<(), String> {
+pub fn write(conn: &Connection, key_id: &str, plans: &[PlanSince]) -> Result<(), AccessError> {
     for p in plans {
         conn.execute(
             "INSERT INTO plan_history (key_id, plan, since) VALUES (?1, ?2, ?3)",
             params![key_id, p.plan, p.since],
         )
-        .map_err(|e| format!("cannot write the plan history: {e}"))?;
+        .map_err(AccessError::failed("write the plan history"))?;
     }
     Ok(())
 }
@@ -47,47 +48,47 @@ pub fn record(
     before: Option<&str>,
     plan: &str,
     since: &str,
-) -> Result<(), String> {
-    let fail = |e: rusqlite::Error| format!("cannot record the plan change: {e}");
+) -> Result<(), AccessError> {
+    let fail = AccessError::failed("record the plan change");
     let recorded: bool = conn
         .query_row(
             "SELECT count(*) > 0 FROM plan_history WHERE key_id = ?1",
             [key_id],
             |r| r.get(0),
         )
-        .map_err(fail)?;
+        .map_err(&fail)?;
     if let (false, Some(before)) = (recorded, before) {
         conn.execute(
             "INSERT INTO plan_history (key_id, plan, since) VALUES (?1, ?2, NULL)",
             params![key_id, before],
         )
-        .map_err(fail)?;
+        .map_err(&fail)?;
     }
     conn.execute(
         "INSERT INTO plan_history (key_id, plan, since) VALUES (?1, ?2, ?3)",
         params![key_id, plan, since],
     )
-    .map_err(fail)?;
+    .map_err(&fail)?;
     Ok(())
 }
 
 /// Every key's history, oldest first; none from a file made before it
 /// that was opened only to read.
-pub fn all(conn: &Connection) -> Result<HashMap<String, Vec<PlanSince>>, String> {
-    let fail = |e: rusqlite::Error| format!("cannot read the plan history: {e}");
+pub fn all(conn: &Connection) -> Result<HashMap<String, Vec<PlanSince>>, AccessError> {
+    let fail = AccessError::failed("read the plan history");
     let held: bool = conn
         .query_row(
             "SELECT count(*) > 0 FROM sqlite_schema WHERE name = 'plan_history'",
             [],
             |r| r.get(0),
         )
-        .map_err(fail)?;
+        .map_err(&fail)?;
     if !held {
         return Ok(HashMap::new());
     }
     let mut stmt = conn
         .prepare("SELECT key_id, plan, since FROM plan_history ORDER BY key_id, since, rowid")
-        .map_err(fail)?;
+        .map_err(&fail)?;
     let rows = stmt
         .query_map([], |r| {
             Ok((
@@ -98,10 +99,10 @@ pub fn all(conn: &Connection) -> Result<HashMap<String, Vec<PlanSince>>, String>
                 },
             ))
         })
-        .map_err(fail)?;
+        .map_err(&fail)?;
     let mut out: HashMap<String, Vec<PlanSince>> = HashMap::new();
     for row in rows {
-        let (key_id, plan) = row.map_err(fail)?;
+        let (key_id, plan) = row.map_err(&fail)?;
         out.entry(key_id).or_default().push(plan);
     }
     Ok(out)

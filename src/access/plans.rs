@@ -10,6 +10,7 @@ use std::ops::RangeInclusive;
 
 use rusqlite::{Connection, params};
 
+use crate::access::AccessError;
 use crate::domain::Plan;
 
 /// `plans set NAME --rpm N`: a whole number of requests a minute.
@@ -36,8 +37,8 @@ pub fn limits(conn: &Connection) -> rusqlite::Result<Limits> {
 }
 
 /// Every plan in rank order with its limit, for `plans list`.
-pub fn list(conn: &Connection) -> Result<Vec<(Plan, Option<u32>)>, String> {
-    let limits = limits(conn).map_err(|e| e.to_string())?;
+pub fn list(conn: &Connection) -> Result<Vec<(Plan, Option<u32>)>, AccessError> {
+    let limits = limits(conn)?;
     Ok(Plan::ALL
         .iter()
         .map(|p| (*p, limits.get(p).copied().flatten()))
@@ -45,12 +46,11 @@ pub fn list(conn: &Connection) -> Result<Vec<(Plan, Option<u32>)>, String> {
 }
 
 /// `plans set`: a plan's requests a minute, or None for unlimited.
-pub fn set_limit(conn: &Connection, plan: Plan, per_minute: Option<u32>) -> Result<(), String> {
+pub fn set_limit(conn: &Connection, plan: Plan, per_minute: Option<u32>) -> Result<(), AccessError> {
     conn.execute(
         "UPDATE plans SET requests_per_minute = ?2 WHERE name = ?1",
         params![plan.name(), per_minute],
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(())
 }
 
@@ -60,17 +60,13 @@ pub fn shown(per_minute: Option<u32>) -> String {
 }
 
 /// Reads `--rpm`: a number within `REQUESTS_PER_MINUTE`, or `unlimited`.
-pub fn parse_limit(text: &str) -> Result<Option<u32>, String> {
+pub fn parse_limit(text: &str) -> Result<Option<u32>, AccessError> {
     if text == UNLIMITED {
         return Ok(None);
     }
     match text.parse::<u32>() {
         Ok(n) if REQUESTS_PER_MINUTE.contains(&n) => Ok(Some(n)),
-        _ => Err(format!(
-            "--rpm must be a number from {} to {}, or {UNLIMITED}, not '{text}'",
-            REQUESTS_PER_MINUTE.start(),
-            REQUESTS_PER_MINUTE.end()
-        )),
+        _ => Err(AccessError::Rpm(text.to_string())),
     }
 }
 

@@ -14,6 +14,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use crate::access::AccessError;
 
 /// The lock file's name after the keys file's.
 const SUFFIX: &str = ".serving";
@@ -45,15 +46,15 @@ pub struct Holder {
 
 impl Serving {
     /// Takes the shared lock of `keys`, waiting for a restore to finish.
-    pub fn hold(keys: &Path) -> Result<Serving, String> {
+    pub fn hold(keys: &Path) -> Result<Serving, AccessError> {
         let path = lock_path(keys);
         let file = open(&path)?;
-        let fail = |e: std::io::Error| format!("cannot lock {}: {e}", path.display());
+        let fail = AccessError::file("lock", &path);
         match file.try_lock_shared() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 log::info!("waiting for a restore of {} to finish", keys.display());
-                file.lock_shared().map_err(fail)?;
+                file.lock_shared().map_err(&fail)?;
             }
             Err(TryLockError::Error(e)) => return Err(fail(e)),
         }
@@ -70,21 +71,18 @@ impl Restoring {
         match file.try_lock() {
             Ok(()) => Ok(Restoring { _file: file }),
             Err(TryLockError::WouldBlock) => Err(Refused::Held(holders(&file))),
-            Err(TryLockError::Error(e)) => Err(Refused::Unlockable(format!(
-                "cannot lock {}: {e}",
-                path.display()
-            ))),
+            Err(TryLockError::Error(e)) => Err(Refused::Unlockable(AccessError::file("lock", &path)(e))),
         }
     }
 }
 
 /// Why a restore may not go on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Refused {
     /// Servers hold the lock: these, when `/proc/locks` names them.
     Held(Vec<Holder>),
     /// The lock file could not be opened or locked.
-    Unlockable(String),
+    Unlockable(AccessError),
 }
 
 pub fn lock_path(keys: &Path) -> PathBuf {
@@ -95,10 +93,10 @@ pub fn lock_path(keys: &Path) -> PathBuf {
 
 /// Opens the lock file, making it (and its folder) when missing; read-only
 /// is enough to flock one that belongs to another user.
-fn open(path: &Path) -> Result<File, String> {
+fn open(path: &Path) -> Result<File, AccessError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(AccessError::file("create", dir))?;
     }
     OpenOptions::new()
         .write(true)
@@ -107,7 +105,7 @@ fn open(path: &Path) -> Result<File, String> {
         .mode(MODE)
         .open(path)
         .or_else(|_| File::open(path))
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+        .map_err(AccessError::file("open", path))
 }
 
 /// The processes `/proc/locks` says hold a flock on `file`.

@@ -8,7 +8,7 @@ use crate::access::redis::live::Live;
 
 /// Shares the app's state through `live`, and starts the watch that
 /// installs the keys whenever they change in Redis.
-pub fn link(app: &Arc<App>, mut live: Live) -> Result<(), String> {
+pub fn link(app: &Arc<App>, mut live: Live) -> std::io::Result<()> {
     for (level, said) in std::mem::take(&mut live.said) {
         log::log!(level, "{said}");
     }
@@ -28,5 +28,4 @@ pub fn link(app: &Arc<App>, mut live: Live) -> Result<(), String> {
             live.watch(|table| weak.upgrade().map(|app| app.keys.replace(table)).is_some())
         })
         .map(drop)
-        .map_err(|e| format!("cannot start a thread: {e}"))
 }

@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, MAIN_DB, OpenFlags};
 
 use super::config::Files;
+use super::error::CliError;
 use crate::access::usage::usage_path;
 
-pub fn run(files: &Files, dir: &Path) -> Result<(), String> {
+pub fn run(files: &Files, dir: &Path) -> Result<(), CliError> {
     make_dir(dir)?;
     let sources = [
         Some(files.keys.clone()),
@@ -23,13 +24,10 @@ pub fn run(files: &Files, dir: &Path) -> Result<(), String> {
     for source in sources.into_iter().flatten() {
         let name = source
             .file_name()
-            .ok_or_else(|| format!("{} names no file", source.display()))?;
+            .ok_or_else(|| CliError::NoFileName(source.clone()))?;
         let to = dir.join(name);
         if copies.iter().any(|(_, other)| *other == to) {
-            return Err(format!(
-                "two of the files to back up are named {}; copy them one by one",
-                name.to_string_lossy()
-            ));
+            return Err(CliError::SameName(name.to_string_lossy().into_owned()));
         }
         refuse_over(&to)?;
         copies.push((source, to));
@@ -39,32 +37,27 @@ pub fn run(files: &Files, dir: &Path) -> Result<(), String> {
 
 /// A backup never replaces another, which may be the only copy of a state
 /// worth going back to: nothing is copied into a folder that holds one.
-fn refuse_over(to: &Path) -> Result<(), String> {
+fn refuse_over(to: &Path) -> Result<(), CliError> {
     match to.exists() {
         false => Ok(()),
-        true => Err(format!(
-            "{} already holds a backup ({}); nothing was copied: back up into a new folder, \
-             such as one named for the time",
-            to.parent().unwrap_or(to).display(),
-            to.file_name().unwrap_or_default().to_string_lossy()
-        )),
+        true => Err(CliError::BackupThere {
+            dir: to.parent().unwrap_or(to).to_path_buf(),
+            name: to.file_name().unwrap_or_default().to_string_lossy().into_owned(),
+        }),
     }
 }
 
 /// The folder a backup goes into: made when missing, and refused when it
 /// is not a folder.
-fn make_dir(dir: &Path) -> Result<(), String> {
+fn make_dir(dir: &Path) -> Result<(), CliError> {
     if dir.exists() && !dir.is_dir() {
-        return Err(format!(
-            "{} is not a folder: name a folder for the backup",
-            dir.display()
-        ));
+        return Err(CliError::NoBackupFolder(dir.to_path_buf()));
     }
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))
+    fs::create_dir_all(dir).map_err(CliError::io("create", dir))
 }
 
 /// The dataset alone, when this host has one (with Redis, an admin host may not).
-pub fn dataset(db: &Path, dir: &Path) -> Result<(), String> {
+pub fn dataset(db: &Path, dir: &Path) -> Result<(), CliError> {
     make_dir(dir)?;
     match db.file_name() {
         Some(name) if db.is_file() => copy(db, &dir.join(name)),
@@ -74,9 +67,9 @@ pub fn dataset(db: &Path, dir: &Path) -> Result<(), String> {
 
 /// Copies one SQLite file to `to` through a file beside it, created with the
 /// source's mode and renamed into place once complete.
-fn copy(from: &Path, to: &Path) -> Result<(), String> {
+fn copy(from: &Path, to: &Path) -> Result<(), CliError> {
     refuse_over(to)?;
-    let meta = fs::metadata(from).map_err(|e| format!("cannot back up {}: {e}", from.display()))?;
+    let meta = fs::metadata(from).map_err(CliError::io("back up", from))?;
     let mode = meta.permissions().mode() & 0o777;
     let temp = PathBuf::from(format!("{}.partial", to.display()));
     let _ = fs::remove_file(&temp);
@@ -85,17 +78,17 @@ fn copy(from: &Path, to: &Path) -> Result<(), String> {
         .create_new(true)
         .mode(mode)
         .open(&temp)
-        .map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
+        .map_err(CliError::io("create", &temp))?;
     let copied = Connection::open_with_flags(from, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .and_then(|conn| conn.backup(MAIN_DB, &temp, None));
     if let Err(e) = copied {
         let _ = fs::remove_file(&temp);
-        return Err(format!("cannot back up {}: {e}", from.display()));
+        return Err(CliError::sql("back up", from)(e));
     }
     // umask may have narrowed the mode at creation; the copy keeps the source's.
     fs::set_permissions(&temp, fs::Permissions::from_mode(mode))
         .and_then(|()| fs::rename(&temp, to))
-        .map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+        .map_err(CliError::io("write", to))?;
     eprintln!("backed up {} to {}", from.display(), to.display());
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
+use super::error::CliError;
 use crate::data::db;
 use crate::data::identity::{self, Identity};
 
@@ -29,10 +30,10 @@ struct Shown<'a> {
 
 /// The identity of the dataset at `file`, as `format` prints it; an error
 /// for a file that is not one of ours.
-pub fn run(file: &Path, format: InfoFormat) -> Result<String, String> {
+pub fn run(file: &Path, format: InfoFormat) -> Result<String, CliError> {
     db::check_versions(file, db::OLDEST_VERSION..=db::SCHEMA_VERSION)?;
     let conn = Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", file.display()))?;
+        .map_err(CliError::sql("open", file))?;
     let identity = identity::read(&conn);
     Ok(match format {
         InfoFormat::Json => {
@@ -40,7 +41,7 @@ pub fn run(file: &Path, format: InfoFormat) -> Result<String, String> {
                 dataset: file.display().to_string(),
                 identity: &identity,
             };
-            serde_json::to_string(&shown).map_err(|e| e.to_string())?
+            serde_json::to_string(&shown)?
         }
         InfoFormat::Text => text(file, &identity),
     })

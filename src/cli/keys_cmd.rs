@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::error::CliError;
 use super::config::{CreateFormat, Files, Format, KeysAction, KeysFile, PlansAction};
 use super::keys_redis::{self, Listing};
 use super::usage_print;
@@ -20,7 +21,7 @@ use crate::access::{key_file, keys, migrate, plans};
 use crate::dates;
 use crate::domain::Plan;
 
-pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<(), String> {
+pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<(), CliError> {
     if let Some(url) = &files.redis {
         return match keys_redis::keys(url, files, action)? {
             Some(listing) => print_from_redis(listing, url),
@@ -90,7 +91,7 @@ pub fn keys(files: &Files, keys_file: KeysFile, action: KeysAction) -> Result<()
 
 /// Prints what a key command read from or made in Redis, as for the keys
 /// file, naming Redis on stderr.
-fn print_from_redis(listing: Listing, url: &RedisUrl) -> Result<(), String> {
+fn print_from_redis(listing: Listing, url: &RedisUrl) -> Result<(), CliError> {
     match listing {
         Listing::Created(id, key, plan, label, format) => {
             print_created(&id, &key, plan, &label, format)?;
@@ -119,7 +120,7 @@ fn print_from_redis(listing: Listing, url: &RedisUrl) -> Result<(), String> {
 /// written into a new file beside the dataset is read by no server pointed
 /// at another (`--keys`, `AREA_KEYS`). `makes` is whether the command
 /// takes `--new-keys-file`.
-fn find_keys_file(files: &Files, keys_file: KeysFile, makes: bool) -> Result<(), String> {
+fn find_keys_file(files: &Files, keys_file: KeysFile, makes: bool) -> Result<(), CliError> {
     if files.keys.exists() {
         return Ok(());
     }
@@ -127,17 +128,8 @@ fn find_keys_file(files: &Files, keys_file: KeysFile, makes: bool) -> Result<(),
     match keys_file {
         KeysFile::Named => Ok(()),
         KeysFile::NewBeside if files.db.is_file() => Ok(()),
-        KeysFile::NewBeside => Err(format!(
-            "--new-keys-file makes the keys file beside a dataset, and there is none at {db}"
-        )),
-        KeysFile::Beside => Err(format!(
-            "no keys file at {keys}, beside the dataset {db}: name the keys file the servers \
-             read with --keys PATH or AREA_KEYS, or {}",
-            match makes {
-                true => "add --new-keys-file to create this one",
-                false => "create this one with keys create --new-keys-file",
-            }
-        )),
+        KeysFile::NewBeside => Err(CliError::NoDatasetBeside { db }),
+        KeysFile::Beside => Err(CliError::NoKeysFileBeside { keys, db, makes }),
     }
 }
 
@@ -149,7 +141,7 @@ fn print_created(
     plan: Plan,
     label: &str,
     format: CreateFormat,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     match format {
         CreateFormat::Key => println!("{key}"),
         CreateFormat::Json => {
@@ -168,7 +160,7 @@ fn print_created(
             };
             println!(
                 "{}",
-                serde_json::to_string(&created).map_err(|e| e.to_string())?
+                serde_json::to_string(&created)?
             );
         }
     }
@@ -177,7 +169,7 @@ fn print_created(
 
 /// Merges each file in turn; one that holds no keys (moved out already) is
 /// said and passed over, and a failure of one does not stop the others.
-fn migrate_all(from: &[std::path::PathBuf], keys: &Path) -> Result<(), String> {
+fn migrate_all(from: &[std::path::PathBuf], keys: &Path) -> Result<(), CliError> {
     let mut failed = 0;
     for file in from {
         let shown = file.display();
@@ -207,12 +199,15 @@ fn migrate_all(from: &[std::path::PathBuf], keys: &Path) -> Result<(), String> {
     eprintln!("the keys file merged into is {}", shown(keys));
     match failed {
         0 => Ok(()),
-        n => Err(format!("{n} of {} files could not be merged", from.len())),
+        failed => Err(CliError::NotMerged {
+            failed,
+            files: from.len(),
+        }),
     }
 }
 
 /// Each key with its last day used and its requests of the last 30 days.
-fn list(path: &Path, format: Format) -> Result<(), String> {
+fn list(path: &Path, format: Format) -> Result<(), CliError> {
     let conn = key_file::open_existing(path)?;
     let since = dates::format_date(dates::today() - (DEFAULT_DAYS - 1));
     let usage = usage_report::summary(&usage_path(path), &since)?;
@@ -286,7 +281,7 @@ fn print_list(
     keys: Vec<keys::KeyRow>,
     usage: &HashMap<String, (Option<String>, u64)>,
     format: Format,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let rows: Vec<Listed> = keys
         .into_iter()
         .map(|k| {
@@ -302,7 +297,10 @@ fn print_list(
             }
         })
         .collect();
-    let fail = |e: std::io::Error| format!("cannot write the list: {e}");
+    let fail = |source| CliError::Write {
+        what: "the list",
+        source,
+    };
     match format {
         Format::Table => {
             println!("{}", LIST_COLUMNS.join("\t"));
@@ -314,8 +312,10 @@ fn print_list(
         Format::Csv => {
             let mut out = csv::Writer::from_writer(std::io::stdout().lock());
             let record = |out: &mut csv::Writer<_>, cells: &[String]| {
-                out.write_record(cells)
-                    .map_err(|e| format!("cannot write the list: {e}"))
+                out.write_record(cells).map_err(|source| CliError::WriteCsv {
+                    what: "the list",
+                    source,
+                })
             };
             record(&mut out, &LIST_COLUMNS.map(String::from))?;
             for row in &rows {
@@ -325,13 +325,13 @@ fn print_list(
         }
         Format::Json => println!(
             "{}",
-            serde_json::to_string(&rows).map_err(|e| e.to_string())?
+            serde_json::to_string(&rows)?
         ),
     }
     Ok(())
 }
 
-pub fn plans(files: &Files, keys_file: KeysFile, action: PlansAction) -> Result<(), String> {
+pub fn plans(files: &Files, keys_file: KeysFile, action: PlansAction) -> Result<(), CliError> {
     if let Some(url) = &files.redis {
         return keys_redis::plans(url, action);
     }

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::error::CliError;
 use super::config::{By, CreateFormat, Files, Format, KeysAction, PlansAction};
 use crate::access::keys::KeyRow;
 use crate::access::plans;
@@ -35,7 +36,7 @@ pub enum Listing {
 }
 
 /// Runs a keys command on Redis; what it lists is handed back to print.
-pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<Listing>, String> {
+pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<Listing>, CliError> {
     let redis = Redis::new(url, CLI_TIMEOUT)?;
     match action {
         KeysAction::Create {
@@ -77,11 +78,7 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<
         KeysAction::Migrate { from } => {
             // Named files are merged into the keys file first, as without Redis.
             if !from.is_empty() {
-                return Err(
-                    "with Redis, keys migrate copies the keys file (--keys FILE) alone: \
-                     merge other files into it first, without --redis"
-                        .into(),
-                );
+                return Err(CliError::MigrateWithRedis);
             }
             for line in redis_files::migrate(&redis, &files.keys)? {
                 eprintln!("{line}");
@@ -95,7 +92,7 @@ pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<
     Ok(None)
 }
 
-pub fn plans(url: &RedisUrl, action: PlansAction) -> Result<(), String> {
+pub fn plans(url: &RedisUrl, action: PlansAction) -> Result<(), CliError> {
     let redis = Redis::new(url, CLI_TIMEOUT)?;
     match action {
         PlansAction::List => {
@@ -118,8 +115,8 @@ pub fn plans(url: &RedisUrl, action: PlansAction) -> Result<(), String> {
 
 /// `backup DIR` with Redis: the keys and usage files from Redis, and the
 /// dataset when this host has one.
-pub fn backup(url: &RedisUrl, files: &Files, dir: &std::path::Path) -> Result<(), String> {
+pub fn backup(url: &RedisUrl, files: &Files, dir: &std::path::Path) -> Result<(), CliError> {
     let redis = Redis::new(url, CLI_TIMEOUT)?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    redis_files::backup(&redis, &files.keys, dir)
+    std::fs::create_dir_all(dir).map_err(CliError::io("create", dir))?;
+    Ok(redis_files::backup(&redis, &files.keys, dir)?)
 }

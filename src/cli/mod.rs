@@ -3,6 +3,7 @@
 
 mod backup;
 pub mod config;
+mod error;
 mod flags;
 pub mod help;
 mod info;
@@ -20,6 +21,7 @@ use crate::data::synthetic;
 use crate::server;
 use crate::server::ServeConfig;
 use config::{Command, Synthetic};
+pub use error::CliError;
 use std::path::Path;
 
 pub fn main(args: &[String]) -> i32 {
@@ -39,7 +41,7 @@ pub fn main(args: &[String]) -> i32 {
     }
 }
 
-fn run(command: Command) -> Result<(), String> {
+fn run(command: Command) -> Result<(), CliError> {
     match command {
         Command::Help(text) => {
             println!("{text}");
@@ -101,7 +103,10 @@ fn run(command: Command) -> Result<(), String> {
             let text = crate::app::openapi::text();
             std::io::stdout()
                 .write_all(text.as_bytes())
-                .map_err(|e| format!("cannot write the document: {e}"))
+                .map_err(|source| CliError::Write {
+                    what: "the document",
+                    source,
+                })
         }
         // The server moves them itself, logging it (server::start).
         Command::Serve(config) => serve(&config),
@@ -132,7 +137,7 @@ fn run(command: Command) -> Result<(), String> {
 
 /// Moves the keys of a dataset file made before keys had a file of their
 /// own into the keys file (access/migrate.rs), saying so.
-fn move_keys(db: &Path, keys: &Path) -> Result<(), String> {
+fn move_keys(db: &Path, keys: &Path) -> Result<(), CliError> {
     if let Some(moved) = migrate::out_of_dataset(db, keys)? {
         eprintln!("area-scoring: {}", moved.said);
         if let Some(warning) = moved.left_in_dataset {
@@ -142,7 +147,7 @@ fn move_keys(db: &Path, keys: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn init(db: &Path, force: bool, synthetic: Option<Synthetic>) -> Result<(), String> {
+fn init(db: &Path, force: bool, synthetic: Option<Synthetic>) -> Result<(), CliError> {
     let (count, what) = match synthetic {
         None => (
             load::init(db, force)?,
@@ -157,11 +162,10 @@ fn init(db: &Path, force: bool, synthetic: Option<Synthetic>) -> Result<(), Stri
     Ok(())
 }
 
-fn serve(config: &ServeConfig) -> Result<(), String> {
+fn serve(config: &ServeConfig) -> Result<(), CliError> {
     simple_logger::SimpleLogger::new()
         .with_level(log::LevelFilter::Info)
         .env()
-        .init()
-        .map_err(|e| e.to_string())?;
-    server::serve(config)
+        .init()?;
+    Ok(server::serve(config)?)
 }

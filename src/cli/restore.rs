@@ -13,10 +13,11 @@ use std::ops::RangeInclusive;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use super::error::{BadBackup, CliError};
 use super::config::Files;
 use super::restore_undo::{self, open_as_is};
 use crate::access::key_file::{KEYS_APPLICATION_ID, KEYS_SCHEMA_VERSION};
-use crate::access::serving_lock::{Holder, Refused, Restoring};
+use crate::access::serving_lock::{Refused, Restoring};
 use crate::access::usage::{USAGE_APPLICATION_ID, usage_path};
 use crate::data::db::{self, APPLICATION_ID, READABLE_VERSIONS};
 use crate::data::file_swap::{self, WriteLock};
@@ -77,7 +78,7 @@ impl Kind {
     }
 }
 
-pub fn run(files: &Files, dir: &Path, yes: bool) -> Result<(), String> {
+pub fn run(files: &Files, dir: &Path, yes: bool) -> Result<(), CliError> {
     let items = found(files, dir)?;
     for item in &items {
         check(item)?;
@@ -98,7 +99,7 @@ pub fn run(files: &Files, dir: &Path, yes: bool) -> Result<(), String> {
             eprintln!("  {line}");
         }
         if !yes {
-            return Err("nothing was restored; run it again with --yes to restore anyway".into());
+            return Err(CliError::NotConfirmed);
         }
     }
     for item in &items {
@@ -177,15 +178,15 @@ fn same_bytes(a: &Path, b: &Path) -> bool {
 
 /// The files of DIR to restore, each under its live file's name. With
 /// Redis, the keys and usage are there, and only the dataset is restored.
-fn found(files: &Files, dir: &Path) -> Result<Vec<Item>, String> {
+fn found(files: &Files, dir: &Path) -> Result<Vec<Item>, CliError> {
     if !dir.is_dir() {
-        return Err(format!("{} is not a folder", dir.display()));
+        return Err(CliError::NotAFolder(dir.to_path_buf()));
     }
     let mut items = Vec::new();
     for kind in Kind::ALL {
         let live = kind.live(files);
         let Some(name) = live.file_name() else {
-            return Err(format!("{} names no file", live.display()));
+            return Err(CliError::NoFileName(live));
         };
         let backup = dir.join(name);
         if !backup.is_file() {
@@ -206,77 +207,65 @@ fn found(files: &Files, dir: &Path) -> Result<Vec<Item>, String> {
             .iter()
             .filter_map(|k| Some(k.live(files).file_name()?.to_string_lossy().into_owned()))
             .collect();
-        return Err(format!(
-            "{} holds nothing to restore (none of {})",
-            dir.display(),
-            names.join(", ")
-        ));
+        return Err(CliError::NothingToRestore {
+            dir: dir.to_path_buf(),
+            names,
+        });
     }
     Ok(items)
 }
 
 /// Refuses a copy that is not SQLite, not the kind its name says, of a
 /// schema this build cannot read, or damaged.
-fn check(item: &Item) -> Result<(), String> {
-    let shown = item.backup.display();
-    let refused = |why: String| format!("{shown} {why}; nothing was restored");
-    let conn = open_as_is(&item.backup).map_err(&refused)?;
-    let (id, version) = db::read_versions(&conn)
-        .map_err(|e| refused(format!("is not an SQLite database ({e})")))?;
+fn check(item: &Item) -> Result<(), CliError> {
+    let refused = |why| CliError::BadBackup {
+        path: item.backup.clone(),
+        why,
+    };
+    let conn = open_as_is(&item.backup).map_err(|e| refused(BadBackup::Unopened(Box::new(e))))?;
+    let (id, version) =
+        db::read_versions(&conn).map_err(|e| refused(BadBackup::NotSqlite(e)))?;
     if id != item.kind.application_id() {
         let is = Kind::ALL
             .iter()
             .find(|k| k.application_id() == id)
             .map_or("another SQLite file", |k| k.named());
-        return Err(refused(format!("is {is}, not {}", item.kind.named())));
+        return Err(refused(BadBackup::OtherKind {
+            is,
+            expected: item.kind.named(),
+        }));
     }
     if let Some(versions) = item.kind.versions()
         && !versions.contains(&version)
     {
-        return Err(refused(format!(
-            "is {} of schema version {version}, which this build does not read",
-            item.kind.named()
-        )));
+        return Err(refused(BadBackup::Version {
+            kind: item.kind.named(),
+            version,
+        }));
     }
     let verdict: String = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))
-        .map_err(|e| refused(format!("cannot be checked ({e})")))?;
+        .map_err(|e| refused(BadBackup::Unchecked(e)))?;
     match verdict.as_str() {
         "ok" => Ok(()),
-        _ => Err(refused(format!("fails SQLite's quick_check: {verdict}"))),
+        _ => Err(refused(BadBackup::Damaged(verdict))),
     }
 }
 
 /// The keys file's exclusive serving lock, or which servers to stop.
-fn unserved(keys: &Path) -> Result<Restoring, String> {
+fn unserved(keys: &Path) -> Result<Restoring, CliError> {
     match Restoring::take(keys) {
         Ok(restoring) => Ok(restoring),
-        Err(Refused::Unlockable(why)) => Err(why),
-        Err(Refused::Held(holders)) => Err(held(keys, &holders)),
+        Err(Refused::Unlockable(why)) => Err(why.into()),
+        Err(Refused::Held(holders)) => Err(CliError::Served {
+            keys: keys.to_path_buf(),
+            holders,
+        }),
     }
-}
-
-fn held(keys: &Path, holders: &[Holder]) -> String {
-    let mut said = format!(
-        "a server is using {}, and would go on counting usage into the file the restore \
-         replaces; nothing was restored",
-        keys.display()
-    );
-    if holders.is_empty() {
-        said.push_str("\nstop every server using that keys file first");
-    }
-    for h in holders {
-        let what = match &h.unit {
-            Some(unit) if unit.starts_with("area-scoring") => format!("{unit} (pid {})", h.pid),
-            _ => format!("the server with pid {}", h.pid),
-        };
-        said.push_str(&format!("\nstop {what} first: {}", h.command));
-    }
-    said
 }
 
 /// Every line of what the restore undoes.
-fn undone(items: &[Item]) -> Result<Vec<String>, String> {
+fn undone(items: &[Item]) -> Result<Vec<String>, CliError> {
     let mut lines = Vec::new();
     for item in items {
         match item.kind {
@@ -289,7 +278,7 @@ fn undone(items: &[Item]) -> Result<Vec<String>, String> {
 }
 
 /// Copies the backup beside the live file, then renames it into place.
-fn place(item: &Item) -> Result<(), String> {
+fn place(item: &Item) -> Result<(), CliError> {
     let partial = beside(&item.live, ".restore-partial");
     let _ = fs::remove_file(&partial);
     let placed = copy(&item.backup, &partial, &item.live).and_then(|()| swap_in(item, &partial));
@@ -301,7 +290,7 @@ fn place(item: &Item) -> Result<(), String> {
 
 /// Renames the complete copy over the live file once its journals are gone,
 /// keeping a replaced dataset for `rollback`, as an import does.
-fn swap_in(item: &Item, partial: &Path) -> Result<(), String> {
+fn swap_in(item: &Item, partial: &Path) -> Result<(), CliError> {
     if item.kind == Kind::Dataset && item.live.is_file() {
         previous::keep_previous(&item.live)?;
         eprintln!(
@@ -314,22 +303,28 @@ fn swap_in(item: &Item, partial: &Path) -> Result<(), String> {
         match fs::remove_file(&path) {
             Ok(()) => eprintln!("removed {}", path.display()),
             Err(e) if e.kind() == ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("cannot remove {}: {e}", path.display())),
+            Err(e) => return Err(CliError::io("remove", &path)(e)),
         }
     }
     fs::rename(partial, &item.live)
-        .map_err(|e| format!("cannot rename {} into place: {e}", partial.display()))?;
+        .map_err(|source| CliError::NotInPlace {
+            path: partial.to_path_buf(),
+            source,
+        })?;
     let folder = item.live.parent().filter(|d| !d.as_os_str().is_empty());
     File::open(folder.unwrap_or(Path::new(".")))
         .and_then(|d| d.sync_all())
-        .map_err(|e| format!("cannot sync the folder of {}: {e}", item.live.display()))
+        .map_err(|source| CliError::FolderNotSynced {
+            path: item.live.clone(),
+            source,
+        })
 }
 
 /// Writes `from`'s bytes into the new file `to`, made with the mode, owner
 /// and group of `live` (or `from`'s mode when there is no live file).
-fn copy(from: &Path, to: &Path, live: &Path) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("cannot write {}: {e}", to.display());
-    let mode = fs::metadata(from).map_err(fail)?.permissions().mode() & 0o777;
+fn copy(from: &Path, to: &Path, live: &Path) -> Result<(), CliError> {
+    let fail = CliError::io("write", to);
+    let mode = fs::metadata(from).map_err(&fail)?.permissions().mode() & 0o777;
     match live.exists() {
         true => file_swap::create_like(to, live)?,
         false => drop(
@@ -338,17 +333,17 @@ fn copy(from: &Path, to: &Path, live: &Path) -> Result<(), String> {
                 .create_new(true)
                 .mode(mode)
                 .open(to)
-                .map_err(fail)?,
+                .map_err(&fail)?,
         ),
     }
-    let mut out = OpenOptions::new().write(true).open(to).map_err(fail)?;
+    let mut out = OpenOptions::new().write(true).open(to).map_err(&fail)?;
     let mut source =
-        File::open(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
-    std::io::copy(&mut source, &mut out).map_err(fail)?;
-    out.sync_all().map_err(fail)?;
+        File::open(from).map_err(CliError::io("read", from))?;
+    std::io::copy(&mut source, &mut out).map_err(&fail)?;
+    out.sync_all().map_err(&fail)?;
     match live.exists() {
-        true => file_swap::finish_like(to, live),
-        false => fs::set_permissions(to, fs::Permissions::from_mode(mode)).map_err(fail),
+        true => Ok(file_swap::finish_like(to, live)?),
+        false => fs::set_permissions(to, fs::Permissions::from_mode(mode)).map_err(&fail),
     }
 }
 

@@ -8,21 +8,21 @@ use std::path::Path;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OpenFlags};
 
+use super::error::CliError;
 use crate::access::keys::{self, KeyRow};
 
 /// Opens a file read-only as it lies, ignoring any journal beside it: what
 /// `restore` copies is that file's bytes alone.
-pub fn open_as_is(path: &Path) -> Result<Connection, String> {
+pub fn open_as_is(path: &Path) -> Result<Connection, CliError> {
     let uri = crate::data::db::immutable_uri(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
-    Connection::open_with_flags(uri, flags)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+    Connection::open_with_flags(uri, flags).map_err(CliError::sql("open", path))
 }
 
 /// Opens a live file read-only as a server would read it, journal and all;
 /// as it lies when its journal cannot be read so (a hot one, a WAL whose
 /// index a reader may not make).
-fn open_live(path: &Path) -> Result<Connection, String> {
+fn open_live(path: &Path) -> Result<Connection, CliError> {
     let readable = |c: &Connection| {
         c.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))
             .is_ok()
@@ -34,13 +34,16 @@ fn open_live(path: &Path) -> Result<Connection, String> {
 }
 
 /// One line a key whose state the restore changes.
-pub fn keys(backup: &Path, live: &Path) -> Result<Vec<String>, String> {
+pub fn keys(backup: &Path, live: &Path) -> Result<Vec<String>, CliError> {
     if !live.is_file() {
         return Ok(Vec::new());
     }
-    let read = |conn: Result<Connection, String>, path: &Path| {
-        conn.and_then(|c| keys::list(&c))
-            .map_err(|e| format!("cannot read the keys of {}: {e}", path.display()))
+    let read = |conn: Result<Connection, CliError>, path: &Path| {
+        conn.and_then(|c| Ok(keys::list(&c)?))
+            .map_err(|e| CliError::KeysUnread {
+                path: path.to_path_buf(),
+                source: Box::new(e),
+            })
     };
     let then = read(open_as_is(backup), backup)?;
     let now = read(open_live(live), live)?;
@@ -74,7 +77,7 @@ fn undone(then: Option<&KeyRow>, now: &KeyRow) -> Option<String> {
 
 /// A line on the usage counted since the backup, which the restore loses,
 /// when the live usage file holds any.
-pub fn usage(backup: &Path, live: &Path) -> Result<Option<String>, String> {
+pub fn usage(backup: &Path, live: &Path) -> Result<Option<String>, CliError> {
     if !live.is_file() {
         return Ok(None);
     }
@@ -102,10 +105,13 @@ pub fn usage(backup: &Path, live: &Path) -> Result<Option<String>, String> {
 /// The usage rows by table, key and period (a day, or an hour), whatever
 /// their count columns: the daily table of older builds and the hourly one.
 fn rows(
-    conn: Result<Connection, String>,
+    conn: Result<Connection, CliError>,
     path: &Path,
-) -> Result<HashMap<(String, String), Vec<Value>>, String> {
-    let fail = |e: rusqlite::Error| format!("cannot read the usage in {}: {e}", path.display());
+) -> Result<HashMap<(String, String), Vec<Value>>, CliError> {
+    let fail = |source| CliError::UsageUnread {
+        path: path.to_path_buf(),
+        source,
+    };
     let conn = conn?;
     let mut all = HashMap::new();
     for (table, period) in [("usage", "day"), ("usage_hours", "hour")] {

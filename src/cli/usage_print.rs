@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::error::CliError;
 use super::config::{By, Format};
 use crate::access::keys::KeyRow;
 use crate::access::plan_history::PlanSince;
@@ -63,7 +64,7 @@ pub fn print(
     only: Option<&str>,
     by: By,
     format: Format,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     usage_invoice::check_key(keys, only)?;
     let (header, lines, json) = match by {
         By::Key => invoice(keys, rows, period, only)?,
@@ -93,7 +94,7 @@ fn invoice(
     rows: &[UsageRow],
     period: &Period,
     only: Option<&str>,
-) -> Result<Printed, String> {
+) -> Result<Printed, CliError> {
     let totals = usage_invoice::totals(keys, rows, period, only);
     let lines = totals
         .iter()
@@ -113,7 +114,7 @@ fn invoice(
             counts: t.counts.into(),
         })
         .collect();
-    let json = serde_json::to_string(&json).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string(&json)?;
     Ok((
         header(&["key_id", "label", "plans", "revoked_at"]),
         lines,
@@ -121,7 +122,7 @@ fn invoice(
     ))
 }
 
-fn days(rows: &[UsageRow], period: &Period) -> Result<Printed, String> {
+fn days(rows: &[UsageRow], period: &Period) -> Result<Printed, CliError> {
     let days = usage_invoice::days(rows, period);
     let lines = days
         .iter()
@@ -135,7 +136,7 @@ fn days(rows: &[UsageRow], period: &Period) -> Result<Printed, String> {
             counts: d.counts.into(),
         })
         .collect();
-    let json = serde_json::to_string(&json).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string(&json)?;
     Ok((header(&["key_id", "day"]), lines, json))
 }
 
@@ -144,8 +145,11 @@ fn write(
     lines: &[Vec<String>],
     json: &str,
     format: Format,
-) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("cannot write the usage: {e}");
+) -> Result<(), CliError> {
+    let fail = |source| CliError::Write {
+        what: "the usage",
+        source,
+    };
     match format {
         Format::Json => println!("{json}"),
         Format::Table => {
@@ -162,8 +166,10 @@ fn write(
         Format::Csv => {
             let mut out = csv::Writer::from_writer(std::io::stdout().lock());
             let mut record = |cells: &[String]| {
-                out.write_record(cells)
-                    .map_err(|e| format!("cannot write the usage: {e}"))
+                out.write_record(cells).map_err(|source| CliError::WriteCsv {
+                    what: "the usage",
+                    source,
+                })
             };
             record(header)?;
             for line in lines {

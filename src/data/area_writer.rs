@@ -4,6 +4,7 @@
 
 use rusqlite::{Statement, Transaction, params};
 
+use crate::data::error::DataError;
 use crate::data::seed;
 use crate::dates;
 
@@ -70,15 +71,18 @@ impl<'t> AreaWriter<'t> {
         })
     }
 
-    pub fn add(&mut self, a: &NewArea) -> Result<(), String> {
+    pub fn add(&mut self, a: &NewArea) -> Result<(), DataError> {
         if self.count > 0 && a.id <= self.last_id.as_str() {
-            return Err(format!(
-                "areas out of id order or repeated: '{}' after '{}'",
-                a.id, self.last_id
-            ));
+            return Err(DataError::OutOfOrder {
+                id: a.id.to_string(),
+                last: self.last_id.clone(),
+            });
         }
         let no = self.count + 1;
-        let fail = |e: rusqlite::Error| format!("area '{}': {e}", a.id);
+        let fail = |source| DataError::Area {
+            id: a.id.to_string(),
+            source,
+        };
         self.areas
             .execute(params![
                 no,
@@ -141,7 +145,7 @@ impl AreaWriter<'_> {
         p: &seed::Place,
         days: usize,
         last_day: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), DataError> {
         let (dimensions, truth_score) = seed::scores(&p.id, &p.municipality);
         let history = seed::history(&p.id, truth_score, days);
         self.add(&NewArea {

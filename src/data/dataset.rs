@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use crate::data::db::{self, Pool, PoolSize};
+use crate::data::error::DataError;
 use crate::data::file_id::{FileId, file_id, version_of};
 use crate::data::identity::{self, Identity};
 use crate::data::recent_history::HistoryStore;
@@ -74,8 +75,8 @@ const FIRST_OF_ORDERING: &str = "
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     /// The file was read and judged: it is not one this server serves.
-    #[error("{0}")]
-    Refused(String),
+    #[error(transparent)]
+    Refused(#[from] DataError),
     /// The process had no descriptor left to open it with: the file was
     /// never judged, and the next look tries it again.
     #[error("cannot open {path}: no file descriptor to spare ({source})")]
@@ -99,11 +100,12 @@ impl Dataset {
             Ok(file) => file,
             Err(e) if out_of_descriptors(&e) => return Err(no_descriptors(e)),
             // db::check says what to run to make the file.
-            Err(e) => {
+            Err(source) => {
                 let why = db::check(path).err();
-                return Err(OpenError::Refused(
-                    why.unwrap_or(format!("{}: {e}", path.display())),
-                ));
+                return Err(OpenError::Refused(why.unwrap_or(DataError::Path {
+                    path: path.to_path_buf(),
+                    source,
+                })));
             }
         };
         Dataset::read(path, pools).map_err(|why| match pinned.try_clone() {
@@ -112,34 +114,35 @@ impl Dataset {
         })
     }
 
-    fn read(path: &Path, pools: Pools) -> Result<Dataset, String> {
+    fn read(path: &Path, pools: Pools) -> Result<Dataset, DataError> {
         // The file's identity and its version from one look at it: were the
         // file renamed over in between, the two would name different files.
         let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
             // db::check says what to run to make the file.
-            Err(e) => {
-                return Err(db::check(path)
-                    .err()
-                    .unwrap_or(format!("{}: {e}", path.display())));
+            Err(source) => {
+                return Err(db::check(path).err().unwrap_or(DataError::Path {
+                    path: path.to_path_buf(),
+                    source,
+                }));
             }
         };
         let file = FileId::of(&meta);
         let version = version_of(&meta);
         let pool = db::open_pool(path, pools.requests)?;
         let export_pool = db::open_pool(path, pools.exports)?;
-        let conn = pool.get().map_err(|e| e.to_string())?;
-        let (_, schema) = db::read_versions(&conn).map_err(|e| e.to_string())?;
+        let conn = pool.get()?;
+        let (_, schema) = db::read_versions(&conn)?;
         let history = HistoryStore::of_schema(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
         // hundred milliseconds before the first answer (bench/RESULTS-million.md).
         let (index, vocabulary) = std::thread::scope(|s| {
             let words = s.spawn(|| read_vocabulary(&export_pool));
-            let index = AreaIndex::load(&conn).map_err(|e| e.to_string());
+            let index = AreaIndex::load(&conn).map_err(DataError::from);
             let words = words
                 .join()
-                .unwrap_or_else(|_| Err("reading the words panicked".into()));
+                .unwrap_or(Err(DataError::WordsPanicked));
             (index, words)
         });
         let (index, vocabulary) = (index?, vocabulary?);
@@ -151,7 +154,7 @@ impl Dataset {
         let latest_update = conn
             .query_row(FIRST_OF_ORDERING, [newest_first], |r| r.get(0))
             .unwrap_or_default();
-        let list_totals = ListTotals::read(&conn).map_err(|e| e.to_string())?;
+        let list_totals = ListTotals::read(&conn)?;
         let identity = identity::read(&conn);
         // Debug: at info it would come before the first line, the address's.
         log::debug!(
@@ -182,9 +185,9 @@ impl Dataset {
 }
 
 /// The vocabulary, read on a connection of its own.
-fn read_vocabulary(pool: &Pool) -> Result<Vocabulary, String> {
-    let conn = pool.get().map_err(|e| e.to_string())?;
-    vocabulary_store::open(&conn).map_err(|e| e.to_string())
+fn read_vocabulary(pool: &Pool) -> Result<Vocabulary, DataError> {
+    let conn = pool.get()?;
+    Ok(vocabulary_store::open(&conn)?)
 }
 
 pub struct Store {
@@ -204,8 +207,8 @@ pub struct Store {
 }
 
 impl Store {
-    pub fn open(path: &Path, pools: Pools) -> Result<Store, String> {
-        let dataset = Dataset::open(path, pools).map_err(|e| e.to_string())?;
+    pub fn open(path: &Path, pools: Pools) -> Result<Store, OpenError> {
+        let dataset = Dataset::open(path, pools)?;
         Ok(Store {
             path: path.to_path_buf(),
             pools,
@@ -401,7 +404,7 @@ mod tests {
             exports: PoolSize::for_exports(1),
         };
         match Dataset::open(&path, pools) {
-            Err(OpenError::Refused(why)) => assert!(why.contains("area-scoring init"), "{why}"),
+            Err(OpenError::Refused(DataError::Missing(missing))) => assert_eq!(missing, path),
             other => panic!("{:?}", other.err()),
         }
     }

@@ -11,6 +11,7 @@ use rusqlite::{Connection, OpenFlags};
 use scheduled_thread_pool::ScheduledThreadPool;
 
 pub use crate::data::pool_size::PoolSize;
+use crate::data::error::DataError;
 use crate::error::ApiError;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
@@ -57,7 +58,7 @@ const STATEMENT_CACHE: usize = 64;
 /// No memory map: a file truncated in place would
 /// crash the process with SIGBUS; with reads it is an error, answered 503
 /// (data/dataset.rs notices the change and stops serving the file).
-pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
+pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, DataError> {
     check(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let manager = SqliteConnectionManager::file(immutable_uri(path)?)
@@ -90,7 +91,10 @@ pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, String> {
         .thread_pool(maintenance_threads())
         .connection_timeout(Duration::from_secs(5))
         .build(manager)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+        .map_err(|source| DataError::Pool {
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 /// One set of maintenance threads for every pool the process opens. r2d2
@@ -111,11 +115,11 @@ fn maintenance_threads() -> Arc<ScheduledThreadPool> {
 }
 
 /// Opens an existing database for writing (keys, import).
-pub fn open_writable(path: &Path) -> Result<Connection, String> {
+pub fn open_writable(path: &Path) -> Result<Connection, DataError> {
     must_exist(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| e.to_string())?;
+        .map_err(DataError::sql("open", path))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     // Checked through this connection: unlike a read-only one, its first read
     // rolls back a journal that a command killed mid-commit left behind.
     check_open(&conn, path, READABLE_VERSIONS)?;
@@ -124,15 +128,18 @@ pub fn open_writable(path: &Path) -> Result<Connection, String> {
 
 /// Refuses a path that is missing, not SQLite, or not a database of this schema,
 /// with a message that says what to do.
-pub fn check(path: &Path) -> Result<(), String> {
+pub fn check(path: &Path) -> Result<(), DataError> {
     check_versions(path, READABLE_VERSIONS)
 }
 
 /// `file:` URI of `path` with `immutable=1` (RFC 3986 escapes, so that a `?`
 /// or `#` in the path stays part of it).
-pub fn immutable_uri(path: &Path) -> Result<String, String> {
+pub fn immutable_uri(path: &Path) -> Result<String, DataError> {
     use std::os::unix::ffi::OsStrExt;
-    let absolute = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let absolute = std::path::absolute(path).map_err(|source| DataError::Path {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut uri = String::from("file:");
     for &b in absolute.as_os_str().as_bytes() {
         if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
@@ -146,45 +153,35 @@ pub fn immutable_uri(path: &Path) -> Result<String, String> {
 }
 
 /// Like `check`, accepting any schema version in `versions`.
-pub fn check_versions(path: &Path, versions: RangeInclusive<i64>) -> Result<(), String> {
+pub fn check_versions(path: &Path, versions: RangeInclusive<i64>) -> Result<(), DataError> {
     must_exist(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        .map_err(DataError::sql("open", path))?;
     check_open(&conn, path, versions)
 }
 
-fn must_exist(path: &Path) -> Result<(), String> {
-    let shown = path.display();
+fn must_exist(path: &Path) -> Result<(), DataError> {
     match path.is_file() {
         true => Ok(()),
-        false => Err(format!(
-            "database {shown} does not exist; create it with: area-scoring init --db {shown}"
-        )),
+        false => Err(DataError::Missing(path.to_path_buf())),
     }
 }
 
-fn check_open(conn: &Connection, path: &Path, versions: RangeInclusive<i64>) -> Result<(), String> {
-    let shown = path.display();
+fn check_open(
+    conn: &Connection,
+    path: &Path,
+    versions: RangeInclusive<i64>,
+) -> Result<(), DataError> {
+    let path = path.to_path_buf();
     match read_versions(conn) {
         Ok((APPLICATION_ID, v)) if versions.contains(&v) => Ok(()),
-        Ok((APPLICATION_ID, v)) if v < *READABLE_VERSIONS.start() => Err(format!(
-            "{shown} has schema version {v}, this build reads versions {}-{SCHEMA_VERSION}; bring it up \
-             to date with: area-scoring upgrade {shown}",
-            READABLE_VERSIONS.start()
-        )),
-        Ok((APPLICATION_ID, v)) => Err(format!(
-            "{shown} has schema version {v}, this build reads version {SCHEMA_VERSION}; write it anew with \
-             area-scoring import --db {shown} FILE (or init --force for the seed data)"
-        )),
-        Ok(_) => Err(format!(
-            "{shown} is an SQLite file but not an area-scoring database"
-        )),
-        Err(e) if is_hot_journal(&e) => Err(format!(
-            "{shown} has a journal left by a command that stopped mid-write, which only a \
-             read-write open rolls back: run area-scoring keys list --db {shown} (or start serve), \
-             then try again"
-        )),
-        Err(e) => Err(format!("{shown} is not a database: {e}")),
+        Ok((APPLICATION_ID, version)) if version < *READABLE_VERSIONS.start() => {
+            Err(DataError::OlderLayout { path, version })
+        }
+        Ok((APPLICATION_ID, version)) => Err(DataError::NewerLayout { path, version }),
+        Ok(_) => Err(DataError::NotOurs(path)),
+        Err(e) if is_hot_journal(&e) => Err(DataError::HotJournal(path)),
+        Err(source) => Err(DataError::NotDatabase { path, source }),
     }
 }
 

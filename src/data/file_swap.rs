@@ -12,6 +12,7 @@
 
 use std::fs::{File, Metadata, OpenOptions, Permissions, TryLockError};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use crate::data::error::DataError;
 use std::path::{Path, PathBuf};
 
 /// The permission bits a new file takes from the one it replaces.
@@ -25,7 +26,7 @@ const OWNER_WRITES: u32 = 0o600;
 /// `old`, nothing is created: SQLite makes the file as for any new one.
 /// When the running user may not give it `old`'s owner or group, says so,
 /// and `new` is left for the caller to remove.
-pub fn create_like(new: &Path, old: &Path) -> Result<(), String> {
+pub fn create_like(new: &Path, old: &Path) -> Result<(), DataError> {
     let Ok(like) = std::fs::metadata(old) else {
         return Ok(());
     };
@@ -36,17 +37,17 @@ pub fn create_like(new: &Path, old: &Path) -> Result<(), String> {
         .create_new(true)
         .mode(mode)
         .open(new)
-        .map_err(|e| format!("cannot create {}: {e}", new.display()))?;
+        .map_err(DataError::io("create", new))?;
     take_after(&file, new, old, &like, mode | OWNER_WRITES)
 }
 
 /// Gives the complete file `new` exactly the mode, owner and group `old`
 /// has now, just before it is renamed over `old`.
-pub fn finish_like(new: &Path, old: &Path) -> Result<(), String> {
+pub fn finish_like(new: &Path, old: &Path) -> Result<(), DataError> {
     let Ok(like) = std::fs::metadata(old) else {
         return Ok(());
     };
-    let file = File::open(new).map_err(|e| format!("cannot open {}: {e}", new.display()))?;
+    let file = File::open(new).map_err(DataError::io("open", new))?;
     take_after(&file, new, old, &like, like.mode() & PERMISSION_BITS)
 }
 
@@ -57,26 +58,20 @@ fn take_after(
     old: &Path,
     like: &Metadata,
     mode: u32,
-) -> Result<(), String> {
-    let made = file
-        .metadata()
-        .map_err(|e| format!("cannot read {}: {e}", new.display()))?;
+) -> Result<(), DataError> {
+    let made = file.metadata().map_err(DataError::io("read", new))?;
     let uid = (made.uid() != like.uid()).then_some(like.uid());
     let gid = (made.gid() != like.gid()).then_some(like.gid());
     if uid.is_some() || gid.is_some() {
-        std::os::unix::fs::fchown(file, uid, gid).map_err(|e| {
-            format!(
-                "cannot give the new {old} the owner and group of the one it replaces \
-                 (user {}, group {}): {e}. Run the command as that user (or as root), \
-                 or change the owner of {old} first; {old} is unchanged",
-                like.uid(),
-                like.gid(),
-                old = old.display()
-            )
+        std::os::unix::fs::fchown(file, uid, gid).map_err(|source| DataError::Owner {
+            old: old.to_path_buf(),
+            uid: like.uid(),
+            gid: like.gid(),
+            source,
         })?;
     }
     file.set_permissions(Permissions::from_mode(mode))
-        .map_err(|e| format!("cannot set the mode of {}: {e}", new.display()))
+        .map_err(DataError::io("set the mode of", new))
 }
 
 /// The exclusive flock on `<db>.lock`, held while a command replaces the
@@ -88,9 +83,9 @@ pub struct WriteLock {
 impl WriteLock {
     /// Waits for another command replacing the database to finish, saying so on
     /// stderr, as the command line runs without the server's logger.
-    pub fn take(db: &Path) -> Result<WriteLock, String> {
+    pub fn take(db: &Path) -> Result<WriteLock, DataError> {
         let path = lock_path(db);
-        let fail = |e: std::io::Error| format!("cannot lock {}: {e}", path.display());
+        let fail = |e: std::io::Error| DataError::io("lock", &path)(e);
         // Read-only is enough to flock: the file may belong to another user.
         let file = OpenOptions::new()
             .read(true)

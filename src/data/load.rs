@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, Transaction};
 
 pub use crate::data::area_writer::{AreaWriter, NewArea};
+use crate::data::error::DataError;
 use crate::data::file_swap::{self, WriteLock};
 use crate::data::identity::{self, Source};
 use crate::data::previous;
@@ -32,12 +33,12 @@ pub const SCHEMA: &str = include_str!("../../schema.sql");
 /// Writes a new database at `path` with the areas `fill` adds, recording
 /// `source` as where they came from (identity.rs). An existing file is
 /// refused unless `force`; then it is replaced only once the new one is complete.
-pub fn create_database(
+pub fn create_database<E: From<DataError>>(
     path: &Path,
     force: bool,
     source: &Source,
-    fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
-) -> Result<i64, String> {
+    fill: impl FnOnce(&mut AreaWriter) -> Result<(), E>,
+) -> Result<i64, E> {
     replace_database(path, force, source, fill, |_| Ok(Swap::Replace)).map(|built| built.count)
 }
 
@@ -59,26 +60,24 @@ pub struct Built {
 /// (its connection, with the served file attached as `served` when there is
 /// one) while the write lock is held, so that it judges exactly the file
 /// the new one would replace. It may refuse (`Err`), or keep the served file.
-pub fn replace_database(
+pub fn replace_database<E: From<DataError>>(
     path: &Path,
     force: bool,
     source: &Source,
-    fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
-    decide: impl FnOnce(&Connection) -> Result<Swap, String>,
-) -> Result<Built, String> {
+    fill: impl FnOnce(&mut AreaWriter) -> Result<(), E>,
+    decide: impl FnOnce(&Connection) -> Result<Swap, E>,
+) -> Result<Built, E> {
     if path.exists() && !force {
-        return Err(format!(
-            "{} already exists; pass --force to replace it",
-            path.display()
-        ));
+        return Err(DataError::Exists(path.to_path_buf()).into());
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        fs::create_dir_all(dir).map_err(DataError::io("create", dir))?;
     }
     previous::remove_stale_temps(path);
     let temp = temp_path(path);
     let _ = fs::remove_file(&temp);
     let result = file_swap::create_like(&temp, path)
+        .map_err(E::from)
         .and_then(|()| build(&temp, source, fill))
         .and_then(|(count, conn)| {
             let swap = put_in_place(conn, &temp, path, decide)?;
@@ -98,20 +97,19 @@ pub fn replace_database(
 
 /// Renames the complete new file over `path`, durably, holding the write
 /// lock (file_swap.rs) so that two replacements run one after the other.
-fn put_in_place(
+fn put_in_place<E: From<DataError>>(
     conn: Connection,
     temp: &Path,
     path: &Path,
-    decide: impl FnOnce(&Connection) -> Result<Swap, String>,
-) -> Result<Swap, String> {
+    decide: impl FnOnce(&Connection) -> Result<Swap, E>,
+) -> Result<Swap, E> {
     let _writers = WriteLock::take(path)?;
     if path.is_file() {
-        let cannot = |why: String| format!("cannot read {}: {why}", path.display());
         let name = path
             .to_str()
-            .ok_or_else(|| cannot("its name is not UTF-8".into()))?;
+            .ok_or_else(|| DataError::NotUtf8(path.to_path_buf()))?;
         conn.execute("ATTACH ?1 AS served", [name])
-            .map_err(|e| cannot(e.to_string()))?;
+            .map_err(DataError::sql("read", path))?;
     }
     if decide(&conn)? == Swap::KeepServed {
         return Ok(Swap::KeepServed);
@@ -121,9 +119,12 @@ fn put_in_place(
     // power cut after the rename cannot leave a torn file.
     let synced = |p: &Path| File::open(p).and_then(|f| f.sync_all());
     file_swap::finish_like(temp, path)?;
-    synced(temp).map_err(|e| format!("cannot write {} to disk: {e}", temp.display()))?;
+    synced(temp).map_err(|source| DataError::NotSynced {
+        path: temp.to_path_buf(),
+        source,
+    })?;
     previous::keep_previous(path)?;
-    fs::rename(temp, path).map_err(|e| format!("cannot move the new database into place: {e}"))?;
+    fs::rename(temp, path).map_err(DataError::NewNotInPlace)?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = synced(dir);
     }
@@ -149,19 +150,17 @@ const BUILD_PRAGMAS: &str = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF
 pub const BUILD_MEMORY_MIB: u64 = 256;
 
 /// Writes the new file at `temp` and returns its area count and its connection.
-fn build(
+fn build<E: From<DataError>>(
     temp: &Path,
     source: &Source,
-    fill: impl FnOnce(&mut AreaWriter) -> Result<(), String>,
-) -> Result<(i64, Connection), String> {
-    let sql = |e: rusqlite::Error| e.to_string();
-    let mut conn =
-        Connection::open(temp).map_err(|e| format!("cannot create {}: {e}", temp.display()))?;
+    fill: impl FnOnce(&mut AreaWriter) -> Result<(), E>,
+) -> Result<(i64, Connection), E> {
+    let sql = |e: rusqlite::Error| DataError::Sql(e);
+    let mut conn = Connection::open(temp).map_err(DataError::sql("create", temp))?;
     // Under a name of its own until renamed, so a crash only loses the
     // temporary file; with the replaced file's mode and owner (file_swap.rs).
     conn.execute_batch(BUILD_PRAGMAS).map_err(sql)?;
-    conn.execute_batch(SCHEMA)
-        .map_err(|e| format!("schema.sql: {e}"))?;
+    conn.execute_batch(SCHEMA).map_err(DataError::Schema)?;
     let tx = conn.transaction().map_err(sql)?;
     let count = {
         let mut writer = AreaWriter::new(&tx).map_err(sql)?;
@@ -261,14 +260,14 @@ pub fn of_places(path: &Path, places: &[seed::Place]) {
 
 /// `area-scoring init`: the seed places with synthetic scores, their history
 /// ending today, its source the seed (`Source::seed`).
-pub fn init(path: &Path, force: bool) -> Result<i64, String> {
+pub fn init(path: &Path, force: bool) -> Result<i64, DataError> {
     init_as_of(path, force, dates::today())
 }
 
 /// `init` as if run on `day` (days since 1970-01-01): the synthetic scores
 /// depend on the calendar, so a test that compares answers with the docs'
 /// examples (tests/readme_examples.rs) builds the seed as of the day they show.
-pub fn init_as_of(path: &Path, force: bool, day: i64) -> Result<i64, String> {
+pub fn init_as_of(path: &Path, force: bool, day: i64) -> Result<i64, DataError> {
     let mut places = seed::seed_places()?;
     places.sort_by(|a, b| a.id.cmp(&b.id));
     create_database(path, force, &Source::seed(), |writer| {

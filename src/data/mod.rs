@@ -10,6 +10,7 @@
 mod area_writer;
 pub mod dataset;
 pub mod db;
+pub mod error;
 mod file_id;
 pub mod file_swap;
 pub mod identity;

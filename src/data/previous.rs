@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 
 use crate::data::db;
+use crate::data::error::DataError;
 use crate::data::file_swap::WriteLock;
 use crate::data::identity;
 use crate::dates;
@@ -56,7 +57,7 @@ fn beside(db: &Path, suffix: &str) -> PathBuf {
 /// kept ones moving down a place and the oldest beyond `KEPT_DATASETS`
 /// removed. Called with `WriteLock` held. Nothing to keep when `db` does
 /// not exist yet, or holds what `<db>.previous` already holds.
-pub fn keep_previous(db: &Path) -> Result<(), String> {
+pub fn keep_previous(db: &Path) -> Result<(), DataError> {
     tidy_kept(db);
     if !db.is_file() {
         return Ok(());
@@ -67,13 +68,13 @@ pub fn keep_previous(db: &Path) -> Result<(), String> {
     }
     let staged = beside(db, &format!(".previous-{}", std::process::id()));
     let _ = fs::remove_file(&staged);
-    let fail = |e: std::io::Error| {
+    let fail = |source| {
         let _ = fs::remove_file(&staged);
-        format!(
-            "cannot keep {} as {}, so it is left as it was: {e}",
-            db.display(),
-            previous.display()
-        )
+        DataError::NotKept {
+            db: db.to_path_buf(),
+            previous: previous.clone(),
+            source,
+        }
     };
     // Linked under another name first, then renamed, so that the name
     // `<db>.previous` is missing only between two renames.
@@ -197,30 +198,33 @@ fn kept(db: &Path) -> Vec<PathBuf> {
 /// Where rollback sets aside a served file that was no dataset.
 pub const REFUSED_SUFFIX: &str = ".not-a-dataset";
 
-pub fn rollback(db: &Path) -> Result<String, String> {
+pub fn rollback(db: &Path) -> Result<String, DataError> {
     let _writers = WriteLock::take(db)?;
     remove_stale_temps(db);
     tidy_kept(db);
     let kept = kept(db);
     let Some(back) = kept.first() else {
-        return Err(format!(
-            "no previous dataset to roll back to: {} does not exist (import and init --force keep one)",
-            previous_path(db).display()
-        ));
+        return Err(DataError::NoPrevious(previous_path(db)));
     };
     // A file the server would refuse is not put in place: it would keep
     // serving the current data and only log why.
-    db::check(back).map_err(|why| format!("refusing to roll back to {}: {why}", back.display()))?;
+    db::check(back).map_err(|why| DataError::RollbackRefused {
+        path: back.clone(),
+        source: Box::new(why),
+    })?;
     let restored = describe(back);
     let current = beside(db, &format!(".current-{}", std::process::id()));
     let _ = fs::remove_file(&current);
     let had_current = db.is_file();
     if had_current {
-        fs::hard_link(db, &current).map_err(|e| format!("cannot keep {}: {e}", db.display()))?;
+        fs::hard_link(db, &current).map_err(DataError::io("keep", db))?;
     }
-    if let Err(e) = fs::rename(back, db) {
+    if let Err(source) = fs::rename(back, db) {
         let _ = fs::remove_file(&current);
-        return Err(format!("cannot move {} into place: {e}", back.display()));
+        return Err(DataError::NotInPlace {
+            path: back.clone(),
+            source,
+        });
     }
     if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = fs::File::open(dir).and_then(|d| d.sync_all());
@@ -246,10 +250,9 @@ pub fn rollback(db: &Path) -> Result<String, String> {
             ),
         });
     }
-    let cannot = |e: std::io::Error| {
-        format!(
-            "{done}, but cannot keep the replaced dataset in line: {e}; the next import or rollback will"
-        )
+    let cannot = |source| DataError::KeptOutOfLine {
+        done: done.clone(),
+        source,
     };
     for place in 1..kept.len() {
         fs::rename(&kept[place], &kept[place - 1]).map_err(cannot)?;

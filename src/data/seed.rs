@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use crate::data::error::DataError;
 use crate::domain::{DIMENSIONS, round2};
 
 /// The seed places, compiled in so that `init` needs nothing beside the binary.
@@ -80,21 +81,23 @@ pub struct Place {
 }
 
 /// Reads places in the seed's CSV layout (id,name,province_slug,province,municipality,lat,lng).
-pub fn read_places(text: &str) -> Result<Vec<Place>, String> {
+pub fn read_places(text: &str) -> Result<Vec<Place>, DataError> {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let mut places = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
-        let r = record.map_err(|e| format!("seed line {line}: {e}"))?;
+        let refuse = |why: String| DataError::Seed {
+            file: "seed",
+            line,
+            why,
+        };
+        let r = record.map_err(|e| refuse(e.to_string()))?;
         let number = |k: usize| {
             r[k].parse::<f64>()
-                .map_err(|_| format!("seed line {line}: bad coordinate"))
+                .map_err(|_| refuse("bad coordinate".into()))
         };
         if r.len() != 7 {
-            return Err(format!(
-                "seed line {line}: expected 7 fields, found {}",
-                r.len()
-            ));
+            return Err(refuse(format!("expected 7 fields, found {}", r.len())));
         }
         places.push(Place {
             id: r[0].into(),
@@ -112,20 +115,25 @@ pub fn read_places(text: &str) -> Result<Vec<Place>, String> {
 
 /// The seed places with their other names, each list held to the import's
 /// rules (data/import/rules.rs), so the seed is what an import would make.
-pub fn seed_places() -> Result<Vec<Place>, String> {
+pub fn seed_places() -> Result<Vec<Place>, DataError> {
     let mut places = read_places(SEED_CSV)?;
     let mut reader = csv::Reader::from_reader(SEED_OTHER_NAMES_CSV.as_bytes());
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
-        let r = record.map_err(|e| format!("other names line {line}: {e}"))?;
+        let refuse = |why: String| DataError::Seed {
+            file: "other names",
+            line,
+            why,
+        };
+        let r = record.map_err(|e| refuse(e.to_string()))?;
         let (id, names) = (&r[0], &r[1]);
         let place = places
             .iter_mut()
             .find(|p| p.id == id)
-            .ok_or_else(|| format!("other names line {line}: no seed place '{id}'"))?;
+            .ok_or_else(|| refuse(format!("no seed place '{id}'")))?;
         let names: Vec<String> = names.split(';').map(|n| n.trim().to_string()).collect();
         place.other_names = crate::data::import::rules::other_names(&names, Some(&place.name))
-            .map_err(|e| format!("other names line {line}: {e}"))?;
+            .map_err(|e| refuse(e.to_string()))?;
     }
     Ok(places)
 }

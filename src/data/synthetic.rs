@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::data::error::DataError;
 use crate::data::identity::{SYNTHETIC_SOURCE, Source};
 use crate::data::load;
 use crate::data::seed::{self, Place, Rng};
@@ -95,13 +96,13 @@ pub fn province_counts(n: usize) -> [usize; 9] {
 
 /// The n areas, sorted by id (the order `AreaWriter` needs). Within a province
 /// the places take turns, so every place gets about the same number of copies.
-pub fn generate(places: &[Place], n: usize) -> Result<Vec<Generated>, String> {
+pub fn generate(places: &[Place], n: usize) -> Result<Vec<Generated>, DataError> {
     let out: Vec<Generated> = in_id_order(places, n)?
         .into_iter()
         .map(|(place, k)| copy_of(&places[place as usize], place as usize, k as usize))
         .collect();
     if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(format!("two generated areas share the id '{}'", w[0].id));
+        return Err(DataError::SharedId(w[0].id.clone()));
     }
     Ok(out)
 }
@@ -109,7 +110,7 @@ pub fn generate(places: &[Place], n: usize) -> Result<Vec<Generated>, String> {
 /// The n areas as (place index, copy number), sorted by the id each makes:
 /// 8 bytes an area rather than its strings, so that a million fit in 8 MB
 /// (docs/import.md, "Memory"); `copy_of` makes each area when it is written.
-fn in_id_order(places: &[Place], n: usize) -> Result<Vec<(u32, u32)>, String> {
+fn in_id_order(places: &[Place], n: usize) -> Result<Vec<(u32, u32)>, DataError> {
     let mut by_province: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, p) in places.iter().enumerate() {
         by_province
@@ -122,7 +123,7 @@ fn in_id_order(places: &[Place], n: usize) -> Result<Vec<(u32, u32)>, String> {
         let mut members = by_province
             .get(slug)
             .cloned()
-            .ok_or_else(|| format!("the seed has no place in {slug}"))?;
+            .ok_or(DataError::NoSeedPlace(*slug))?;
         // Seed order is not id order in every source; take turns in id order.
         members.sort_by(|&a, &b| places[a].id.cmp(&places[b].id));
         for j in 0..count {
@@ -204,7 +205,12 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
 /// `area-scoring init --synthetic N --history-days D`: writes the generated
 /// areas through the same path as the seed (`load::create_database`),
 /// recording no hash: the flags say what was generated.
-pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Result<i64, String> {
+pub fn init(
+    path: &Path,
+    force: bool,
+    areas: usize,
+    history_days: usize,
+) -> Result<i64, DataError> {
     let places = seed::read_places(seed::SEED_CSV)?;
     let order = in_id_order(&places, areas)?;
     let today = dates::today();

@@ -9,28 +9,26 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use crate::data::db;
+use crate::data::error::DataError;
 use crate::data::identity::{self, Source};
 use crate::data::load::{self, AreaWriter, NewArea};
 use crate::data::seed::DimensionScore;
 use crate::domain::DIMENSIONS;
 
 /// Upgrades `path` in place; says what it did.
-pub fn run(path: &Path) -> Result<String, String> {
+pub fn run(path: &Path) -> Result<String, DataError> {
     db::check_versions(path, db::OLDEST_VERSION..=db::SCHEMA_VERSION)?;
     let old = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        .map_err(DataError::sql("open", path))?;
     let shown = path.display();
-    let (_, version) = db::read_versions(&old).map_err(|e| e.to_string())?;
+    let (_, version) = db::read_versions(&old)?;
     if version == db::SCHEMA_VERSION {
         return Ok(format!(
             "{shown} is already current (layout {version}); nothing written"
         ));
     }
     if has_table(&old, "api_keys")? {
-        return Err(format!(
-            "{shown} still holds API keys; move them out first with: \
-             area-scoring keys migrate {shown}"
-        ));
+        return Err(DataError::HoldsKeys(path.to_path_buf()));
     }
     let source = source_of(&old);
     let other_names = has_table(&old, "area_other_names")?;
@@ -41,7 +39,7 @@ pub fn run(path: &Path) -> Result<String, String> {
     ))
 }
 
-fn has_table(conn: &Connection, name: &str) -> Result<bool, String> {
+fn has_table(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
     conn.query_row(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
         [name],
@@ -49,7 +47,6 @@ fn has_table(conn: &Connection, name: &str) -> Result<bool, String> {
     )
     .optional()
     .map(|found| found.is_some())
-    .map_err(|e| e.to_string())
 }
 
 /// The old file's recorded source, kept so that `info` still says where its areas came from.
@@ -64,8 +61,8 @@ fn source_of(old: &Connection) -> Source {
 }
 
 /// Hands every area of `old`, in id order, to the writer.
-fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result<(), String> {
-    let sql = |e: rusqlite::Error| format!("cannot read the old file: {e}");
+fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result<(), DataError> {
+    let sql = DataError::OldFile;
     let mut areas = old
         .prepare(
             "SELECT area_no, id, name, province_slug, province, municipality, lat, lng, truth_score, updated_at
@@ -107,29 +104,24 @@ fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result
     Ok(())
 }
 
-fn column_of(old: &Connection, query: &str, no: i64) -> Result<Vec<String>, String> {
-    let mut stmt = old.prepare_cached(query).map_err(|e| e.to_string())?;
-    let names = stmt
-        .query_map([no], |r| r.get(0))
-        .and_then(|rows| rows.collect())
-        .map_err(|e| e.to_string());
+fn column_of(old: &Connection, query: &str, no: i64) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = old.prepare_cached(query)?;
+    let names = stmt.query_map([no], |r| r.get(0))?.collect();
     names
 }
 
-fn dimensions_of(old: &Connection, no: i64) -> Result<Vec<DimensionScore>, String> {
+fn dimensions_of(old: &Connection, no: i64) -> Result<Vec<DimensionScore>, DataError> {
     let mut stmt = old
-        .prepare_cached("SELECT dimension, score, weight FROM area_dimensions WHERE area_no = ?1")
-        .map_err(|e| e.to_string())?;
+        .prepare_cached("SELECT dimension, score, weight FROM area_dimensions WHERE area_no = ?1")?;
     let read: Vec<(String, f64, f64)> = stmt
-        .query_map([no], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .and_then(|rows| rows.collect())
-        .map_err(|e| e.to_string())?;
+        .query_map([no], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
     read.into_iter()
         .map(|(dimension, score, weight)| {
             let name = DIMENSIONS
                 .iter()
                 .find(|d| **d == dimension)
-                .ok_or_else(|| format!("unknown dimension '{dimension}'"))?;
+                .ok_or_else(|| DataError::UnknownDimension(dimension.clone()))?;
             let sources = column_of(
                 old,
                 &format!(
@@ -148,23 +140,19 @@ fn dimensions_of(old: &Connection, no: i64) -> Result<Vec<DimensionScore>, Strin
 }
 
 /// An area's daily history: its first day and its scores, which run day by day.
-fn history_of(old: &Connection, no: i64) -> Result<(i64, Vec<f64>), String> {
+fn history_of(old: &Connection, no: i64) -> Result<(i64, Vec<f64>), DataError> {
     let mut stmt = old
-        .prepare_cached("SELECT day, truth_score FROM history WHERE area_no = ?1 ORDER BY day")
-        .map_err(|e| e.to_string())?;
+        .prepare_cached("SELECT day, truth_score FROM history WHERE area_no = ?1 ORDER BY day")?;
     let days: Vec<(i64, f64)> = stmt
-        .query_map([no], |r| Ok((r.get(0)?, r.get(1)?)))
-        .and_then(|rows| rows.collect())
-        .map_err(|e| e.to_string())?;
+        .query_map([no], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
     let first = days.first().map_or(0, |d| d.0);
     if days
         .iter()
         .enumerate()
         .any(|(i, d)| d.0 != first + i as i64)
     {
-        return Err(format!(
-            "area {no}'s history skips a day; import it anew instead"
-        ));
+        return Err(DataError::HistoryGap(no));
     }
     Ok((first, days.into_iter().map(|d| d.1).collect()))
 }

@@ -28,6 +28,26 @@ mod start;
 mod stop;
 mod watch;
 
+/// Why the server did not start, or stopped short of serving.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Data(#[from] crate::data::error::DataError),
+    #[error(transparent)]
+    Dataset(#[from] crate::data::dataset::OpenError),
+    #[error(transparent)]
+    Access(#[from] crate::access::AccessError),
+    #[error(transparent)]
+    Redis(#[from] crate::access::redis::RedisError),
+    /// The HTTP layer's refusal (binding, its threads), in its own words.
+    #[error("{0}")]
+    Layer(String),
+    #[error("cannot start a thread: {0}")]
+    Thread(#[source] std::io::Error),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
     pub db: PathBuf,
@@ -52,9 +72,10 @@ pub struct ServeConfig {
 /// Starts the server and serves until SIGTERM or SIGINT. The signals are
 /// taken before the start: one that came after the first answer but before
 /// they were taken would have had its default action, and ended the process.
-pub fn serve(config: &ServeConfig) -> Result<(), String> {
-    let signals = Signals::new([SIGHUP, SIGINT, SIGTERM]).map_err(|e| e.to_string())?;
-    start(config)?.run_until_signalled(signals)
+pub fn serve(config: &ServeConfig) -> Result<(), ServeError> {
+    let signals = Signals::new([SIGHUP, SIGINT, SIGTERM])?;
+    start(config)?.run_until_signalled(signals);
+    Ok(())
 }
 
 pub struct Running {
@@ -85,7 +106,7 @@ impl Running {
     }
 
     /// Serves until SIGTERM or SIGINT, reloading the data on SIGHUP.
-    fn run_until_signalled(self, mut signals: Signals) -> Result<(), String> {
+    fn run_until_signalled(self, mut signals: Signals) {
         for signal in signals.forever() {
             if signal == SIGHUP {
                 log::info!("SIGHUP: reloading the database");
@@ -97,6 +118,5 @@ impl Running {
         }
         self.shutdown();
         log::info!("stopped");
-        Ok(())
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::watch::{Stop, count_usage, every, watch_keys};
-use super::{Running, ServeConfig};
+use super::{Running, ServeConfig, ServeError};
 use crate::access::key_store::KeyStore;
 use crate::access::redis::live::Live;
 use crate::access::serving_lock::Serving;
@@ -37,7 +37,7 @@ fn pools(workers: usize) -> Pools {
 }
 
 /// Opens the database and the keys, binds the address(es) and starts the workers.
-pub fn start(config: &ServeConfig) -> Result<Running, String> {
+pub fn start(config: &ServeConfig) -> Result<Running, ServeError> {
     // Before anything is written: a start refused for its dataset leaves no
     // keys file (nor its folder) where no server reads one.
     use crate::data::db;
@@ -63,8 +63,8 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         }
     };
     let store = Store::open(&config.db, pools(config.workers))?;
-    let mut listeners = vec![listen(&config.addr)?];
-    let addr = listeners[0].local_addr().map_err(|e| e.to_string())?;
+    let mut listeners = vec![listen(&config.addr).map_err(ServeError::Layer)?];
+    let addr = listeners[0].local_addr()?;
     log::info!("listening on http://{addr}");
     if let Ok(dataset) = store.current() {
         log::info!(
@@ -104,8 +104,8 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let metrics_addr = match &config.metrics_addr {
         None => None,
         Some(a) => {
-            listeners.push(listen(a)?);
-            let bound = listeners[1].local_addr().map_err(|e| e.to_string())?;
+            listeners.push(listen(a).map_err(ServeError::Layer)?);
+            let bound = listeners[1].local_addr()?;
             log::info!("metrics on http://{bound}/metrics");
             Some(bound)
         }
@@ -114,7 +114,7 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let app = App::new(store, keys, usage, config.metrics_addr.is_none());
     let app = Arc::new(app.with_exports_per_key(config.exports_per_key));
     if let Some(live) = live {
-        redis_link::link(&app, live)?;
+        redis_link::link(&app, live).map_err(ServeError::Thread)?;
     }
     let layer = Layer::start(
         listeners,
@@ -125,7 +125,8 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
         },
         app.clone(),
         app.metrics.layer.clone(),
-    )?;
+    )
+    .map_err(ServeError::Layer)?;
     let stop = Arc::new(Stop::default());
     let mut threads = Vec::new();
     // Apart, so that opening a new dataset (a second at 100,000 areas) never
@@ -133,13 +134,15 @@ pub fn start(config: &ServeConfig) -> Result<Running, String> {
     let (app2, stop2) = (app.clone(), stop.clone());
     threads.push(spawn("db-watch", move || {
         every(WATCH_EVERY, &stop2, || app2.store.poll())
-    })?);
+    })
+    .map_err(ServeError::Layer)?);
     let (app3, stop3) = (app.clone(), stop.clone());
     threads.push(spawn("keys-watch", move || {
         watch_keys(&app3, KEYS_WATCH_EVERY, &stop3)
-    })?);
+    })
+    .map_err(ServeError::Layer)?);
     let (app4, stop4) = (app.clone(), stop.clone());
-    threads.push(spawn("usage", move || count_usage(&app4, &stop4))?);
+    threads.push(spawn("usage", move || count_usage(&app4, &stop4)).map_err(ServeError::Layer)?);
     Ok(Running {
         stop_watchers: stop,
         addr,

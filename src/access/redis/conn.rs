@@ -34,9 +34,12 @@ pub struct Redis {
 }
 
 impl Redis {
-    pub fn new(url: &RedisUrl, timeout: Duration) -> Result<Redis, String> {
-        let client = redis::Client::open(url.connection_info())
-            .map_err(|e| format!("Redis at {url}: {e}"))?;
+    pub fn new(url: &RedisUrl, timeout: Duration) -> Result<Redis, RedisError> {
+        let client =
+            redis::Client::open(url.connection_info()).map_err(|source| RedisError::Client {
+                url: url.clone(),
+                source,
+            })?;
         Ok(Redis {
             url: url.clone(),
             client,
@@ -69,7 +72,7 @@ impl Redis {
     pub fn call<T>(
         &self,
         f: impl FnOnce(&mut redis::Connection) -> redis::RedisResult<T>,
-    ) -> Result<T, String> {
+    ) -> Result<T, RedisError> {
         let idle = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let outcome = match idle {
             Some(conn) => Ok(conn),
@@ -86,7 +89,10 @@ impl Redis {
             }
             Err(e) => {
                 self.failures.fetch_add(1, Ordering::Relaxed);
-                Err(format!("Redis at {}: {}", self.url, describe(&e)))
+                Err(RedisError::Call {
+                    url: self.url.clone(),
+                    source: e,
+                })
             }
         }
     }
@@ -111,7 +117,7 @@ impl Redis {
     }
 
     /// Redis failed: log it once, until it is back.
-    pub fn down(&self, why: &str) {
+    pub fn down(&self, why: impl std::fmt::Display) {
         if self.set_up(false) {
             // Idle connections may hold replies that come late.
             self.idle.lock().unwrap_or_else(|p| p.into_inner()).clear();
@@ -123,7 +129,22 @@ impl Redis {
     }
 }
 
-/// A Redis error in words; timeouts are named as such.
+/// Why Redis could not be used: its URL, never its password, and the
+/// failure, a timeout named as such.
+#[derive(Debug, thiserror::Error)]
+pub enum RedisError {
+    #[error("Redis at {url}: {source}")]
+    Client {
+        url: RedisUrl,
+        source: redis::RedisError,
+    },
+    #[error("Redis at {url}: {}", describe(.source))]
+    Call {
+        url: RedisUrl,
+        source: redis::RedisError,
+    },
+}
+
 fn describe(e: &redis::RedisError) -> String {
     if e.is_timeout() {
         "no answer in time".into()

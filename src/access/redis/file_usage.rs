@@ -15,6 +15,7 @@
 use rusqlite::OptionalExtension;
 use std::path::Path;
 
+use crate::access::AccessError;
 use super::conn::Redis;
 use super::usage::{FLUSHED, LAST_USED, Row, USAGE};
 use crate::access::usage::{self, BUSY_TIMEOUT};
@@ -64,39 +65,39 @@ return added
 "#;
 
 /// The usage file's identity, made and stored in it on first use.
-pub fn identity(path: &Path) -> Result<String, String> {
+pub fn identity(path: &Path) -> Result<String, AccessError> {
     let conn = usage::open_file(path, BUSY_TIMEOUT)?;
-    let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", path.display());
+    let fail = AccessError::file("write", path);
     // One writer at a time: two first migrations agree on one identity.
     conn.execute_batch(
         "BEGIN IMMEDIATE;
          CREATE TABLE IF NOT EXISTS file_identity (id TEXT NOT NULL);",
     )
-    .map_err(fail)?;
+    .map_err(&fail)?;
     let held: Option<String> = conn
         .query_row("SELECT id FROM file_identity LIMIT 1", [], |r| r.get(0))
         .optional()
-        .map_err(fail)?;
+        .map_err(&fail)?;
     let id = match held {
         Some(id) => id,
         None => {
             let mut bytes = [0u8; IDENTITY_BYTES];
             getrandom::fill(&mut bytes)
-                .map_err(|e| format!("no randomness from the system: {e}"))?;
+                .map_err(AccessError::NoRandomness)?;
             let id = super::keys::to_hex(&bytes);
             conn.execute("INSERT INTO file_identity (id) VALUES (?1)", [&id])
-                .map_err(fail)?;
+                .map_err(&fail)?;
             id
         }
     };
-    conn.execute_batch("COMMIT").map_err(fail)?;
+    conn.execute_batch("COMMIT").map_err(&fail)?;
     Ok(id)
 }
 
 /// Adds what the file `identity` holds beyond what it added before; the
 /// requests added. `sent_whole` names the batch an earlier migration of the
 /// same contents was sent as.
-pub fn add(redis: &Redis, identity: &str, sent_whole: &str, rows: &[Row]) -> Result<i64, String> {
+pub fn add(redis: &Redis, identity: &str, sent_whole: &str, rows: &[Row]) -> Result<i64, AccessError> {
     let script = redis::Script::new(ADD);
     let mut call = script.key(format!("{ADDED_BY_FILE}{identity}"));
     call.key(USAGE).key(LAST_USED).key(FLUSHED).arg(sent_whole);
@@ -107,5 +108,5 @@ pub fn add(redis: &Redis, identity: &str, sent_whole: &str, rows: &[Row]) -> Res
         }
         call.arg(r.last_used);
     }
-    redis.call(|c| call.invoke::<i64>(c))
+    Ok(redis.call(|c| call.invoke::<i64>(c))?)
 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::params;
 use sha2::{Digest, Sha256};
 
+use crate::access::AccessError;
 use super::conn::Redis;
 use super::file_usage;
 use super::keys::{self as shared_keys, KeyRecord, to_hex};
@@ -30,18 +31,18 @@ pub fn migrated_path(keys: &Path) -> PathBuf {
 
 /// Copies `keys` (or, migrated already, its `.migrated` file) and its usage
 /// into Redis; returns what to tell the operator.
-pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, String> {
+pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, AccessError> {
     let moved = migrated_path(keys);
     let source = match (keys.is_file(), moved.is_file()) {
         (true, _) => keys.to_path_buf(),
         (false, true) => moved.clone(),
-        (false, false) => return Err(format!("there is no keys file at {}", keys.display())),
+        (false, false) => return Err(AccessError::NoKeysFileAt(keys.to_path_buf())),
     };
     let conn = key_file::open_read(&source)?;
-    let fail = |e: rusqlite::Error| format!("cannot read {}: {e}", source.display());
+    let fail = AccessError::file("read", &source);
     let mut stmt = conn
         .prepare("SELECT id, key_hash, plan, label, created_at, revoked_at FROM api_keys")
-        .map_err(fail)?;
+        .map_err(&fail)?;
     let mut history = plan_history::all(&conn)?;
     let records: Vec<KeyRecord> = stmt
         .query_map([], |r| {
@@ -57,8 +58,8 @@ pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, String> {
             })
         })
         .and_then(Iterator::collect)
-        .map_err(fail)?;
-    let limits = plans::limits(&conn).map_err(fail)?;
+        .map_err(&fail)?;
+    let limits = plans::limits(&conn).map_err(&fail)?;
     let held = shared_keys::load(redis)?;
     let (mut added, mut revoked) = (0, 0);
     for record in &records {
@@ -95,7 +96,7 @@ pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, String> {
     said.push(migrate_usage(redis, &usage_path(keys))?);
     if source == keys {
         std::fs::rename(keys, &moved)
-            .map_err(|e| format!("cannot rename {}: {e}", keys.display()))?;
+            .map_err(AccessError::file("rename", keys))?;
         said.push(format!(
             "renamed {} to {}, so that no server reads it by mistake",
             keys.display(),
@@ -106,7 +107,7 @@ pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, String> {
 }
 
 /// Adds what the usage file holds beyond what it added before.
-fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, String> {
+fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, AccessError> {
     let rows = usage_report::rows(path, "0000-00-00", "9999-99-99", None)?;
     if rows.is_empty() {
         return Ok(format!("{}: no usage to copy", path.display()));
@@ -151,10 +152,10 @@ fn migrate_usage(redis: &Redis, path: &Path) -> Result<String, String> {
 
 /// Writes Redis's keys, plans and usage into `dir`, as a keys file named
 /// like `keys` and its usage file.
-pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
+pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), AccessError> {
     let name = keys
         .file_name()
-        .ok_or_else(|| format!("{} names no file", keys.display()))?;
+        .ok_or_else(|| AccessError::NoFileName(keys.to_path_buf()))?;
     let state = shared_keys::load(redis)?;
     let rows = shared_usage::rows(redis, "0000-00-00", "9999-99-99", None)?;
     let used = shared_usage::summary(redis, "9999-99-99")?;
@@ -166,7 +167,7 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
     let temp_usage = usage_path(&temp);
     {
         let (conn, _) = key_file::open(&temp)?;
-        let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", temp.display());
+        let fail = AccessError::file("write", &temp);
         for k in &state.keys {
             let hash: Vec<u8> = (0..k.hash.len() / 2)
                 .filter_map(|i| u8::from_str_radix(&k.hash[2 * i..2 * i + 2], 16).ok())
@@ -176,14 +177,14 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![k.id, hash, k.plan, k.label, k.created_at, k.revoked_at],
             )
-            .map_err(fail)?;
+            .map_err(&fail)?;
             plan_history::write(&conn, &k.id, &k.plans)?;
         }
         for (plan, limit) in state.limits() {
             plans::set_limit(&conn, plan, limit)?;
         }
         let usage_conn = usage::open_file(&temp_usage, usage::BUSY_TIMEOUT)?;
-        let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", temp_usage.display());
+        let fail = AccessError::file("write", &temp_usage);
         for r in &rows {
             // Hours to the hours; a day kept from before them to the days.
             let [ok, client, limited, server] = r.counts.values().map(|n| n as i64);
@@ -198,7 +199,7 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
                     params![r.key_id, r.period, ok, client + server, limited],
                 ),
             };
-            usage_conn.execute(insert, values).map_err(fail)?;
+            usage_conn.execute(insert, values).map_err(&fail)?;
         }
         for (key, (at, _)) in &used {
             if let Some(at) = at {
@@ -207,16 +208,16 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), String> {
                         "INSERT INTO last_used (key_id, at) VALUES (?1, ?2)",
                         params![key, at],
                     )
-                    .map_err(fail)?;
+                    .map_err(&fail)?;
             }
         }
         usage_conn
             .pragma_update(None, "journal_mode", "DELETE")
-            .map_err(fail)?;
+            .map_err(&fail)?;
     }
     let usage_target = usage_path(&target);
     for (from, to) in [(&temp, &target), (&temp_usage, &usage_target)] {
-        std::fs::rename(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+        std::fs::rename(from, to).map_err(AccessError::file("write", to))?;
         eprintln!("backed up Redis at {} to {}", redis.url, to.display());
     }
     let _ = std::fs::remove_dir_all(&partial);

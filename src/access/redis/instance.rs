@@ -19,6 +19,7 @@ use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::access::AccessError;
 use crate::access::key_file::PRIVATE_MODE;
 
 /// Names this server among those sharing the folder.
@@ -36,7 +37,7 @@ const TAKEN: &str = ".taken-";
 /// Characters other than letters, digits, `_` and `-` become `_`, so that
 /// the name is a file name, and a `.` later in it marks a file of its own
 /// (a lock, a temporary, one moved aside).
-pub fn identity(named: Option<&str>, addr: &str, pid: u32) -> Result<String, String> {
+pub fn identity(named: Option<&str>, addr: &str, pid: u32) -> Result<String, AccessError> {
     let named = named.map(str::trim).filter(|n| !n.is_empty());
     let name = match named {
         Some(n) => sanitise(n),
@@ -46,10 +47,7 @@ pub fn identity(named: Option<&str>, addr: &str, pid: u32) -> Result<String, Str
         None => sanitise(addr),
     };
     if name.chars().count() > MAX_INSTANCE_CHARS {
-        return Err(format!(
-            "{INSTANCE_VARIABLE} (or the address naming this server) is longer than \
-             {MAX_INSTANCE_CHARS} characters: {name}"
-        ));
+        return Err(AccessError::InstanceTooLong(name));
     }
     Ok(name)
 }
@@ -111,7 +109,7 @@ impl Place {
     /// A name for a spool this server takes from another: its own, so that
     /// its lock covers it, and one of the family, so that the next start
     /// finds it should this server stop before sending it.
-    pub fn taken(&self) -> Result<PathBuf, String> {
+    pub fn taken(&self) -> Result<PathBuf, AccessError> {
         let random = crate::access::keys::random_hex(8)?;
         Ok(with_suffix(&self.spool(), &format!("{TAKEN}{random}")))
     }
@@ -169,10 +167,10 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 
 /// Writes `bytes` to `path` (mode 0600): to a new file of a name only this
 /// call uses, synced, then renamed over `path`.
-pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), AccessError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(AccessError::file("create", dir))?;
     }
     let random = crate::access::keys::random_hex(8)?;
     let temp = with_suffix(path, &format!(".tmp-{}-{random}", std::process::id()));
@@ -185,7 +183,7 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .and_then(|()| std::fs::rename(&temp, path));
     written.map_err(|e| {
         let _ = std::fs::remove_file(&temp);
-        format!("cannot write {}: {e}", path.display())
+        AccessError::file("write", path)(e)
     })
 }
 

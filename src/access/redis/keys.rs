@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use redis::Commands;
 use serde::{Deserialize, Serialize};
 
+use crate::access::AccessError;
 use super::conn::Redis;
 use super::invalid_values::Kind;
 use crate::access::key_store::KeyTable;
@@ -103,7 +104,7 @@ type Stored = (
 );
 
 /// Reads keys, plans and the version in one transaction.
-pub fn load(redis: &Redis) -> Result<KeyState, String> {
+pub fn load(redis: &Redis) -> Result<KeyState, AccessError> {
     let (version, keys, plans): Stored = redis.call(|c| {
         redis::pipe()
             .atomic()
@@ -163,15 +164,15 @@ fn good_plan(redis: &Redis, name: &str, limit: &[u8]) -> Option<(String, String)
 
 /// The version alone: what servers poll. Ok(None) when it is not a whole
 /// number (counted and said): Redis answered, so this is no failure.
-pub fn version(redis: &Redis) -> Result<Option<u64>, String> {
+pub fn version(redis: &Redis) -> Result<Option<u64>, AccessError> {
     let raw: Option<Vec<u8>> = redis.call(|c| c.get(VERSION))?;
     Ok(redis.invalid_values.version(VERSION, raw.as_deref()))
 }
 
 /// Writes one key's record and moves the version on.
-pub fn put(redis: &Redis, record: &KeyRecord) -> Result<(), String> {
-    let json = serde_json::to_string(record).map_err(|e| e.to_string())?;
-    redis.call(|c| {
+pub fn put(redis: &Redis, record: &KeyRecord) -> Result<(), AccessError> {
+    let json = serde_json::to_string(record)?;
+    Ok(redis.call(|c| {
         redis::pipe()
             .atomic()
             .hset(KEYS, &record.id, json)
@@ -179,17 +180,17 @@ pub fn put(redis: &Redis, record: &KeyRecord) -> Result<(), String> {
             .incr(VERSION, 1)
             .ignore()
             .query::<()>(c)
-    })
+    })?)
 }
 
-fn get(redis: &Redis, id: &str) -> Result<KeyRecord, String> {
+fn get(redis: &Redis, id: &str) -> Result<KeyRecord, AccessError> {
     let json: Option<String> = redis.call(|c| c.hget(KEYS, id))?;
     json.and_then(|j| serde_json::from_str(&j).ok())
-        .ok_or_else(|| format!("no key has the id '{id}' (see: area-scoring keys list)"))
+        .ok_or_else(|| AccessError::UnknownKey(id.to_string()))
 }
 
 /// `keys create`: returns (id, key); only the key's hash is stored.
-pub fn create(redis: &Redis, plan: Plan, label: &str) -> Result<(String, String), String> {
+pub fn create(redis: &Redis, plan: Plan, label: &str) -> Result<(String, String), AccessError> {
     keys::check_label(label)?;
     let (id, key) = keys::new_key()?;
     let now = dates::format_timestamp(dates::now_unix());
@@ -213,7 +214,7 @@ pub fn create(redis: &Redis, plan: Plan, label: &str) -> Result<(String, String)
 
 /// `keys revoke`: revoking twice keeps the first revocation time, which is
 /// returned for a key already revoked.
-pub fn revoke(redis: &Redis, id: &str) -> Result<Option<String>, String> {
+pub fn revoke(redis: &Redis, id: &str) -> Result<Option<String>, AccessError> {
     let mut record = get(redis, id)?;
     if let Some(at) = record.revoked_at {
         return Ok(Some(at));
@@ -228,11 +229,14 @@ pub fn set(
     id: &str,
     plan: Option<Plan>,
     label: Option<&str>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, AccessError> {
     let mut record = get(redis, id)?;
     let mut changes = Vec::new();
     if let Some(at) = &record.revoked_at {
-        return Err(keys::refuse_revoked(id, at));
+        return Err(AccessError::Revoked {
+            id: id.to_string(),
+            at: at.clone(),
+        });
     }
     if let Some(label) = label {
         keys::check_label(label)?;
@@ -260,7 +264,7 @@ pub fn set(
 }
 
 /// `keys list`, as the keys file lists them.
-pub fn list(redis: &Redis) -> Result<Vec<KeyRow>, String> {
+pub fn list(redis: &Redis) -> Result<Vec<KeyRow>, AccessError> {
     Ok(load(redis)?
         .keys
         .into_iter()
@@ -276,7 +280,7 @@ pub fn list(redis: &Redis) -> Result<Vec<KeyRow>, String> {
 }
 
 /// `plans list`: every plan in rank order with its limit.
-pub fn plan_list(redis: &Redis) -> Result<Vec<(Plan, Option<u32>)>, String> {
+pub fn plan_list(redis: &Redis) -> Result<Vec<(Plan, Option<u32>)>, AccessError> {
     let limits = load(redis)?.limits();
     Ok(Plan::ALL
         .iter()
@@ -285,8 +289,8 @@ pub fn plan_list(redis: &Redis) -> Result<Vec<(Plan, Option<u32>)>, String> {
 }
 
 /// `plans set`.
-pub fn set_limit(redis: &Redis, plan: Plan, per_minute: Option<u32>) -> Result<(), String> {
-    redis.call(|c| {
+pub fn set_limit(redis: &Redis, plan: Plan, per_minute: Option<u32>) -> Result<(), AccessError> {
+    Ok(redis.call(|c| {
         redis::pipe()
             .atomic()
             .hset(PLANS, plan.name(), plans::shown(per_minute))
@@ -294,7 +298,7 @@ pub fn set_limit(redis: &Redis, plan: Plan, per_minute: Option<u32>) -> Result<(
             .incr(VERSION, 1)
             .ignore()
             .query::<()>(c)
-    })
+    })?)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::access::AccessError;
 use super::budget::SharedBuckets;
 use super::conn::{BACKGROUND_TIMEOUT, REQUEST_TIMEOUT, Redis};
 use super::instance::{INSTANCE_VARIABLE, Place, identity, write_private};
@@ -51,7 +52,7 @@ impl Live {
     /// the snapshot and spool files (beside where the keys file would be),
     /// and `addr` this server among those sharing it when `AREA_INSTANCE`
     /// does not (access/redis/instance.rs).
-    pub fn start(url: &RedisUrl, keys: &Path, addr: &str) -> Result<(Live, KeyStore), String> {
+    pub fn start(url: &RedisUrl, keys: &Path, addr: &str) -> Result<(Live, KeyStore), AccessError> {
         let named = std::env::var(INSTANCE_VARIABLE).ok();
         let place = Place::new(keys, identity(named.as_deref(), addr, std::process::id())?);
         let background = Arc::new(Redis::new(url, BACKGROUND_TIMEOUT)?);
@@ -98,7 +99,7 @@ impl Live {
             Err(why) => {
                 // Said below, once the address is logged: no log line before it.
                 live.requests.set_up(false);
-                live.read_snapshot(&why)?
+                live.read_snapshot(why)?
             }
         };
         let store = KeyStore::held(state.table());
@@ -108,7 +109,7 @@ impl Live {
     /// The newest snapshot of the folder that parses: this server's own, or
     /// a neighbour's written since (of the same Redis's keys). Says which,
     /// and each that does not parse.
-    fn read_snapshot(&mut self, why: &str) -> Result<KeyState, String> {
+    fn read_snapshot(&mut self, why: AccessError) -> Result<KeyState, AccessError> {
         let mut found = self.place.snapshots();
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         found.sort_by_key(|p| std::cmp::Reverse(modified(p)));
@@ -134,18 +135,18 @@ impl Live {
                 }
             }
         }
-        Err(format!(
-            "{why}; Redis is not reachable and there is no snapshot of its keys at {}{unusable}: \
-             start this server once while Redis is up",
-            self.place.snapshot().display()
-        ))
+        Err(AccessError::NoSnapshot {
+            why: Box::new(why),
+            snapshot: self.place.snapshot(),
+            unusable,
+        })
     }
 
     /// Writes this server's snapshot (0600) through a file renamed into place.
     fn save(&self, state: &KeyState) {
         let snapshot = self.place.snapshot();
         let written = serde_json::to_string(state)
-            .map_err(|e| e.to_string())
+            .map_err(AccessError::from)
             .and_then(|json| write_private(&snapshot, json.as_bytes()));
         if let Err(why) = written {
             log::warn!(

@@ -26,3 +26,5 @@ pub mod spools;
 pub mod url;
 pub mod url_file;
 pub mod usage;
+
+pub use conn::RedisError;

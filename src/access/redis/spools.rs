@@ -19,8 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::access::AccessError;
 use super::batch::Batch;
-use super::instance::{INSTANCE_VARIABLE, Place, with_suffix, write_private};
+use super::instance::{Place, with_suffix, write_private};
 use crate::access::key_file::PRIVATE_MODE;
 
 /// How long a start waits for its own lock, which a server taking its
@@ -36,9 +37,9 @@ pub struct SpoolLock {
 
 impl SpoolLock {
     /// The lock of `spool`, or None while another process holds it.
-    pub fn try_take(spool: &Path) -> Result<Option<SpoolLock>, String> {
+    pub fn try_take(spool: &Path) -> Result<Option<SpoolLock>, AccessError> {
         let path = with_suffix(spool, ".lock");
-        let failed = |e: std::io::Error| format!("cannot lock {}: {e}", path.display());
+        let failed = AccessError::file("lock", &path);
         loop {
             let file = OpenOptions::new()
                 .write(true)
@@ -46,7 +47,7 @@ impl SpoolLock {
                 .truncate(false)
                 .mode(PRIVATE_MODE)
                 .open(&path)
-                .map_err(failed)?;
+                .map_err(&failed)?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
@@ -54,7 +55,7 @@ impl SpoolLock {
             }
             // Its last holder removes the file before letting go: a lock
             // taken on a file no longer at `path` is no lock, so open again.
-            let held = file.metadata().map_err(failed)?;
+            let held = file.metadata().map_err(&failed)?;
             if std::fs::metadata(&path)
                 .is_ok_and(|m| (m.dev(), m.ino()) == (held.dev(), held.ino()))
             {
@@ -94,7 +95,7 @@ impl Spools {
     /// Takes this server's own lock; refused while another server of the
     /// same identity runs on this folder. A server taking this one's spool
     /// holds it for a moment, so that is waited for.
-    pub fn open(place: Place) -> Result<Spools, String> {
+    pub fn open(place: Place) -> Result<Spools, AccessError> {
         let started = Instant::now();
         let own = loop {
             match SpoolLock::try_take(&place.spool())? {
@@ -103,12 +104,10 @@ impl Spools {
                     std::thread::sleep(OWN_LOCK_PATIENCE / 20);
                 }
                 None => {
-                    return Err(format!(
-                        "another server named {} is running beside these files (it holds \
-                         {}.lock): give each server sharing the folder its own {INSTANCE_VARIABLE}",
-                        place.instance(),
-                        place.spool().display()
-                    ));
+                    return Err(AccessError::InstanceRunning {
+                        instance: place.instance().to_string(),
+                        spool: place.spool(),
+                    });
                 }
             }
         };
@@ -139,7 +138,7 @@ impl Spools {
                 Ok(Some(mine)) => mine,
                 Ok(None) => continue,
                 Err(why) => {
-                    found.errors.push(why);
+                    found.errors.push(why.to_string());
                     left.insert(path);
                     continue;
                 }
@@ -172,7 +171,7 @@ impl Spools {
     /// `spool` as this server's: as it is when it is already, renamed to a
     /// name of this server's when its owner does not run, None when it does
     /// (or another server took it first).
-    fn take(&self, spool: &Path) -> Result<Option<PathBuf>, String> {
+    fn take(&self, spool: &Path) -> Result<Option<PathBuf>, AccessError> {
         let owner = Place::owner(spool);
         if owner == self.place.spool() {
             return Ok(Some(spool.to_path_buf()));
@@ -185,7 +184,7 @@ impl Spools {
             Ok(()) => Ok(Some(mine)),
             // Taken and sent by another server since the folder was read.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("cannot take {}: {e}", spool.display())),
+            Err(e) => Err(AccessError::file("take", spool)(e)),
         }
     }
 
@@ -198,8 +197,8 @@ impl Spools {
 
     /// Writes `batches` (every one Redis did not take, those of the spools
     /// held included) to this server's own spool; the others held go.
-    pub fn write(&self, batches: &[&Batch]) -> Result<(), String> {
-        let json = serde_json::to_string(batches).map_err(|e| e.to_string())?;
+    pub fn write(&self, batches: &[&Batch]) -> Result<(), AccessError> {
+        let json = serde_json::to_string(batches)?;
         let own = self.place.spool();
         write_private(&own, json.as_bytes())?;
         for path in lock(&self.held).drain(..) {

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::access::AccessError;
 use crate::access::key_file::{create_private, keep_private};
 
 /// Marks a file as a usage file (PRAGMA application_id, "USGE").
@@ -53,21 +54,21 @@ pub fn usage_path(keys: &Path) -> PathBuf {
 
 /// Opens the usage file for writing, creating it (mode 0600) when missing;
 /// waits up to `patience` for another writer.
-pub fn open_file(path: &Path, patience: Duration) -> Result<Connection, String> {
+pub fn open_file(path: &Path, patience: Duration) -> Result<Connection, AccessError> {
     create_private(path)?;
     if let Some(notice) = keep_private(path)? {
         log::warn!("{notice}");
     }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(patience).map_err(|e| e.to_string())?;
-    let fail = |e: rusqlite::Error| format!("cannot write {}: {e}", path.display());
+        .map_err(AccessError::file("open", path))?;
+    conn.busy_timeout(patience)?;
+    let fail = AccessError::file("write", path);
     conn.pragma_update(None, "journal_mode", "WAL")
-        .map_err(fail)?;
+        .map_err(&fail)?;
     // One transaction, so that a reader sees both tables or neither.
     conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;"))
-        .map_err(fail)?;
+        .map_err(&fail)?;
     conn.pragma_update(None, "application_id", USAGE_APPLICATION_ID)
-        .map_err(fail)?;
+        .map_err(&fail)?;
     Ok(conn)
 }

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::access::AccessError;
 use crate::access::keys::KeyRow;
 use crate::access::plan_history::PlanSince;
 use crate::access::usage::counts::Counts;
@@ -27,7 +28,7 @@ impl Period {
     /// `keys usage`'s days, whichever store is read: up to today in `tz`
     /// (an IANA name; None is UTC), and the last `DEFAULT_DAYS` of them
     /// unless told otherwise; a zone that would split hours is refused.
-    pub fn of(from: Option<i64>, to: Option<i64>, tz: Option<&str>) -> Result<Period, String> {
+    pub fn of(from: Option<i64>, to: Option<i64>, tz: Option<&str>) -> Result<Period, AccessError> {
         let zone = match tz {
             Some(name) => Zone::named(name)?,
             None => Zone::utc(),
@@ -86,11 +87,9 @@ pub struct DayLine {
 }
 
 /// Refuses a `--key` that names no key.
-pub fn check_key(keys: &[KeyRow], only: Option<&str>) -> Result<(), String> {
+pub fn check_key(keys: &[KeyRow], only: Option<&str>) -> Result<(), AccessError> {
     match only {
-        Some(id) if !keys.iter().any(|k| k.id == id) => Err(format!(
-            "no key has the id '{id}' (see: area-scoring keys list)"
-        )),
+        Some(id) if !keys.iter().any(|k| k.id == id) => Err(AccessError::UnknownKey(id.to_string())),
         _ => Ok(()),
     }
 }

@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, params};
 
+use crate::access::AccessError;
 use crate::access::redis::conn::Redis;
 use crate::access::redis::usage::SharedUsage;
 use crate::access::usage::counts::Counts;
@@ -189,7 +190,7 @@ impl Usage {
     /// Adds what waits to the usage file, in one transaction, waiting up to
     /// `patience` for another writer. On failure the counts wait on in memory
     /// and the error, with how many requests they are, is returned to log.
-    pub fn flush(&self, patience: Duration) -> Result<(), String> {
+    pub fn flush(&self, patience: Duration) -> Result<(), AccessError> {
         if let Some((shared, _)) = self.shared.get() {
             return self.flush_shared(shared);
         }
@@ -216,10 +217,11 @@ impl Usage {
         };
         let requests = taken.requests();
         self.settle(Some(&taken));
-        Err(format!(
-            "usage of {requests} requests not written to {}: {e}",
-            self.path.display()
-        ))
+        Err(AccessError::UsageNotWritten {
+            requests,
+            path: self.path.clone(),
+            source: Box::new(e),
+        })
     }
 
     /// Takes what waits for a flush, leaving it in view in the flight.
@@ -252,7 +254,7 @@ impl Usage {
     /// `key_id`'s requests on `day`: those every server has written, and
     /// those counted here and not written yet, each once. The file is read
     /// with no lock held, and read again if a flush settled meanwhile.
-    pub fn day(&self, key_id: &str, day: i64) -> Result<Counts, String> {
+    pub fn day(&self, key_id: &str, day: i64) -> Result<Counts, AccessError> {
         if let Some((usage, requests)) = self.shared.get() {
             return Ok(self.day_shared(usage, requests, key_id, day));
         }
@@ -305,9 +307,9 @@ impl Usage {
 }
 
 /// Adds `taken` in one transaction; `committing` runs just before the commit.
-fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> Result<(), String> {
-    let fail = |e: rusqlite::Error| e.to_string();
-    let tx = conn.transaction().map_err(fail)?;
+fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> Result<(), AccessError> {
+    let fail = AccessError::from;
+    let tx = conn.transaction().map_err(&fail)?;
     {
         let added: Vec<String> = NAMES
             .iter()
@@ -320,7 +322,7 @@ fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> R
                 NAMES.join(", "),
                 added.join(", ")
             ))
-            .map_err(fail)?;
+            .map_err(&fail)?;
         let hours = taken
             .keys
             .iter()
@@ -335,21 +337,21 @@ fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> R
                 limited,
                 server
             ])
-            .map_err(fail)?;
+            .map_err(&fail)?;
         }
         let mut used = tx
             .prepare(
                 "INSERT INTO last_used (key_id, at) VALUES (?1, ?2)
                  ON CONFLICT (key_id) DO UPDATE SET at = max(at, excluded.at)",
             )
-            .map_err(fail)?;
+            .map_err(&fail)?;
         for (key_id, key) in &taken.keys {
             used.execute(params![key_id, dates::format_timestamp(key.last_used)])
-                .map_err(fail)?;
+                .map_err(&fail)?;
         }
     }
     committing();
-    tx.commit().map_err(fail)
+    tx.commit().map_err(&fail)
 }
 
 mod shared;

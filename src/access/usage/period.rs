@@ -10,6 +10,7 @@
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
+use crate::access::AccessError;
 use crate::dates::{self, SECONDS_PER_HOUR};
 
 /// The zone of a report's days.
@@ -24,10 +25,8 @@ pub const UTC: &str = "UTC";
 
 impl Zone {
     /// An IANA zone by name (`Africa/Johannesburg`, `UTC`).
-    pub fn named(name: &str) -> Result<Zone, String> {
-        let tz = TimeZone::get(name).map_err(|_| {
-            format!("--tz must be an IANA time zone name such as Africa/Johannesburg, not '{name}'")
-        })?;
+    pub fn named(name: &str) -> Result<Zone, AccessError> {
+        let tz = TimeZone::get(name).map_err(|_| AccessError::Zone(name.to_string()))?;
         Ok(Zone {
             name: name.to_string(),
             tz,
@@ -77,22 +76,17 @@ impl Zone {
 
     /// Refuses a zone whose offset at some hour of the local days `from` to
     /// `to` is not a whole number of hours: its days would split hours.
-    pub fn check_whole_hours(&self, from: i64, to: i64) -> Result<(), String> {
+    pub fn check_whole_hours(&self, from: i64, to: i64) -> Result<(), AccessError> {
         let (start, end) = (self.day_start(from), self.day_start(to + 1));
         let mut at = start.div_euclid(SECONDS_PER_HOUR) * SECONDS_PER_HOUR;
         while at <= end {
             let offset = self.offset(at);
             if offset % SECONDS_PER_HOUR != 0 {
-                let sign = if offset < 0 { '-' } else { '+' };
-                let minutes = offset.abs() / 60;
-                return Err(format!(
-                    "--tz {} is UTC{sign}{:02}:{:02} on {}: usage is counted per UTC hour, so \
-                     days can be cut only in a zone a whole number of hours from UTC",
-                    self.name,
-                    minutes / 60,
-                    minutes % 60,
-                    dates::format_date(self.day_of(at))
-                ));
+                return Err(AccessError::SplitHours {
+                    zone: self.name.clone(),
+                    offset_minutes: offset / 60,
+                    day: dates::format_date(self.day_of(at)),
+                });
             }
             at += SECONDS_PER_HOUR;
         }

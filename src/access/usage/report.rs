@@ -8,6 +8,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, params};
 
+use crate::access::AccessError;
 use crate::access::usage::counts::Counts;
 
 /// How many days `keys usage` and `keys list` cover when not told.
@@ -37,22 +38,21 @@ const DAYS: &str = "SELECT key_id, day AS hour, ok, errors AS client_errors, rat
 /// The usage file opened read-only with the rows of the tables it has, or
 /// None while no server has written it: a file no server of this build
 /// has written yet has only the days.
-fn open(path: &Path) -> Result<Option<(Connection, String)>, String> {
+fn open(path: &Path) -> Result<Option<(Connection, String)>, AccessError> {
     if !path.exists() {
         return Ok(None);
     }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    conn.busy_timeout(READ_PATIENCE)
-        .map_err(|e| e.to_string())?;
+        .map_err(AccessError::file("open", path))?;
+    conn.busy_timeout(READ_PATIENCE)?;
     // A file a server has only just made may not have its tables yet.
-    let has = |table: &str| -> Result<bool, String> {
+    let has = |table: &str| -> Result<bool, AccessError> {
         conn.query_row(
             "SELECT count(*) > 0 FROM sqlite_schema WHERE name = ?1",
             [table],
             |r| r.get(0),
         )
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        .map_err(AccessError::file("read", path))
     };
     let tables: Vec<&str> = [("usage_hours", HOURS), ("usage", DAYS)]
         .into_iter()
@@ -67,11 +67,11 @@ fn open(path: &Path) -> Result<Option<(Connection, String)>, String> {
 
 /// Rows of the UTC days `from` to `to` (inclusive, `YYYY-MM-DD`), of one
 /// key or all, by key then period.
-pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<UsageRow>, String> {
+pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<UsageRow>, AccessError> {
     let Some((conn, both)) = open(path)? else {
         return Ok(Vec::new());
     };
-    let fail = |e: rusqlite::Error| format!("cannot read {}: {e}", path.display());
+    let fail = AccessError::file("read", path);
     // An hour `2026-11-30T23` sorts after its day and before the next. A
     // key named in the statement itself lets SQLite search each table's
     // primary key (`GET /v1/key` reads a day so on every call).
@@ -85,7 +85,7 @@ pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<
              WHERE hour >= ?1 AND hour < ?2 || 'U' {one_key}
              ORDER BY key_id, hour"
         ))
-        .map_err(fail)?;
+        .map_err(&fail)?;
     stmt.query_map(params![from, to, key], |r| {
         Ok(UsageRow {
             key_id: r.get(0)?,
@@ -94,7 +94,7 @@ pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<
         })
     })
     .and_then(Iterator::collect)
-    .map_err(fail)
+    .map_err(&fail)
 }
 
 /// The four counts from column `first` on.
@@ -109,42 +109,42 @@ fn counts_at(r: &rusqlite::Row, first: usize) -> rusqlite::Result<Counts> {
 }
 
 /// Each key's last-used time and its requests from `since` on.
-pub fn summary(path: &Path, since: &str) -> Result<HashMap<String, (Option<String>, u64)>, String> {
+pub fn summary(path: &Path, since: &str) -> Result<HashMap<String, (Option<String>, u64)>, AccessError> {
     let mut out: HashMap<String, (Option<String>, u64)> = HashMap::new();
     let Some((conn, both)) = open(path)? else {
         return Ok(out);
     };
-    let fail = |e: rusqlite::Error| e.to_string();
+    let fail = AccessError::from;
     let mut stmt = conn
         .prepare(&format!(
             "SELECT key_id, sum(ok + client_errors + rate_limited + server_errors)
              FROM ({both}) WHERE hour >= ?1 GROUP BY key_id"
         ))
-        .map_err(fail)?;
+        .map_err(&fail)?;
     let totals = stmt
         .query_map([since], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
         })
-        .map_err(fail)?;
+        .map_err(&fail)?;
     for row in totals {
-        let (key, total) = row.map_err(fail)?;
+        let (key, total) = row.map_err(&fail)?;
         out.entry(key).or_default().1 = total as u64;
     }
     let mut stmt = conn
         .prepare("SELECT key_id, at FROM last_used")
-        .map_err(fail)?;
+        .map_err(&fail)?;
     let used = stmt
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-        .map_err(fail)?;
+        .map_err(&fail)?;
     for row in used {
-        let (key, at) = row.map_err(fail)?;
+        let (key, at) = row.map_err(&fail)?;
         out.entry(key).or_default().0 = Some(at);
     }
     Ok(out)
 }
 
 /// One key's counts of one UTC day, as written so far by every server.
-pub fn day(path: &Path, key_id: &str, day: &str) -> Result<Counts, String> {
+pub fn day(path: &Path, key_id: &str, day: &str) -> Result<Counts, AccessError> {
     let mut counts = Counts::default();
     for row in rows(path, day, day, Some(key_id))? {
         counts.add(row.counts);

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::access::AccessError;
 use super::{Counts, MAX_WAITING, Usage};
 use crate::access::redis::conn::Redis;
 use crate::access::redis::usage::{self as shared, Row, SharedUsage};
@@ -18,7 +19,7 @@ impl Usage {
 
     /// The last flush, at shutdown: with Redis, what it does not take goes
     /// to this server's spool file for the next start.
-    pub fn stop(&self, patience: Duration) -> Result<(), String> {
+    pub fn stop(&self, patience: Duration) -> Result<(), AccessError> {
         let Some((shared, _)) = self.shared.get() else {
             return self.flush(patience);
         };
@@ -29,7 +30,7 @@ impl Usage {
     /// Adds what waits to Redis in numbered batches (access/redis/usage/).
     /// While earlier batches are not taken, new counts wait here, bounded by
     /// `MAX_WAITING` as without Redis, rather than as ever more batches.
-    pub(super) fn flush_shared(&self, shared: &SharedUsage) -> Result<(), String> {
+    pub(super) fn flush_shared(&self, shared: &SharedUsage) -> Result<(), AccessError> {
         shared.send_all()?;
         self.enqueue_waiting(shared);
         shared.send_all()

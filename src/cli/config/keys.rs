@@ -236,7 +236,7 @@ impl Context<'_> {
                     .ok_or_else(|| fail("plans set needs --rpm N or --rpm unlimited".into()))?;
                 PlansAction::Set {
                     plan: plan(name).map_err(&fail)?,
-                    per_minute: plans::parse_limit(&rpm).map_err(&fail)?,
+                    per_minute: plans::parse_limit(&rpm).map_err(|e| fail(e.to_string()))?,
                 }
             }
         };
@@ -321,7 +321,7 @@ fn usage(f: &Flags) -> Result<KeysAction, String> {
     }
     let tz = f.value("--tz");
     if let Some(name) = &tz {
-        crate::access::usage::period::Zone::named(name)?;
+        crate::access::usage::period::Zone::named(name).map_err(|e| e.to_string())?;
     }
     Ok(KeysAction::Usage {
         from,

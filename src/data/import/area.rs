@@ -7,7 +7,7 @@
 //! truth_score, and a history that ends on truth_score.
 
 use super::history::{self, DraftPoint};
-use super::rules::{self, keep};
+use super::rules::{self, Invalid, keep};
 use crate::domain::{dimension_position, round2};
 
 /// How far the weights of an area may be from summing to 1.
@@ -191,7 +191,7 @@ fn weight_sum(drafts: &[DraftDimension]) -> Option<String> {
 }
 
 fn one_dimension(d: &DraftDimension) -> Result<Dimension, Vec<String>> {
-    let name = rules::dimension(&d.name).map_err(|e| vec![e])?;
+    let name = rules::dimension(&d.name).map_err(|e| vec![e.to_string()])?;
     let mut problems = Vec::new();
     let p = &mut problems;
     let score = d
@@ -228,20 +228,19 @@ fn one_dimension(d: &DraftDimension) -> Result<Dimension, Vec<String>> {
 /// truth_score: the weighted sum of the dimensions rounded to 2 decimals by
 /// `round2`, the one rule of the API. A given truth_score is a check: it must
 /// be that value.
-fn truth_score(dims: &[Dimension], given: Option<f64>) -> Result<f64, String> {
+fn truth_score(dims: &[Dimension], given: Option<f64>) -> Result<f64, Invalid> {
     // Summed in DIMENSIONS order, as the seed does, so equal inputs round alike.
     let exact: f64 = dims.iter().map(|d| d.score * d.weight).sum();
     let computed = round2(exact);
     if computed > 10.0 {
-        return Err(format!(
-            "truth_score would be {computed}, above 10: lower the weights"
-        ));
+        return Err(Invalid::TruthAboveTen(computed));
     }
     match given {
-        Some(g) if rules::score("truth_score", g)? != computed => Err(format!(
-            "truth_score {g} is not the weighted sum of the dimensions ({}, which rounds to {computed}, half away from zero)",
-            round(exact, 4)
-        )),
+        Some(given) if rules::score("truth_score", given)? != computed => Err(Invalid::TruthNotSum {
+            given,
+            exact: round(exact, 4),
+            computed,
+        }),
         _ => Ok(computed),
     }
 }

@@ -10,11 +10,11 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::guard::{self, Changes, Found};
-use super::{Checked, Options, check_file};
+use super::{Checked, ImportError, Options, check_file};
 
 /// Checks `file` as `import` would against `db`, and says what it would
 /// change; `Err` when the import would fail, with why.
-pub fn check(db: &Path, file: &Path, options: &Options) -> Result<String, String> {
+pub fn check(db: &Path, file: &Path, options: &Options) -> Result<String, ImportError> {
     let nothing = "nothing was written (--check)";
     let Checked {
         existed, staged, ..
@@ -32,8 +32,10 @@ pub fn check(db: &Path, file: &Path, options: &Options) -> Result<String, String
             db.display()
         ));
     }
-    let diff = Diff::read(&staged.conn, db)
-        .map_err(|e| format!("cannot compare with {}: {e}", db.display()))?;
+    let diff = Diff::read(&staged.conn, db).map_err(|source| ImportError::Compare {
+        db: db.display().to_string(),
+        source,
+    })?;
     let lines = diff.lines();
     let why = guard::too_many(&diff.guarded).join(", and ");
     let report = |verdict: String| {
@@ -47,9 +49,9 @@ pub fn check(db: &Path, file: &Path, options: &Options) -> Result<String, String
         (false, true) => Ok(report(format!(
             "the import would succeed with --allow-shrink, which it needs: the file would {why}"
         ))),
-        (false, false) => Err(report(format!(
+        (false, false) => Err(ImportError::WouldBeRefused(report(format!(
             "the import would be refused without --allow-shrink: the file would {why}"
-        ))),
+        )))),
     }
 }
 

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::area::{Draft, DraftDimension, Row, Span};
 use super::history::DraftPoint;
 use super::json_value::{self, Unreadable, VALUES_MAX};
-use super::{LIST_ITEMS_MAX, ROW_BYTES_MAX, too_long, too_many_items};
+use super::{ImportError, LIST_ITEMS_MAX, ROW_BYTES_MAX, too_long, too_many_items};
 
 const FIELDS: [&str; 11] = [
     "id",
@@ -42,12 +42,15 @@ const NAMED_MAX: usize = 20;
 /// than `ROW_BYTES_MAX` is read to its end without being held, and is its
 /// row's problem. An error reading the file itself (not its content) stops
 /// the reading.
-pub fn each_row(mut input: impl BufRead, mut visit: impl FnMut(Row, Span)) -> Result<(), String> {
+pub fn each_row(
+    mut input: impl BufRead,
+    mut visit: impl FnMut(Row, Span),
+) -> Result<(), ImportError> {
     let mut buf = Vec::new();
     let (mut offset, mut number) = (0u64, 0u64);
     loop {
         let read = next_line(&mut input, &mut buf, number == 0)
-            .map_err(|e| format!("cannot read the file: {e}"))?;
+            .map_err(ImportError::ReadFile)?;
         let Some(line) = read else {
             return Ok(());
         };

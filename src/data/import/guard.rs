@@ -8,6 +8,7 @@ use rusqlite::Connection;
 use crate::data::identity;
 use crate::data::load::Swap;
 use crate::data::previous;
+use crate::data::import::ImportError;
 
 /// The share of the served areas an import may remove without
 /// `--allow-shrink`: a file with fewer areas than this leaves is more
@@ -26,8 +27,11 @@ pub const NAMED_IDS: usize = 5;
 /// attached when there is one): kept out when it holds the same areas or
 /// was made from the same bytes,
 /// refused when it removes or moves too many (unless `allow_shrink`).
-pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<Swap, String> {
-    let sql = |e: rusqlite::Error| format!("cannot compare with {served_db}: {e}");
+pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<Swap, ImportError> {
+    let sql = |source| ImportError::Compare {
+        db: served_db.to_string(),
+        source,
+    };
     let attached: bool = conn
         .query_row(
             "SELECT count(*) > 0 FROM pragma_database_list WHERE name = 'served'",
@@ -52,17 +56,10 @@ pub fn decide(conn: &Connection, allow_shrink: bool, served_db: &str) -> Result<
     if why.is_empty() {
         return Ok(Swap::Replace);
     }
-    Err(refusal(&why, served_db))
-}
-
-/// The message of a refusal for the reasons `too_many` gives.
-fn refusal(why: &[String], served_db: &str) -> String {
-    format!(
-        "refusing to import: the file would {} in {served_db}. Nothing was written. \
-         If that is what you mean, run the import again with --allow-shrink \
-         (the replaced dataset is kept for rollback)",
-        why.join(", and ")
-    )
+    Err(ImportError::TooManyChanged {
+        why,
+        db: served_db.to_string(),
+    })
 }
 
 /// Rows found by a query: how many, and the first `NAMED_IDS`.

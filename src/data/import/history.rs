@@ -2,7 +2,7 @@
 //! ending on truth_score, with each point carried forward over the days
 //! until the next, since the database and the API keep one score per day.
 
-use super::rules::{self, keep};
+use super::rules::{self, Invalid, keep};
 use crate::dates;
 
 /// A point of an area's history as the file gives it, not yet checked.
@@ -51,7 +51,7 @@ pub fn points(
     let end = match updated_at.map(rules::timestamp) {
         Some(Ok(end)) => end,
         Some(Err(e)) => {
-            problems.push(e);
+            problems.push(e.to_string());
             return Err(problems);
         }
         None => match days.last() {
@@ -93,14 +93,15 @@ fn against_update(days: &[(i64, f64)], end_day: i64, updated_at: &str, now: i64)
 /// The stored history: a point on updated_at's date must equal truth_score,
 /// and when there is none the importer adds it. Returns (updated_at, first
 /// day, one score per day).
-pub fn end_on_truth(p: Points, truth: f64) -> Result<(String, i64, Vec<f64>), String> {
+pub fn end_on_truth(p: Points, truth: f64) -> Result<(String, i64, Vec<f64>), Invalid> {
     let mut days = p.days;
     match days.last() {
         Some(&(day, score)) if day == p.end_day && score != truth => {
-            return Err(format!(
-                "the last history point ({}: {score}) must equal truth_score {truth}; fix it, or give a later updated_at so that the importer adds the truth_score point",
-                dates::format_date(day)
-            ));
+            return Err(Invalid::LastPointNotTruth {
+                day: dates::format_date(day),
+                score,
+                truth,
+            });
         }
         Some(&(day, _)) if day == p.end_day => {}
         _ => days.push((p.end_day, truth)),

@@ -26,6 +26,7 @@
 mod area;
 mod check;
 mod csv;
+mod error;
 mod from_jsonl;
 pub mod guard;
 mod history;
@@ -53,6 +54,7 @@ use crate::dates;
 use area::{Area, Span};
 pub use check::check;
 pub use csv::CsvOptions;
+pub use error::ImportError;
 use region::Region;
 use staging::{Format, Rereader, Staged};
 
@@ -110,7 +112,7 @@ struct Checked {
 
 /// The checking pass over `file`, against the database `db` it would
 /// replace: every problem of every row, or the staged rows.
-fn check_file(db: &Path, file: &Path, options: &Options) -> Result<Checked, String> {
+fn check_file(db: &Path, file: &Path, options: &Options) -> Result<Checked, ImportError> {
     let format = format_of(file)?;
     let (input, before) = open_regular(file)?;
     let existed = check_target(db)?;
@@ -123,8 +125,11 @@ fn check_file(db: &Path, file: &Path, options: &Options) -> Result<Checked, Stri
     };
     let now = dates::now_unix();
     let staged = staging::check(format, BufReader::new(&input), now, csv, region)
-        .map_err(|e| format!("{}: {e}", file.display()))?
-        .map_err(|problems| problems.report(file))?;
+        .map_err(|e| ImportError::InFile {
+            file: file.to_path_buf(),
+            source: Box::new(e),
+        })?
+        .map_err(|problems| ImportError::Problems(problems.report(file)))?;
     Ok(Checked {
         input,
         before,
@@ -135,7 +140,7 @@ fn check_file(db: &Path, file: &Path, options: &Options) -> Result<Checked, Stri
     })
 }
 
-pub fn run(db: &Path, file: &Path, options: &Options) -> Result<String, String> {
+pub fn run(db: &Path, file: &Path, options: &Options) -> Result<String, ImportError> {
     let Checked {
         input,
         before,
@@ -144,7 +149,10 @@ pub fn run(db: &Path, file: &Path, options: &Options) -> Result<String, String> 
         now,
         source,
     } = check_file(db, file, options)?;
-    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
+    let cannot_read = |source| ImportError::Read {
+        path: file.to_path_buf(),
+        source,
+    };
     let fill = |writer: &mut AreaWriter| {
         write(writer, &staged, &input, now)?;
         // The rows were read twice: a file changed in between is refused
@@ -152,10 +160,7 @@ pub fn run(db: &Path, file: &Path, options: &Options) -> Result<String, String> 
         let after = input.metadata().map_err(cannot_read)?;
         match (after.len(), after.modified().ok()) == (before.len(), before.modified().ok()) {
             true => Ok(()),
-            false => Err(format!(
-                "{} changed while it was imported; nothing was imported and the database is unchanged",
-                file.display()
-            )),
+            false => Err(ImportError::ChangedWhileImported(file.to_path_buf())),
         }
     };
     let shown = db.display().to_string();
@@ -203,7 +208,7 @@ fn summary(db: &Path, file: &Path, built: &load::Built, existed: bool, staged: &
 }
 
 /// The format of the file's extension: .csv, .jsonl or .ndjson (any case).
-fn format_of(file: &Path) -> Result<Format, String> {
+fn format_of(file: &Path) -> Result<Format, ImportError> {
     let extension = file
         .extension()
         .and_then(|e| e.to_str())
@@ -211,10 +216,7 @@ fn format_of(file: &Path) -> Result<Format, String> {
     match extension.as_deref() {
         Some("csv") => Ok(Format::Csv),
         Some("jsonl" | "ndjson") => Ok(Format::Jsonl),
-        _ => Err(format!(
-            "cannot tell the format of {}: name it .csv (CSV) or .jsonl / .ndjson (JSON Lines); see docs/import.md",
-            file.display()
-        )),
+        _ => Err(ImportError::UnknownFormat(file.to_path_buf())),
     }
 }
 
@@ -223,8 +225,11 @@ fn format_of(file: &Path) -> Result<Format, String> {
 /// twice, and reading one may never end. The type is checked before the
 /// open, which would wait for a FIFO's writer, and again on what was opened
 /// (without waiting, O_NONBLOCK), in case the name was swapped in between.
-fn open_regular(file: &Path) -> Result<(File, Metadata), String> {
-    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
+fn open_regular(file: &Path) -> Result<(File, Metadata), ImportError> {
+    let cannot_read = |source| ImportError::Read {
+        path: file.to_path_buf(),
+        source,
+    };
     let named = std::fs::metadata(file).map_err(cannot_read)?;
     not_regular(file, &named)?;
     let input = OpenOptions::new()
@@ -235,52 +240,38 @@ fn open_regular(file: &Path) -> Result<(File, Metadata), String> {
     let opened = input.metadata().map_err(cannot_read)?;
     not_regular(file, &opened)?;
     if (opened.dev(), opened.ino()) != (named.dev(), named.ino()) {
-        return Err(format!(
-            "{} changed while it was opened; nothing was imported and the database is unchanged",
-            file.display()
-        ));
+        return Err(ImportError::ChangedWhileOpened(file.to_path_buf()));
     }
     Ok((input, opened))
 }
 
-fn not_regular(file: &Path, meta: &Metadata) -> Result<(), String> {
+fn not_regular(file: &Path, meta: &Metadata) -> Result<(), ImportError> {
     if meta.is_dir() {
-        return Err(format!("cannot read {}: it is a directory", file.display()));
+        return Err(ImportError::Directory(file.to_path_buf()));
     }
     if !meta.is_file() {
-        return Err(format!(
-            "cannot import {}: it is not a regular file (a pipe, a socket or a device); \
-             import reads the file twice, so decompress or copy it to a file first",
-            file.display()
-        ));
+        return Err(ImportError::NotRegular(file.to_path_buf()));
     }
     Ok(())
 }
 
 /// Whether the database exists; refuses to replace a file that is not an
 /// area-scoring database, which is not ours to overwrite.
-fn check_target(db: &Path) -> Result<bool, String> {
+fn check_target(db: &Path) -> Result<bool, ImportError> {
     if !db.exists() {
         return Ok(false);
     }
     if db.is_dir() {
-        return Err(format!(
-            "{} is a directory, not a database file",
-            db.display()
-        ));
+        return Err(ImportError::TargetDirectory(db.to_path_buf()));
     }
     // An older schema is fine: the file is written anew.
-    db::check_versions(db, db::OLDEST_VERSION..=db::SCHEMA_VERSION).map_err(|why| {
+    db::check_versions(db, db::OLDEST_VERSION..=db::SCHEMA_VERSION).map_err(|source| {
         let back = crate::data::previous::previous_path(db);
-        let hint = match back.is_file() {
-            true => format!(
-                "; if a wrong file was put there, `area-scoring rollback --db {}` puts back {}",
-                db.display(),
-                back.display()
-            ),
-            false => String::new(),
-        };
-        format!("refusing to replace {}: {why}{hint}", db.display())
+        ImportError::NotReplaceable {
+            db: db.to_path_buf(),
+            source,
+            previous: back.is_file().then_some(back),
+        }
     })?;
     Ok(true)
 }
@@ -317,24 +308,19 @@ fn write(
     staged: &Staged,
     input: &(impl Spans + ?Sized),
     now: i64,
-) -> Result<(), String> {
+) -> Result<(), ImportError> {
     let mut buf = Vec::new();
     let mut rows = staged.layout.rereader();
     let mut written = 0;
     staged.each_in_id_order(|span| {
         let area = area_at(&mut rows, input, span, now, &mut buf)?;
         written += 1;
-        writer.add(&new_area(&area, &dimensions(&area)))
+        Ok(writer.add(&new_area(&area, &dimensions(&area)))?)
     })?;
     match written == staged.areas {
         true => Ok(()),
-        false => Err(changed()),
+        false => Err(ImportError::RowsChanged),
     }
-}
-
-fn changed() -> String {
-    "the file changed while it was imported; nothing was imported and the database is unchanged"
-        .into()
 }
 
 /// The checked area whose row lies at `span`.
@@ -344,16 +330,16 @@ fn area_at(
     span: Span,
     now: i64,
     buf: &mut Vec<u8>,
-) -> Result<Area, String> {
+) -> Result<Area, ImportError> {
     input
         .read_span(span, buf)
-        .map_err(|e| format!("cannot read the file again: {e}"))?;
+        .map_err(ImportError::ReadAgain)?;
     let row = rows.row_at(buf);
     let draft = row
         .draft
         .filter(|_| row.problems.is_empty())
-        .ok_or_else(changed)?;
-    area::check(&draft, now).map_err(|_| changed())
+        .ok_or(ImportError::RowsChanged)?;
+    area::check(&draft, now).map_err(|_| ImportError::RowsChanged)
 }
 
 fn dimensions(a: &Area) -> Vec<DimensionScore> {

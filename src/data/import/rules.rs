@@ -8,6 +8,76 @@ use crate::dates;
 use crate::domain::{DIMENSIONS, PROVINCES, RESERVED_AREA_IDS, round2};
 use crate::search::words::fold;
 
+/// A value the rules refuse, with the message that says what is allowed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Invalid {
+    #[error("id '{0}' is reserved: /v1/areas/{0} is an endpoint of the API, not an area")]
+    ReservedId(String),
+    #[error(
+        "id '{0}' is not a slug: use 1 to {MAX_ID} lowercase letters a-z and digits, in runs joined by single hyphens"
+    )]
+    NotSlug(String),
+    /// `closest`: the slug within a few edits, when one is.
+    #[error(
+        "province '{given}' is not one of {} (or its display name, like Western Cape, or an abbreviation, like KZN){}",
+        PROVINCES.map(|(s, _)| s).join(", "),
+        .closest.map_or(String::new(), |s| format!("; did you mean {s}?"))
+    )]
+    UnknownProvince {
+        given: String,
+        closest: Option<&'static str>,
+    },
+    #[error("{0} is empty")]
+    Empty(String),
+    #[error("{0} is longer than {MAX_TEXT} characters")]
+    TooLong(String),
+    #[error("{0} holds a control character (tab, newline, ...)")]
+    ControlCharacter(String),
+    #[error("other_names holds {0} names; at most {MAX_OTHER_NAMES} are allowed")]
+    TooManyOtherNames(usize),
+    #[error("other_names[{0}] holds no letter or digit")]
+    NoLetter(usize),
+    #[error("{field} must be from -{limit} to {limit}, not {value}")]
+    Coordinate {
+        field: String,
+        limit: f64,
+        value: f64,
+    },
+    #[error("{field} must be from 0 to 10, not {value}")]
+    Score { field: String, value: f64 },
+    #[error("{field} must be greater than 0 and at most 1, not {value}")]
+    Weight { field: String, value: f64 },
+    #[error("unknown dimension '{}': the dimensions are {}", .0, DIMENSIONS.join(", "))]
+    UnknownDimension(String),
+    #[error("{0} has an empty source identifier")]
+    EmptySource(String),
+    #[error(
+        "{field}: source '{value}' must be 1 to {MAX_SOURCE} characters without spaces, ';' or ','"
+    )]
+    Source { field: String, value: String },
+    #[error("{field} '{value}' is not a real date of the form YYYY-MM-DD")]
+    Date { field: String, value: String },
+    #[error(
+        "updated_at '{0}' must be YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), a real date and time"
+    )]
+    Timestamp(String),
+    #[error("truth_score would be {0}, above 10: lower the weights")]
+    TruthAboveTen(f64),
+    /// `exact`: the weighted sum to 4 decimals, `computed` as it rounds.
+    #[error(
+        "truth_score {given} is not the weighted sum of the dimensions ({exact}, which rounds to {computed}, half away from zero)"
+    )]
+    TruthNotSum {
+        given: f64,
+        exact: f64,
+        computed: f64,
+    },
+    #[error(
+        "the last history point ({day}: {score}) must equal truth_score {truth}; fix it, or give a later updated_at so that the importer adds the truth_score point"
+    )]
+    LastPointNotTruth { day: String, score: f64, truth: f64 },
+}
+
 /// Longest id, name, municipality and source identifier accepted.
 pub const MAX_ID: usize = 64;
 pub const MAX_TEXT: usize = 200;
@@ -15,22 +85,18 @@ pub const MAX_SOURCE: usize = 100;
 
 /// An area id: lowercase ASCII letters and digits in runs joined by single
 /// hyphens, 1 to 64 characters (the form the API's paths and the seed use).
-pub fn slug(id: &str) -> Result<String, String> {
+pub fn slug(id: &str) -> Result<String, Invalid> {
     let well_formed = !id.is_empty()
         && id.len() <= MAX_ID
         && id.split('-').all(|run| {
             !run.is_empty() && run.bytes().all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9'))
         });
     if RESERVED_AREA_IDS.contains(&id) {
-        Err(format!(
-            "id '{id}' is reserved: /v1/areas/{id} is an endpoint of the API, not an area"
-        ))
+        Err(Invalid::ReservedId(id.to_string()))
     } else if well_formed {
         Ok(id.to_string())
     } else {
-        Err(format!(
-            "id '{id}' is not a slug: use 1 to {MAX_ID} lowercase letters a-z and digits, in runs joined by single hyphens"
-        ))
+        Err(Invalid::NotSlug(id.to_string()))
     }
 }
 
@@ -56,7 +122,7 @@ const PROVINCE_SUGGESTION_EDITS: usize = 3;
 /// (`KWAZULU NATAL`, `north_west`), or a common abbreviation (`KZN`, `WC`), as
 /// spreadsheets are typed. Returns (slug, display name) from `PROVINCES`; an
 /// unknown one names the closest slug when it is close.
-pub fn province(given: &str) -> Result<(&'static str, &'static str), String> {
+pub fn province(given: &str) -> Result<(&'static str, &'static str), Invalid> {
     let key = province_key(given);
     let slug = PROVINCE_ABBREVIATIONS
         .iter()
@@ -65,7 +131,6 @@ pub fn province(given: &str) -> Result<(&'static str, &'static str), String> {
     if let Some(found) = PROVINCES.iter().find(|(s, _)| *s == slug) {
         return Ok(*found);
     }
-    let all: Vec<&str> = PROVINCES.iter().map(|(s, _)| *s).collect();
     // The nearest slug, or the slug of the nearest abbreviation ("KZM"),
     // within a few edits.
     let slugs = PROVINCES.iter().map(|(s, _)| (edits(&key, s), *s));
@@ -77,11 +142,10 @@ pub fn province(given: &str) -> Result<(&'static str, &'static str), String> {
         .chain(abbreviations)
         .min()
         .filter(|(d, _)| *d <= PROVINCE_SUGGESTION_EDITS && !key.is_empty());
-    let suggestion = closest.map_or(String::new(), |(_, s)| format!("; did you mean {s}?"));
-    Err(format!(
-        "province '{given}' is not one of {} (or its display name, like Western Cape, or an abbreviation, like KZN){suggestion}",
-        all.join(", ")
-    ))
+    Err(Invalid::UnknownProvince {
+        given: given.to_string(),
+        closest: closest.map(|(_, s)| s),
+    })
 }
 
 /// A province as compared: lowercase, its words joined by single hyphens,
@@ -116,18 +180,16 @@ fn edits(a: &str, b: &str) -> usize {
 
 /// A display text (name, municipality): surrounding whitespace dropped, then
 /// 1 to 200 characters with no control characters.
-pub fn text(field: &str, value: &str) -> Result<String, String> {
+pub fn text(field: &str, value: &str) -> Result<String, Invalid> {
     let value = value.trim();
     if value.is_empty() {
-        return Err(format!("{field} is empty"));
+        return Err(Invalid::Empty(field.to_string()));
     }
     if value.chars().count() > MAX_TEXT {
-        return Err(format!("{field} is longer than {MAX_TEXT} characters"));
+        return Err(Invalid::TooLong(field.to_string()));
     }
     if value.chars().any(char::is_control) {
-        return Err(format!(
-            "{field} holds a control character (tab, newline, ...)"
-        ));
+        return Err(Invalid::ControlCharacter(field.to_string()));
     }
     Ok(value.to_string())
 }
@@ -140,12 +202,9 @@ const _: () =
 /// An area's other names: each a display text (`text`), at most
 /// `MAX_OTHER_NAMES` of them. A name that folds (search/words/fold.rs) to the
 /// area's name, or to a name before it, says nothing new and is dropped.
-pub fn other_names(values: &[String], name: Option<&str>) -> Result<Vec<String>, String> {
+pub fn other_names(values: &[String], name: Option<&str>) -> Result<Vec<String>, Invalid> {
     if values.len() > MAX_OTHER_NAMES {
-        return Err(format!(
-            "other_names holds {} names; at most {MAX_OTHER_NAMES} are allowed",
-            values.len()
-        ));
+        return Err(Invalid::TooManyOtherNames(values.len()));
     }
     let mut seen: Vec<String> = name.map(fold::key).into_iter().collect();
     let mut kept = Vec::new();
@@ -153,7 +212,7 @@ pub fn other_names(values: &[String], name: Option<&str>) -> Result<Vec<String>,
         let value = text(&format!("other_names[{i}]"), value)?;
         let key = fold::key(&value);
         if key.is_empty() {
-            return Err(format!("other_names[{i}] holds no letter or digit"));
+            return Err(Invalid::NoLetter(i));
         }
         if !seen.contains(&key) {
             seen.push(key);
@@ -164,23 +223,28 @@ pub fn other_names(values: &[String], name: Option<&str>) -> Result<Vec<String>,
 }
 
 /// A coordinate within -limit..=limit (90 for lat, 180 for lng).
-pub fn coordinate(field: &str, value: f64, limit: f64) -> Result<f64, String> {
+pub fn coordinate(field: &str, value: f64, limit: f64) -> Result<f64, Invalid> {
     if value.is_finite() && (-limit..=limit).contains(&value) {
         Ok(value)
     } else {
-        Err(format!(
-            "{field} must be from -{limit} to {limit}, not {value}"
-        ))
+        Err(Invalid::Coordinate {
+            field: field.to_string(),
+            limit,
+            value,
+        })
     }
 }
 
 /// A score, rounded to 2 decimals by `round2` (so 4.8999999999999995 from
 /// float maths is 4.9), then from 0 to 10, as the API promises for every score.
-pub fn score(field: &str, value: f64) -> Result<f64, String> {
+pub fn score(field: &str, value: f64) -> Result<f64, Invalid> {
     // Adding 0.0 turns the -0.0 that rounding -0.004 gives into 0.
     let rounded = round2(value) + 0.0;
     if !(rounded.is_finite() && (0.0..=10.0).contains(&rounded)) {
-        return Err(format!("{field} must be from 0 to 10, not {value}"));
+        return Err(Invalid::Score {
+            field: field.to_string(),
+            value,
+        });
     }
     Ok(rounded)
 }
@@ -192,59 +256,54 @@ pub fn needs_rounding(value: f64) -> bool {
 }
 
 /// A dimension weight: greater than 0 and at most 1 (its share of truth_score).
-pub fn weight(field: &str, value: f64) -> Result<f64, String> {
+pub fn weight(field: &str, value: f64) -> Result<f64, Invalid> {
     if value.is_finite() && value > 0.0 && value <= 1.0 {
         Ok(value)
     } else {
-        Err(format!(
-            "{field} must be greater than 0 and at most 1, not {value}"
-        ))
+        Err(Invalid::Weight {
+            field: field.to_string(),
+            value,
+        })
     }
 }
 
 /// One of the seven dimension names, as the static name the writer stores.
-pub fn dimension(name: &str) -> Result<&'static str, String> {
+pub fn dimension(name: &str) -> Result<&'static str, Invalid> {
     DIMENSIONS
         .iter()
         .find(|d| **d == name)
         .copied()
-        .ok_or_else(|| {
-            format!(
-                "unknown dimension '{name}': the dimensions are {}",
-                DIMENSIONS.join(", ")
-            )
-        })
+        .ok_or_else(|| Invalid::UnknownDimension(name.to_string()))
 }
 
 /// A source identifier: 1 to 100 visible characters, none of them a space, `;`
 /// or `,`, so that every identifier can be written in either format unquoted.
-pub fn source(field: &str, value: &str) -> Result<String, String> {
+pub fn source(field: &str, value: &str) -> Result<String, Invalid> {
     if value.is_empty() {
-        return Err(format!("{field} has an empty source identifier"));
+        return Err(Invalid::EmptySource(field.to_string()));
     }
     let bad = |c: char| c.is_whitespace() || c.is_control() || c == ';' || c == ',';
     if value.chars().count() > MAX_SOURCE || value.chars().any(bad) {
-        return Err(format!(
-            "{field}: source '{value}' must be 1 to {MAX_SOURCE} characters without spaces, ';' or ','"
-        ));
+        return Err(Invalid::Source {
+            field: field.to_string(),
+            value: value.to_string(),
+        });
     }
     Ok(value.to_string())
 }
 
 /// A calendar date `YYYY-MM-DD` that exists; returns its day number.
-pub fn date(field: &str, value: &str) -> Result<i64, String> {
-    dates::parse_date(value)
-        .ok_or_else(|| format!("{field} '{value}' is not a real date of the form YYYY-MM-DD"))
+pub fn date(field: &str, value: &str) -> Result<i64, Invalid> {
+    dates::parse_date(value).ok_or_else(|| Invalid::Date {
+        field: field.to_string(),
+        value: value.to_string(),
+    })
 }
 
 /// updated_at: `YYYY-MM-DD` (midnight) or `YYYY-MM-DDTHH:MM:SSZ`, in UTC.
 /// Returns the day number and the ISO 8601 form the API serves.
-pub fn timestamp(value: &str) -> Result<(i64, String), String> {
-    let refuse = || {
-        format!(
-            "updated_at '{value}' must be YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), a real date and time"
-        )
-    };
+pub fn timestamp(value: &str) -> Result<(i64, String), Invalid> {
+    let refuse = || Invalid::Timestamp(value.to_string());
     let (day_text, time) = match value.split_once('T') {
         None => (value, "00:00:00"),
         Some((d, t)) => (d, t.strip_suffix('Z').ok_or_else(refuse)?),
@@ -278,8 +337,8 @@ pub fn decimal(text: &str) -> Option<f64> {
 }
 
 /// The value of `r`, or None with its message added to `problems`.
-pub(super) fn keep<T>(problems: &mut Vec<String>, r: Result<T, String>) -> Option<T> {
-    r.map_err(|e| problems.push(e)).ok()
+pub(super) fn keep<T>(problems: &mut Vec<String>, r: Result<T, Invalid>) -> Option<T> {
+    r.map_err(|e| problems.push(e.to_string())).ok()
 }
 
 #[cfg(test)]

@@ -6,13 +6,16 @@ use std::fs::File;
 use std::io::{Seek, SeekFrom};
 use std::path::Path;
 
-use super::CsvOptions;
+use super::{CsvOptions, ImportError};
 use crate::data::identity::{self, Source};
 
 /// The source of `input`, the opened `file`, hashed from its first byte to
 /// its last; `input` is left at its start for the reading that follows.
-pub fn of(file: &Path, mut input: &File, csv: &CsvOptions) -> Result<Source, String> {
-    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
+pub fn of(file: &Path, mut input: &File, csv: &CsvOptions) -> Result<Source, ImportError> {
+    let cannot_read = |source| ImportError::Read {
+        path: file.to_path_buf(),
+        source,
+    };
     input.seek(SeekFrom::Start(0)).map_err(cannot_read)?;
     let sha256 = identity::sha256_of(input).map_err(cannot_read)?;
     input.seek(SeekFrom::Start(0)).map_err(cannot_read)?;

@@ -13,6 +13,7 @@ use rusqlite::{Connection, params};
 use super::area::{self, Row, Span};
 use super::csv::{self as from_csv, CsvOptions};
 use super::from_jsonl;
+use super::ImportError;
 use super::problems::{DUPLICATE, Problems, READING, RULES};
 use super::province_extents;
 use super::region::Region;
@@ -83,9 +84,9 @@ impl Staged {
     /// `AreaWriter` needs; stops at the first error.
     pub fn each_in_id_order(
         &self,
-        mut visit: impl FnMut(Span) -> Result<(), String>,
-    ) -> Result<(), String> {
-        let sql = |e: rusqlite::Error| format!("cannot read the checked rows back: {e}");
+        mut visit: impl FnMut(Span) -> Result<(), ImportError>,
+    ) -> Result<(), ImportError> {
+        let sql = ImportError::StagedRows;
         let mut stmt = self
             .conn
             .prepare("SELECT start, len FROM staged ORDER BY id")
@@ -111,12 +112,12 @@ pub fn check(
     now: i64,
     csv: &CsvOptions,
     region: &Region,
-) -> Result<Result<Staged, Problems>, String> {
+) -> Result<Result<Staged, Problems>, ImportError> {
     if format == Format::Jsonl && *csv != CsvOptions::default() {
-        return Err("--ignore-column, --delimiter and --decimal-comma are for CSV files".into());
+        return Err(ImportError::CsvOptionsForJsonl);
     }
-    let conn = temporary_database().map_err(|e| format!("cannot stage the import: {e}"))?;
-    let sql = |e: rusqlite::Error| format!("cannot stage the import: {e}");
+    let sql = ImportError::Stage;
+    let conn = temporary_database().map_err(sql)?;
     let mut problems = Problems::default();
     let mut warnings = Warnings::default();
     let (mut areas, mut rounded) = (0usize, 0usize);

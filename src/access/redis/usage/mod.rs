@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 pub use super::batch::{Batch, Row};
+use crate::access::AccessError;
 use super::conn::Redis;
 use super::spools::{Found, Spools};
 use crate::access::usage::counts::Counts;
@@ -49,7 +50,7 @@ return 1
 
 /// One key's requests of one day in a batch.
 /// Sends one batch; Ok(false) when it had been applied already.
-pub fn send(redis: &Redis, batch: &Batch) -> Result<bool, String> {
+pub fn send(redis: &Redis, batch: &Batch) -> Result<bool, AccessError> {
     let script = redis::Script::new(FLUSH);
     let mut call = script.key(FLUSHED);
     call.key(USAGE)
@@ -63,9 +64,7 @@ pub fn send(redis: &Redis, batch: &Batch) -> Result<bool, String> {
         }
         call.arg(r.last_used);
     }
-    redis
-        .call(|c| call.invoke::<i64>(c))
-        .map(|applied| applied == 1)
+    Ok(redis.call(|c| call.invoke::<i64>(c))? == 1)
 }
 
 /// A server's batches not yet taken by Redis.
@@ -82,7 +81,7 @@ pub struct SharedUsage {
 impl SharedUsage {
     /// Starts with the batches of every spool in the folder that no live
     /// server holds; what was found is in the returned `Found`.
-    pub fn new(redis: Arc<Redis>, spools: Spools) -> Result<(SharedUsage, Found), String> {
+    pub fn new(redis: Arc<Redis>, spools: Spools) -> Result<(SharedUsage, Found), AccessError> {
         let mut found = spools.take_all();
         let queue = std::mem::take(&mut found.batches).into();
         let usage = SharedUsage {
@@ -115,7 +114,7 @@ impl SharedUsage {
     /// does not take. Once all are in, takes the spools other servers left
     /// in the folder meanwhile and sends those too. The queue is not held
     /// while Redis is asked, so that requests reading it never wait for Redis.
-    pub fn send_all(&self) -> Result<(), String> {
+    pub fn send_all(&self) -> Result<(), AccessError> {
         let _one = self.sending.lock().unwrap_or_else(|p| p.into_inner());
         loop {
             let front = self
@@ -137,9 +136,10 @@ impl SharedUsage {
             if let Err(e) = send(&self.redis, &batch) {
                 let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
                 let requests: u64 = queue.iter().map(requests).sum();
-                return Err(format!(
-                    "usage of {requests} requests not added to Redis: {e}"
-                ));
+                return Err(AccessError::UsageNotSent {
+                    requests,
+                    source: Box::new(e),
+                });
             }
             self.queue
                 .lock()
@@ -157,7 +157,7 @@ impl SharedUsage {
 
     /// The last send, at shutdown: what Redis does not take goes to this
     /// server's spool (0600) for the next start, of whichever server.
-    pub fn stop(&self) -> Result<(), String> {
+    pub fn stop(&self) -> Result<(), AccessError> {
         let done = self.send_all().or_else(|why| {
             log::warn!("{why}");
             self.spool()
@@ -167,7 +167,7 @@ impl SharedUsage {
     }
 
     /// Writes the batches Redis did not take to this server's spool (0600).
-    fn spool(&self) -> Result<(), String> {
+    fn spool(&self) -> Result<(), AccessError> {
         let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
         self.spools.write(&queue.iter().collect::<Vec<_>>())?;
         log::warn!(

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use redis::Commands;
 
+use crate::access::AccessError;
 use super::{LAST_USED, USAGE};
 use crate::access::redis::conn::Redis;
 use crate::access::usage::counts::{Counts, NAMES};
@@ -26,7 +27,7 @@ fn add_named(counts: &mut Counts, name: &str, n: u64) {
 }
 
 /// Every (key, hour or day) with its counts.
-fn all(redis: &Redis) -> Result<HashMap<(String, String), Counts>, String> {
+fn all(redis: &Redis) -> Result<HashMap<(String, String), Counts>, AccessError> {
     let fields: HashMap<String, u64> = redis.call(|c| c.hgetall(USAGE))?;
     let mut out: HashMap<(String, String), Counts> = HashMap::new();
     for (field, n) in fields {
@@ -47,7 +48,7 @@ pub fn rows(
     from: &str,
     to: &str,
     key: Option<&str>,
-) -> Result<Vec<UsageRow>, String> {
+) -> Result<Vec<UsageRow>, AccessError> {
     // An hour `2026-11-30T23` sorts after its day and before the next.
     let until = format!("{to}U");
     let mut rows: Vec<UsageRow> = all(redis)?
@@ -69,7 +70,7 @@ pub fn rows(
 pub fn summary(
     redis: &Redis,
     since: &str,
-) -> Result<HashMap<String, (Option<String>, u64)>, String> {
+) -> Result<HashMap<String, (Option<String>, u64)>, AccessError> {
     let mut out: HashMap<String, (Option<String>, u64)> = HashMap::new();
     for ((key, period), c) in all(redis)? {
         if period.as_str() >= since {
@@ -86,7 +87,7 @@ pub fn summary(
 /// One key's counts of one UTC day (`YYYY-MM-DD`), as every server has
 /// added them so far: its hours', and the day's own from builds that
 /// counted per day.
-pub fn day(redis: &Redis, key_id: &str, day: &str) -> Result<Counts, String> {
+pub fn day(redis: &Redis, key_id: &str, day: &str) -> Result<Counts, AccessError> {
     let mut fields: Vec<(String, &str)> = Vec::new();
     for hour in 0..24 {
         for name in NAMES {

@@ -13,7 +13,7 @@ use std::io::{BufRead, Cursor, SeekFrom};
 use csv::{ByteRecord, Position, ReaderBuilder, StringRecord, Trim};
 
 use super::area::{Draft, DraftDimension, Row, Span};
-use super::{ROW_BYTES_MAX, too_long};
+use super::{ImportError, ROW_BYTES_MAX, too_long};
 use crate::domain::DIMENSIONS;
 use cells::{Decimals, history, iso_date, list, other_names};
 use records::{FIELDS_MAX, Next, Read, Records};
@@ -94,9 +94,9 @@ pub fn each_row(
     input: impl BufRead,
     options: &CsvOptions,
     mut visit: impl FnMut(Row, Span),
-) -> Result<Option<Header>, String> {
+) -> Result<Option<Header>, ImportError> {
     let mut input = input;
-    let cannot_read = |e: std::io::Error| format!("cannot read the file: {e}");
+    let cannot_read = ImportError::ReadFile;
     if let Some(problem) = encoding::utf16(input.fill_buf().map_err(cannot_read)?) {
         visit(unread(0, vec![problem]), Span::NONE);
         return Ok(None);
