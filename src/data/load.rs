@@ -33,12 +33,12 @@ pub const SCHEMA: &str = include_str!("../../schema.sql");
 /// Writes a new database at `path` with the areas `fill` adds, recording
 /// `source` as where they came from (identity.rs). An existing file is
 /// refused unless `force`; then it is replaced only once the new one is complete.
-pub fn create_database<E: From<DataError>>(
+pub fn create_database(
     path: &Path,
     force: bool,
     source: &Source,
-    fill: impl FnOnce(&mut AreaWriter) -> Result<(), E>,
-) -> Result<i64, E> {
+    fill: impl FnOnce(&mut AreaWriter) -> Result<(), DataError>,
+) -> Result<i64, DataError> {
     replace_database(path, force, source, fill, |_| Ok(Swap::Replace)).map(|built| built.count)
 }
 

@@ -139,12 +139,13 @@ mod tests {
     fn half_hour_zones_and_unknown_names_are_refused() {
         let kolkata = Zone::named("Asia/Kolkata").unwrap();
         let (from, to) = dates::parse_month("2026-11").unwrap();
-        let why = kolkata.check_whole_hours(from, to).unwrap_err();
+        let why = kolkata.check_whole_hours(from, to).unwrap_err().to_string();
         assert!(
             why.contains("UTC+05:30") && why.contains("whole number of hours"),
             "{why}"
         );
         let why = Zone::named("Mars/Olympus").unwrap_err();
-        assert!(why.contains("'Mars/Olympus'"), "{why}");
+        assert!(matches!(why, AccessError::Zone(_)), "{why}");
+        assert!(why.to_string().contains("'Mars/Olympus'"), "{why}");
     }
 }

@@ -251,7 +251,7 @@ mod tests {
         usage.enqueue(vec![row("key_a", 2), row("key_b", 1)]);
         assert_eq!(usage.batches(), 2, "an empty flush makes no batch");
         let why = usage.send_all().unwrap_err();
-        assert!(why.contains("usage of 9 requests"), "{why}");
+        assert!(matches!(why, AccessError::UsageNotSent { requests: 9, .. }), "{why}");
         assert_eq!(usage.waiting("key_a", "2026-11-26").ok, 5);
         usage.stop().unwrap();
         let mode = std::fs::metadata(&spool).unwrap().permissions().mode() & 0o777;
