@@ -11,7 +11,8 @@
 //! - `access`: API keys, plans and rate limits;
 //! - `data`: database files, the served dataset, building and importing data;
 //! - `search`: what is kept in memory about every area, and searching it;
-//! - `domain`, `dates`, `error`: the vocabulary, calendar and error shape all share.
+//! - `domain`, `dates`, `error`, `file_error`: the vocabulary, calendar, error
+//!   shape and failed file all share.
 
 pub mod access;
 pub mod api;
@@ -21,6 +22,7 @@ pub mod data;
 pub mod dates;
 pub mod domain;
 pub mod error;
+pub mod file_error;
 pub mod search;
 pub mod server;
 pub mod transport;

@@ -2,12 +2,13 @@
 //! usage file and their locks, each with the message the command line
 //! prints or the server logs.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::access::key_file::KEYS_SCHEMA_VERSION;
 use crate::access::plans::{REQUESTS_PER_MINUTE, UNLIMITED};
 use crate::access::redis::RedisError;
 use crate::access::redis::instance::{INSTANCE_VARIABLE, MAX_INSTANCE_CHARS};
+use crate::file_error::FileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccessError {
@@ -16,55 +17,32 @@ pub enum AccessError {
     /// A revoked key answers no request again, so a new plan or label
     /// would say what is not so.
     #[error(
-        "{id} was revoked at {at} and keeps the plan and label it had; \
-         for a client's new access, make a new key with: area-scoring keys create"
+        "{id} was revoked at {at} and keeps the plan and label it had; for a client's new access, make a new key with: area-scoring keys create"
     )]
     Revoked { id: String, at: String },
     #[error(
-        "a label may not hold control characters or invisible formatting characters \
-         (this one holds {0:?})"
+        "a label may not hold control characters or invisible formatting characters (this one holds {0:?})"
     )]
     Label(char),
-    #[error(
-        "--rpm must be a number from {} to {}, or {UNLIMITED}, not '{}'",
-        REQUESTS_PER_MINUTE.start(), REQUESTS_PER_MINUTE.end(), .0
-    )]
+    #[error("--rpm must be a number from {} to {}, or {UNLIMITED}, not '{}'", REQUESTS_PER_MINUTE.start(), REQUESTS_PER_MINUTE.end(), .0)]
     Rpm(String),
     #[error("--tz must be an IANA time zone name such as Africa/Johannesburg, not '{0}'")]
     Zone(String),
     /// A zone whose offset on `day` is `offset_minutes` east of UTC, no
     /// whole number of hours: its days would split hours.
-    #[error(
-        "--tz {zone} is UTC{}{:02}:{:02} on {day}: usage is counted per UTC hour, so \
-         days can be cut only in a zone a whole number of hours from UTC",
-        if *.offset_minutes < 0 { '-' } else { '+' },
-        .offset_minutes.abs() / 60, .offset_minutes.abs() % 60
-    )]
+    #[error("--tz {zone} is UTC{}{:02}:{:02} on {day}: usage is counted per UTC hour, so days can be cut only in a zone a whole number of hours from UTC", if *.offset_minutes < 0 { '-' } else { '+' }, .offset_minutes.abs() / 60, .offset_minutes.abs() % 60)]
     SplitHours {
         zone: String,
         offset_minutes: i64,
         day: String,
     },
-    #[error(
-        "there is no keys file at {}: create a key with area-scoring keys create, \
-         or point --keys (or AREA_KEYS) at the keys file",
-        .0.display()
-    )]
+    #[error("there is no keys file at {}: create a key with area-scoring keys create, or point --keys (or AREA_KEYS) at the keys file", .0.display())]
     NoKeysFile(PathBuf),
-    #[error(
-        "{} is a keys file of schema version {version}; this build reads version {KEYS_SCHEMA_VERSION}",
-        .path.display()
-    )]
+    #[error("{} is a keys file of schema version {version}; this build reads version {KEYS_SCHEMA_VERSION}", .path.display())]
     KeysSchema { path: PathBuf, version: i64 },
-    #[error(
-        "{} is not an area-scoring keys file (is --keys pointing at a dataset?)",
-        .0.display()
-    )]
+    #[error("{} is not an area-scoring keys file (is --keys pointing at a dataset?)", .0.display())]
     NotKeysFile(PathBuf),
-    #[error(
-        "{} is readable by anyone (mode {mode:o}) and cannot be made private: {source}",
-        .path.display()
-    )]
+    #[error("{} is readable by anyone (mode {mode:o}) and cannot be made private: {source}", .path.display())]
     NotPrivate {
         path: PathBuf,
         mode: u32,
@@ -91,23 +69,14 @@ pub enum AccessError {
     #[error("{} names no file", .0.display())]
     NoFileName(PathBuf),
     #[error(
-        "{INSTANCE_VARIABLE} (or the address naming this server) is longer than \
-         {MAX_INSTANCE_CHARS} characters: {0}"
+        "{INSTANCE_VARIABLE} (or the address naming this server) is longer than {MAX_INSTANCE_CHARS} characters: {0}"
     )]
     InstanceTooLong(String),
     /// Another server of the same identity holds the spool's lock.
-    #[error(
-        "another server named {instance} is running beside these files (it holds \
-         {}.lock): give each server sharing the folder its own {INSTANCE_VARIABLE}",
-        .spool.display()
-    )]
+    #[error("another server named {instance} is running beside these files (it holds {}.lock): give each server sharing the folder its own {INSTANCE_VARIABLE}", .spool.display())]
     InstanceRunning { instance: String, spool: PathBuf },
     /// Redis could not give the keys, and no snapshot of them could stand in.
-    #[error(
-        "{why}; Redis is not reachable and there is no snapshot of its keys at {}{unusable}: \
-         start this server once while Redis is up",
-        .snapshot.display()
-    )]
+    #[error("{why}; Redis is not reachable and there is no snapshot of its keys at {}{unusable}: start this server once while Redis is up", .snapshot.display())]
     NoSnapshot {
         why: Box<AccessError>,
         snapshot: PathBuf,
@@ -120,18 +89,8 @@ pub enum AccessError {
     },
     #[error("no randomness from the system: {0}")]
     NoRandomness(#[source] getrandom::Error),
-    #[error("cannot {doing} {}: {source}", .path.display())]
-    Io {
-        doing: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot {doing} {}: {source}", .path.display())]
-    File {
-        doing: &'static str,
-        path: PathBuf,
-        source: rusqlite::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("cannot {doing}: {source}")]
     Failed {
         doing: &'static str,
@@ -146,38 +105,7 @@ pub enum AccessError {
 }
 
 impl AccessError {
-    /// `doing` on the file at `path` failed: for `map_err`.
-    pub fn file<E: OnFile>(doing: &'static str, path: &Path) -> impl Fn(E) -> AccessError + use<E> {
-        let path = path.to_path_buf();
-        move |e| e.on_file(doing, path.clone())
-    }
-
     pub fn failed(doing: &'static str) -> impl Fn(rusqlite::Error) -> AccessError + Copy {
         move |source| AccessError::Failed { doing, source }
-    }
-}
-
-/// The errors a file's use fails with.
-pub trait OnFile {
-    fn on_file(self, doing: &'static str, path: PathBuf) -> AccessError;
-}
-
-impl OnFile for std::io::Error {
-    fn on_file(self, doing: &'static str, path: PathBuf) -> AccessError {
-        AccessError::Io {
-            doing,
-            path,
-            source: self,
-        }
-    }
-}
-
-impl OnFile for rusqlite::Error {
-    fn on_file(self, doing: &'static str, path: PathBuf) -> AccessError {
-        AccessError::File {
-            doing,
-            path,
-            source: self,
-        }
     }
 }

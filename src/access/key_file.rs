@@ -17,6 +17,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 use crate::access::AccessError;
+use crate::file_error::cannot;
 /// The keys file's name when no `--keys` or `AREA_KEYS` says otherwise: it
 /// sits in the dataset's folder.
 pub const DEFAULT_KEYS_NAME: &str = "keys.db";
@@ -63,8 +64,7 @@ pub fn default_path(db: &Path) -> PathBuf {
 /// Creates an empty file with mode 0600 unless one is there. True if created.
 pub fn create_private(path: &Path) -> Result<bool, AccessError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(AccessError::file("create", dir))?;
+        std::fs::create_dir_all(dir).map_err(cannot("create", dir))?;
     }
     match OpenOptions::new()
         .write(true)
@@ -74,7 +74,7 @@ pub fn create_private(path: &Path) -> Result<bool, AccessError> {
     {
         Ok(_) => Ok(true),
         Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(AccessError::file("create", path)(e)),
+        Err(e) => Err(cannot("create", path)(e).into()),
     }
 }
 
@@ -85,10 +85,9 @@ pub fn open(path: &Path) -> Result<(Connection, Vec<String>), AccessError> {
     create_private(path)?;
     let mut notices: Vec<String> = keep_private(path)?.into_iter().collect();
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(AccessError::file("open", path))?;
+        .map_err(cannot("open", path))?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
-    let fresh = fill_if_empty(&conn)
-        .map_err(AccessError::file("write the keys file", path))?;
+    let fresh = fill_if_empty(&conn).map_err(cannot("write the keys file", path))?;
     if fresh {
         notices.push(format!(
             "created the keys file {} (servers read it when given --keys or AREA_KEYS \
@@ -98,11 +97,11 @@ pub fn open(path: &Path) -> Result<(Connection, Vec<String>), AccessError> {
     }
     check(&conn, path)?;
     conn.execute_batch(crate::access::plan_history::SCHEMA)
-        .map_err(AccessError::file("write the keys file", path))?;
+        .map_err(cannot("write the keys file", path))?;
     // The change counter the servers watch moves only in rollback-journal
     // mode: a WAL set by hand would hide changes until a checkpoint.
     conn.pragma_update(None, "journal_mode", "DELETE")
-        .map_err(AccessError::file("write", path))?;
+        .map_err(cannot("write", path))?;
     Ok((conn, notices))
 }
 
@@ -128,7 +127,7 @@ pub fn open_existing(path: &Path) -> Result<Connection, AccessError> {
 /// command does.
 pub fn open_read(path: &Path) -> Result<Connection, AccessError> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(AccessError::file("open", path))?;
+        .map_err(cannot("open", path))?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     check(&conn, path)?;
     Ok(conn)
@@ -196,7 +195,7 @@ fn fill_if_empty(conn: &Connection) -> rusqlite::Result<bool> {
 pub fn keep_private(path: &Path) -> Result<Option<String>, AccessError> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path)
-        .map_err(AccessError::file("read", path))?
+        .map_err(cannot("read", path))?
         .permissions()
         .mode();
     if mode & 0o077 == 0 {
@@ -228,7 +227,7 @@ pub fn keep_private(path: &Path) -> Result<Option<String>, AccessError> {
 fn check(conn: &Connection, path: &Path) -> Result<(), AccessError> {
     match crate::data::db::read_versions(conn) {
         Ok(versions) => check_versions(versions, path),
-        Err(e) => Err(AccessError::file("read", path)(e)),
+        Err(e) => Err(cannot("read", path)(e).into()),
     }
 }
 
@@ -250,7 +249,7 @@ pub fn change<T>(
     change: impl FnOnce(&Connection) -> Result<T, AccessError>,
 ) -> Result<T, AccessError> {
     let conn = open_saying(path)?;
-    let fail = AccessError::file("write to", path);
+    let fail = cannot("write to", path);
     conn.execute_batch("BEGIN IMMEDIATE").map_err(&fail)?;
     let outcome = change(&conn);
     let end = if outcome.is_ok() {

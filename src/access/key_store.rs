@@ -36,6 +36,7 @@ use crate::access::plans::{self, Limits};
 use crate::access::shared_check::{Look, MAX_WAIT, SharedCheck};
 use crate::domain::Plan;
 use crate::error::ApiError;
+use crate::file_error::cannot;
 
 /// Where the change counter sits in an SQLite file's header.
 const CHANGE_COUNTER: std::ops::Range<usize> = 24..28;
@@ -60,7 +61,7 @@ impl KeyTable {
     /// The read at start, which waits for a writer as a command does.
     fn read_waiting(path: &Path) -> Result<KeyTable, AccessError> {
         let conn = key_file::open_read(path)?;
-        KeyTable::from_file(&conn).map_err(AccessError::file("read", path))
+        Ok(KeyTable::from_file(&conn).map_err(cannot("read", path))?)
     }
 
     fn from_file(conn: &Connection) -> rusqlite::Result<KeyTable> {

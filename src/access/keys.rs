@@ -8,8 +8,8 @@
 use rusqlite::{Connection, params};
 use sha2::{Digest, Sha256};
 
-use crate::access::plan_history::{self, PlanSince};
 use crate::access::AccessError;
+use crate::access::plan_history::{self, PlanSince};
 use crate::dates;
 use crate::domain::Plan;
 use crate::error::ApiError;
@@ -116,10 +116,9 @@ pub struct KeyRow {
 }
 
 pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, AccessError> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
-        )?;
+    let mut stmt = conn.prepare(
+        "SELECT id, plan, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id",
+    )?;
     let mut history = plan_history::all(conn)?;
     stmt.query_map([], |r| {
         let id: String = r.get(0)?;
@@ -137,8 +136,8 @@ pub fn list(conn: &Connection) -> Result<Vec<KeyRow>, AccessError> {
 }
 
 fn must_exist(conn: &Connection, id: &str) -> Result<(), AccessError> {
-    let exists: bool = conn
-        .query_row("SELECT count(*) FROM api_keys WHERE id = ?1", [id], |r| {
+    let exists: bool =
+        conn.query_row("SELECT count(*) FROM api_keys WHERE id = ?1", [id], |r| {
             r.get(0)
         })?;
     match exists {
@@ -196,8 +195,8 @@ pub fn set(
     }
     if let Some(label) = label {
         check_label(label)?;
-        let before: String = conn
-            .query_row("SELECT label FROM api_keys WHERE id = ?1", [id], |r| {
+        let before: String =
+            conn.query_row("SELECT label FROM api_keys WHERE id = ?1", [id], |r| {
                 r.get(0)
             })?;
         conn.execute(
@@ -209,8 +208,8 @@ pub fn set(
         }
     }
     if let Some(plan) = plan {
-        let before: String = conn
-            .query_row("SELECT plan FROM api_keys WHERE id = ?1", [id], |r| {
+        let before: String =
+            conn.query_row("SELECT plan FROM api_keys WHERE id = ?1", [id], |r| {
                 r.get(0)
             })?;
         if before == plan.name() {

@@ -22,6 +22,7 @@ use rusqlite::{Connection, OpenFlags};
 use crate::access::AccessError;
 use crate::access::key_file;
 use crate::data::db;
+use crate::file_error::cannot;
 
 /// How long a migration waits for another writer of either file.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -100,14 +101,14 @@ pub fn merge(from: &Path, keys: &Path) -> Result<Option<Merged>, AccessError> {
     let (conn, _) = key_file::open(keys)?;
     let from_text = from.to_str().ok_or(AccessError::NotUtf8)?;
     conn.execute("ATTACH DATABASE ?1 AS old", [from_text])
-        .map_err(AccessError::file("open", from))?;
+        .map_err(cannot("open", from))?;
     let merged = merge_attached(&conn, from);
     let _ = conn.execute("DETACH DATABASE old", []);
     merged
 }
 
 fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, AccessError> {
-    let fail = AccessError::file("merge the keys of", from);
+    let fail = cannot("merge the keys of", from);
     if !holds_keys(conn, "old").map_err(&fail)? {
         return Ok(None);
     }
@@ -148,7 +149,7 @@ fn merge_attached(conn: &Connection, from: &Path) -> Result<Option<Merged>, Acce
     })();
     let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
     conn.execute_batch(end).map_err(&fail)?;
-    done.map(Some).map_err(&fail)
+    Ok(done.map(Some).map_err(&fail)?)
 }
 
 /// Moves the keys of the dataset at `db`, if it still holds any, into the
@@ -201,7 +202,7 @@ fn dataset_holds_keys(db: &Path) -> Result<bool, AccessError> {
     // rolled back first (a read-only connection cannot).
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE)
         .or_else(|_| Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY))
-        .map_err(AccessError::file("open", db))?;
+        .map_err(cannot("open", db))?;
     let holds = conn
         .busy_timeout(BUSY_TIMEOUT)
         .and_then(|()| db::read_versions(&conn))

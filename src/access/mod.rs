@@ -10,7 +10,8 @@
 //! back by `report`, added up for an invoice by `invoice` over the days of
 //! a zone, `period`); the lock servers hold on the keys
 //! file so that `restore` never swaps it under one (`serving_lock`); with
-//! Redis named, all of it shared across hosts (`redis`).
+//! Redis named, all of it shared across hosts (`redis`). Every way these
+//! fail is an `AccessError` (`error`).
 
 pub mod authenticate;
 pub mod buckets;

@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, params};
 use crate::access::AccessError;
+use rusqlite::{Connection, params};
 
 /// Made in every keys file a command opens for writing (key_file.rs), as
 /// files made before it lack it.

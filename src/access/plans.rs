@@ -46,7 +46,11 @@ pub fn list(conn: &Connection) -> Result<Vec<(Plan, Option<u32>)>, AccessError> 
 }
 
 /// `plans set`: a plan's requests a minute, or None for unlimited.
-pub fn set_limit(conn: &Connection, plan: Plan, per_minute: Option<u32>) -> Result<(), AccessError> {
+pub fn set_limit(
+    conn: &Connection,
+    plan: Plan,
+    per_minute: Option<u32>,
+) -> Result<(), AccessError> {
     conn.execute(
         "UPDATE plans SET requests_per_minute = ?2 WHERE name = ?1",
         params![plan.name(), per_minute],

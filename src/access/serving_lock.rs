@@ -11,10 +11,11 @@
 //! starting during a restore waits for it to end. The cost is one open and
 //! one flock at start.
 
+use crate::access::AccessError;
+use crate::file_error::cannot;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use crate::access::AccessError;
 
 /// The lock file's name after the keys file's.
 const SUFFIX: &str = ".serving";
@@ -49,14 +50,14 @@ impl Serving {
     pub fn hold(keys: &Path) -> Result<Serving, AccessError> {
         let path = lock_path(keys);
         let file = open(&path)?;
-        let fail = AccessError::file("lock", &path);
+        let fail = cannot("lock", &path);
         match file.try_lock_shared() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 log::info!("waiting for a restore of {} to finish", keys.display());
                 file.lock_shared().map_err(&fail)?;
             }
-            Err(TryLockError::Error(e)) => return Err(fail(e)),
+            Err(TryLockError::Error(e)) => return Err(fail(e).into()),
         }
         Ok(Serving { _file: file })
     }
@@ -71,7 +72,9 @@ impl Restoring {
         match file.try_lock() {
             Ok(()) => Ok(Restoring { _file: file }),
             Err(TryLockError::WouldBlock) => Err(Refused::Held(holders(&file))),
-            Err(TryLockError::Error(e)) => Err(Refused::Unlockable(AccessError::file("lock", &path)(e))),
+            Err(TryLockError::Error(e)) => {
+                Err(Refused::Unlockable(cannot("lock", &path)(e).into()))
+            }
         }
     }
 }
@@ -95,8 +98,7 @@ pub fn lock_path(keys: &Path) -> PathBuf {
 /// is enough to flock one that belongs to another user.
 fn open(path: &Path) -> Result<File, AccessError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(AccessError::file("create", dir))?;
+        std::fs::create_dir_all(dir).map_err(cannot("create", dir))?;
     }
     OpenOptions::new()
         .write(true)
@@ -105,7 +107,7 @@ fn open(path: &Path) -> Result<File, AccessError> {
         .mode(MODE)
         .open(path)
         .or_else(|_| File::open(path))
-        .map_err(AccessError::file("open", path))
+        .map_err(|e| cannot("open", path)(e).into())
 }
 
 /// The processes `/proc/locks` says hold a flock on `file`.

@@ -12,6 +12,7 @@ use rusqlite::{Connection, MAIN_DB, OpenFlags};
 use super::config::Files;
 use super::error::CliError;
 use crate::access::usage::usage_path;
+use crate::file_error::cannot;
 
 pub fn run(files: &Files, dir: &Path) -> Result<(), CliError> {
     make_dir(dir)?;
@@ -42,7 +43,11 @@ fn refuse_over(to: &Path) -> Result<(), CliError> {
         false => Ok(()),
         true => Err(CliError::BackupThere {
             dir: to.parent().unwrap_or(to).to_path_buf(),
-            name: to.file_name().unwrap_or_default().to_string_lossy().into_owned(),
+            name: to
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned(),
         }),
     }
 }
@@ -53,7 +58,7 @@ fn make_dir(dir: &Path) -> Result<(), CliError> {
     if dir.exists() && !dir.is_dir() {
         return Err(CliError::NoBackupFolder(dir.to_path_buf()));
     }
-    fs::create_dir_all(dir).map_err(CliError::io("create", dir))
+    Ok(fs::create_dir_all(dir).map_err(cannot("create", dir))?)
 }
 
 /// The dataset alone, when this host has one (with Redis, an admin host may not).
@@ -69,7 +74,7 @@ pub fn dataset(db: &Path, dir: &Path) -> Result<(), CliError> {
 /// source's mode and renamed into place once complete.
 fn copy(from: &Path, to: &Path) -> Result<(), CliError> {
     refuse_over(to)?;
-    let meta = fs::metadata(from).map_err(CliError::io("back up", from))?;
+    let meta = fs::metadata(from).map_err(cannot("back up", from))?;
     let mode = meta.permissions().mode() & 0o777;
     let temp = PathBuf::from(format!("{}.partial", to.display()));
     let _ = fs::remove_file(&temp);
@@ -78,17 +83,17 @@ fn copy(from: &Path, to: &Path) -> Result<(), CliError> {
         .create_new(true)
         .mode(mode)
         .open(&temp)
-        .map_err(CliError::io("create", &temp))?;
+        .map_err(cannot("create", &temp))?;
     let copied = Connection::open_with_flags(from, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .and_then(|conn| conn.backup(MAIN_DB, &temp, None));
     if let Err(e) = copied {
         let _ = fs::remove_file(&temp);
-        return Err(CliError::sql("back up", from)(e));
+        return Err(cannot("back up", from)(e).into());
     }
     // umask may have narrowed the mode at creation; the copy keeps the source's.
     fs::set_permissions(&temp, fs::Permissions::from_mode(mode))
         .and_then(|()| fs::rename(&temp, to))
-        .map_err(CliError::io("write", to))?;
+        .map_err(cannot("write", to))?;
     eprintln!("backed up {} to {}", from.display(), to.display());
     Ok(())
 }

@@ -2,13 +2,14 @@
 //! of the commands' own (backup, restore, the keys file's whereabouts), each
 //! with the message `main` prints.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::access::AccessError;
 use crate::access::redis::RedisError;
 use crate::access::serving_lock::Holder;
 use crate::data::error::DataError;
 use crate::data::import::ImportError;
+use crate::file_error::FileError;
 use crate::server::ServeError;
 
 #[derive(Debug, thiserror::Error)]
@@ -27,18 +28,8 @@ pub enum CliError {
     Json(#[from] serde_json::Error),
     #[error(transparent)]
     Logger(#[from] log::SetLoggerError),
-    #[error("cannot {doing} {}: {source}", .path.display())]
-    Io {
-        doing: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot {doing} {}: {source}", .path.display())]
-    Sqlite {
-        doing: &'static str,
-        path: PathBuf,
-        source: rusqlite::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// Standard output refused what was printed.
     #[error("cannot write {what}: {source}")]
     Write {
@@ -56,11 +47,7 @@ pub enum CliError {
     SameName(String),
     /// A backup never replaces another, which may be the only copy of a
     /// state worth going back to.
-    #[error(
-        "{} already holds a backup ({name}); nothing was copied: back up into a new folder, \
-         such as one named for the time",
-        .dir.display()
-    )]
+    #[error("{} already holds a backup ({name}); nothing was copied: back up into a new folder, such as one named for the time", .dir.display())]
     BackupThere { dir: PathBuf, name: String },
     #[error("{} is not a folder: name a folder for the backup", .0.display())]
     NoBackupFolder(PathBuf),
@@ -98,18 +85,16 @@ pub enum CliError {
     #[error("--new-keys-file makes the keys file beside a dataset, and there is none at {db}")]
     NoDatasetBeside { db: String },
     /// `makes`: whether the command takes `--new-keys-file`.
-    #[error(
-        "no keys file at {keys}, beside the dataset {db}: name the keys file the servers \
-         read with --keys PATH or AREA_KEYS, or {}",
-        if *.makes { "add --new-keys-file to create this one" }
-        else { "create this one with keys create --new-keys-file" }
-    )]
-    NoKeysFileBeside { keys: String, db: String, makes: bool },
+    #[error("no keys file at {keys}, beside the dataset {db}: name the keys file the servers read with --keys PATH or AREA_KEYS, or {}", if *.makes { "add --new-keys-file to create this one" } else { "create this one with keys create --new-keys-file" })]
+    NoKeysFileBeside {
+        keys: String,
+        db: String,
+        makes: bool,
+    },
     #[error("{failed} of {files} files could not be merged")]
     NotMerged { failed: usize, files: usize },
     #[error(
-        "with Redis, keys migrate copies the keys file (--keys FILE) alone: \
-         merge other files into it first, without --redis"
+        "with Redis, keys migrate copies the keys file (--keys FILE) alone: merge other files into it first, without --redis"
     )]
     MigrateWithRedis,
 }
@@ -132,27 +117,6 @@ pub enum BadBackup {
     Unchecked(rusqlite::Error),
     #[error("fails SQLite's quick_check: {0}")]
     Damaged(String),
-}
-
-impl CliError {
-    /// `doing` on `path` failed: for `map_err`.
-    pub fn io(doing: &'static str, path: &Path) -> impl Fn(std::io::Error) -> CliError + use<> {
-        let path = path.to_path_buf();
-        move |source| CliError::Io {
-            doing,
-            path: path.clone(),
-            source,
-        }
-    }
-
-    pub fn sql(doing: &'static str, path: &Path) -> impl Fn(rusqlite::Error) -> CliError + use<> {
-        let path = path.to_path_buf();
-        move |source| CliError::Sqlite {
-            doing,
-            path: path.clone(),
-            source,
-        }
-    }
 }
 
 fn served(keys: &std::path::Path, holders: &[Holder]) -> String {

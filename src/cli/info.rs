@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::error::CliError;
 use crate::data::db;
 use crate::data::identity::{self, Identity};
+use crate::file_error::cannot;
 
 /// `info --format`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,7 +34,7 @@ struct Shown<'a> {
 pub fn run(file: &Path, format: InfoFormat) -> Result<String, CliError> {
     db::check_versions(file, db::OLDEST_VERSION..=db::SCHEMA_VERSION)?;
     let conn = Connection::open_with_flags(file, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(CliError::sql("open", file))?;
+        .map_err(cannot("open", file))?;
     let identity = identity::read(&conn);
     Ok(match format {
         InfoFormat::Json => {

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::error::CliError;
 use super::config::{CreateFormat, Files, Format, KeysAction, KeysFile, PlansAction};
+use super::error::CliError;
 use super::keys_redis::{self, Listing};
 use super::usage_print;
 use crate::access::redis::url::RedisUrl;
@@ -158,10 +158,7 @@ fn print_created(
                 plan: plan.name(),
                 label,
             };
-            println!(
-                "{}",
-                serde_json::to_string(&created)?
-            );
+            println!("{}", serde_json::to_string(&created)?);
         }
     }
     Ok(())
@@ -312,10 +309,11 @@ fn print_list(
         Format::Csv => {
             let mut out = csv::Writer::from_writer(std::io::stdout().lock());
             let record = |out: &mut csv::Writer<_>, cells: &[String]| {
-                out.write_record(cells).map_err(|source| CliError::WriteCsv {
-                    what: "the list",
-                    source,
-                })
+                out.write_record(cells)
+                    .map_err(|source| CliError::WriteCsv {
+                        what: "the list",
+                        source,
+                    })
             };
             record(&mut out, &LIST_COLUMNS.map(String::from))?;
             for row in &rows {
@@ -323,10 +321,7 @@ fn print_list(
             }
             out.flush().map_err(fail)?;
         }
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string(&rows)?
-        ),
+        Format::Json => println!("{}", serde_json::to_string(&rows)?),
     }
     Ok(())
 }

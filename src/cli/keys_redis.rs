@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::error::CliError;
 use super::config::{By, CreateFormat, Files, Format, KeysAction, PlansAction};
+use super::error::CliError;
 use crate::access::keys::KeyRow;
 use crate::access::plans;
 use crate::access::redis::conn::{CLI_TIMEOUT, Redis};
@@ -15,6 +15,7 @@ use crate::access::usage::invoice::Period;
 use crate::access::usage::report::{DEFAULT_DAYS, UsageRow};
 use crate::dates;
 use crate::domain::Plan;
+use crate::file_error::cannot;
 
 /// What `keys create`, `keys list` and `keys usage` print, as made in or
 /// read from Redis; keys_cmd.rs prints it as it prints the keys file's.
@@ -36,7 +37,11 @@ pub enum Listing {
 }
 
 /// Runs a keys command on Redis; what it lists is handed back to print.
-pub fn keys(url: &RedisUrl, files: &Files, action: KeysAction) -> Result<Option<Listing>, CliError> {
+pub fn keys(
+    url: &RedisUrl,
+    files: &Files,
+    action: KeysAction,
+) -> Result<Option<Listing>, CliError> {
     let redis = Redis::new(url, CLI_TIMEOUT)?;
     match action {
         KeysAction::Create {
@@ -117,6 +122,6 @@ pub fn plans(url: &RedisUrl, action: PlansAction) -> Result<(), CliError> {
 /// dataset when this host has one.
 pub fn backup(url: &RedisUrl, files: &Files, dir: &std::path::Path) -> Result<(), CliError> {
     let redis = Redis::new(url, CLI_TIMEOUT)?;
-    std::fs::create_dir_all(dir).map_err(CliError::io("create", dir))?;
+    std::fs::create_dir_all(dir).map_err(cannot("create", dir))?;
     Ok(redis_files::backup(&redis, &files.keys, dir)?)
 }

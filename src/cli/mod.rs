@@ -1,5 +1,5 @@
 //! Runs a parsed command and turns its outcome into an exit code:
-//! 0 done, 1 failed (message on stderr), 2 usage error.
+//! 0 done, 1 failed (a `CliError`'s message on stderr), 2 usage error.
 
 mod backup;
 pub mod config;

@@ -13,8 +13,8 @@ use std::ops::RangeInclusive;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use super::error::{BadBackup, CliError};
 use super::config::Files;
+use super::error::{BadBackup, CliError};
 use super::restore_undo::{self, open_as_is};
 use crate::access::key_file::{KEYS_APPLICATION_ID, KEYS_SCHEMA_VERSION};
 use crate::access::serving_lock::{Refused, Restoring};
@@ -22,6 +22,7 @@ use crate::access::usage::{USAGE_APPLICATION_ID, usage_path};
 use crate::data::db::{self, APPLICATION_ID, READABLE_VERSIONS};
 use crate::data::file_swap::{self, WriteLock};
 use crate::data::previous;
+use crate::file_error::cannot;
 
 /// The files SQLite may keep beside a database, removed before the restored
 /// one is renamed in.
@@ -223,8 +224,7 @@ fn check(item: &Item) -> Result<(), CliError> {
         why,
     };
     let conn = open_as_is(&item.backup).map_err(|e| refused(BadBackup::Unopened(Box::new(e))))?;
-    let (id, version) =
-        db::read_versions(&conn).map_err(|e| refused(BadBackup::NotSqlite(e)))?;
+    let (id, version) = db::read_versions(&conn).map_err(|e| refused(BadBackup::NotSqlite(e)))?;
     if id != item.kind.application_id() {
         let is = Kind::ALL
             .iter()
@@ -303,14 +303,13 @@ fn swap_in(item: &Item, partial: &Path) -> Result<(), CliError> {
         match fs::remove_file(&path) {
             Ok(()) => eprintln!("removed {}", path.display()),
             Err(e) if e.kind() == ErrorKind::NotFound => {}
-            Err(e) => return Err(CliError::io("remove", &path)(e)),
+            Err(e) => return Err(cannot("remove", &path)(e).into()),
         }
     }
-    fs::rename(partial, &item.live)
-        .map_err(|source| CliError::NotInPlace {
-            path: partial.to_path_buf(),
-            source,
-        })?;
+    fs::rename(partial, &item.live).map_err(|source| CliError::NotInPlace {
+        path: partial.to_path_buf(),
+        source,
+    })?;
     let folder = item.live.parent().filter(|d| !d.as_os_str().is_empty());
     File::open(folder.unwrap_or(Path::new(".")))
         .and_then(|d| d.sync_all())
@@ -323,7 +322,7 @@ fn swap_in(item: &Item, partial: &Path) -> Result<(), CliError> {
 /// Writes `from`'s bytes into the new file `to`, made with the mode, owner
 /// and group of `live` (or `from`'s mode when there is no live file).
 fn copy(from: &Path, to: &Path, live: &Path) -> Result<(), CliError> {
-    let fail = CliError::io("write", to);
+    let fail = cannot("write", to);
     let mode = fs::metadata(from).map_err(&fail)?.permissions().mode() & 0o777;
     match live.exists() {
         true => file_swap::create_like(to, live)?,
@@ -337,13 +336,12 @@ fn copy(from: &Path, to: &Path, live: &Path) -> Result<(), CliError> {
         ),
     }
     let mut out = OpenOptions::new().write(true).open(to).map_err(&fail)?;
-    let mut source =
-        File::open(from).map_err(CliError::io("read", from))?;
+    let mut source = File::open(from).map_err(cannot("read", from))?;
     std::io::copy(&mut source, &mut out).map_err(&fail)?;
     out.sync_all().map_err(&fail)?;
     match live.exists() {
         true => Ok(file_swap::finish_like(to, live)?),
-        false => fs::set_permissions(to, fs::Permissions::from_mode(mode)).map_err(&fail),
+        false => Ok(fs::set_permissions(to, fs::Permissions::from_mode(mode)).map_err(&fail)?),
     }
 }
 

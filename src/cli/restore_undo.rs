@@ -10,13 +10,14 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::error::CliError;
 use crate::access::keys::{self, KeyRow};
+use crate::file_error::cannot;
 
 /// Opens a file read-only as it lies, ignoring any journal beside it: what
 /// `restore` copies is that file's bytes alone.
 pub fn open_as_is(path: &Path) -> Result<Connection, CliError> {
     let uri = crate::data::db::immutable_uri(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
-    Connection::open_with_flags(uri, flags).map_err(CliError::sql("open", path))
+    Ok(Connection::open_with_flags(uri, flags).map_err(cannot("open", path))?)
 }
 
 /// Opens a live file read-only as a server would read it, journal and all;

@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use super::error::CliError;
 use super::config::{By, Format};
+use super::error::CliError;
 use crate::access::keys::KeyRow;
 use crate::access::plan_history::PlanSince;
 use crate::access::usage::counts::{Counts, NAMES};
@@ -166,10 +166,11 @@ fn write(
         Format::Csv => {
             let mut out = csv::Writer::from_writer(std::io::stdout().lock());
             let mut record = |cells: &[String]| {
-                out.write_record(cells).map_err(|source| CliError::WriteCsv {
-                    what: "the usage",
-                    source,
-                })
+                out.write_record(cells)
+                    .map_err(|source| CliError::WriteCsv {
+                        what: "the usage",
+                        source,
+                    })
             };
             record(header)?;
             for line in lines {

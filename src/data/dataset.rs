@@ -140,9 +140,7 @@ impl Dataset {
         let (index, vocabulary) = std::thread::scope(|s| {
             let words = s.spawn(|| read_vocabulary(&export_pool));
             let index = AreaIndex::load(&conn).map_err(DataError::from);
-            let words = words
-                .join()
-                .unwrap_or(Err(DataError::WordsPanicked));
+            let words = words.join().unwrap_or(Err(DataError::WordsPanicked));
             (index, words)
         });
         let (index, vocabulary) = (index?, vocabulary?);

@@ -10,9 +10,10 @@ use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags};
 use scheduled_thread_pool::ScheduledThreadPool;
 
-pub use crate::data::pool_size::PoolSize;
 use crate::data::error::DataError;
+pub use crate::data::pool_size::PoolSize;
 use crate::error::ApiError;
+use crate::file_error::cannot;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 pub type PooledConnection = r2d2::PooledConnection<SqliteConnectionManager>;
@@ -118,7 +119,7 @@ fn maintenance_threads() -> Arc<ScheduledThreadPool> {
 pub fn open_writable(path: &Path) -> Result<Connection, DataError> {
     must_exist(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(DataError::sql("open", path))?;
+        .map_err(cannot("open", path))?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // Checked through this connection: unlike a read-only one, its first read
     // rolls back a journal that a command killed mid-commit left behind.
@@ -156,7 +157,7 @@ pub fn immutable_uri(path: &Path) -> Result<String, DataError> {
 pub fn check_versions(path: &Path, versions: RangeInclusive<i64>) -> Result<(), DataError> {
     must_exist(path)?;
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(DataError::sql("open", path))?;
+        .map_err(cannot("open", path))?;
     check_open(&conn, path, versions)
 }
 

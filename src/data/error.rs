@@ -4,34 +4,22 @@
 use std::path::PathBuf;
 
 use crate::data::db::{READABLE_VERSIONS, SCHEMA_VERSION};
+use crate::file_error::FileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
     #[error("database {} does not exist; create it with: area-scoring init --db {}", .0.display(), .0.display())]
     Missing(PathBuf),
     /// Of a layout older than the server reads: `upgrade` rewrites it.
-    #[error(
-        "{} has schema version {version}, this build reads versions {}-{SCHEMA_VERSION}; bring it up \
-         to date with: area-scoring upgrade {}",
-        .path.display(), READABLE_VERSIONS.start(), .path.display()
-    )]
+    #[error("{} has schema version {version}, this build reads versions {}-{SCHEMA_VERSION}; bring it up to date with: area-scoring upgrade {}", .path.display(), READABLE_VERSIONS.start(), .path.display())]
     OlderLayout { path: PathBuf, version: i64 },
     /// Of a layout newer than this build's.
-    #[error(
-        "{} has schema version {version}, this build reads version {SCHEMA_VERSION}; write it anew with \
-         area-scoring import --db {} FILE (or init --force for the seed data)",
-        .path.display(), .path.display()
-    )]
+    #[error("{} has schema version {version}, this build reads version {SCHEMA_VERSION}; write it anew with area-scoring import --db {} FILE (or init --force for the seed data)", .path.display(), .path.display())]
     NewerLayout { path: PathBuf, version: i64 },
     #[error("{} is an SQLite file but not an area-scoring database", .0.display())]
     NotOurs(PathBuf),
     /// A journal that only a read-write open rolls back.
-    #[error(
-        "{} has a journal left by a command that stopped mid-write, which only a \
-         read-write open rolls back: run area-scoring keys list --db {} (or start serve), \
-         then try again",
-        .0.display(), .0.display()
-    )]
+    #[error("{} has a journal left by a command that stopped mid-write, which only a read-write open rolls back: run area-scoring keys list --db {} (or start serve), then try again", .0.display(), .0.display())]
     HotJournal(PathBuf),
     #[error("{} is not a database: {source}", .path.display())]
     NotDatabase {
@@ -41,15 +29,9 @@ pub enum DataError {
     #[error("{} already exists; pass --force to replace it", .0.display())]
     Exists(PathBuf),
     /// A layout-2 file: its keys go first (`keys migrate`).
-    #[error(
-        "{} still holds API keys; move them out first with: area-scoring keys migrate {}",
-        .0.display(), .0.display()
-    )]
+    #[error("{} still holds API keys; move them out first with: area-scoring keys migrate {}", .0.display(), .0.display())]
     HoldsKeys(PathBuf),
-    #[error(
-        "no previous dataset to roll back to: {} does not exist (import and init --force keep one)",
-        .0.display()
-    )]
+    #[error("no previous dataset to roll back to: {} does not exist (import and init --force keep one)", .0.display())]
     NoPrevious(PathBuf),
     #[error("refusing to roll back to {}: {source}", .path.display())]
     RollbackRefused {
@@ -83,12 +65,7 @@ pub enum DataError {
         source: std::io::Error,
     },
     /// The running user may not give the new file the old one's owner.
-    #[error(
-        "cannot give the new {old} the owner and group of the one it replaces \
-         (user {uid}, group {gid}): {source}. Run the command as that user (or as root), \
-         or change the owner of {old} first; {old} is unchanged",
-        old = .old.display()
-    )]
+    #[error("cannot give the new {old} the owner and group of the one it replaces (user {uid}, group {gid}): {source}. Run the command as that user (or as root), or change the owner of {old} first; {old} is unchanged", old = .old.display())]
     Owner {
         old: PathBuf,
         uid: u32,
@@ -122,18 +99,8 @@ pub enum DataError {
         line: usize,
         why: String,
     },
-    #[error("cannot {doing} {}: {source}", .path.display())]
-    Io {
-        doing: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot {doing} {}: {source}", .path.display())]
-    Sqlite {
-        doing: &'static str,
-        path: PathBuf,
-        source: rusqlite::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("cannot open {}: {source}", .path.display())]
     Pool { path: PathBuf, source: r2d2::Error },
     #[error("{}: {source}", .path.display())]
@@ -145,23 +112,4 @@ pub enum DataError {
     Sql(#[from] rusqlite::Error),
     #[error(transparent)]
     Connection(#[from] r2d2::Error),
-}
-
-impl DataError {
-    /// `doing` on `path` failed: for `map_err`.
-    pub fn io(
-        doing: &'static str,
-        path: &std::path::Path,
-    ) -> impl FnOnce(std::io::Error) -> DataError + use<> {
-        let path = path.to_path_buf();
-        move |source| DataError::Io { doing, path, source }
-    }
-
-    pub fn sql(
-        doing: &'static str,
-        path: &std::path::Path,
-    ) -> impl FnOnce(rusqlite::Error) -> DataError + use<> {
-        let path = path.to_path_buf();
-        move |source| DataError::Sqlite { doing, path, source }
-    }
 }

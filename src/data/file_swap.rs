@@ -10,9 +10,10 @@
 //! (`create_like`), from its first byte: a dataset kept at 0600 is never
 //! readable by others, not even while its replacement is built.
 
+use crate::data::error::DataError;
+use crate::file_error::cannot;
 use std::fs::{File, Metadata, OpenOptions, Permissions, TryLockError};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
-use crate::data::error::DataError;
 use std::path::{Path, PathBuf};
 
 /// The permission bits a new file takes from the one it replaces.
@@ -37,7 +38,7 @@ pub fn create_like(new: &Path, old: &Path) -> Result<(), DataError> {
         .create_new(true)
         .mode(mode)
         .open(new)
-        .map_err(DataError::io("create", new))?;
+        .map_err(cannot("create", new))?;
     take_after(&file, new, old, &like, mode | OWNER_WRITES)
 }
 
@@ -47,7 +48,7 @@ pub fn finish_like(new: &Path, old: &Path) -> Result<(), DataError> {
     let Ok(like) = std::fs::metadata(old) else {
         return Ok(());
     };
-    let file = File::open(new).map_err(DataError::io("open", new))?;
+    let file = File::open(new).map_err(cannot("open", new))?;
     take_after(&file, new, old, &like, like.mode() & PERMISSION_BITS)
 }
 
@@ -59,7 +60,7 @@ fn take_after(
     like: &Metadata,
     mode: u32,
 ) -> Result<(), DataError> {
-    let made = file.metadata().map_err(DataError::io("read", new))?;
+    let made = file.metadata().map_err(cannot("read", new))?;
     let uid = (made.uid() != like.uid()).then_some(like.uid());
     let gid = (made.gid() != like.gid()).then_some(like.gid());
     if uid.is_some() || gid.is_some() {
@@ -70,8 +71,9 @@ fn take_after(
             source,
         })?;
     }
-    file.set_permissions(Permissions::from_mode(mode))
-        .map_err(DataError::io("set the mode of", new))
+    Ok(file
+        .set_permissions(Permissions::from_mode(mode))
+        .map_err(cannot("set the mode of", new))?)
 }
 
 /// The exclusive flock on `<db>.lock`, held while a command replaces the
@@ -85,7 +87,7 @@ impl WriteLock {
     /// stderr, as the command line runs without the server's logger.
     pub fn take(db: &Path) -> Result<WriteLock, DataError> {
         let path = lock_path(db);
-        let fail = |e: std::io::Error| DataError::io("lock", &path)(e);
+        let fail = |e: std::io::Error| cannot("lock", &path)(e);
         // Read-only is enough to flock: the file may belong to another user.
         let file = OpenOptions::new()
             .read(true)
@@ -98,7 +100,7 @@ impl WriteLock {
         match file.try_lock() {
             Ok(()) => return Ok(WriteLock { _flocked: file }),
             Err(TryLockError::WouldBlock) => {}
-            Err(TryLockError::Error(e)) => return Err(fail(e)),
+            Err(TryLockError::Error(e)) => return Err(fail(e).into()),
         }
         eprintln!(
             "area-scoring: waiting for another command writing {} to finish",

@@ -25,6 +25,7 @@ use crate::data::previous;
 use crate::data::seed;
 use crate::data::stored::ORDERINGS;
 use crate::dates;
+use crate::file_error::cannot;
 
 use crate::search::words::vocabulary::OTHER_NAME_SLOTS;
 
@@ -71,7 +72,7 @@ pub fn replace_database<E: From<DataError>>(
         return Err(DataError::Exists(path.to_path_buf()).into());
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).map_err(DataError::io("create", dir))?;
+        fs::create_dir_all(dir).map_err(|e| DataError::from(cannot("create", dir)(e)))?;
     }
     previous::remove_stale_temps(path);
     let temp = temp_path(path);
@@ -109,7 +110,7 @@ fn put_in_place<E: From<DataError>>(
             .to_str()
             .ok_or_else(|| DataError::NotUtf8(path.to_path_buf()))?;
         conn.execute("ATTACH ?1 AS served", [name])
-            .map_err(DataError::sql("read", path))?;
+            .map_err(|e| DataError::from(cannot("read", path)(e)))?;
     }
     if decide(&conn)? == Swap::KeepServed {
         return Ok(Swap::KeepServed);
@@ -156,7 +157,8 @@ fn build<E: From<DataError>>(
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), E>,
 ) -> Result<(i64, Connection), E> {
     let sql = |e: rusqlite::Error| DataError::Sql(e);
-    let mut conn = Connection::open(temp).map_err(DataError::sql("create", temp))?;
+    let mut conn =
+        Connection::open(temp).map_err(|e| DataError::from(cannot("create", temp)(e)))?;
     // Under a name of its own until renamed, so a crash only loses the
     // temporary file; with the replaced file's mode and owner (file_swap.rs).
     conn.execute_batch(BUILD_PRAGMAS).map_err(sql)?;

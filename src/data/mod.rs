@@ -5,7 +5,8 @@
 //! rows derived at load include `stored`'s bodies, list forms and orderings and
 //! `recent_history`'s packed year, and `identity`: what the file was made
 //! from), and swapping a new file in (`file_swap`),
-//! keeping the one it replaced for `rollback` (`previous`).
+//! keeping the one it replaced for `rollback` (`previous`). Every way these
+//! fail is an `error::DataError`.
 
 mod area_writer;
 pub mod dataset;

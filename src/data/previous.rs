@@ -28,6 +28,7 @@ use crate::data::error::DataError;
 use crate::data::file_swap::WriteLock;
 use crate::data::identity;
 use crate::dates;
+use crate::file_error::cannot;
 
 /// How many replaced datasets are kept, the newest first. Enough to step
 /// back past a wrong file imported twice; each costs a dataset's disk.
@@ -217,7 +218,7 @@ pub fn rollback(db: &Path) -> Result<String, DataError> {
     let _ = fs::remove_file(&current);
     let had_current = db.is_file();
     if had_current {
-        fs::hard_link(db, &current).map_err(DataError::io("keep", db))?;
+        fs::hard_link(db, &current).map_err(cannot("keep", db))?;
     }
     if let Err(source) = fs::rename(back, db) {
         let _ = fs::remove_file(&current);

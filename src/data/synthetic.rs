@@ -123,7 +123,7 @@ fn in_id_order(places: &[Place], n: usize) -> Result<Vec<(u32, u32)>, DataError>
         let mut members = by_province
             .get(slug)
             .cloned()
-            .ok_or(DataError::NoSeedPlace(*slug))?;
+            .ok_or(DataError::NoSeedPlace(slug))?;
         // Seed order is not id order in every source; take turns in id order.
         members.sort_by(|&a, &b| places[a].id.cmp(&places[b].id));
         for j in 0..count {
@@ -205,12 +205,7 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
 /// `area-scoring init --synthetic N --history-days D`: writes the generated
 /// areas through the same path as the seed (`load::create_database`),
 /// recording no hash: the flags say what was generated.
-pub fn init(
-    path: &Path,
-    force: bool,
-    areas: usize,
-    history_days: usize,
-) -> Result<i64, DataError> {
+pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Result<i64, DataError> {
     let places = seed::read_places(seed::SEED_CSV)?;
     let order = in_id_order(&places, areas)?;
     let today = dates::today();

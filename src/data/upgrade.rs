@@ -14,12 +14,13 @@ use crate::data::identity::{self, Source};
 use crate::data::load::{self, AreaWriter, NewArea};
 use crate::data::seed::DimensionScore;
 use crate::domain::DIMENSIONS;
+use crate::file_error::cannot;
 
 /// Upgrades `path` in place; says what it did.
 pub fn run(path: &Path) -> Result<String, DataError> {
     db::check_versions(path, db::OLDEST_VERSION..=db::SCHEMA_VERSION)?;
     let old = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(DataError::sql("open", path))?;
+        .map_err(cannot("open", path))?;
     let shown = path.display();
     let (_, version) = db::read_versions(&old)?;
     if version == db::SCHEMA_VERSION {
@@ -106,13 +107,13 @@ fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result
 
 fn column_of(old: &Connection, query: &str, no: i64) -> rusqlite::Result<Vec<String>> {
     let mut stmt = old.prepare_cached(query)?;
-    let names = stmt.query_map([no], |r| r.get(0))?.collect();
-    names
+    stmt.query_map([no], |r| r.get(0))?.collect()
 }
 
 fn dimensions_of(old: &Connection, no: i64) -> Result<Vec<DimensionScore>, DataError> {
-    let mut stmt = old
-        .prepare_cached("SELECT dimension, score, weight FROM area_dimensions WHERE area_no = ?1")?;
+    let mut stmt = old.prepare_cached(
+        "SELECT dimension, score, weight FROM area_dimensions WHERE area_no = ?1",
+    )?;
     let read: Vec<(String, f64, f64)> = stmt
         .query_map([no], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<rusqlite::Result<_>>()?;
@@ -141,8 +142,8 @@ fn dimensions_of(old: &Connection, no: i64) -> Result<Vec<DimensionScore>, DataE
 
 /// An area's daily history: its first day and its scores, which run day by day.
 fn history_of(old: &Connection, no: i64) -> Result<(i64, Vec<f64>), DataError> {
-    let mut stmt = old
-        .prepare_cached("SELECT day, truth_score FROM history WHERE area_no = ?1 ORDER BY day")?;
+    let mut stmt =
+        old.prepare_cached("SELECT day, truth_score FROM history WHERE area_no = ?1 ORDER BY day")?;
     let days: Vec<(i64, f64)> = stmt
         .query_map([no], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;

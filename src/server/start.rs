@@ -132,15 +132,19 @@ pub fn start(config: &ServeConfig) -> Result<Running, ServeError> {
     // Apart, so that opening a new dataset (a second at 100,000 areas) never
     // holds back a revocation.
     let (app2, stop2) = (app.clone(), stop.clone());
-    threads.push(spawn("db-watch", move || {
-        every(WATCH_EVERY, &stop2, || app2.store.poll())
-    })
-    .map_err(ServeError::Layer)?);
+    threads.push(
+        spawn("db-watch", move || {
+            every(WATCH_EVERY, &stop2, || app2.store.poll())
+        })
+        .map_err(ServeError::Layer)?,
+    );
     let (app3, stop3) = (app.clone(), stop.clone());
-    threads.push(spawn("keys-watch", move || {
-        watch_keys(&app3, KEYS_WATCH_EVERY, &stop3)
-    })
-    .map_err(ServeError::Layer)?);
+    threads.push(
+        spawn("keys-watch", move || {
+            watch_keys(&app3, KEYS_WATCH_EVERY, &stop3)
+        })
+        .map_err(ServeError::Layer)?,
+    );
     let (app4, stop4) = (app.clone(), stop.clone());
     threads.push(spawn("usage", move || count_usage(&app4, &stop4)).map_err(ServeError::Layer)?);
     Ok(Running {

@@ -37,7 +37,7 @@ impl Redis {
     pub fn new(url: &RedisUrl, timeout: Duration) -> Result<Redis, RedisError> {
         let client =
             redis::Client::open(url.connection_info()).map_err(|source| RedisError::Client {
-                url: url.clone(),
+                url: url.to_string(),
                 source,
             })?;
         Ok(Redis {
@@ -90,7 +90,7 @@ impl Redis {
             Err(e) => {
                 self.failures.fetch_add(1, Ordering::Relaxed);
                 Err(RedisError::Call {
-                    url: self.url.clone(),
+                    url: self.url.to_string(),
                     source: e,
                 })
             }
@@ -129,18 +129,18 @@ impl Redis {
     }
 }
 
-/// Why Redis could not be used: its URL, never its password, and the
-/// failure, a timeout named as such.
+/// Why Redis could not be used: its URL as shown (never its password), and
+/// the failure, a timeout named as such.
 #[derive(Debug, thiserror::Error)]
 pub enum RedisError {
     #[error("Redis at {url}: {source}")]
     Client {
-        url: RedisUrl,
+        url: String,
         source: redis::RedisError,
     },
     #[error("Redis at {url}: {}", describe(.source))]
     Call {
-        url: RedisUrl,
+        url: String,
         source: redis::RedisError,
     },
 }

@@ -15,10 +15,11 @@
 use rusqlite::OptionalExtension;
 use std::path::Path;
 
-use crate::access::AccessError;
 use super::conn::Redis;
 use super::usage::{FLUSHED, LAST_USED, Row, USAGE};
+use crate::access::AccessError;
 use crate::access::usage::{self, BUSY_TIMEOUT};
+use crate::file_error::cannot;
 
 /// Per identity: "key|period" to "ok,client_errors,rate_limited,server_errors"
 /// added so far (three numbers where an older build added them).
@@ -67,7 +68,7 @@ return added
 /// The usage file's identity, made and stored in it on first use.
 pub fn identity(path: &Path) -> Result<String, AccessError> {
     let conn = usage::open_file(path, BUSY_TIMEOUT)?;
-    let fail = AccessError::file("write", path);
+    let fail = cannot("write", path);
     // One writer at a time: two first migrations agree on one identity.
     conn.execute_batch(
         "BEGIN IMMEDIATE;
@@ -82,8 +83,7 @@ pub fn identity(path: &Path) -> Result<String, AccessError> {
         Some(id) => id,
         None => {
             let mut bytes = [0u8; IDENTITY_BYTES];
-            getrandom::fill(&mut bytes)
-                .map_err(AccessError::NoRandomness)?;
+            getrandom::fill(&mut bytes).map_err(AccessError::NoRandomness)?;
             let id = super::keys::to_hex(&bytes);
             conn.execute("INSERT INTO file_identity (id) VALUES (?1)", [&id])
                 .map_err(&fail)?;
@@ -97,7 +97,12 @@ pub fn identity(path: &Path) -> Result<String, AccessError> {
 /// Adds what the file `identity` holds beyond what it added before; the
 /// requests added. `sent_whole` names the batch an earlier migration of the
 /// same contents was sent as.
-pub fn add(redis: &Redis, identity: &str, sent_whole: &str, rows: &[Row]) -> Result<i64, AccessError> {
+pub fn add(
+    redis: &Redis,
+    identity: &str,
+    sent_whole: &str,
+    rows: &[Row],
+) -> Result<i64, AccessError> {
     let script = redis::Script::new(ADD);
     let mut call = script.key(format!("{ADDED_BY_FILE}{identity}"));
     call.key(USAGE).key(LAST_USED).key(FLUSHED).arg(sent_whole);

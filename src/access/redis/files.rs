@@ -12,15 +12,16 @@ use std::path::{Path, PathBuf};
 use rusqlite::params;
 use sha2::{Digest, Sha256};
 
-use crate::access::AccessError;
 use super::conn::Redis;
 use super::file_usage;
 use super::keys::{self as shared_keys, KeyRecord, to_hex};
 use super::usage::{self as shared_usage, Row};
+use crate::access::AccessError;
 use crate::access::usage::report as usage_report;
 use crate::access::usage::{self, usage_path};
 use crate::access::{key_file, plan_history, plans};
 use crate::dates::{self, SECONDS_PER_DAY};
+use crate::file_error::cannot;
 
 /// What a keys file becomes once its keys are in Redis.
 pub fn migrated_path(keys: &Path) -> PathBuf {
@@ -39,7 +40,7 @@ pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, AccessError> {
         (false, false) => return Err(AccessError::NoKeysFileAt(keys.to_path_buf())),
     };
     let conn = key_file::open_read(&source)?;
-    let fail = AccessError::file("read", &source);
+    let fail = cannot("read", &source);
     let mut stmt = conn
         .prepare("SELECT id, key_hash, plan, label, created_at, revoked_at FROM api_keys")
         .map_err(&fail)?;
@@ -95,8 +96,7 @@ pub fn migrate(redis: &Redis, keys: &Path) -> Result<Vec<String>, AccessError> {
     }
     said.push(migrate_usage(redis, &usage_path(keys))?);
     if source == keys {
-        std::fs::rename(keys, &moved)
-            .map_err(AccessError::file("rename", keys))?;
+        std::fs::rename(keys, &moved).map_err(cannot("rename", keys))?;
         said.push(format!(
             "renamed {} to {}, so that no server reads it by mistake",
             keys.display(),
@@ -167,7 +167,7 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), AccessError>
     let temp_usage = usage_path(&temp);
     {
         let (conn, _) = key_file::open(&temp)?;
-        let fail = AccessError::file("write", &temp);
+        let fail = cannot("write", &temp);
         for k in &state.keys {
             let hash: Vec<u8> = (0..k.hash.len() / 2)
                 .filter_map(|i| u8::from_str_radix(&k.hash[2 * i..2 * i + 2], 16).ok())
@@ -184,7 +184,7 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), AccessError>
             plans::set_limit(&conn, plan, limit)?;
         }
         let usage_conn = usage::open_file(&temp_usage, usage::BUSY_TIMEOUT)?;
-        let fail = AccessError::file("write", &temp_usage);
+        let fail = cannot("write", &temp_usage);
         for r in &rows {
             // Hours to the hours; a day kept from before them to the days.
             let [ok, client, limited, server] = r.counts.values().map(|n| n as i64);
@@ -217,7 +217,7 @@ pub fn backup(redis: &Redis, keys: &Path, dir: &Path) -> Result<(), AccessError>
     }
     let usage_target = usage_path(&target);
     for (from, to) in [(&temp, &target), (&temp_usage, &usage_target)] {
-        std::fs::rename(from, to).map_err(AccessError::file("write", to))?;
+        std::fs::rename(from, to).map_err(cannot("write", to))?;
         eprintln!("backed up Redis at {} to {}", redis.url, to.display());
     }
     let _ = std::fs::remove_dir_all(&partial);

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use crate::access::AccessError;
 use crate::access::key_file::PRIVATE_MODE;
+use crate::file_error::cannot;
 
 /// Names this server among those sharing the folder.
 pub const INSTANCE_VARIABLE: &str = "AREA_INSTANCE";
@@ -169,8 +170,7 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// call uses, synced, then renamed over `path`.
 pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), AccessError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(AccessError::file("create", dir))?;
+        std::fs::create_dir_all(dir).map_err(cannot("create", dir))?;
     }
     let random = crate::access::keys::random_hex(8)?;
     let temp = with_suffix(path, &format!(".tmp-{}-{random}", std::process::id()));
@@ -183,7 +183,7 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), AccessError> {
         .and_then(|()| std::fs::rename(&temp, path));
     written.map_err(|e| {
         let _ = std::fs::remove_file(&temp);
-        AccessError::file("write", path)(e)
+        cannot("write", path)(e).into()
     })
 }
 

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use redis::Commands;
 use serde::{Deserialize, Serialize};
 
-use crate::access::AccessError;
 use super::conn::Redis;
 use super::invalid_values::Kind;
+use crate::access::AccessError;
 use crate::access::key_store::KeyTable;
 use crate::access::keys::{self, Caller, KeyRow};
 use crate::access::plan_history::PlanSince;

@@ -12,7 +12,6 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use crate::access::AccessError;
 use super::budget::SharedBuckets;
 use super::conn::{BACKGROUND_TIMEOUT, REQUEST_TIMEOUT, Redis};
 use super::instance::{INSTANCE_VARIABLE, Place, identity, write_private};
@@ -21,6 +20,7 @@ use super::keys::{self, KeyState};
 use super::spools::Spools;
 use super::url::RedisUrl;
 use super::usage::SharedUsage;
+use crate::access::AccessError;
 use crate::access::key_store::{KeyStore, KeyTable};
 
 /// How often a server asks Redis whether keys or plans changed.

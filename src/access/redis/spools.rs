@@ -19,10 +19,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::access::AccessError;
 use super::batch::Batch;
 use super::instance::{Place, with_suffix, write_private};
+use crate::access::AccessError;
 use crate::access::key_file::PRIVATE_MODE;
+use crate::file_error::cannot;
 
 /// How long a start waits for its own lock, which a server taking its
 /// spool holds while it renames it.
@@ -39,7 +40,7 @@ impl SpoolLock {
     /// The lock of `spool`, or None while another process holds it.
     pub fn try_take(spool: &Path) -> Result<Option<SpoolLock>, AccessError> {
         let path = with_suffix(spool, ".lock");
-        let failed = AccessError::file("lock", &path);
+        let failed = cannot("lock", &path);
         loop {
             let file = OpenOptions::new()
                 .write(true)
@@ -51,7 +52,7 @@ impl SpoolLock {
             match file.try_lock() {
                 Ok(()) => {}
                 Err(std::fs::TryLockError::WouldBlock) => return Ok(None),
-                Err(std::fs::TryLockError::Error(e)) => return Err(failed(e)),
+                Err(std::fs::TryLockError::Error(e)) => return Err(failed(e).into()),
             }
             // Its last holder removes the file before letting go: a lock
             // taken on a file no longer at `path` is no lock, so open again.
@@ -184,7 +185,7 @@ impl Spools {
             Ok(()) => Ok(Some(mine)),
             // Taken and sent by another server since the folder was read.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(AccessError::file("take", spool)(e)),
+            Err(e) => Err(cannot("take", spool)(e).into()),
         }
     }
 

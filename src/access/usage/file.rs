@@ -15,6 +15,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::access::AccessError;
 use crate::access::key_file::{create_private, keep_private};
+use crate::file_error::cannot;
 
 /// Marks a file as a usage file (PRAGMA application_id, "USGE").
 pub const USAGE_APPLICATION_ID: i64 = 0x5553_4745;
@@ -60,9 +61,9 @@ pub fn open_file(path: &Path, patience: Duration) -> Result<Connection, AccessEr
         log::warn!("{notice}");
     }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(AccessError::file("open", path))?;
+        .map_err(cannot("open", path))?;
     conn.busy_timeout(patience)?;
-    let fail = AccessError::file("write", path);
+    let fail = cannot("write", path);
     conn.pragma_update(None, "journal_mode", "WAL")
         .map_err(&fail)?;
     // One transaction, so that a reader sees both tables or neither.

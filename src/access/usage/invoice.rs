@@ -89,7 +89,9 @@ pub struct DayLine {
 /// Refuses a `--key` that names no key.
 pub fn check_key(keys: &[KeyRow], only: Option<&str>) -> Result<(), AccessError> {
     match only {
-        Some(id) if !keys.iter().any(|k| k.id == id) => Err(AccessError::UnknownKey(id.to_string())),
+        Some(id) if !keys.iter().any(|k| k.id == id) => {
+            Err(AccessError::UnknownKey(id.to_string()))
+        }
         _ => Ok(()),
     }
 }

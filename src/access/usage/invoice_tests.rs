@@ -128,6 +128,9 @@ fn one_key_is_kept_and_an_unknown_one_refused() {
     assert_eq!(lines[0].key_id, "key_b");
     assert!(check_key(&keys, Some("key_b")).is_ok());
     let why = check_key(&keys, Some("key_typo")).unwrap_err();
-    assert!(matches!(&why, AccessError::UnknownKey(id) if id == "key_typo"), "{why}");
+    assert!(
+        matches!(&why, AccessError::UnknownKey(id) if id == "key_typo"),
+        "{why}"
+    );
     assert!(why.to_string().contains("'key_typo'"), "{why}");
 }

@@ -307,22 +307,23 @@ impl Usage {
 }
 
 /// Adds `taken` in one transaction; `committing` runs just before the commit.
-fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> Result<(), AccessError> {
-    let fail = AccessError::from;
-    let tx = conn.transaction().map_err(&fail)?;
+fn write(
+    conn: &mut Connection,
+    taken: &Waiting,
+    committing: impl FnOnce(),
+) -> Result<(), AccessError> {
+    let tx = conn.transaction()?;
     {
         let added: Vec<String> = NAMES
             .iter()
             .map(|n| format!("{n} = {n} + excluded.{n}"))
             .collect();
-        let mut add = tx
-            .prepare(&format!(
-                "INSERT INTO usage_hours (key_id, hour, {}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        let mut add = tx.prepare(&format!(
+            "INSERT INTO usage_hours (key_id, hour, {}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (key_id, hour) DO UPDATE SET {}",
-                NAMES.join(", "),
-                added.join(", ")
-            ))
-            .map_err(&fail)?;
+            NAMES.join(", "),
+            added.join(", ")
+        ))?;
         let hours = taken
             .keys
             .iter()
@@ -336,22 +337,18 @@ fn write(conn: &mut Connection, taken: &Waiting, committing: impl FnOnce()) -> R
                 client,
                 limited,
                 server
-            ])
-            .map_err(&fail)?;
+            ])?;
         }
-        let mut used = tx
-            .prepare(
-                "INSERT INTO last_used (key_id, at) VALUES (?1, ?2)
+        let mut used = tx.prepare(
+            "INSERT INTO last_used (key_id, at) VALUES (?1, ?2)
                  ON CONFLICT (key_id) DO UPDATE SET at = max(at, excluded.at)",
-            )
-            .map_err(&fail)?;
+        )?;
         for (key_id, key) in &taken.keys {
-            used.execute(params![key_id, dates::format_timestamp(key.last_used)])
-                .map_err(&fail)?;
+            used.execute(params![key_id, dates::format_timestamp(key.last_used)])?;
         }
     }
     committing();
-    tx.commit().map_err(&fail)
+    Ok(tx.commit()?)
 }
 
 mod shared;

@@ -10,6 +10,7 @@ use rusqlite::{Connection, OpenFlags, params};
 
 use crate::access::AccessError;
 use crate::access::usage::counts::Counts;
+use crate::file_error::cannot;
 
 /// How many days `keys usage` and `keys list` cover when not told.
 pub const DEFAULT_DAYS: i64 = 30;
@@ -43,7 +44,7 @@ fn open(path: &Path) -> Result<Option<(Connection, String)>, AccessError> {
         return Ok(None);
     }
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(AccessError::file("open", path))?;
+        .map_err(cannot("open", path))?;
     conn.busy_timeout(READ_PATIENCE)?;
     // A file a server has only just made may not have its tables yet.
     let has = |table: &str| -> Result<bool, AccessError> {
@@ -52,7 +53,7 @@ fn open(path: &Path) -> Result<Option<(Connection, String)>, AccessError> {
             [table],
             |r| r.get(0),
         )
-        .map_err(AccessError::file("read", path))
+        .map_err(|e| cannot("read", path)(e).into())
     };
     let tables: Vec<&str> = [("usage_hours", HOURS), ("usage", DAYS)]
         .into_iter()
@@ -67,11 +68,16 @@ fn open(path: &Path) -> Result<Option<(Connection, String)>, AccessError> {
 
 /// Rows of the UTC days `from` to `to` (inclusive, `YYYY-MM-DD`), of one
 /// key or all, by key then period.
-pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<UsageRow>, AccessError> {
+pub fn rows(
+    path: &Path,
+    from: &str,
+    to: &str,
+    key: Option<&str>,
+) -> Result<Vec<UsageRow>, AccessError> {
     let Some((conn, both)) = open(path)? else {
         return Ok(Vec::new());
     };
-    let fail = AccessError::file("read", path);
+    let fail = cannot("read", path);
     // An hour `2026-11-30T23` sorts after its day and before the next. A
     // key named in the statement itself lets SQLite search each table's
     // primary key (`GET /v1/key` reads a day so on every call).
@@ -86,15 +92,14 @@ pub fn rows(path: &Path, from: &str, to: &str, key: Option<&str>) -> Result<Vec<
              ORDER BY key_id, hour"
         ))
         .map_err(&fail)?;
-    stmt.query_map(params![from, to, key], |r| {
+    let rows = stmt.query_map(params![from, to, key], |r| {
         Ok(UsageRow {
             key_id: r.get(0)?,
             period: r.get(1)?,
             counts: counts_at(r, 2)?,
         })
-    })
-    .and_then(Iterator::collect)
-    .map_err(&fail)
+    });
+    Ok(rows.and_then(Iterator::collect).map_err(&fail)?)
 }
 
 /// The four counts from column `first` on.
@@ -109,35 +114,29 @@ fn counts_at(r: &rusqlite::Row, first: usize) -> rusqlite::Result<Counts> {
 }
 
 /// Each key's last-used time and its requests from `since` on.
-pub fn summary(path: &Path, since: &str) -> Result<HashMap<String, (Option<String>, u64)>, AccessError> {
+pub fn summary(
+    path: &Path,
+    since: &str,
+) -> Result<HashMap<String, (Option<String>, u64)>, AccessError> {
     let mut out: HashMap<String, (Option<String>, u64)> = HashMap::new();
     let Some((conn, both)) = open(path)? else {
         return Ok(out);
     };
-    let fail = AccessError::from;
-    let mut stmt = conn
-        .prepare(&format!(
-            "SELECT key_id, sum(ok + client_errors + rate_limited + server_errors)
+    let mut stmt = conn.prepare(&format!(
+        "SELECT key_id, sum(ok + client_errors + rate_limited + server_errors)
              FROM ({both}) WHERE hour >= ?1 GROUP BY key_id"
-        ))
-        .map_err(&fail)?;
-    let totals = stmt
-        .query_map([since], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
-        })
-        .map_err(&fail)?;
+    ))?;
+    let totals = stmt.query_map([since], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+    })?;
     for row in totals {
-        let (key, total) = row.map_err(&fail)?;
+        let (key, total) = row?;
         out.entry(key).or_default().1 = total as u64;
     }
-    let mut stmt = conn
-        .prepare("SELECT key_id, at FROM last_used")
-        .map_err(&fail)?;
-    let used = stmt
-        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-        .map_err(&fail)?;
+    let mut stmt = conn.prepare("SELECT key_id, at FROM last_used")?;
+    let used = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
     for row in used {
-        let (key, at) = row.map_err(&fail)?;
+        let (key, at) = row?;
         out.entry(key).or_default().0 = Some(at);
     }
     Ok(out)

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::access::AccessError;
 use super::{Counts, MAX_WAITING, Usage};
+use crate::access::AccessError;
 use crate::access::redis::conn::Redis;
 use crate::access::redis::usage::{self as shared, Row, SharedUsage};
 use crate::dates;

@@ -236,11 +236,13 @@ fn truth_score(dims: &[Dimension], given: Option<f64>) -> Result<f64, Invalid> {
         return Err(Invalid::TruthAboveTen(computed));
     }
     match given {
-        Some(given) if rules::score("truth_score", given)? != computed => Err(Invalid::TruthNotSum {
-            given,
-            exact: round(exact, 4),
-            computed,
-        }),
+        Some(given) if rules::score("truth_score", given)? != computed => {
+            Err(Invalid::TruthNotSum {
+                given,
+                exact: round(exact, 4),
+                computed,
+            })
+        }
         _ => Ok(computed),
     }
 }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::data::error::DataError;
+use crate::file_error::FileError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
@@ -17,43 +18,22 @@ pub enum ImportError {
     #[error("{0}")]
     WouldBeRefused(String),
     /// What the file would remove or move, which needs `--allow-shrink`.
-    #[error(
-        "refusing to import: the file would {} in {db}. Nothing was written. \
-         If that is what you mean, run the import again with --allow-shrink \
-         (the replaced dataset is kept for rollback)",
-        .why.join(", and ")
-    )]
+    #[error("refusing to import: the file would {} in {db}. Nothing was written. If that is what you mean, run the import again with --allow-shrink (the replaced dataset is kept for rollback)", .why.join(", and "))]
     TooManyChanged { why: Vec<String>, db: String },
     #[error("cannot compare with {db}: {source}")]
     Compare { db: String, source: rusqlite::Error },
-    #[error(
-        "cannot tell the format of {}: name it .csv (CSV) or .jsonl / .ndjson (JSON Lines); see docs/import.md",
-        .0.display()
-    )]
+    #[error("cannot tell the format of {}: name it .csv (CSV) or .jsonl / .ndjson (JSON Lines); see docs/import.md", .0.display())]
     UnknownFormat(PathBuf),
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("cannot read {}: it is a directory", .0.display())]
     Directory(PathBuf),
     /// A pipe, a socket or a device, which cannot be read twice.
-    #[error(
-        "cannot import {}: it is not a regular file (a pipe, a socket or a device); \
-         import reads the file twice, so decompress or copy it to a file first",
-        .0.display()
-    )]
+    #[error("cannot import {}: it is not a regular file (a pipe, a socket or a device); import reads the file twice, so decompress or copy it to a file first", .0.display())]
     NotRegular(PathBuf),
-    #[error(
-        "{} changed while it was opened; nothing was imported and the database is unchanged",
-        .0.display()
-    )]
+    #[error("{} changed while it was opened; nothing was imported and the database is unchanged", .0.display())]
     ChangedWhileOpened(PathBuf),
-    #[error(
-        "{} changed while it was imported; nothing was imported and the database is unchanged",
-        .0.display()
-    )]
+    #[error("{} changed while it was imported; nothing was imported and the database is unchanged", .0.display())]
     ChangedWhileImported(PathBuf),
     /// The writing pass read other rows than the checking pass.
     #[error(
@@ -67,7 +47,7 @@ pub enum ImportError {
     #[error("refusing to replace {}: {source}{}", .db.display(), rollback_hint(.db, .previous))]
     NotReplaceable {
         db: PathBuf,
-        source: DataError,
+        source: Box<DataError>,
         previous: Option<PathBuf>,
     },
     #[error("--ignore-column, --delimiter and --decimal-comma are for CSV files")]

@@ -49,8 +49,7 @@ pub fn each_row(
     let mut buf = Vec::new();
     let (mut offset, mut number) = (0u64, 0u64);
     loop {
-        let read = next_line(&mut input, &mut buf, number == 0)
-            .map_err(ImportError::ReadFile)?;
+        let read = next_line(&mut input, &mut buf, number == 0).map_err(ImportError::ReadFile)?;
         let Some(line) = read else {
             return Ok(());
         };

@@ -6,9 +6,9 @@
 use rusqlite::Connection;
 
 use crate::data::identity;
+use crate::data::import::ImportError;
 use crate::data::load::Swap;
 use crate::data::previous;
-use crate::data::import::ImportError;
 
 /// The share of the served areas an import may remove without
 /// `--allow-shrink`: a file with fewer areas than this leaves is more

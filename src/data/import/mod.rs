@@ -21,7 +21,8 @@
 //! Every area must lie in the dataset's region (`region`); one far from its
 //! province is a warning, printed and imported (`province_extents`).
 //! `import --check` (check.rs) does all of it but the writing, and says
-//! what the import would change.
+//! what the import would change. A failure is an `ImportError` (`error`);
+//! the problems of rows are gathered into one report (`problems`).
 
 mod area;
 mod check;
@@ -50,6 +51,7 @@ use crate::data::identity::Source;
 use crate::data::load::{self, AreaWriter, NewArea, Swap};
 use crate::data::seed::DimensionScore;
 use crate::dates;
+use crate::file_error::cannot;
 
 use area::{Area, Span};
 pub use check::check;
@@ -149,15 +151,12 @@ pub fn run(db: &Path, file: &Path, options: &Options) -> Result<String, ImportEr
         now,
         source,
     } = check_file(db, file, options)?;
-    let cannot_read = |source| ImportError::Read {
-        path: file.to_path_buf(),
-        source,
-    };
+    let cannot_read = cannot("read", file);
     let fill = |writer: &mut AreaWriter| {
         write(writer, &staged, &input, now)?;
         // The rows were read twice: a file changed in between is refused
         // rather than imported half old, half new.
-        let after = input.metadata().map_err(cannot_read)?;
+        let after = input.metadata().map_err(&cannot_read)?;
         match (after.len(), after.modified().ok()) == (before.len(), before.modified().ok()) {
             true => Ok(()),
             false => Err(ImportError::ChangedWhileImported(file.to_path_buf())),
@@ -226,18 +225,15 @@ fn format_of(file: &Path) -> Result<Format, ImportError> {
 /// open, which would wait for a FIFO's writer, and again on what was opened
 /// (without waiting, O_NONBLOCK), in case the name was swapped in between.
 fn open_regular(file: &Path) -> Result<(File, Metadata), ImportError> {
-    let cannot_read = |source| ImportError::Read {
-        path: file.to_path_buf(),
-        source,
-    };
-    let named = std::fs::metadata(file).map_err(cannot_read)?;
+    let cannot_read = cannot("read", file);
+    let named = std::fs::metadata(file).map_err(&cannot_read)?;
     not_regular(file, &named)?;
     let input = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(file)
-        .map_err(cannot_read)?;
-    let opened = input.metadata().map_err(cannot_read)?;
+        .map_err(&cannot_read)?;
+    let opened = input.metadata().map_err(&cannot_read)?;
     not_regular(file, &opened)?;
     if (opened.dev(), opened.ino()) != (named.dev(), named.ino()) {
         return Err(ImportError::ChangedWhileOpened(file.to_path_buf()));
@@ -269,7 +265,7 @@ fn check_target(db: &Path) -> Result<bool, ImportError> {
         let back = crate::data::previous::previous_path(db);
         ImportError::NotReplaceable {
             db: db.to_path_buf(),
-            source,
+            source: Box::new(source),
             previous: back.is_file().then_some(back),
         }
     })?;
@@ -331,9 +327,7 @@ fn area_at(
     now: i64,
     buf: &mut Vec<u8>,
 ) -> Result<Area, ImportError> {
-    input
-        .read_span(span, buf)
-        .map_err(ImportError::ReadAgain)?;
+    input.read_span(span, buf).map_err(ImportError::ReadAgain)?;
     let row = rows.row_at(buf);
     let draft = row
         .draft

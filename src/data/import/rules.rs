@@ -18,11 +18,7 @@ pub enum Invalid {
     )]
     NotSlug(String),
     /// `closest`: the slug within a few edits, when one is.
-    #[error(
-        "province '{given}' is not one of {} (or its display name, like Western Cape, or an abbreviation, like KZN){}",
-        PROVINCES.map(|(s, _)| s).join(", "),
-        .closest.map_or(String::new(), |s| format!("; did you mean {s}?"))
-    )]
+    #[error("province '{given}' is not one of {} (or its display name, like Western Cape, or an abbreviation, like KZN){}", PROVINCES.map(|(s, _)| s).join(", "), .closest.map_or(String::new(), |s| format!("; did you mean {s}?")))]
     UnknownProvince {
         given: String,
         closest: Option<&'static str>,

@@ -82,7 +82,11 @@ fn an_unknown_province_names_the_closest_when_it_is_close() {
     };
     assert_eq!(closest("Gauteg"), Some("gauteng"));
     assert_eq!(closest("Northwest"), Some("north-west"));
-    assert_eq!(closest("KZM"), Some("kwazulu-natal"), "a slip in an abbreviation");
+    assert_eq!(
+        closest("KZM"),
+        Some("kwazulu-natal"),
+        "a slip in an abbreviation"
+    );
     assert_eq!(province("Gauteng Province").unwrap().0, "gauteng");
     assert_eq!(province("Western Cape province").unwrap().0, "western-cape");
     for far in ["Natal", "Cape", "", "ZZ"] {
@@ -134,7 +138,12 @@ fn weights_are_positive_shares() {
 #[test]
 fn dimensions_and_sources() {
     assert_eq!(dimension("service_delivery"), Ok("service_delivery"));
-    assert!(dimension("crime").unwrap_err().to_string().contains("safety"));
+    assert!(
+        dimension("crime")
+            .unwrap_err()
+            .to_string()
+            .contains("safety")
+    );
     assert!(source("s", "stats-sa:census-2022").is_ok());
     for bad in ["", "a b", "a;b", "a,b"] {
         assert!(source("s", bad).is_err(), "{bad}");

@@ -8,17 +8,15 @@ use std::path::Path;
 
 use super::{CsvOptions, ImportError};
 use crate::data::identity::{self, Source};
+use crate::file_error::cannot;
 
 /// The source of `input`, the opened `file`, hashed from its first byte to
 /// its last; `input` is left at its start for the reading that follows.
 pub fn of(file: &Path, mut input: &File, csv: &CsvOptions) -> Result<Source, ImportError> {
-    let cannot_read = |source| ImportError::Read {
-        path: file.to_path_buf(),
-        source,
-    };
-    input.seek(SeekFrom::Start(0)).map_err(cannot_read)?;
-    let sha256 = identity::sha256_of(input).map_err(cannot_read)?;
-    input.seek(SeekFrom::Start(0)).map_err(cannot_read)?;
+    let cannot_read = cannot("read", file);
+    input.seek(SeekFrom::Start(0)).map_err(&cannot_read)?;
+    let sha256 = identity::sha256_of(input).map_err(&cannot_read)?;
+    input.seek(SeekFrom::Start(0)).map_err(&cannot_read)?;
     let name = file.file_name().unwrap_or(file.as_os_str());
     Ok(Source {
         file: name.to_string_lossy().into_owned(),

@@ -10,10 +10,10 @@ use std::io::BufRead;
 
 use rusqlite::{Connection, params};
 
+use super::ImportError;
 use super::area::{self, Row, Span};
 use super::csv::{self as from_csv, CsvOptions};
 use super::from_jsonl;
-use super::ImportError;
 use super::problems::{DUPLICATE, Problems, READING, RULES};
 use super::province_extents;
 use super::region::Region;

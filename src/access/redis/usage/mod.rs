@@ -14,9 +14,9 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 pub use super::batch::{Batch, Row};
-use crate::access::AccessError;
 use super::conn::Redis;
 use super::spools::{Found, Spools};
+use crate::access::AccessError;
 use crate::access::usage::counts::Counts;
 
 pub(super) const FLUSHED: &str = "area:usage:flushed";
@@ -251,7 +251,10 @@ mod tests {
         usage.enqueue(vec![row("key_a", 2), row("key_b", 1)]);
         assert_eq!(usage.batches(), 2, "an empty flush makes no batch");
         let why = usage.send_all().unwrap_err();
-        assert!(matches!(why, AccessError::UsageNotSent { requests: 9, .. }), "{why}");
+        assert!(
+            matches!(why, AccessError::UsageNotSent { requests: 9, .. }),
+            "{why}"
+        );
         assert_eq!(usage.waiting("key_a", "2026-11-26").ok, 5);
         usage.stop().unwrap();
         let mode = std::fs::metadata(&spool).unwrap().permissions().mode() & 0o777;

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use redis::Commands;
 
-use crate::access::AccessError;
 use super::{LAST_USED, USAGE};
+use crate::access::AccessError;
 use crate::access::redis::conn::Redis;
 use crate::access::usage::counts::{Counts, NAMES};
 use crate::access::usage::report::UsageRow;
