@@ -28,12 +28,12 @@ pub enum AccessError {
     Rpm(String),
     #[error("--tz must be an IANA time zone name such as Africa/Johannesburg, not '{0}'")]
     Zone(String),
-    /// A zone whose offset on `day` is `offset_minutes` east of UTC, no
-    /// whole number of hours: its days would split hours.
-    #[error("--tz {zone} is UTC{}{:02}:{:02} on {day}: usage is counted per UTC hour, so days can be cut only in a zone a whole number of hours from UTC", if *.offset_minutes < 0 { '-' } else { '+' }, .offset_minutes.abs() / 60, .offset_minutes.abs() % 60)]
+    /// A zone whose offset on `day`, in seconds east of UTC, is no whole
+    /// number of hours: its days would split hours.
+    #[error("--tz {zone} is UTC{}{:02}:{:02} on {day}: usage is counted per UTC hour, so days can be cut only in a zone a whole number of hours from UTC", if *.offset < 0 { '-' } else { '+' }, .offset.abs() / 3600, .offset.abs() / 60 % 60)]
     SplitHours {
         zone: String,
-        offset_minutes: i64,
+        offset: i64,
         day: String,
     },
     #[error("there is no keys file at {}: create a key with area-scoring keys create, or point --keys (or AREA_KEYS) at the keys file", .0.display())]

@@ -79,37 +79,39 @@ impl<'t> AreaWriter<'t> {
             });
         }
         let no = self.count + 1;
-        let fail = |source| DataError::Area {
+        self.write(no, a).map_err(|source| DataError::Area {
             id: a.id.to_string(),
             source,
-        };
-        self.areas
-            .execute(params![
-                no,
-                a.id,
-                a.name,
-                a.province_slug,
-                a.province,
-                a.municipality,
-                a.lat,
-                a.lng,
-                a.truth_score,
-                a.updated_at
-            ])
-            .map_err(fail)?;
+        })?;
+        self.count = no;
+        self.last_id = a.id.to_string();
+        Ok(())
+    }
+
+    /// The rows of area number `no`.
+    fn write(&mut self, no: i64, a: &NewArea) -> rusqlite::Result<()> {
+        self.areas.execute(params![
+            no,
+            a.id,
+            a.name,
+            a.province_slug,
+            a.province,
+            a.municipality,
+            a.lat,
+            a.lng,
+            a.truth_score,
+            a.updated_at
+        ])?;
         for (position, name) in a.other_names.iter().enumerate() {
             self.other_names
-                .execute(params![no, position as i64, name])
-                .map_err(fail)?;
+                .execute(params![no, position as i64, name])?;
         }
         for d in a.dimensions {
             self.dimensions
-                .execute(params![no, d.name, d.score, d.weight])
-                .map_err(fail)?;
+                .execute(params![no, d.name, d.score, d.weight])?;
             for (position, source) in d.sources.iter().enumerate() {
                 self.sources
-                    .execute(params![no, d.name, position as i64, source])
-                    .map_err(fail)?;
+                    .execute(params![no, d.name, position as i64, source])?;
             }
         }
         let mut chunks = a.history.chunks_exact(HISTORY_CHUNK);
@@ -117,22 +119,17 @@ impl<'t> AreaWriter<'t> {
             let first = a.first_day + (c * HISTORY_CHUNK) as i64;
             for (i, score) in chunk.iter().enumerate() {
                 let stmt = &mut self.history_chunk;
-                stmt.raw_bind_parameter(3 * i + 1, no).map_err(fail)?;
-                stmt.raw_bind_parameter(3 * i + 2, first + i as i64)
-                    .map_err(fail)?;
-                stmt.raw_bind_parameter(3 * i + 3, score).map_err(fail)?;
+                stmt.raw_bind_parameter(3 * i + 1, no)?;
+                stmt.raw_bind_parameter(3 * i + 2, first + i as i64)?;
+                stmt.raw_bind_parameter(3 * i + 3, score)?;
             }
-            self.history_chunk.raw_execute().map_err(fail)?;
+            self.history_chunk.raw_execute()?;
         }
         let done = a.history.len() - chunks.remainder().len();
         for (i, score) in chunks.remainder().iter().enumerate() {
             let day = a.first_day + (done + i) as i64;
-            self.history
-                .execute(params![no, day, score])
-                .map_err(fail)?;
+            self.history.execute(params![no, day, score])?;
         }
-        self.count = no;
-        self.last_id = a.id.to_string();
         Ok(())
     }
 }

@@ -84,7 +84,7 @@ impl Zone {
             if offset % SECONDS_PER_HOUR != 0 {
                 return Err(AccessError::SplitHours {
                     zone: self.name.clone(),
-                    offset_minutes: offset / 60,
+                    offset,
                     day: dates::format_date(self.day_of(at)),
                 });
             }
