@@ -18,6 +18,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::access::AccessError;
 use crate::file_error::cannot;
+
 /// The keys file's name when no `--keys` or `AREA_KEYS` says otherwise: it
 /// sits in the dataset's folder.
 pub const DEFAULT_KEYS_NAME: &str = "keys.db";

@@ -156,7 +156,7 @@ fn build<E: From<DataError>>(
     source: &Source,
     fill: impl FnOnce(&mut AreaWriter) -> Result<(), E>,
 ) -> Result<(i64, Connection), E> {
-    let sql = |e: rusqlite::Error| DataError::Sql(e);
+    let sql = DataError::Sql;
     let mut conn =
         Connection::open(temp).map_err(|e| DataError::from(cannot("create", temp)(e)))?;
     // Under a name of its own until renamed, so a crash only loses the
