@@ -10,12 +10,17 @@ can state them, so the document states them in prose:
   within range like any other (the pattern checks ranges for decimal notation
   only).
 * No item of ids or dimensions is given twice.
+* At the JSON paths of List, Search and Export the 200 is JSON: each other
+  representation is the operation of its own path (/v1/areas.csv). format=
+  stays there, deprecated, for older clients; a format other than json
+  answers as its own path does, which that path's operation describes.
 
 Data that schemathesis generates as valid (positive) can break these rules,
 and the server then rightly answers 400. This hook brings such a case within
 the rules before it is sent, with the smallest change that does: it drops a
 lone lat, lng or radius, adds min_score=0 (which every area meets) when no
-criterion is left, clamps or swaps bbox's numbers, and drops repeated items.
+criterion is left, clamps or swaps bbox's numbers, drops repeated items, and
+asks the JSON paths for json.
 Every check stays on, and negative data is never touched: a case meant to be
 refused is sent as generated.
 """
@@ -78,10 +83,17 @@ def _compare(query):
         query["dimensions"] = ",".join(_distinct(query["dimensions"]))
 
 
+# The paths whose format= may ask for a representation their 200 leaves to
+# another operation.
+JSON_PATHS = ("/v1/areas", "/v1/areas/search", "/v1/areas/export")
+
+
 @schemathesis.hook
 def map_case(context, case):
     if not _positive(case) or not isinstance(case.query, dict):
         return case
+    if case.operation.path in JSON_PATHS and _present(case.query, "format"):
+        case.query["format"] = "json"
     if case.operation.path == "/v1/areas/search":
         _search(case.query)
     elif case.operation.path == "/v1/areas/compare":

@@ -129,7 +129,7 @@ fn format(offered: &[Format], note: &str) -> Value {
         .map(|f| format!("{} ({})", f.name(), f.media_type()))
         .collect();
     json!([
-        {"type": "string", "enum": names, "default": names[0], "examples": [names[names.len() - 1]]},
+        {"type": "string", "enum": names, "default": names[0], "examples": [names[0]]},
         format!("The representation: {}. Wins over Accept; without it, Accept chooses (an Accept naming none of them gets JSON). Deprecated: each format but JSON has a path of its own (this path with the format's extension, such as .csv), whose operation describes its answer; a format other than json answers here as there. {note}", each.join(", ")),
     ])
 }
