@@ -39,6 +39,10 @@ pub enum Route {
     PageWithSlash(&'static str),
 }
 
+/// List's, Search's or Export's route at one of its paths, from the format
+/// that path sets (`Route::ListAreas` and its like).
+pub type AtPath = fn(Option<Format>) -> Route;
+
 impl Route {
     /// Routes that answer without an API key.
     pub fn is_public(&self) -> bool {
@@ -151,7 +155,7 @@ pub fn resolve(path: &str) -> Option<Route> {
 fn format_path(segments: &[&str]) -> Option<Route> {
     let (file, parent) = segments.split_last()?;
     let (stem, extension) = file.rsplit_once('.')?;
-    let (route, offered): (fn(Option<Format>) -> Route, &[Format]) = match (parent, stem) {
+    let (route, offered): (AtPath, &[Format]) = match (parent, stem) {
         (["v1"], "areas") => (Route::ListAreas, &LIST_FORMATS),
         (["v1", "areas"], "search") => (Route::SearchAreas, &LIST_FORMATS),
         (["v1", "areas"], "export") => (Route::ExportAreas, &EXPORT_FORMATS),

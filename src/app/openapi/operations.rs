@@ -10,7 +10,7 @@ use crate::api::contract::{
     COMPARE_IDS_MAX, COMPARE_IDS_MIN, EXPORT_FORMATS, EXPORT_PLAN, Format, HISTORY_PLAN,
     LIST_FORMATS, PERIOD_DEFAULT, Plan, format_paths,
 };
-use crate::api::router::Route;
+use crate::api::router::{AtPath, Route};
 
 pub use parameters::shared as shared_parameters;
 
@@ -100,7 +100,7 @@ const FORMAT_PATH_NOTE: &str = "This path answers one representation: format= is
 fn with_format_paths(
     out: &mut Map<String, Value>,
     (path, id, summary, description): (&str, &str, &str, &str),
-    (route, offered): (fn(Option<Format>) -> Route, &[Format]),
+    (route, offered): (AtPath, &[Format]),
     ok: impl Fn(Format) -> Value,
 ) {
     out.insert(
