@@ -11,10 +11,12 @@ the parameter shapes a user of that client would (floats as floats, lists as
 comma-joined strings), and each answer must parse into the generated models
 and say something true about the seed (totals above zero, the ids asked for).
 
-The generated client parses a response by its first documented media type,
-JSON. CSV and NDJSON it cannot express (each 200 has one parsed type), so
-those answers, and the GeoJSON ones, are fetched through the client's own
-httpx client and checked here; GeoJSON still parses into the generated models.
+Each representation of List, Search and Export is an operation of its own
+(`/v1/areas.csv`, `/v1/areas/search.geojson`, ...), so each generated
+function has one answer type: GeoJSON parses into the generated models, and
+CSV and NDJSON come as text (contract/client-config.yaml: the generator
+knows no NDJSON media type), which is checked here. The JSON paths' older
+`format=` and Accept are checked through the client's own httpx client.
 """
 
 import csv
@@ -30,10 +32,17 @@ from area_client import AuthenticatedClient  # noqa: E402
 from area_client.api.areas import (  # noqa: E402
     compare_areas,
     export_areas,
+    export_areas_csv,
+    export_areas_geo_json,
+    export_areas_nd_json,
     get_area,
     get_area_history,
     list_areas,
+    list_areas_csv,
+    list_areas_geo_json,
     search_areas,
+    search_areas_csv,
+    search_areas_geo_json,
 )
 from area_client.api.keys import get_key  # noqa: E402
 from area_client.api.meta import health  # noqa: E402
@@ -295,47 +304,100 @@ check(
     f"the export's 403 names both plans and no parameter: {refusal.to_dict()}",
 )
 
-# ---- Other representations, through the client's own httpx client ----------
+# ---- Each format's own operation ------------------------------------------
+def media_type(response):
+    return response.headers["content-type"].split(";")[0]
+
+
+def csv_of(response, what):
+    """A CSV 200 that the generated function handed over as text, as rows."""
+    check(response.status_code == 200, f"{what}: status {response.status_code}")
+    check(isinstance(response.parsed, str), f"{what}: parsed as {type(response.parsed).__name__}")
+    check(media_type(response) == "text/csv", f"{what}: {response.headers['content-type']}")
+    text = response.parsed
+    check(text.endswith("\r\n") and text.count("\n") == text.count("\r\n"), f"{what}: CRLF line ends")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows = list(reader)
+    check(reader.fieldnames is not None, f"{what}: a header row")
+    return reader.fieldnames, rows
+
+
+LIST_COLUMNS = "id,name,province,municipality,truth_score,updated_at,lat,lng".split(",")
+
+json_page = ok(search_areas.sync_detailed(client=growth, q="cape", limit=50), m.SearchPage)
+response = search_areas_geo_json.sync_detailed(client=growth, q="cape", limit=50)
+collection = ok(response, m.SearchFeatureCollection)
+check(media_type(response) == "application/geo+json", f"search.geojson: {response.headers['content-type']}")
+check(collection.type_ == "FeatureCollection", "search.geojson is a FeatureCollection")
+check(collection.total == json_page.total == int(response.headers["X-Total-Count"]) > 0, "GeoJSON search total")
+check([f.id for f in collection.features] == ids(json_page), "GeoJSON search: the JSON page's areas, in order")
+check(all(isinstance(f.properties.match, m.SearchMatch) for f in collection.features), "GeoJSON search items have match")
+check(all(f.geometry.coordinates[0] > 16 for f in collection.features), "[lng, lat]")
+check(response.headers["Vary"] == "Authorization, Accept-Encoding", f"a format's path does not vary by Accept: {response.headers['Vary']}")
+
+response = list_areas_geo_json.sync_detailed(client=growth, limit=5)
+listed = ok(response, m.AreaFeatureCollection)
+check(len(listed.features) == 5 and listed.total == everything, "GeoJSON list")
+check(all("match" not in f.properties.to_dict() for f in listed.features), "List's features have no match")
+
+gauteng_page = ok(list_areas.sync_detailed(client=growth, province=m.ListAreasProvince.GAUTENG, limit=100), m.AreaPage)
+response = list_areas_csv.sync_detailed(client=growth, province=m.ListAreasCsvProvince.GAUTENG, limit=100)
+header, rows = csv_of(response, "areas.csv")
+check(header == LIST_COLUMNS, f"CSV columns: {header}")
+check([r["id"] for r in rows] == ids(gauteng_page), "CSV list of Gauteng: the JSON page's areas, in order")
+check(len(rows) == int(response.headers["X-Total-Count"]), "CSV list: X-Total-Count")
+check(all(float(r["truth_score"]) == a.truth_score for r, a in zip(rows, gauteng_page.data)), "CSV truth_score")
+
+header, rows = csv_of(search_areas_csv.sync_detailed(client=growth, lat=-26.2041, lng=28.0473), "search.csv")
+check(header == LIST_COLUMNS + ["distance_km"], f"CSV distance_km on a geo search: {header}")
+check(len(rows) > 0 and all(float(r["distance_km"]) <= 10 for r in rows), "CSV search: areas within 10 km")
+
+# A format's path takes no format=: 400 naming it, as any unknown parameter.
+error, _ = refused("/v1/areas.csv", {"format": "csv"}, m.ErrorInvalidParameter)
+csv_params = {p["name"] for p in served["paths"]["/v1/areas.csv"]["get"]["parameters"] if p.get("in") == "query"}
+check(error.param == "format" and set(error.allowed) == csv_params, f"format= at /v1/areas.csv: {error.to_dict()}")
+
+exported = {}
+for fmt, call in [("ndjson", export_areas_nd_json), ("csv", export_areas_csv), ("geojson", export_areas_geo_json)]:
+    response = call.sync_detailed(client=growth)
+    check(response.status_code == 200, f"export.{fmt}: status {response.status_code}")
+    check(response.headers["content-disposition"].startswith('attachment; filename="areas-'), "Content-Disposition")
+    check(response.headers["content-disposition"].endswith(f'.{fmt}"'), "the file's extension")
+    exported[fmt] = response
+text = exported["ndjson"].parsed
+check(isinstance(text, str), f"export.ndjson: parsed as {type(text).__name__}")
+lines = [m.ExportArea.from_dict(json.loads(line)) for line in text.splitlines()]
+check([a.id for a in lines] == ids(export), "NDJSON: every area, one a line")
+header, rows = csv_of(exported["csv"], "export.csv")
+check(header[: len(LIST_COLUMNS)] == LIST_COLUMNS, f"CSV export columns: {header}")
+check([r["id"] for r in rows] == ids(export), "CSV export: every area")
+features = exported["geojson"].parsed
+check(isinstance(features, m.ExportFeatureCollection), f"export.geojson: parsed as {type(features).__name__}")
+check(features.total == everything == len(features.features), "GeoJSON export: every area")
+
+# ---- The JSON paths' format= and Accept, as older clients send them --------
 http = growth.get_httpx_client()
 
 
-def fetch(path, params, media_type, accept=None):
+def fetch(path, params, media, accept=None):
     headers = {"Accept": accept} if accept else {}
     r = http.get(path, params=params, headers=headers)
     check(r.status_code == 200, f"{r.url}: status {r.status_code}")
-    check(r.headers["content-type"].split(";")[0] == media_type, f"{r.url}: {r.headers['content-type']}")
+    check(media_type(r) == media, f"{r.url}: {r.headers['content-type']}")
     return r
 
 
-r = fetch("/v1/areas/search", {"q": "cape", "limit": 50, "format": "geojson"}, "application/geo+json")
-collection = m.SearchFeatureCollection.from_dict(r.json())
-check(collection.total == int(r.headers["X-Total-Count"]) > 0, "GeoJSON search total")
-check(all(isinstance(f.properties.match, m.SearchMatch) for f in collection.features), "GeoJSON search items have match")
-r = fetch("/v1/areas", {"limit": 5, "format": "geojson"}, "application/geo+json")
-listed = m.AreaFeatureCollection.from_dict(r.json())
-check(len(listed.features) == 5, "GeoJSON list")
-check(all("match" not in f["properties"] for f in r.json()["features"]), "List's features have no match")
-check(all(f.geometry.coordinates[0] > 16 for f in collection.features), "[lng, lat]")
-r = fetch("/v1/areas", {"province": "gauteng", "limit": 100}, "text/csv", accept="text/csv")
-rows = list(csv.DictReader(io.StringIO(r.text)))
-check(len(rows) == int(r.headers["X-Total-Count"]), "CSV list of Gauteng, by Accept")
-check(list(rows[0]) == "id,name,province,municipality,truth_score,updated_at,lat,lng".split(","), "CSV columns")
-r = fetch("/v1/areas/search", {"lat": -26.2041, "lng": 28.0473, "format": "csv"}, "text/csv")
-check(csv.DictReader(io.StringIO(r.text)).fieldnames[-1] == "distance_km", "CSV distance_km on a geo search")
-
-exported = {}
-for fmt, media_type in [("ndjson", "application/x-ndjson"), ("csv", "text/csv"), ("geojson", "application/geo+json")]:
-    r = fetch("/v1/areas/export", {"format": fmt}, media_type)
-    check(r.headers["content-disposition"].startswith('attachment; filename="areas-'), "Content-Disposition")
-    check(r.headers["content-disposition"].endswith(f'.{fmt}"'), "the file's extension")
-    exported[fmt] = r.text
-lines = [m.ExportArea.from_dict(json.loads(line)) for line in exported["ndjson"].splitlines()]
-check([a.id for a in lines] == ids(export), "NDJSON: every area, one a line")
-rows = list(csv.DictReader(io.StringIO(exported["csv"], newline="")))
-check([r["id"] for r in rows] == ids(export), "CSV export: every area")
-check(exported["csv"].endswith("\r\n") and "\r\n" in exported["csv"][:300], "CSV lines end in CRLF")
-features = m.ExportFeatureCollection.from_dict(json.loads(exported["geojson"]))
-check(features.total == everything == len(features.features), "GeoJSON export: every area")
+for own, params, accept in [
+    ("/v1/areas.geojson", {"limit": 5, "format": "geojson"}, None),
+    ("/v1/areas.csv", {"province": "gauteng", "limit": 100}, "text/csv"),
+    ("/v1/areas/search.csv", {"q": "cape", "limit": 50, "format": "csv"}, None),
+    ("/v1/areas/export.ndjson", {}, "application/x-ndjson"),
+]:
+    path, ext = own.rsplit(".", 1)
+    media = {"geojson": "application/geo+json", "csv": "text/csv", "ndjson": "application/x-ndjson"}[ext]
+    older = fetch(path, params, media, accept)
+    mine = http.get(own, params={k: v for k, v in params.items() if k != "format"})
+    check(older.content == mine.content, f"{older.url} answers what {mine.url} does")
 
 ok(health.sync_detailed(client=growth), m.Health)
 

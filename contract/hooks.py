@@ -10,15 +10,32 @@ can state them, so the document states them in prose:
   within range like any other (the pattern checks ranges for decimal notation
   only).
 * No item of ids or dimensions is given twice.
+* At the JSON paths of List, Search and Export the 200 is JSON: each other
+  representation is the operation of its own path (/v1/areas.csv). format=
+  stays there, deprecated, for older clients; a format other than json
+  answers as its own path does, which that path's operation describes.
 
 Data that schemathesis generates as valid (positive) can break these rules,
 and the server then rightly answers 400. This hook brings such a case within
 the rules before it is sent, with the smallest change that does: it drops a
 lone lat, lng or radius, adds min_score=0 (which every area meets) when no
-criterion is left, clamps or swaps bbox's numbers, and drops repeated items.
-Every check stays on, and negative data is never touched: a case meant to be
-refused is sent as generated.
+criterion is left, clamps or swaps bbox's numbers, drops repeated items, and
+asks the JSON paths for json. Every check stays on, and negative data is
+never touched (a case meant to be refused is sent as generated), but for the
+JSON paths' format: a valid format's name is never what makes a case
+negative, and another format's answer is described at its own path.
+
+Requests without a valid key count against the client's keyless budget
+(60 a minute, a token a second), and past it the answer is 429
+too_many_unknown_keys, as the document says; schemathesis's check of a
+request without Authorization wants 401 alone. With an operation for each
+format there are more such requests than the budget holds in a minute, so
+the hooks read the budget's RateLimit field, as a client should, and wait
+for tokens before the next request when few are left.
 """
+
+import re
+import time
 
 import schemathesis
 
@@ -78,11 +95,22 @@ def _compare(query):
         query["dimensions"] = ",".join(_distinct(query["dimensions"]))
 
 
+# The paths whose format= may ask for a representation their 200 leaves to
+# another operation; Search's rules hold at each of its paths.
+JSON_PATHS = ("/v1/areas", "/v1/areas/search", "/v1/areas/export")
+SEARCH_PATHS = ("/v1/areas/search", "/v1/areas/search.csv", "/v1/areas/search.geojson")
+FORMATS = ("geojson", "csv", "ndjson")
+
+
 @schemathesis.hook
 def map_case(context, case):
-    if not _positive(case) or not isinstance(case.query, dict):
+    if not isinstance(case.query, dict):
         return case
-    if case.operation.path == "/v1/areas/search":
+    if case.operation.path in JSON_PATHS and case.query.get("format") in FORMATS:
+        case.query["format"] = "json"
+    if not _positive(case):
+        return case
+    if case.operation.path in SEARCH_PATHS:
         _search(case.query)
     elif case.operation.path == "/v1/areas/compare":
         _compare(case.query)
@@ -96,3 +124,30 @@ def csv_text(ctx, response):
     testing finds nothing in a string where the links point into the JSON
     body, and follows no link from it."""
     return response.content.decode("utf-8")
+
+
+# The keyless budget's tokens as last seen (RateLimit r), and when. The
+# auth checks' probes (a request without a key and one with a wrong key)
+# spend tokens past these hooks, hence the margin kept.
+_KEYLESS = {"left": None, "at": 0.0}
+KEYLESS = re.compile(r'^"keyless";r=(\d+);')
+MARGIN = 5
+REFILL_SECONDS = 1.0
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    # schemathesis keeps headers by lowercase name, each a list of values.
+    values = response.headers.get("ratelimit") or [""]
+    left = KEYLESS.match(values[0])
+    if left:
+        _KEYLESS["left"], _KEYLESS["at"] = int(left.group(1)), time.monotonic()
+
+
+@schemathesis.hook
+def before_call(context, case, **kwargs):
+    left = _KEYLESS["left"]
+    if left is not None and left < MARGIN:
+        ready = _KEYLESS["at"] + (MARGIN - left) * REFILL_SECONDS
+        time.sleep(max(0.0, ready - time.monotonic()))
+        _KEYLESS["left"], _KEYLESS["at"] = MARGIN, time.monotonic()

@@ -75,9 +75,10 @@ def expect(name, total, field_names, options=()):
     return fields
 
 
-# A search whose every match fits on one page, so that the page is the total.
-query = "/v1/areas/search?q=johannesburg&limit=50"
-body, headers = save(query + "&format=geojson", "search.geojson")
+# A search whose every match fits on one page, so that the page is the total;
+# each format at its own path.
+query = "?q=johannesburg&limit=50"
+body, headers = save("/v1/areas/search.geojson" + query, "search.geojson")
 total = int(headers["X-Total-Count"])
 if not 0 < total <= 50:
     fail(f"q=johannesburg matches {total} areas: pick a search with 1 to 50")
@@ -87,14 +88,14 @@ fields = expect("search.geojson", total, LIST_FIELDS + ["match"])
 # How each item matched is an object: GDAL keeps it as JSON text.
 if fields["match"] != "String(JSON)":
     fail(f"search.geojson: match is {fields['match']}, not String(JSON)")
-_, headers = save(query + "&format=csv", "search.csv")
+_, headers = save("/v1/areas/search.csv" + query, "search.csv")
 fields = expect("search.csv", int(headers["X-Total-Count"]), LIST_FIELDS + ["lat", "lng"], CSV_POINTS)
 if "match" in fields:
     fail("search.csv: CSV keeps its columns, without match")
 
-body, _ = save("/v1/areas/export?format=geojson", "export.geojson")
+body, _ = save("/v1/areas/export.geojson", "export.geojson")
 total = json.loads(body)["total"]
 expect("export.geojson", total, LIST_FIELDS + DIMENSIONS)
-save("/v1/areas/export?format=csv", "export.csv")
+save("/v1/areas/export.csv", "export.csv")
 expect("export.csv", total, LIST_FIELDS + ["lat", "lng"] + DIMENSIONS, CSV_POINTS)
 print("ogr check: PASS")

@@ -14,6 +14,13 @@
 #   5. generates a Python client from the served document with
 #      openapi-python-client and calls every operation through it
 #      (contract/client_check.py);
+#   5b. generates TypeScript types from docs/openapi.json with the pinned
+#      openapi-typescript of contract/ts/package-lock.json (npm ci into
+#      contract/ts/node_modules when missing or when the lock changed, and
+#      node and npm with apt-get when missing), compiles contract/ts's client
+#      under tsc --strict, which fails unless List's and Search's `data.total`
+#      type-check with no narrowing, and runs it with node against the server
+#      through openapi-fetch (contract/ts/client_check.ts);
 #   6. has ogrinfo read Search's and the export's GeoJSON and CSV answers
 #      (contract/ogr_check.py);
 #   7. runs schemathesis against the served document with every check, every
@@ -41,6 +48,7 @@ BIN="$ROOT/target/release/area-scoring"
 VENV="$ROOT/contract/.venv"
 CLIENT_VENV="$ROOT/contract/.venv-client"
 CLIENT_REQUIREMENTS="$ROOT/contract/requirements-client.txt"
+TS="$ROOT/contract/ts"
 REPORTS="$ROOT/contract/reports"
 SCHEMATHESIS_VERSION=4.32.5
 EXAMPLES=${CONTRACT_EXAMPLES:-100}
@@ -75,7 +83,7 @@ cleanup() {
         wait "$SERVER_PID" 2>/dev/null || true
     fi
     mkdir -p "$REPORTS"
-    for f in server.log client_check.txt ogr_check.txt schemathesis.txt limits_check.txt; do
+    for f in server.log client_check.txt ts_check.txt ogr_check.txt schemathesis.txt limits_check.txt; do
         [[ -f "$WORK/$f" ]] && cp "$WORK/$f" "$REPORTS/$f"
     done
     rm -rf "$WORK"
@@ -106,6 +114,21 @@ if ! cmp -s "$CLIENT_REQUIREMENTS" "$CLIENT_VENV/requirements.txt" 2>/dev/null; 
     python3 -m venv "$CLIENT_VENV"
     "$CLIENT_VENV/bin/pip" install --quiet --disable-pip-version-check -r "$CLIENT_REQUIREMENTS"
     cp "$CLIENT_REQUIREMENTS" "$CLIENT_VENV/requirements.txt"
+fi
+#    The TypeScript check's node and npm, from Debian, and its pinned npm
+#    packages in contract/ts/node_modules, installed again when the lock
+#    changes (npm ci installs exactly what package-lock.json names).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    # shellcheck source=../deploy/apt-install.sh
+    source "$ROOT/deploy/apt-install.sh"
+    apt_install nodejs npm || die "needs node and npm (apt-get install nodejs npm, as root)"
+fi
+if ! cmp -s "$TS/package-lock.json" "$TS/node_modules/.contract-lock.json" 2>/dev/null; then
+    say "installing the TypeScript check's npm packages into contract/ts/node_modules"
+    rm -rf "$TS/node_modules"
+    (cd "$TS" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error) >"$WORK/npm.txt" 2>&1 ||
+        { cat "$WORK/npm.txt" >&2; die "npm ci in contract/ts failed"; }
+    cp "$TS/package-lock.json" "$TS/node_modules/.contract-lock.json"
 fi
 #    GDAL's ogrinfo, from Debian.
 if ! command -v ogrinfo >/dev/null; then
@@ -150,7 +173,8 @@ cmp -s "$WORK/served.json" "$ROOT/docs/openapi.json" ||
 #    in the venv's bin.
 say "openapi-python-client: generating a client from $BASE/v1/openapi.json"
 PATH="$CLIENT_VENV/bin:$PATH" "$CLIENT_VENV/bin/openapi-python-client" generate \
-    --url "$BASE/v1/openapi.json" --meta none --output-path "$WORK/client/area_client" \
+    --url "$BASE/v1/openapi.json" --meta none --config "$ROOT/contract/client-config.yaml" \
+    --output-path "$WORK/client/area_client" \
     >"$WORK/generate.txt" 2>&1 || { cat "$WORK/generate.txt" >&2; die "openapi-python-client could not generate a client"; }
 if grep -q 'Warning' "$WORK/generate.txt"; then
     cat "$WORK/generate.txt" >&2
@@ -158,6 +182,17 @@ if grep -q 'Warning' "$WORK/generate.txt"; then
 fi
 "$CLIENT_VENV/bin/python" "$ROOT/contract/client_check.py" "$BASE" "$WORK/client" "$KEY" "$STARTER_KEY" 2>&1 |
     tee "$WORK/client_check.txt" || die "the generated client's calls failed"
+
+# 5b. A TypeScript client: types from docs/openapi.json (which the server
+#    serves byte for byte, step 4), compiled under --strict, run with node.
+say "openapi-typescript: types from docs/openapi.json; tsc --strict; node against $BASE"
+rm -rf "$TS/generated"
+(cd "$TS" && ./node_modules/.bin/openapi-typescript "$ROOT/docs/openapi.json" -o generated/schema.d.ts) \
+    >"$WORK/ts_generate.txt" 2>&1 || { cat "$WORK/ts_generate.txt" >&2; die "openapi-typescript could not read the document"; }
+(cd "$TS" && ./node_modules/.bin/tsc -p tsconfig.json --strict) >"$WORK/ts_compile.txt" 2>&1 ||
+    { cat "$WORK/ts_compile.txt" >&2; die "tsc --strict refused the TypeScript client (contract/ts/client_check.ts)"; }
+node "$TS/generated/js/client_check.js" "$BASE" "$KEY" 2>&1 | tee "$WORK/ts_check.txt" ||
+    die "the TypeScript client's calls failed"
 
 # 6. GDAL reads the GeoJSON and CSV answers.
 mkdir -p "$WORK/ogr"

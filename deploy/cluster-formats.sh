@@ -1,7 +1,8 @@
 # deploy/cluster-formats.sh: sourced by deploy/cluster-test.sh (section 2b);
 # uses its FRONT, KEY, WORK and `check`. The front passes Accept to the
 # replicas and lets their Link, X-Total-Count and Content-Disposition headers
-# through (README, "Representations" and "Export Areas"), and serves the
+# through (docs/api.md, "Representations" and "Export Areas"; the export at its
+# CSV path, the search by Accept at its JSON path), and serves the
 # browser pages with their headers, `/` chosen by Accept (README, "In a browser");
 # Accept-Encoding goes in too, and gzip answers come out as the replica made them.
 
@@ -19,7 +20,7 @@ verdict=1
 check "CSV search through the front" "$verdict" "Accept: text/csv: status=$code rows=$rows X-Total-Count=$total"
 
 code=$(curl -s -D "$WORK/export.head" -o "$WORK/export.csv" -w '%{http_code}' --max-time 20 \
-    -H "$auth" "$FRONT/v1/areas/export?format=csv" || true)
+    -H "$auth" "$FRONT/v1/areas/export.csv" || true)
 rows=$(($(wc -l <"$WORK/export.csv") - 1))
 listed=$(curl -s --max-time 5 -H "$auth" "$FRONT/v1/areas?limit=1" |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])' || echo 0)
@@ -48,10 +49,10 @@ check "a page's ETag through the front" "$([[ "$code" == 304 ]] && echo 0 || ech
 # Accept-Encoding goes in through its map, and the replica's gzip and its tag
 # come out as they are (docs/deployment.md, "What the front is for").
 code=$(curl -s -D "$WORK/gzip.head" -o "$WORK/export.csv.gz" -w '%{http_code}' --max-time 20 \
-    -H "$auth" -H "Accept-Encoding: gzip" "$FRONT/v1/areas/export?format=csv" || true)
+    -H "$auth" -H "Accept-Encoding: gzip" "$FRONT/v1/areas/export.csv" || true)
 gzip_etag=$(sed -n 's/^ETag: //ip' "$WORK/gzip.head" | tr -d '\r')
 again=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H "$auth" -H "Accept-Encoding: gzip" \
-    -H "If-None-Match: $gzip_etag" "$FRONT/v1/areas/export?format=csv" || true)
+    -H "If-None-Match: $gzip_etag" "$FRONT/v1/areas/export.csv" || true)
 verdict=1
 [[ "$code" == 200 && "$again" == 304 && "$gzip_etag" == *-gzip\" ]] &&
     grep -qi '^Content-Encoding: gzip' "$WORK/gzip.head" &&

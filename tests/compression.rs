@@ -21,7 +21,7 @@ const TAKES_GZIP: &str = "gzip, deflate, br, zstd";
 /// Every route and format that answers 200, and whether its body on the
 /// seed is long enough that gzip must be used. GET /v1/key is left out: its
 /// body (today's usage) changes with each request.
-const TARGETS: [(&str, &str, bool); 23] = [
+const TARGETS: [(&str, &str, bool); 28] = [
     ("/v1/areas/soweto", "", false),
     ("/v1/areas/soweto?include=nearby", "", false),
     (
@@ -46,8 +46,17 @@ const TARGETS: [(&str, &str, bool); 23] = [
         "",
         true,
     ),
+    ("/v1/areas.csv?limit=100", "", true),
+    (
+        "/v1/areas/search.geojson?q=west&limit=50",
+        "application/json",
+        true,
+    ),
     ("/v1/areas/export", "", true),
     ("/v1/areas/export?format=ndjson", "", true),
+    ("/v1/areas/export.ndjson", "", true),
+    ("/v1/areas/export.csv?province=gauteng", "", true),
+    ("/v1/areas/export.geojson", "text/csv", true),
     ("/v1/areas/export?format=csv", "", true),
     ("/v1/areas/export?format=geojson&province=gauteng", "", true),
     ("/v1/openapi.json", "", true),

@@ -61,14 +61,14 @@ fn check_all_parsers(raw: &str) -> Result<(), TestCaseError> {
             );
         }
     }
-    let Ok(list) = parse(&LIST_PARAMS).map(params::list) else {
+    let Ok(list) = parse(&LIST_PARAMS).map(|q| params::list(q, None)) else {
         return Ok(());
     };
     refused_properly(&list)?;
     if let Ok(p) = list {
         prop_assert!((1..=100).contains(&p.limit) && p.offset >= 0, "{p:?}");
     }
-    let Ok(search) = parse(&SEARCH_PARAMS).map(params::search) else {
+    let Ok(search) = parse(&SEARCH_PARAMS).map(|q| params::search(q, None)) else {
         return Ok(());
     };
     refused_properly(&search)?;

@@ -38,6 +38,7 @@ mod docs_paths;
 mod errors;
 mod errors_outside_the_table;
 mod export;
+mod format_paths;
 mod fuzz;
 mod fuzz_layer;
 mod geo;

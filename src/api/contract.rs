@@ -27,7 +27,9 @@ pub use crate::search::query::tier::{
 
 // ---- List Areas: GET /v1/areas (docs/api.md, "List Areas") ----
 
-/// The parameters List Areas takes; any other is 400.
+/// The parameters List Areas takes; any other is 400. `format` is last in
+/// each endpoint's list, since its format's own paths take all but it
+/// (`params_at`).
 pub const LIST_PARAMS: [&str; 6] = ["province", "limit", "offset", "sort", "order", "format"];
 pub const LIST_LIMIT_MIN: i64 = 1;
 pub const LIST_LIMIT_MAX: i64 = 100;
@@ -44,7 +46,9 @@ pub const SORTS: [(&str, Sort); 3] = [
 pub const SORT_DEFAULT: Sort = Sort::Name;
 pub const ORDERS: [(&str, Order); 2] = [("asc", Order::Asc), ("desc", Order::Desc)];
 pub const ORDER_DEFAULT: Order = Order::Asc;
-/// The representations of List and Search (`format=`, or Accept); JSON is the default.
+/// The representations of List and Search; JSON is the default. JSON is
+/// answered at the endpoint's path (where `format=` or Accept may still ask
+/// for another), each other at a path of its own: `/v1/areas.csv`.
 pub const LIST_FORMATS: [Format; 3] = [Format::Json, Format::GeoJson, Format::Csv];
 
 // ---- Get Area: GET /v1/areas/{area_id} (docs/api.md, "Get Area") ----
@@ -67,8 +71,8 @@ pub const SEARCH_PARAMS: [&str; 11] = [
     "province",
     "limit",
     "offset",
-    "format",
     "match",
+    "format",
 ];
 /// How q's words match (`match=`): forgiving typos, joined and split words
 /// and other names, or exactly as a prefix of a word (docs/api.md, "Search Areas").
@@ -119,7 +123,8 @@ pub const EXPORT_PLAN: Plan = Plan::Growth;
 // ---- Export Areas: GET /v1/areas/export (docs/api.md, "Export Areas") ----
 
 pub const EXPORT_PARAMS: [&str; 2] = ["province", "format"];
-/// The export's representations, JSON first (the default).
+/// The export's representations, JSON first (the default), each other at a
+/// path of its own as List's are (`/v1/areas/export.ndjson`).
 pub const EXPORT_FORMATS: [Format; 4] =
     [Format::Json, Format::NdJson, Format::Csv, Format::GeoJson];
 
@@ -144,6 +149,25 @@ pub const GRANULARITIES: [(&str, Granularity); 3] = [
 ];
 pub const GRANULARITY_DEFAULT: Granularity = Granularity::Daily;
 
+/// The parameters an endpoint of parameters `all` takes at one of its paths:
+/// all of them at the JSON path, all but `format` at a format's own path
+/// (`path_format`), which sets the format itself.
+pub fn params_at(
+    all: &'static [&'static str],
+    path_format: Option<Format>,
+) -> &'static [&'static str] {
+    match path_format {
+        None => all,
+        Some(_) => &all[..all.len() - 1],
+    }
+}
+
+/// The formats of `offered` that have a path of their own: all but JSON,
+/// whose path is the endpoint's.
+pub fn format_paths(offered: &[Format]) -> impl Iterator<Item = Format> + '_ {
+    offered.iter().copied().filter(|f| *f != Format::Json)
+}
+
 /// The word of `value` in a table of words, for messages and for the
 /// document's defaults.
 pub fn word_of<T: PartialEq>(choices: &[(&'static str, T)], value: T) -> &'static str {
@@ -152,4 +176,20 @@ pub fn word_of<T: PartialEq>(choices: &[(&'static str, T)], value: T) -> &'stati
         .find(|(_, v)| *v == value)
         .map(|(word, _)| *word)
         .expect("every value of a contract table has a word")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_format_path_takes_every_parameter_but_format() {
+        for all in [&LIST_PARAMS[..], &SEARCH_PARAMS, &EXPORT_PARAMS] {
+            assert_eq!(params_at(all, None), all);
+            let at_path = params_at(all, Some(Format::Csv));
+            assert_eq!(at_path, &all[..all.len() - 1]);
+            assert_eq!(all.last(), Some(&"format"), "{all:?}");
+            assert!(!at_path.contains(&"format"), "{all:?}");
+        }
+    }
 }

@@ -65,6 +65,46 @@ impl Format {
     }
 }
 
+/// The representation an answer is in, and whether the request chose it
+/// (with `format=` or Accept, at the endpoint's JSON path) or its path did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Representation {
+    pub format: Format,
+    pub negotiated: bool,
+}
+
+impl Representation {
+    /// At a format's own path (`path_format`), that format, whatever the
+    /// request says; at the endpoint's path, `negotiate`'s choice.
+    pub fn of(
+        path_format: Option<Format>,
+        param: Option<Format>,
+        accept: Option<&str>,
+        offered: &[Format],
+    ) -> Representation {
+        match path_format {
+            Some(format) => Representation {
+                format,
+                negotiated: false,
+            },
+            None => Representation {
+                format: negotiate(param, accept, offered),
+                negotiated: true,
+            },
+        }
+    }
+
+    /// The answer's Vary (before Accept-Encoding): the key, and Accept where
+    /// Accept could choose.
+    pub fn vary(self) -> &'static str {
+        if self.negotiated {
+            "Authorization, Accept"
+        } else {
+            "Authorization"
+        }
+    }
+}
+
 /// The format for a request: `format=` if given (already checked against
 /// `offered`), else the best of `offered` that Accept names, else JSON.
 pub fn negotiate(param: Option<Format>, accept: Option<&str>, offered: &[Format]) -> Format {
@@ -127,6 +167,21 @@ mod tests {
             Format::Json,
             "q=0 means not acceptable"
         );
+    }
+
+    #[test]
+    fn a_format_path_is_not_negotiated() {
+        let at_path = Representation::of(
+            Some(Format::Csv),
+            None,
+            Some("application/geo+json"),
+            &LISTS,
+        );
+        assert_eq!(at_path.format, Format::Csv);
+        assert_eq!(at_path.vary(), "Authorization");
+        let negotiated = Representation::of(None, None, Some("application/geo+json"), &LISTS);
+        assert_eq!(negotiated.format, Format::GeoJson);
+        assert_eq!(negotiated.vary(), "Authorization, Accept");
     }
 
     #[test]

@@ -2,13 +2,24 @@
 //! segment is percent-decoded. A path that matches no route is `None`, which the
 //! app answers with 404 not_found; every route is read-only, so any method but
 //! GET, HEAD and OPTIONS (CORS preflight) is 405.
+//!
+//! Every representation but JSON has a path of its own, the endpoint's path
+//! with the format's extension (`/v1/areas.csv`, `/v1/areas/search.geojson`,
+//! `/v1/areas/export.ndjson`), so that each operation of the OpenAPI document
+//! answers one media type. Such a segment under /v1/areas can never be an
+//! area's id, since an id is a slug and holds no dot.
+
+use crate::api::contract::{EXPORT_FORMATS, Format, LIST_FORMATS, format_paths};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
-    ListAreas,
-    SearchAreas,
+    /// Each of List, Search and Export holds the format its path sets:
+    /// `None` at the endpoint's own path, which answers JSON unless `format=`
+    /// or Accept asks for another, `Some` at a format's own path.
+    ListAreas(Option<Format>),
+    SearchAreas(Option<Format>),
     CompareAreas,
-    ExportAreas,
+    ExportAreas(Option<Format>),
     GetArea(String),
     AreaHistory(String),
     /// The calling key: its plan, rate limit and usage today.
@@ -27,6 +38,10 @@ pub enum Route {
     /// (308) to the page, which it holds, without a key.
     PageWithSlash(&'static str),
 }
+
+/// List's, Search's or Export's route at one of its paths, from the format
+/// that path sets (`Route::ListAreas` and its like).
+pub type AtPath = fn(Option<Format>) -> Route;
 
 impl Route {
     /// Routes that answer without an API key.
@@ -47,10 +62,10 @@ impl Route {
     pub fn params(&self) -> &'static [&'static str] {
         use crate::api::contract::*;
         match self {
-            Route::ListAreas => &LIST_PARAMS,
-            Route::SearchAreas => &SEARCH_PARAMS,
+            Route::ListAreas(format) => params_at(&LIST_PARAMS, *format),
+            Route::SearchAreas(format) => params_at(&SEARCH_PARAMS, *format),
             Route::CompareAreas => &COMPARE_PARAMS,
-            Route::ExportAreas => &EXPORT_PARAMS,
+            Route::ExportAreas(format) => params_at(&EXPORT_PARAMS, *format),
             Route::GetArea(_) => &AREA_PARAMS,
             Route::AreaHistory(_) => &HISTORY_PARAMS,
             Route::Key
@@ -65,10 +80,10 @@ impl Route {
     /// The route's name in metrics and logs.
     pub fn label(&self) -> &'static str {
         match self {
-            Route::ListAreas => "list_areas",
-            Route::SearchAreas => "search_areas",
+            Route::ListAreas(_) => "list_areas",
+            Route::SearchAreas(_) => "search_areas",
             Route::CompareAreas => "compare_areas",
-            Route::ExportAreas => "export_areas",
+            Route::ExportAreas(_) => "export_areas",
             Route::GetArea(_) => "get_area",
             Route::AreaHistory(_) => "area_history",
             Route::Key => "key",
@@ -111,6 +126,9 @@ pub fn resolve(path: &str) -> Option<Route> {
         .map(decode)
         .collect::<Option<_>>()?;
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+    if let Some(route) = format_path(&segments) {
+        return Some(route);
+    }
     match segments.as_slice() {
         [""] | ["docs"] | ["explore"] | ["favicon.ico"] => Some(Route::Page(page(&segments))),
         ["web", name] if !name.is_empty() => Some(Route::Page(page(&segments))),
@@ -120,16 +138,31 @@ pub fn resolve(path: &str) -> Option<Route> {
         ["metrics"] => Some(Route::Metrics),
         ["v1", "openapi.json"] => Some(Route::OpenApi),
         ["v1", "key"] => Some(Route::Key),
-        ["v1", "areas"] => Some(Route::ListAreas),
-        ["v1", "areas", "search"] => Some(Route::SearchAreas),
+        ["v1", "areas"] => Some(Route::ListAreas(None)),
+        ["v1", "areas", "search"] => Some(Route::SearchAreas(None)),
         ["v1", "areas", "compare"] => Some(Route::CompareAreas),
-        ["v1", "areas", "export"] => Some(Route::ExportAreas),
+        ["v1", "areas", "export"] => Some(Route::ExportAreas(None)),
         ["v1", "areas", id] if !id.is_empty() => Some(Route::GetArea(id.to_string())),
         ["v1", "areas", id, "history"] if !id.is_empty() => {
             Some(Route::AreaHistory(id.to_string()))
         }
         _ => None,
     }
+}
+
+/// A format's own path: an endpoint's last segment with one of the
+/// endpoint's formats' extension (JSON's excepted, `format_paths`).
+fn format_path(segments: &[&str]) -> Option<Route> {
+    let (file, parent) = segments.split_last()?;
+    let (stem, extension) = file.rsplit_once('.')?;
+    let (route, offered): (AtPath, &[Format]) = match (parent, stem) {
+        (["v1"], "areas") => (Route::ListAreas, &LIST_FORMATS),
+        (["v1", "areas"], "search") => (Route::SearchAreas, &LIST_FORMATS),
+        (["v1", "areas"], "export") => (Route::ExportAreas, &EXPORT_FORMATS),
+        _ => return None,
+    };
+    let format = format_paths(offered).find(|f| f.extension() == extension)?;
+    Some(route(Some(format)))
 }
 
 /// A page's path from its decoded segments (`/` for the root).
@@ -166,11 +199,11 @@ mod tests {
             let route = resolve(&format!("/v1/areas/{id}"));
             assert!(!matches!(route, Some(Route::GetArea(_)) | None), "{id}");
         }
-        assert_eq!(resolve("/v1/areas"), Some(Route::ListAreas));
+        assert_eq!(resolve("/v1/areas"), Some(Route::ListAreas(None)));
         assert_eq!(resolve("/v1/key"), Some(Route::Key));
-        assert_eq!(resolve("/v1/areas/search"), Some(Route::SearchAreas));
+        assert_eq!(resolve("/v1/areas/search"), Some(Route::SearchAreas(None)));
         assert_eq!(resolve("/v1/areas/compare"), Some(Route::CompareAreas));
-        assert_eq!(resolve("/v1/areas/export"), Some(Route::ExportAreas));
+        assert_eq!(resolve("/v1/areas/export"), Some(Route::ExportAreas(None)));
         assert_eq!(
             resolve("/v1/areas/sandton"),
             Some(Route::GetArea("sandton".into()))
@@ -179,6 +212,64 @@ mod tests {
             resolve("/v1/areas/sandton/history"),
             Some(Route::AreaHistory("sandton".into()))
         );
+    }
+
+    #[test]
+    fn each_format_but_json_has_a_path_of_its_own() {
+        use Format::*;
+        for (path, route) in [
+            ("/v1/areas.csv", Route::ListAreas(Some(Csv))),
+            ("/v1/areas.geojson", Route::ListAreas(Some(GeoJson))),
+            ("/v1/areas/search.csv", Route::SearchAreas(Some(Csv))),
+            (
+                "/v1/areas/search.geojson",
+                Route::SearchAreas(Some(GeoJson)),
+            ),
+            ("/v1/areas/export.csv", Route::ExportAreas(Some(Csv))),
+            (
+                "/v1/areas/export.geojson",
+                Route::ExportAreas(Some(GeoJson)),
+            ),
+            ("/v1/areas/export.ndjson", Route::ExportAreas(Some(NdJson))),
+            ("/v1/areas%2Ecsv", Route::ListAreas(Some(Csv))),
+        ] {
+            assert_eq!(resolve(path), Some(route.clone()), "{path}");
+            assert!(!route.params().contains(&"format"), "{path}");
+        }
+        // No other: JSON is the endpoint's own path, and List and Search have no NDJSON.
+        for path in [
+            "/v1/areas.json",
+            "/v1/areas.ndjson",
+            "/v1/areas.CSV",
+            "/v1/areas.",
+        ] {
+            assert_eq!(resolve(path), None, "{path}");
+        }
+        for id in [
+            "search.json",
+            "search.ndjson",
+            "compare.csv",
+            "export.json",
+            "cape.town",
+        ] {
+            let path = format!("/v1/areas/{id}");
+            assert_eq!(resolve(&path), Some(Route::GetArea(id.into())), "{path}");
+        }
+    }
+
+    #[test]
+    fn no_area_id_is_a_format_path() {
+        // An id is a slug, so no area can take the last segment of a
+        // format's path under /v1/areas.
+        for (stem, offered) in [("search", &LIST_FORMATS[..]), ("export", &EXPORT_FORMATS)] {
+            for format in format_paths(offered) {
+                let segment = format!("{stem}.{}", format.extension());
+                assert!(
+                    crate::data::import::rules::slug(&segment).is_err(),
+                    "{segment}"
+                );
+            }
+        }
     }
 
     #[test]

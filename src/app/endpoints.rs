@@ -10,8 +10,8 @@ use super::http::{Request, Response};
 use super::listing;
 use crate::access::keys::{self, Caller};
 use crate::api;
-use crate::api::contract::{HISTORY_PLAN, LIST_FORMATS};
-use crate::api::format::{Format, negotiate};
+use crate::api::contract::{EXPORT_FORMATS, HISTORY_PLAN, LIST_FORMATS};
+use crate::api::format::{Format, Representation};
 use crate::api::params;
 use crate::api::query::Query;
 use crate::api::router::Route;
@@ -37,27 +37,28 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
     } = *call;
     let accept = req.accept.as_deref();
     Ok(match route {
-        Route::ListAreas => {
-            let p = params::list(query)?;
-            let format = negotiate(p.format, accept, &LIST_FORMATS);
-            if matches!(format, Format::Json | Format::NdJson) {
+        Route::ListAreas(path_format) => {
+            let p = params::list(query, *path_format)?;
+            let chosen = Representation::of(*path_format, p.format, accept, &LIST_FORMATS);
+            if matches!(chosen.format, Format::Json | Format::NdJson) {
                 let (span, body) =
                     api::areas::list_json(conn, (&dataset.list_totals, dataset.list_rows), &p)?;
                 listing::answer_json(req, span, body)
             } else {
                 let page = api::areas::list(conn, &dataset.list_totals, &p)?;
-                listing::answer(req, &page, format, false)
+                listing::answer(req, &page, chosen, false)
             }
         }
-        Route::SearchAreas => {
-            let p = params::search(query)?;
-            let format = negotiate(p.format, accept, &LIST_FORMATS);
+        Route::SearchAreas(path_format) => {
+            let p = params::search(query, *path_format)?;
+            let chosen = Representation::of(*path_format, p.format, accept, &LIST_FORMATS);
             let page = api::search::search(conn, &api::search::Searchable::of(dataset), &p)?;
-            listing::answer(req, &page, format, p.circle.is_some())
+            listing::answer(req, &page, chosen, p.circle.is_some())
         }
-        Route::ExportAreas => {
-            let p = params::export(query)?;
-            exports::answer(&tags_of_coding(req), dataset, caller, &p, exports)?
+        Route::ExportAreas(path_format) => {
+            let p = params::export(query, *path_format)?;
+            let chosen = Representation::of(*path_format, p.format, accept, &EXPORT_FORMATS);
+            exports::answer(&tags_of_coding(req), dataset, caller, (&p, chosen), exports)?
         }
         Route::CompareAreas => {
             Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)

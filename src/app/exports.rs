@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex};
 
 use super::http::{Request, Response, Stream, etag_matches, etag_of};
 use crate::access::keys::{self, Caller};
-use crate::api::contract::{EXPORT_FORMATS, EXPORT_PLAN};
+use crate::api::contract::EXPORT_PLAN;
 use crate::api::export::Export;
-use crate::api::format::{Format, negotiate};
+use crate::api::format::{Format, Representation};
 use crate::api::params::ExportParams;
 use crate::data::dataset::Dataset;
 use crate::error::{ApiError, ApiResult};
@@ -128,11 +128,11 @@ pub fn answer(
     req: &Request,
     dataset: &Dataset,
     caller: &Caller,
-    p: &ExportParams,
+    (p, chosen): (&ExportParams, Representation),
     slots: &ExportSlots,
 ) -> ApiResult<Response> {
     keys::require(caller.plan, EXPORT_PLAN, "the export", None)?;
-    let format = negotiate(p.format, req.accept.as_deref(), &EXPORT_FORMATS);
+    let format = chosen.format;
     let province = p.province.unwrap_or("");
     // The same dataset file, format and province make the same bytes.
     let tag = etag_of(format!("{}/{}/{province}", dataset.version, format.name()).as_bytes());
@@ -142,7 +142,7 @@ pub fn answer(
             ("Content-Type", format.content_type().into()),
             ("Content-Disposition", disposition(dataset, format)),
             ("ETag", tag.clone()),
-            ("Vary", "Authorization, Accept".into()),
+            ("Vary", chosen.vary().into()),
         ],
         body: Vec::new(),
         stream: None,

@@ -9,16 +9,18 @@
 use std::fmt::Write;
 
 use super::http::{Request, Response};
-use crate::api::format::Format;
+use crate::api::format::{Format, Representation};
 use crate::api::render::{self, Columns, Row};
 use crate::api::{AreaPage, PageSpan};
 
 /// The longest Link header sent: room for four URLs of about 2 KiB.
 pub const LINK_MAX_BYTES: usize = 8 * 1024;
 
-/// Answers a page in `format`. `distance` says the rows carry distance_km
-/// (a search with lat/lng), which CSV and GeoJSON then carry as a column.
-pub fn answer(req: &Request, page: &AreaPage, format: Format, distance: bool) -> Response {
+/// Answers a page in the `chosen` format. `distance` says the rows carry
+/// distance_km (a search with lat/lng), which CSV and GeoJSON then carry as
+/// a column.
+pub fn answer(req: &Request, page: &AreaPage, chosen: Representation, distance: bool) -> Response {
+    let format = chosen.format;
     let cols = Columns {
         distance,
         coordinates: true,
@@ -29,16 +31,26 @@ pub fn answer(req: &Request, page: &AreaPage, format: Format, distance: bool) ->
         Format::GeoJson => with_type(geojson(page, cols), format),
         Format::Json | Format::NdJson => Response::ok(page),
     };
-    with_page_headers(req, page.span(), response)
+    with_page_headers(req, page.span(), response, chosen)
 }
 
 /// Answers a page whose JSON body is already written (api/areas.rs,
-/// `list_json`).
+/// `list_json`): JSON is answered at the endpoint's own path only, where
+/// the request may choose another format.
 pub fn answer_json(req: &Request, span: PageSpan, body: Vec<u8>) -> Response {
-    with_page_headers(req, span, Response::json(200, body))
+    let chosen = Representation {
+        format: Format::Json,
+        negotiated: true,
+    };
+    with_page_headers(req, span, Response::json(200, body), chosen)
 }
 
-fn with_page_headers(req: &Request, span: PageSpan, mut response: Response) -> Response {
+fn with_page_headers(
+    req: &Request,
+    span: PageSpan,
+    mut response: Response,
+    chosen: Representation,
+) -> Response {
     if response.status == 200 {
         response
             .headers
@@ -51,9 +63,7 @@ fn with_page_headers(req: &Request, span: PageSpan, mut response: Response) -> R
         if link.len() <= LINK_MAX_BYTES {
             response.headers.push(("Link", link));
         }
-        response
-            .headers
-            .push(("Vary", "Authorization, Accept".into()));
+        response.headers.push(("Vary", chosen.vary().into()));
     }
     response
 }

@@ -11,6 +11,14 @@ fn request(target: &str) -> Request {
     }
 }
 
+/// `format`, as the endpoint's own path answers it (chosen by the request).
+fn negotiated(format: Format) -> Representation {
+    Representation {
+        format,
+        negotiated: true,
+    }
+}
+
 fn page(total: i64, limit: i64, offset: i64) -> AreaPage {
     AreaPage {
         data: Vec::new(),
@@ -110,7 +118,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         offset: 0,
     };
     let req = request("/v1/areas/search?lat=-26.2&lng=28&limit=1");
-    let csv = answer(&req, &p, Format::Csv, true);
+    let csv = answer(&req, &p, negotiated(Format::Csv), true);
     assert_eq!(csv.header("Content-Type"), Some("text/csv; charset=utf-8"));
     assert_eq!(csv.header("X-Total-Count"), Some("7"));
     let text = String::from_utf8(csv.body).unwrap();
@@ -118,9 +126,31 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         "id,name,province,municipality,truth_score,updated_at,lat,lng,distance_km\r\n"
     ));
     assert!(text.ends_with(",-26.26,27.86,14.2\r\n"), "{text}");
-    let geo = answer(&req, &p, Format::GeoJson, true);
+    let geo = answer(&req, &p, negotiated(Format::GeoJson), true);
     assert_eq!(geo.header("Content-Type"), Some("application/geo+json"));
     assert_eq!(geo.header("Vary"), Some("Authorization, Accept"));
+    let at_path = Representation {
+        format: Format::GeoJson,
+        negotiated: false,
+    };
+    let geo = answer(
+        &request("/v1/areas/search.geojson?lat=-26.2&lng=28&limit=1"),
+        &p,
+        at_path,
+        true,
+    );
+    assert_eq!(geo.header("Content-Type"), Some("application/geo+json"));
+    assert_eq!(
+        geo.header("Vary"),
+        Some("Authorization"),
+        "Accept chooses nothing here"
+    );
+    assert!(
+        geo.header("Link")
+            .unwrap()
+            .starts_with("</v1/areas/search.geojson?"),
+        "links keep the path"
+    );
     let doc: serde_json::Value = serde_json::from_slice(&geo.body).unwrap();
     assert_eq!(
         doc["features"][0]["geometry"]["coordinates"],
@@ -136,13 +166,18 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
 #[test]
 fn a_link_header_past_its_bound_is_left_out_but_the_count_stays() {
     let long = format!("/v1/areas/search?q={}&limit=1", "a".repeat(2100));
-    let answered = answer(&request(&long), &page(30, 1, 5), Format::Json, false);
+    let answered = answer(
+        &request(&long),
+        &page(30, 1, 5),
+        negotiated(Format::Json),
+        false,
+    );
     assert_eq!(answered.header("Link"), None);
     assert_eq!(answered.header("X-Total-Count"), Some("30"));
     let short = answer(
         &request("/v1/areas?limit=1"),
         &page(30, 1, 5),
-        Format::Json,
+        negotiated(Format::Json),
         false,
     );
     assert!(

@@ -30,7 +30,7 @@ fn refuses(result: Result<(), ApiError>, name: &str) -> bool {
 
 fn bbox_refused(value: &str) -> bool {
     refuses(
-        params::search(query_of("bbox", value, "")).map(drop),
+        params::search(query_of("bbox", value, ""), None).map(drop),
         "bbox",
     )
 }
@@ -226,7 +226,7 @@ fn numbers_as_clients_print_them_are_accepted() {
 #[test]
 fn q_pattern_finds_a_letter_or_digit_where_the_server_does() {
     let pattern = pattern("/v1/areas/search", "q");
-    let accepted = |q: &str| params::search(query_of("q", q, "")).is_ok();
+    let accepted = |q: &str| params::search(query_of("q", q, ""), None).is_ok();
     let mut texts: Vec<String> = [
         "a",
         "Z",

@@ -23,11 +23,16 @@ pub struct ListParams {
     pub offset: i64,
     pub sort: Sort,
     pub order: Order,
+    /// `format=`, which a format's own path never takes.
     pub format: Option<Format>,
 }
 
-pub fn list(mut q: Query) -> Result<ListParams, ApiError> {
-    let [province, limit, offset, sort, order, format] = LIST_PARAMS.map(|name| q.take(name));
+/// List's parameters at its JSON path (`path_format` None) or at a format's
+/// own path, where `format=` is an unknown parameter like any other.
+pub fn list(mut q: Query, path_format: Option<Format>) -> Result<ListParams, ApiError> {
+    let known = params_at(&LIST_PARAMS, path_format);
+    let [province, limit, offset, sort, order, format] =
+        LIST_PARAMS.map(|name| take(&mut q, name, known));
     let province = province_param(province)?;
     let limit = limit
         .map(|v| query::integer("limit", &v, LIST_LIMIT_MIN, LIST_LIMIT_MAX))
@@ -42,7 +47,7 @@ pub fn list(mut q: Query) -> Result<ListParams, ApiError> {
         .map(|v| query::one_of("order", &v, &ORDERS))
         .transpose()?;
     let format = format_param(format, &LIST_FORMATS)?;
-    q.finish(&LIST_PARAMS)?;
+    q.finish(known)?;
     Ok(ListParams {
         province,
         limit: limit.unwrap_or(LIST_LIMIT_DEFAULT),
@@ -51,6 +56,16 @@ pub fn list(mut q: Query) -> Result<ListParams, ApiError> {
         order: order.unwrap_or(ORDER_DEFAULT),
         format,
     })
+}
+
+/// The value of `name` if the path takes it (`known`); one it does not take
+/// is left for `Query::finish` to refuse.
+fn take(q: &mut Query, name: &str, known: &[&str]) -> Option<String> {
+    if known.contains(&name) {
+        q.take(name)
+    } else {
+        None
+    }
 }
 
 /// `format=`, one of the representations an endpoint offers.
@@ -64,14 +79,17 @@ pub fn format_param(value: Option<String>, offered: &[Format]) -> Result<Option<
 #[derive(Debug, PartialEq)]
 pub struct ExportParams {
     pub province: Option<&'static str>,
+    /// `format=`, which a format's own path never takes.
     pub format: Option<Format>,
 }
 
-pub fn export(mut q: Query) -> Result<ExportParams, ApiError> {
-    let [province, format] = EXPORT_PARAMS.map(|name| q.take(name));
+/// Export's parameters at its JSON path or at a format's own path, as `list`'s.
+pub fn export(mut q: Query, path_format: Option<Format>) -> Result<ExportParams, ApiError> {
+    let known = params_at(&EXPORT_PARAMS, path_format);
+    let [province, format] = EXPORT_PARAMS.map(|name| take(&mut q, name, known));
     let province = province_param(province)?;
     let format = format_param(format, &EXPORT_FORMATS)?;
-    q.finish(&EXPORT_PARAMS)?;
+    q.finish(known)?;
     Ok(ExportParams { province, format })
 }
 

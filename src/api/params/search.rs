@@ -3,7 +3,7 @@
 //! viewport, the score floor, the province and the page.
 
 use crate::api::contract::*;
-use crate::api::params::{format_param, province_param};
+use crate::api::params::{format_param, province_param, take};
 use crate::api::query::{self, Query};
 use crate::error::ApiError;
 use crate::search::index::geo::Circle;
@@ -21,11 +21,14 @@ pub struct SearchParams {
     pub province: Option<&'static str>,
     pub limit: i64,
     pub offset: i64,
+    /// `format=`, which a format's own path never takes.
     pub format: Option<Format>,
     pub matching: Matching,
 }
 
-pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
+/// Search's parameters at its JSON path or at a format's own path, as `list`'s.
+pub fn search(mut q: Query, path_format: Option<Format>) -> Result<SearchParams, ApiError> {
+    let known = params_at(&SEARCH_PARAMS, path_format);
     let [
         text,
         lat,
@@ -36,10 +39,10 @@ pub fn search(mut q: Query) -> Result<SearchParams, ApiError> {
         province,
         limit,
         offset,
-        format,
         matching,
-    ] = SEARCH_PARAMS.map(|name| q.take(name));
-    q.finish(&SEARCH_PARAMS)?;
+        format,
+    ] = SEARCH_PARAMS.map(|name| take(&mut q, name, known));
+    q.finish(known)?;
     let words = match &text {
         None => Vec::new(),
         Some(t) => search_words(t)?,

@@ -59,15 +59,19 @@ Conventions, for every operation:
   string each, taken as given: an empty or repeated item is 400.
 * **Representations**: JSON unless asked otherwise. List and Search also
   answer GeoJSON (RFC 7946, `application/geo+json`) and CSV (RFC 4180,
-  `text/csv`), Export also NDJSON (`application/x-ndjson`): `format=` chooses
-  and wins, else Accept does; an Accept naming none of them gets JSON. Errors
-  are always the JSON error body.
+  `text/csv`), Export also NDJSON (`application/x-ndjson`), each at a path
+  of its own: the JSON path with the format's extension (`/v1/areas.csv`,
+  `/v1/areas/search.geojson`, `/v1/areas/export.ndjson`), an operation with
+  one media type. There `format=` is an unknown parameter and Accept chooses
+  nothing. The JSON paths still take the deprecated `format=`, which wins,
+  and Accept, for older clients; an Accept naming none of the formats gets
+  JSON. Errors are always the JSON error body.
 * **Paging**: every List and Search answer carries `X-Total-Count` and an
   RFC 8288 `Link` header (rel first, last, and prev and next where they
   exist) whose URLs repeat the request's parameters with only offset changed.
 * **Caching**: successful answers carry a strong ETag and
   `Cache-Control: private, max-age=60`, and `Vary: Authorization, Accept-Encoding`
-  (List, Search and Export: `Vary: Authorization, Accept, Accept-Encoding`);
+  (the JSON paths of List, Search and Export: `Vary: Authorization, Accept, Accept-Encoding`);
   `If-None-Match` with the current ETag answers 304 without a body.
 * **Compression**: with `Accept-Encoding` taking gzip (q-values read; `gzip;q=0`
   refuses it), bodies of {GZIP_MIN_BYTES} bytes or more, and exports, come gzipped

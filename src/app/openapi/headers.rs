@@ -85,7 +85,7 @@ pub fn all() -> Value {
         "ETag": header("Strong validator of the representation: one per content coding (gzip's ends in -gzip inside the quotes). Send it back in If-None-Match to get 304 when nothing changed.", true, pattern(r#"^"[\x21\x23-\x7e]*"$"#)),
         "Cache-Control": header("Bodies depend on the API key, so shared caches must not keep them.", true, constant(PRIVATE_CACHE_CONTROL)),
         "Cache-Control-NoStore": header("Never cached.", true, constant("no-store")),
-        "Vary": header("The body depends on the Authorization header (List, Search and Export: and on Accept), and its content coding on Accept-Encoding.", true, pattern("^Authorization(, Accept)?, Accept-Encoding$")),
+        "Vary": header("The body depends on the Authorization header, and its content coding on Accept-Encoding (the JSON paths of List, Search and Export name Accept too).", true, pattern("^Authorization(, Accept)?, Accept-Encoding$")),
         "Vary-Negotiated": header("The body depends on the Authorization header, and (without format=) on Accept; its content coding on Accept-Encoding.", true, constant("Authorization, Accept, Accept-Encoding")),
         "Vary-Coding": header("The content coding depends on Accept-Encoding.", true, constant("Accept-Encoding")),
         "Content-Encoding": header(&format!("gzip when the request's Accept-Encoding takes gzip (q above 0, and not below identity's where identity is named) and the body is {GZIP_MIN_BYTES} bytes or more; an export whenever Accept-Encoding takes gzip. Absent: the body is as it is (identity)."), false, constant("gzip")),

@@ -7,9 +7,10 @@ use super::headers::{self, CACHE, COMMON, RATE};
 use super::responses::{json_response, without_content};
 use super::{parameters, reference, success};
 use crate::api::contract::{
-    COMPARE_IDS_MAX, COMPARE_IDS_MIN, EXPORT_PLAN, HISTORY_PLAN, PERIOD_DEFAULT, Plan,
+    COMPARE_IDS_MAX, COMPARE_IDS_MIN, EXPORT_FORMATS, EXPORT_PLAN, Format, HISTORY_PLAN,
+    LIST_FORMATS, PERIOD_DEFAULT, Plan, format_paths,
 };
-use crate::api::router::Route;
+use crate::api::router::{AtPath, Route};
 
 pub use parameters::shared as shared_parameters;
 
@@ -90,30 +91,88 @@ fn public(
     json!({"operationId": id, "summary": summary, "description": description, "tags": ["meta"], "security": [], "parameters": parameters, "responses": responses})
 }
 
+/// Where format= and Accept stand at a format's own path.
+const FORMAT_PATH_NOTE: &str = "This path answers one representation: format= is not a parameter here (400 invalid_parameter naming format, as any unknown parameter is) and Accept chooses nothing. Paging, caching, compression, keys and rate limits are those of the JSON path.";
+
+/// An endpoint of several representations: the operation of its JSON path
+/// (`id`, at `path`), then one of each other format's own path, `ok`
+/// giving each its 200.
+fn with_format_paths(
+    out: &mut Map<String, Value>,
+    (path, id, summary, description): (&str, &str, &str, &str),
+    (route, offered): (AtPath, &[Format]),
+    ok: impl Fn(Format) -> Value,
+) {
+    out.insert(
+        path.to_string(),
+        keyed(
+            id,
+            summary,
+            description,
+            "areas",
+            route(None),
+            ok(Format::Json),
+        ),
+    );
+    for format in format_paths(offered) {
+        let title = success::title(format);
+        let op = keyed(
+            &format!("{id}{}", id_part(format)),
+            &format!("{summary} as {title}"),
+            &format!("{description} {FORMAT_PATH_NOTE}"),
+            "areas",
+            route(Some(format)),
+            ok(format),
+        );
+        out.insert(format!("{path}.{}", format.extension()), op);
+    }
+}
+
+/// A format's part of its operationIds (listAreasGeoJson).
+fn id_part(format: Format) -> &'static str {
+    match format {
+        Format::Json => "Json",
+        Format::GeoJson => "GeoJson",
+        Format::Csv => "Csv",
+        Format::NdJson => "NdJson",
+    }
+}
+
 fn area_operations() -> Value {
     let link = success::link;
-    let list_ok = success::page(
-        "A page of areas.",
-        ["AreaPage", "AreaFeatureCollection"],
-        json!({
-            "FirstArea": link("getArea", "$response.body#/data/0/id", "The first area of the page (JSON answers)."),
-            "FirstAreaHistory": link("getAreaHistory", "$response.body#/data/0/id", "The history of the first area of the page (JSON answers)."),
-        }),
-        None,
-        None,
-    );
+    let list_links = json!({
+        "FirstArea": link("getArea", "$response.body#/data/0/id", "The first area of the page."),
+        "FirstAreaHistory": link("getAreaHistory", "$response.body#/data/0/id", "The history of the first area of the page."),
+    });
+    let list_ok = |format| {
+        success::page(
+            ("A page of areas.", "/v1/areas"),
+            ["AreaPage", "AreaFeatureCollection"],
+            list_links.clone(),
+            None,
+            None,
+            format,
+        )
+    };
     let matched =
         json!({"match": {"tier": "exact", "other_name": null, "words": ["cape", "town"]}});
-    let search_links = json!({"BestMatch": link("getArea", "$response.body#/data/0/id", "The first match (JSON answers).")});
-    let search_ok = success::page(
-        "Matching areas.",
-        ["SearchPage", "SearchFeatureCollection"],
-        search_links,
-        Some("distance_km"),
-        Some(matched),
-    );
-    let mut export = responses(success::export(), &["404"], false);
-    export["426"] = reference("responses", "UpgradeRequired");
+    let search_links =
+        json!({"BestMatch": link("getArea", "$response.body#/data/0/id", "The first match.")});
+    let search_ok = |format| {
+        success::page(
+            ("Matching areas.", "/v1/areas/search"),
+            ["SearchPage", "SearchFeatureCollection"],
+            search_links.clone(),
+            Some("distance_km"),
+            Some(matched.clone()),
+            format,
+        )
+    };
+    let export_ok = |format| {
+        let mut export = responses(success::export(format), &["404"], false);
+        export["426"] = reference("responses", "UpgradeRequired");
+        export
+    };
     let compare_ok = success::cached(
         "The comparison.",
         "Comparison",
@@ -136,14 +195,53 @@ fn area_operations() -> Value {
     };
     let (export_plan, history_plan_title) = (title(EXPORT_PLAN), title(HISTORY_PLAN));
     let (history_plan, history_days) = (HISTORY_PLAN.name(), PERIOD_DEFAULT.1);
-    json!({
-        "/v1/areas": keyed("listAreas", "List areas", "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding).", "areas", Route::ListAreas, responses(list_ok, &["403", "404"], false)),
-        "/v1/areas/search": keyed("searchAreas", "Search areas", &format!("By text, by circle, by viewport, by minimum score, by province, or any of them together. {SEARCH_RULE} Order: by relevance when q is given (the tiers of match in order; within each, areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page."), "areas", Route::SearchAreas, responses(search_ok, &["403", "404"], false)),
-        "/v1/areas/export": keyed("exportAreas", "Export areas", &format!("Every area, or every area of one province, ordered by id, each with the list form's fields, its centre (lat, lng) and each dimension's score, in one answer to save as a file. {export_plan} plan and above. When too many exports are in flight the answer is 503 service_unavailable with Retry-After."), "areas", Route::ExportAreas, export),
+    let mut out = Map::new();
+    with_format_paths(
+        &mut out,
+        (
+            "/v1/areas",
+            "listAreas",
+            "List areas",
+            "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding).",
+        ),
+        (Route::ListAreas, &LIST_FORMATS),
+        |f| responses(list_ok(f), &["403", "404"], false),
+    );
+    with_format_paths(
+        &mut out,
+        (
+            "/v1/areas/search",
+            "searchAreas",
+            "Search areas",
+            &format!(
+                "By text, by circle, by viewport, by minimum score, by province, or any of them together. {SEARCH_RULE} Order: by relevance when q is given (the tiers of match in order; within each, areas whose name holds every word first), else by distance when lat/lng are given, else by truth_score descending; ties by id. Pages at any offset; an offset past the end gives an empty page."
+            ),
+        ),
+        (Route::SearchAreas, &LIST_FORMATS),
+        |f| responses(search_ok(f), &["403", "404"], false),
+    );
+    with_format_paths(
+        &mut out,
+        (
+            "/v1/areas/export",
+            "exportAreas",
+            "Export areas",
+            &format!(
+                "Every area, or every area of one province, ordered by id, each with the list form's fields, its centre (lat, lng) and each dimension's score, in one answer to save as a file. {export_plan} plan and above. When too many exports are in flight the answer is 503 service_unavailable with Retry-After."
+            ),
+        ),
+        (Route::ExportAreas, &EXPORT_FORMATS),
+        export_ok,
+    );
+    let Value::Object(rest) = json!({
         "/v1/areas/compare": keyed("compareAreas", "Compare areas", &format!("{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids."), "areas", Route::CompareAreas, responses(compare_ok, &["403"], false)),
         "/v1/areas/{area_id}": keyed("getArea", "Get an area", &format!("One area with its dimension breakdown; optionally nearby areas and ({history_plan} plan and above) its last {history_days} days of history. {AREAS_PATH_NOTE}"), "areas", Route::GetArea(id()), responses(area_ok, &[], false)),
         "/v1/areas/{area_id}/history": keyed("getAreaHistory", "Get an area's score history", &format!("The truth_score series of an area over a period ending on its latest history date. {history_plan_title} plan and above. {AREAS_PATH_NOTE}"), "areas", Route::AreaHistory(id()), responses(history_ok, &[], false)),
-    })
+    }) else {
+        unreachable!("operations are an object")
+    };
+    out.extend(rest);
+    Value::Object(out)
 }
 
 fn other_operations() -> Value {
@@ -189,17 +287,19 @@ fn curl() -> Value {
             keyed("/v1/areas?province=gauteng&sort=truth_score&order=desc&limit=2"),
             with("-o /dev/null -w '%header{link}\\n' ", "\"localhost:8080/v1/areas?limit=20&offset=40\"", ""),
         ],
+        "/v1/areas.csv": [keyed("/v1/areas.csv?province=gauteng&limit=100")],
+        "/v1/areas.geojson": [keyed("/v1/areas.geojson?province=western-cape&limit=5")],
         "/v1/areas/search": [
             keyed("/v1/areas/search?q=johannes&lat=-26.2041&lng=28.0473&radius=25&min_score=5"),
             keyed("/v1/areas/search?province=gauteng&min_score=7&limit=3"),
-            with("", "-H \"Accept: application/geo+json\" \"localhost:8080/v1/areas/search?bbox=18.3,-34.0,18.6,-33.85&limit=2\"", ""),
-            keyed("/v1/areas/search?q=cape&limit=10&offset=20&format=csv"),
             keyed("/v1/areas/search?lat=-26.2&lng=28.05&radius=1e-05"),
         ],
-        "/v1/areas/export": [
-            with("", "\"localhost:8080/v1/areas/export?province=northern-cape&format=csv\"", " -o northern-cape.csv"),
-            with("", "-H \"Accept: application/x-ndjson\" \"localhost:8080/v1/areas/export\"", " -o areas.ndjson"),
-        ],
+        "/v1/areas/search.csv": [keyed("/v1/areas/search.csv?q=soweto")],
+        "/v1/areas/search.geojson": [keyed("/v1/areas/search.geojson?bbox=18.3,-34.0,18.6,-33.85&limit=2")],
+        "/v1/areas/export": [with("", "\"localhost:8080/v1/areas/export\"", " -o areas.json")],
+        "/v1/areas/export.csv": [with("", "\"localhost:8080/v1/areas/export.csv?province=northern-cape\"", " -o northern-cape.csv")],
+        "/v1/areas/export.geojson": [with("", "\"localhost:8080/v1/areas/export.geojson\"", " -o areas.geojson")],
+        "/v1/areas/export.ndjson": [with("", "\"localhost:8080/v1/areas/export.ndjson\"", " -o areas.ndjson")],
         "/v1/areas/compare": [keyed("/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market")],
         "/v1/areas/{area_id}": [keyed("/v1/areas/danielskuil?include=nearby")],
         "/v1/areas/{area_id}/history": [keyed("/v1/areas/johannesburg/history?period=90d&granularity=monthly")],

@@ -15,8 +15,8 @@ const INTEGER_NOTE: &str = " Plain decimal digits with an optional leading '-'."
 /// The query parameters of `route`, in its order.
 pub fn of(route: &Route) -> Vec<Value> {
     let table = match route {
-        Route::SearchAreas => search(),
-        Route::ExportAreas => {
+        Route::SearchAreas(_) => search(),
+        Route::ExportAreas(_) => {
             json!({"province": province(false), "format": format(&EXPORT_FORMATS, "ndjson is one JSON object a line.")})
         }
         _ => others(),
@@ -28,7 +28,11 @@ pub fn of(route: &Route) -> Vec<Value> {
             "the document describes {name} of {route:?}"
         );
         // ids is the one parameter an operation cannot go without (Compare's).
-        json!({"name": name, "in": "query", "required": *name == "ids", "description": description, "schema": schema})
+        let mut parameter = json!({"name": name, "in": "query", "required": *name == "ids", "description": description, "schema": schema});
+        if *name == "format" {
+            parameter["deprecated"] = json!(true);
+        }
+        parameter
     };
     route.params().iter().map(one).collect()
 }
@@ -115,6 +119,9 @@ fn words<T: PartialEq + Copy>(table: &[(&'static str, T)], default: T, descripti
     json!([{"type": "string", "enum": all, "default": word_of(table, default)}, description])
 }
 
+/// `format=`, which only the JSON path of List, Search and Export takes:
+/// kept for the clients written before each format had a path of its own,
+/// and deprecated, since this operation's 200 describes JSON alone.
 fn format(offered: &[Format], note: &str) -> Value {
     let names: Vec<&str> = offered.iter().map(|f| f.name()).collect();
     let each: Vec<String> = offered
@@ -122,8 +129,8 @@ fn format(offered: &[Format], note: &str) -> Value {
         .map(|f| format!("{} ({})", f.name(), f.media_type()))
         .collect();
     json!([
-        {"type": "string", "enum": names, "default": names[0], "examples": [names[names.len() - 1]]},
-        format!("The representation: {}. Wins over Accept; without it, Accept chooses (an Accept naming none of them gets JSON). {note}", each.join(", ")),
+        {"type": "string", "enum": names, "default": names[0], "examples": [names[0]]},
+        format!("The representation: {}. Wins over Accept; without it, Accept chooses (an Accept naming none of them gets JSON). Deprecated: each format but JSON has a path of its own (this path with the format's extension, such as .csv), whose operation describes its answer; a format other than json answers here as there. {note}", each.join(", ")),
     ])
 }
 

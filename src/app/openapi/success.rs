@@ -1,12 +1,13 @@
-//! Each operation's 200: its representations, with an example of each
-//! written from one area of the seed, and its headers.
+//! Each operation's 200: its one representation (List, Search and Export
+//! have an operation for each of theirs), with an example written from one
+//! area of the seed, and its headers.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::headers::{self, CACHE, COMMON, RATE};
 use super::reference;
 use super::responses::json_response;
-use crate::api::contract::{EXPORT_FORMATS, Format, LIST_FORMATS};
+use crate::api::contract::{EXPORT_FORMATS, Format, LIST_FORMATS, format_paths};
 use crate::api::render::{self, Columns};
 
 /// A JSON answer that may be cached.
@@ -76,13 +77,55 @@ fn feature(area: &Value, properties: Value, (lat, lng): (f64, f64)) -> Value {
     json!({"type": "Feature", "id": area["id"], "geometry": {"type": "Point", "coordinates": [lng, lat]}, "properties": properties})
 }
 
-/// A page of List or Search in each of `LIST_FORMATS`, with its paging headers.
+/// A 200's description: what it holds, and in what format. At the JSON
+/// path `format=` and Accept may still ask for the others, whose answers
+/// their own paths' operations describe; `path` is the endpoint's.
+fn described(description: &str, format: Format, path: &str, offered: &[Format]) -> String {
+    if format != Format::Json {
+        return format!(
+            "{description} As {} ({}), whatever Accept says.",
+            title(format),
+            format.media_type()
+        );
+    }
+    let others: Vec<String> = format_paths(offered)
+        .map(|f| format!("{} ({path}.{})", title(f), f.extension()))
+        .collect();
+    format!(
+        "{description} As JSON. format= or Accept may ask this path for another representation, as clients written before each had a path of its own do: {}. The answer is then that path's, which its own operation describes.",
+        others.join(", ")
+    )
+}
+
+/// A format's name in prose, and in the operationIds of its paths.
+pub fn title(format: Format) -> &'static str {
+    match format {
+        Format::Json => "JSON",
+        Format::GeoJson => "GeoJSON",
+        Format::Csv => "CSV",
+        Format::NdJson => "NDJSON",
+    }
+}
+
+/// The Vary header of a list's answer: Accept is named at the JSON path,
+/// where it may choose.
+fn vary(format: Format) -> &'static str {
+    if format == Format::Json {
+        "Vary-Negotiated"
+    } else {
+        "Vary"
+    }
+}
+
+/// A page of List or Search in `format` (one of `LIST_FORMATS`), with its
+/// paging headers; `links` go with JSON only, whose body they point into.
 pub fn page(
-    description: &str,
+    (description, path): (&str, &str),
     schemas: [&str; 2],
     links: Value,
     csv_optional: Option<&str>,
     item_extra: Option<Value>,
+    format: Format,
 ) -> Value {
     let list = Columns {
         distance: false,
@@ -105,36 +148,35 @@ pub fn page(
         json_page[k] = v.clone();
         collection[k] = v.clone();
     }
-    let mut content = Map::new();
-    for f in LIST_FORMATS {
-        let m = match f {
-            Format::GeoJson => media(reference("schemas", schemas[1]), collection.clone()),
-            Format::Csv => media(
-                csv_schema(list, csv_optional),
-                json!(format!("{header}{}\r\n", cells.join(","))),
-            ),
-            _ => media(reference("schemas", schemas[0]), json_page.clone()),
-        };
-        content.insert(f.media_type().to_string(), m);
-    }
+    let m = match format {
+        Format::GeoJson => media(reference("schemas", schemas[1]), collection),
+        Format::Csv => media(
+            csv_schema(list, csv_optional),
+            json!(format!("{header}{}\r\n", cells.join(","))),
+        ),
+        _ => media(reference("schemas", schemas[0]), json_page),
+    };
     let names = [
         &COMMON[..],
         &[
             "ETag",
             "Cache-Control",
-            "Vary-Negotiated",
+            vary(format),
             "Content-Encoding",
             "Link",
             "X-Total-Count",
         ],
     ]
     .concat();
-    json!({
-        "description": format!("{description} JSON unless format= (which wins) or Accept asks for GeoJSON or CSV; any other Accept gets JSON."),
+    let mut ok = json!({
+        "description": described(description, format, path, &LIST_FORMATS),
         "headers": headers::set(&names, &RATE),
-        "content": content,
-        "links": links,
-    })
+        "content": {format.media_type(): m},
+    });
+    if format == Format::Json {
+        ok["links"] = links;
+    }
+    ok
 }
 
 /// The seed's Aberdeen, as the export writes it (dated, as docs/api.md's
@@ -159,8 +201,8 @@ fn export_area() -> Value {
     })
 }
 
-/// The export's 200, in each of `EXPORT_FORMATS`.
-pub fn export() -> Value {
+/// The export's 200 in `format`, one of `EXPORT_FORMATS`.
+pub fn export(format: Format) -> Value {
     let columns = Columns {
         distance: false,
         coordinates: true,
@@ -181,34 +223,30 @@ pub fn export() -> Value {
         area["lat"].as_f64().unwrap_or(0.0),
         area["lng"].as_f64().unwrap_or(0.0),
     );
-    let mut content = Map::new();
-    for f in EXPORT_FORMATS {
-        let m = match f {
-            Format::Json => media(
-                reference("schemas", "ExportPage"),
-                json!({"data": [area], "total": 1}),
-            ),
-            Format::NdJson => media(
-                json!({"type": "string", "description": "One ExportArea object a line, each line ended by a newline; no total."}),
-                json!(format!("{area}\n")),
-            ),
-            Format::Csv => media(
-                csv_schema(columns, None),
-                json!(format!("{}{}\r\n", csv_header(columns), cells.join(","))),
-            ),
-            Format::GeoJson => media(
-                reference("schemas", "ExportFeatureCollection"),
-                json!({"type": "FeatureCollection", "features": [feature(&area, properties.clone(), centre)], "total": 1}),
-            ),
-        };
-        content.insert(f.media_type().to_string(), m);
-    }
+    let m = match format {
+        Format::Json => media(
+            reference("schemas", "ExportPage"),
+            json!({"data": [area], "total": 1}),
+        ),
+        Format::NdJson => media(
+            json!({"type": "string", "description": "One ExportArea object a line, each line ended by a newline; no total."}),
+            json!(format!("{area}\n")),
+        ),
+        Format::Csv => media(
+            csv_schema(columns, None),
+            json!(format!("{}{}\r\n", csv_header(columns), cells.join(","))),
+        ),
+        Format::GeoJson => media(
+            reference("schemas", "ExportFeatureCollection"),
+            json!({"type": "FeatureCollection", "features": [feature(&area, properties, centre)], "total": 1}),
+        ),
+    };
     let names = [
         &COMMON[..],
         &[
             "ETag",
             "Cache-Control",
-            "Vary-Negotiated",
+            vary(format),
             "Content-Encoding",
             "Content-Disposition",
         ],
@@ -217,8 +255,8 @@ pub fn export() -> Value {
     // X-Total-Count is counted as the body starts, so HEAD and 304 go without it.
     let optional = [&RATE[..], &["X-Total-Count"]].concat();
     json!({
-        "description": "Every area (of the province, if given), ordered by id. JSON unless format= (which wins) or Accept asks for another of the export's representations.",
+        "description": described("Every area (of the province, if given), ordered by id.", format, "/v1/areas/export", &EXPORT_FORMATS),
         "headers": headers::set(&names, &optional),
-        "content": content,
+        "content": {format.media_type(): m},
     })
 }
