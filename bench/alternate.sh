@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/alternate.sh BEFORE AFTER: two builds of the server compared in one
-# run, on the seed (`init`), with wrk -t1 -c16 and the bench's own request
-# lists (bench/cases.py, bench/rotate.lua): Get Area over rotating ids and
-# List page 1, the two builds alternated case by case and round by round
+# run, on the seed (`init`) or a dataset named by DB, with wrk -t1 -c16 and
+# the bench's own request lists (bench/cases.py, bench/rotate.lua): Get Area
+# over rotating ids and List page 1 (and, when asked, the 3-letter search and
+# the one-typo search), the two builds alternated case by case and round by round
 # (which goes first swaps each round), beside nginx serving one Get Area's
 # bytes and, when built (../shared/anchors/README.md), the epoll floor on
 # the same bytes and the axum peer's Get Area. On a noisy machine compare
@@ -12,7 +13,8 @@
 #
 # Knobs (environment): ROUNDS (3), BENCH_DURATION seconds a case (5),
 # BENCH_CONNECTIONS (16), CASES (the cases run, of "nginx floor layer get
-# list peer"; all by default), LAYER_BEFORE and LAYER_AFTER: the two builds
+# list search typo peer"; all but search and typo by default), DB (a dataset
+# to run on, such as `init --synthetic 100000`, instead of the seed), LAYER_BEFORE and LAYER_AFTER: the two builds
 # of examples/layer_floor.rs (the layer alone, Get Area's bytes), alternated
 # as the servers are (case "layer"), BENCH_SERVE_ARGS: extra `serve` flags
 # for both builds (`--workers 2`), INIT_BY (before: which build writes the
@@ -46,12 +48,16 @@ trap cleanup EXIT
 say() { printf '[alternate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-DB=$WORK/areas.db
 # The dataset is written by BEFORE: a build reads the schema versions before
 # its own, not the ones after (`INIT_BY=after` writes it with AFTER instead).
-INIT=$BEFORE
-[ "${INIT_BY:-before}" = before ] || INIT=$AFTER
-"$INIT" init --db "$DB" >/dev/null 2>&1
+if [ -n "${DB:-}" ]; then
+  DB=$(realpath "$DB")
+else
+  DB=$WORK/areas.db
+  INIT=$BEFORE
+  [ "${INIT_BY:-before}" = before ] || INIT=$AFTER
+  "$INIT" init --db "$DB" >/dev/null 2>&1
+fi
 KEY=$("$AFTER" keys create --db "$DB" --keys "$WORK/keys.db" --plan enterprise --label alternate 2>/dev/null)
 mkdir -p "$WORK/cases"
 python3 bench/cases.py "$DB" "$WORK/cases" >/dev/null
@@ -62,7 +68,7 @@ echo / >"$WORK/root.txt"
 # serve BIN -> "PID ADDR"
 serve() {
   local log=$WORK/server.$RANDOM.log pid a=""
-  "$1" serve --db "$DB" --addr 127.0.0.1:0 --max-connections-per-address 0 "${SERVE_ARGS[@]}" 2>"$log" &
+  "$1" serve --db "$DB" --keys "$WORK/keys.db" --addr 127.0.0.1:0 --max-connections-per-address 0 "${SERVE_ARGS[@]}" 2>"$log" &
   pid=$!
   until [ -n "$a" ]; do
     sleep 0.05
@@ -169,6 +175,16 @@ for round in $(seq 1 "$ROUNDS"); do
     has list || continue
     if [ "$which" = before ]; then pid=$BEFORE_PID addr=$BEFORE_ADDR; else pid=$AFTER_PID addr=$AFTER_ADDR; fi
     case_row "$round" "$which, List page 1" "$pid" "http://$addr" "$WORK/list.txt"
+  done
+  for which in $order; do
+    has search || continue
+    if [ "$which" = before ]; then pid=$BEFORE_PID addr=$BEFORE_ADDR; else pid=$AFTER_PID addr=$AFTER_ADDR; fi
+    case_row "$round" "$which, 3-letter search" "$pid" "http://$addr" "$WORK/cases/search_q_prefix3.txt"
+  done
+  for which in $order; do
+    has typo || continue
+    if [ "$which" = before ]; then pid=$BEFORE_PID addr=$BEFORE_ADDR; else pid=$AFTER_PID addr=$AFTER_ADDR; fi
+    case_row "$round" "$which, one typo" "$pid" "http://$addr" "$WORK/cases/search_q_typo1.txt"
   done
   [ -z "${PEER_PID:-}" ] || ! has peer || case_row "$round" "axum peer, Get Area" "$PEER_PID" "http://127.0.0.1:$PEER_PORT" "$WORK/cases/get_area.txt"
 done | tee "$WORK/rows.md"

@@ -211,7 +211,6 @@ def main(meta_path, tsv_path, n, small):
         w(f"- Get Area beside them: {meta.get('export_get_area_rps', '?')} req/s, "
           f"p99 {meta.get('export_get_area_p99_ms', '?')} ms, non-2xx {meta.get('export_get_area_non2xx', '?')}\n")
 
-    targets.busy_table(w, rows, NAMES, n)
     targets.write(w, meta, rows, NAMES, ratios, growth, n, small, rss_limit, f200_limit, mb)
     logged = {k[4:]: v for k, v in meta.items() if k.startswith("log_") and v not in ("0", "")}
     if logged:

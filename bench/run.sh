@@ -13,8 +13,7 @@
 #
 # Knobs (environment): BENCH_N (100000), BENCH_SMALL_N (1000, or 100000 when
 # BENCH_N is a million or more), BENCH_DAYS (400),
-# BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2), BENCH_BUSY_DURATION
-# seconds per case beside two busy processes (5; 0 leaves that pass out),
+# BENCH_DURATION seconds per case (10), BENCH_WARMUP seconds (2),
 # BENCH_SOAK_SECS (bench/after_endpoints.sh), BENCH_AFTER (1; 0 stops after the
 # endpoints and compression, before bench/after_endpoints.sh), BIN, and
 # BENCH_SERVE_ARGS: extra `serve` flags (default none: what users run).
@@ -29,7 +28,6 @@ if [ "$N" -ge 1000000 ]; then SMALL_N=${BENCH_SMALL_N:-100000}; else SMALL_N=${B
 DAYS=${BENCH_DAYS:-400}
 DURATION=${BENCH_DURATION:-10}
 WARMUP=${BENCH_WARMUP:-2}
-BUSY_DURATION=${BENCH_BUSY_DURATION:-5}
 read -r -a SERVE_ARGS <<<"${BENCH_SERVE_ARGS:-}"
 DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
@@ -247,7 +245,6 @@ main() {
   run_size "$N" "$big" "$key_big"
   run_nginx "$N" "$key_big"
   run_floor "$N" "$key_big"
-  run_busy "$N" "$big" "$key_big"
   run_size "$SMALL_N" "$small" "$key_small"
   run_nginx "$SMALL_N" "$key_small"
   echo "load_after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/meta"

@@ -1,7 +1,7 @@
 """The aims `make bench` checks, and the tables they are read from (used by bench/report.py).
 
 Owns every number a run is judged by: the ratios to nginx serving the same bytes at each size,
-the p99 limits quiet and beside busy processes, and the rest of RESULTS.md's "Targets" table.
+the p99 limits, and the rest of RESULTS.md's "Targets" table.
 The aims themselves are written down in docs/testing.md ("Benchmarks and contract").
 """
 
@@ -9,7 +9,6 @@ The aims themselves are written down in docs/testing.md ("Benchmarks and contrac
 NGINX_AIMS = {"1000": (0.7, 0.5), "100000": (0.55, 0.4)}
 P99_LIMIT_MS = 5  # every case, quiet, at 100,000 areas
 P99_LIMIT_MILLION_MS = 10  # the million-area tier's
-P99_BUSY_LIMIT_MS = 20  # every case beside two busy processes
 MILLION = 1_000_000
 AIMED = ("get_area", "list_first")
 
@@ -40,20 +39,6 @@ def nginx_table(w, rows, names, floor, n, small):
     return ratios
 
 
-def busy_table(w, rows, names, n):
-    busy = {c: rows[(f"busy-{n}", c)] for c in names if (f"busy-{n}", c) in rows}
-    if not busy:
-        return
-    w(f"\n## Beside two busy processes, at {n} areas\n")
-    w("Every case again, shorter, while two `yes > /dev/null` keep both cores busy: the host does other "
-      "work, and p99 shows how long a request waits for its turn on a core.\n")
-    w("| case | req/s | p50 ms | p99 ms | non-2xx | CPU µs/req | host steal ms |")
-    w("|---|---:|---:|---:|---:|---:|---:|")
-    for case, r in busy.items():
-        w(f"| {names[case]} | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['non2xx']} | {r['cpu_us']} "
-          f"| {r['steal']} |")
-
-
 def verdict(ok):
     return "met" if ok else "**missed**"
 
@@ -73,9 +58,6 @@ def write(w, meta, rows, names, ratios, growth, n, small, rss_limit, f200_limit,
         w(f"| every case answered at {n} | {len(dead)} cases got no answer at all: {', '.join(dead)} | **missed** |")
     p99_limit = P99_LIMIT_MILLION_MS if int(n) >= MILLION else P99_LIMIT_MS
     p99_row(w, big, names, p99_limit, f"at {n}")
-    busy = {c: rows[(f"busy-{n}", c)] for c in names if (f"busy-{n}", c) in rows}
-    if busy:
-        p99_row(w, busy, names, P99_BUSY_LIMIT_MS, f"at {n} beside two busy processes")
     bad = sum(r["non2xx"] for r in big.values())
     sock = sum(max(r["sock"], 0) for r in big.values())
     w(f"| zero non-2xx at {n} | {bad} | {verdict(bad == 0)} |")

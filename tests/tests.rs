@@ -44,7 +44,6 @@ mod fuzz_layer;
 mod geo;
 mod hardening_faults;
 mod hardening_input;
-mod hardening_memory;
 mod health_metrics;
 mod history;
 mod history_files;

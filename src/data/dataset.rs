@@ -292,10 +292,10 @@ impl Store {
     }
 
     /// Hands the memory of replaced datasets, once freed, back to the system.
-    /// glibc keeps freed memory in the arenas of the threads that used it (the
-    /// old pool's page caches were filled by every worker), so without this
-    /// each of the first reloads raised RSS by up to 1 MB for good
-    /// (bench/RESULTS-hardening.md).
+    /// The allocator keeps freed pages for a while in the arenas of the
+    /// threads that used them (the old pool's page caches were filled by
+    /// every worker); without the purge RSS sat higher after each reload
+    /// (bench/PROFILE.md, "The allocator, without a second exec").
     fn give_back_replaced(&self) {
         let mut replaced = self.replaced.lock().unwrap_or_else(|p| p.into_inner());
         let before = replaced.len();
@@ -362,19 +362,22 @@ fn out_of_descriptors(e: &std::io::Error) -> bool {
     matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
-/// Returns the free pages of every malloc arena to the system (glibc's
-/// malloc_trim, which since 2.8 also releases whole free pages inside the
-/// arenas, not only at the top of the heap). A few milliseconds, once a reload.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+/// Returns the free pages of every jemalloc arena to the system (the
+/// process's allocator: src/main.rs). Called once a reload's old dataset is
+/// freed, rather than waiting for jemalloc's own decay.
 fn give_back_free_memory() {
-    // SAFETY: malloc_trim takes no pointer and works only on glibc's own state.
+    // SAFETY: a mallctl that reads and writes nothing; 4096 is
+    // MALLCTL_ARENAS_ALL, every arena.
     unsafe {
-        libc::malloc_trim(0);
+        tikv_jemalloc_sys::mallctl(
+            c"arena.4096.purge".as_ptr(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            0,
+        );
     }
 }
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn give_back_free_memory() {}
 
 #[cfg(test)]
 mod tests {

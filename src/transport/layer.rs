@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use super::access_log::AccessLog;
 use super::counters::LayerCounts;
-use super::courtesy::Courtesy;
 use super::epoll::{Epoll, Interest};
 use super::limits::ConnLimits;
 use super::listener::AcceptSwitch;
@@ -52,8 +51,6 @@ pub(super) struct Shared {
     pub(super) streams: AtomicUsize,
     pub(super) bounds: Bounds,
     pub(super) answering: Answering,
-    /// Whether the workers yield between turns (courtesy.rs).
-    pub(super) courtesy: Courtesy,
 }
 
 /// What the workers wait on.
@@ -161,7 +158,6 @@ impl Layer {
                 log,
                 counts,
             },
-            courtesy: Courtesy::new(),
         });
         let mut workers = Vec::new();
         for i in 0..config.workers.max(1) {

@@ -8,7 +8,7 @@
 //! - listener.rs makes a listener and the switch that stops it accepting;
 //! - workers.rs runs the workers, all waiting at once on one readiness set
 //!   (epoll.rs, with the tick and the stop event of timers.rs), and sweeps
-//!   the timeouts, and courtesy.rs says when a worker yields its core;
+//!   the timeouts;
 //! - accept.rs admits connections into table.rs's table, under the caps of
 //!   limits.rs, believing the fronts of trusted_proxies.rs about the client;
 //! - conn.rs is one connection's turn, phase.rs the phase it is in (idle,
@@ -54,7 +54,6 @@ mod accept;
 mod access_log;
 mod conn;
 mod counters;
-mod courtesy;
 mod drain;
 mod epoll;
 pub mod export_pace;

@@ -3,8 +3,7 @@
 //! (conn.rs) with the connection to itself: registered one-shot, it reports
 //! nothing more until the worker re-arms it at the end of the turn, or closes
 //! it. A listener's event is a turn of accepting (accept.rs), the tick's a
-//! sweep of the timeouts (timers.rs), the stop event's the end. Between two
-//! turns, a worker may yield its core to the other workers (courtesy.rs).
+//! sweep of the timeouts (timers.rs), the stop event's the end.
 //!
 //! Closing never races with a turn: whoever closes (a turn, the sweep, an
 //! eviction, the drain) holds the connection's lock, takes it out of the set
@@ -16,7 +15,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::conn::{self, Conn, Next};
-use super::courtesy::Run;
 use super::epoll::Interest;
 use super::layer::Shared;
 use super::phase::{Phase, Then};
@@ -42,13 +40,8 @@ pub fn lock(cell: &Mutex<Conn>) -> MutexGuard<'_, Conn> {
 
 /// A worker's loop, until the stop event.
 pub fn work(shared: &Arc<Shared>) {
-    let courtesy = &shared.courtesy;
-    let mut run = Run::new(courtesy);
     loop {
-        let asked = run.before_wait(courtesy);
-        let waited = shared.waits.set.wait_one();
-        run.after_wait(asked);
-        let key = match waited {
+        let key = match shared.waits.set.wait_one() {
             Ok(Some(key)) => key,
             Ok(None) => continue,
             Err(e) => {
@@ -141,7 +134,6 @@ pub fn close(shared: &Shared, key: usize, c: &mut Conn) {
 /// Closes the connections whose time is up, and re-arms a paused listener.
 /// Only the worker holding the tick's event sweeps.
 fn sweep(shared: &Shared) {
-    shared.courtesy.look();
     let now = Instant::now();
     for index in 0..shared.listeners.len() {
         let mut paused = shared.listeners[index]
