@@ -1,5 +1,4 @@
-//! OGC validity of a boundary, as GEOS's `IsValid` judges it for the cases
-//! docs/import.md, "Boundaries", names: no ring crosses or touches itself,
+//! OGC validity of a boundary, as GEOS's `IsValid` judges it in these cases: no ring crosses or touches itself,
 //! each hole lies inside its shell, holes neither overlap nor share an edge,
 //! and a MultiPolygon's parts neither overlap nor share an edge. Rings may
 //! touch one another at single points.
@@ -25,7 +24,11 @@ pub fn first_problem(shape: &MultiPolygon<f64>) -> Option<String> {
         let rings = std::iter::once(polygon.exterior()).chain(polygon.interiors());
         for (r, ring) in rings.enumerate() {
             if crosses_itself(ring) {
-                return Some(format!("ring {} of polygon {} crosses itself", r + 1, p + 1));
+                return Some(format!(
+                    "ring {} of polygon {} crosses itself",
+                    r + 1,
+                    p + 1
+                ));
             }
         }
         if let Some(problem) = holes_problem(polygon) {
