@@ -3,7 +3,7 @@ SHELL := /bin/bash
 DB ?= $(or $(AREA_DB),data/areas.db)
 BIN := target/release/area-scoring
 
-.PHONY: run build install test query-cost docs-cli openapi test-ui bench bench-layer bench-build contract cluster-test redis-test clean
+.PHONY: run build install test query-cost docs-cli openapi seed-boundaries test-ui bench bench-layer bench-build contract cluster-test redis-test clean
 
 ## run: build, create data/areas.db with a development key on first use, then serve
 run: build
@@ -50,6 +50,13 @@ docs-cli:
 openapi:
 	cargo build --quiet
 	target/debug/area-scoring openapi > docs/openapi.json.new && mv docs/openapi.json.new docs/openapi.json
+
+## seed-boundaries: write seed/boundaries.csv, the generated (not official) cells of the
+## seed places (tools/seed_boundaries.py), with a pinned shapely in tools/.venv-boundaries
+seed-boundaries:
+	@test -x tools/.venv-boundaries/bin/python || { python3 -m venv tools/.venv-boundaries && \
+	  tools/.venv-boundaries/bin/pip install --quiet -r tools/requirements-boundaries.txt; }
+	tools/.venv-boundaries/bin/python tools/seed_boundaries.py
 
 ## test-ui: the pages (/, /docs, /explore) in Debian's headless chromium via selenium
 ## (installs chromium, chromium-driver and a pinned selenium in tests/ui/.venv when missing)

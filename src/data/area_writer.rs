@@ -4,6 +4,7 @@
 
 use rusqlite::{Statement, Transaction, params};
 
+use crate::data::boundary::Boundary;
 use crate::data::error::DataError;
 use crate::data::seed;
 use crate::dates;
@@ -25,6 +26,8 @@ pub struct NewArea<'a> {
     /// Daily scores, oldest first, the first one on `first_day`.
     pub history: &'a [f64],
     pub first_day: i64,
+    /// Checked by the loader (data/boundary/).
+    pub boundary: Option<&'a Boundary>,
 }
 
 /// History rows per multi-row INSERT (3 parameters each, far below SQLite's limit).
@@ -159,6 +162,7 @@ impl AreaWriter<'_> {
             dimensions: &dimensions,
             history: &history,
             first_day: last_day - (days as i64 - 1),
+            boundary: None,
         })
     }
 }

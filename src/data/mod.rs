@@ -9,6 +9,7 @@
 //! fail is an `error::DataError`.
 
 mod area_writer;
+pub mod boundary;
 pub mod dataset;
 pub mod db;
 pub mod error;

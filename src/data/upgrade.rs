@@ -100,6 +100,7 @@ fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result
             dimensions: &dimensions,
             history: &history,
             first_day,
+            boundary: None,
         })?;
     }
     Ok(())

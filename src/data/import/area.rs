@@ -7,6 +7,7 @@
 //! truth_score, and a history that ends on truth_score.
 
 use super::history::{self, DraftPoint};
+use crate::data::boundary::Boundary;
 use super::rules::{self, Invalid, keep};
 use crate::domain::{dimension_position, round2};
 
@@ -48,6 +49,9 @@ pub struct Draft {
     pub truth_score: Option<f64>,
     pub dimensions: Vec<DraftDimension>,
     pub history: Vec<DraftPoint>,
+    /// The boundary, read and checked by the reader (data/boundary/); None
+    /// when the row has none.
+    pub boundary: Option<Boundary>,
 }
 
 #[derive(Debug, Clone)]
@@ -78,6 +82,7 @@ pub struct Area {
     pub first_day: i64,
     /// How many of the file's scores had more than 2 decimals and were rounded.
     pub rounded: usize,
+    pub boundary: Option<Boundary>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -141,6 +146,7 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
             history,
             first_day,
             rounded: rounded_scores(d),
+            boundary: d.boundary.clone(),
         })
     });
     match area {

@@ -363,6 +363,7 @@ fn new_area<'a>(a: &'a Area, dimensions: &'a [DimensionScore]) -> NewArea<'a> {
         dimensions,
         history: &a.history,
         first_day: a.first_day,
+        boundary: a.boundary.as_ref(),
     }
 }
 
