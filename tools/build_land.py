@@ -51,13 +51,13 @@ LICENCE = (
 )
 
 
-def fetch_topology():
-    """countries-50m.json from npm, installed into a temporary directory."""
+def fetch_topology(source_file=SOURCE_FILE):
+    """One of world-atlas's files from npm, installed into a temporary directory."""
     with tempfile.TemporaryDirectory(prefix="world-atlas.") as tmp:
         subprocess.run(
             ["npm", "install", "--no-audit", "--no-fund", "--prefix", tmp, WORLD_ATLAS],
             check=True, stdout=subprocess.DEVNULL)
-        with open(os.path.join(tmp, "node_modules", "world-atlas", SOURCE_FILE)) as f:
+        with open(os.path.join(tmp, "node_modules", "world-atlas", source_file)) as f:
             return json.load(f)
 
 

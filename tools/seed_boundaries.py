@@ -25,11 +25,12 @@ import csv
 import json
 import math
 import os
-import subprocess
 import sys
-import tempfile
 
 import shapely
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_land import decode_arcs, fetch_topology, ring  # noqa: E402
 from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon
 from shapely.geometry.polygon import orient
 from shapely.ops import nearest_points
@@ -38,7 +39,6 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SEED = os.path.join(ROOT, "seed", "za-areas.csv")
 OUT = os.path.join(ROOT, "seed", "boundaries.csv")
 
-WORLD_ATLAS = "world-atlas@2.0.2"
 SOURCE_FILE = "countries-10m.json"
 # Natural Earth's ISO 3166-1 numeric code for South Africa, world-atlas's ids.
 SOUTH_AFRICA = "710"
@@ -49,40 +49,6 @@ GRID = 1e-5
 # src/data/boundary/mod.rs, CENTRE_SLACK_KM: how far a centre may lie outside.
 CENTRE_SLACK_KM = 2.0
 EARTH_RADIUS_KM = 6371.0088
-
-
-def fetch_topology():
-    """countries-10m.json from npm, installed into a temporary directory."""
-    with tempfile.TemporaryDirectory(prefix="world-atlas.") as tmp:
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--prefix", tmp, WORLD_ATLAS],
-            check=True, stdout=subprocess.DEVNULL)
-        with open(os.path.join(tmp, "node_modules", "world-atlas", SOURCE_FILE)) as f:
-            return json.load(f)
-
-
-def decode_arcs(topology):
-    """TopoJSON's quantized, delta-encoded arcs as lists of (lng, lat)."""
-    (sx, sy), (tx, ty) = topology["transform"]["scale"], topology["transform"]["translate"]
-    arcs = []
-    for arc in topology["arcs"]:
-        x = y = 0
-        points = []
-        for dx, dy in arc:
-            x += dx
-            y += dy
-            points.append((x * sx + tx, y * sy + ty))
-        arcs.append(points)
-    return arcs
-
-
-def ring(arcs, indexes):
-    """A ring joined from arcs; a negative index ~i is arc i reversed."""
-    points = []
-    for i in indexes:
-        arc = arcs[i] if i >= 0 else arcs[~i][::-1]
-        points.extend(arc if not points else arc[1:])
-    return points
 
 
 def mainland(topology):
@@ -156,7 +122,7 @@ def main():
         with open(sys.argv[1]) as f:
             topology = json.load(f)
     else:
-        topology = fetch_topology()
+        topology = fetch_topology(SOURCE_FILE)
     out = cells(mainland(topology), places())
     check(out)
     with open(OUT, "w", newline="", encoding="utf-8") as f:

@@ -7,8 +7,8 @@
 //! truth_score, and a history that ends on truth_score.
 
 use super::history::{self, DraftPoint};
-use crate::data::boundary::Boundary;
 use super::rules::{self, Invalid, keep};
+use crate::data::boundary::Boundary;
 use crate::domain::{dimension_position, round2};
 
 /// How far the weights of an area may be from summing to 1.
