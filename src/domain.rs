@@ -54,7 +54,7 @@ impl<T: Serialize> Serialize for DimensionMap<T> {
 
 /// Path segments under /v1/areas that name an endpoint, not an area: no
 /// area may have one as its id.
-pub const RESERVED_AREA_IDS: [&str; 3] = ["search", "compare", "export"];
+pub const RESERVED_AREA_IDS: [&str; 4] = ["search", "compare", "export", "at"];
 
 /// Plans, in rank order: a plan may do whatever a lower one may.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -36,6 +36,10 @@ pub enum ApiError {
     },
     /// One or more area ids that do not exist, in the order they were asked for.
     AreaNotFound { ids: Vec<String> },
+    /// No area is at the point the area at a point was asked for: it lies in
+    /// no boundary, near none, and no area without one has its centre within
+    /// `radius_km`.
+    NoAreaHere { lat: f64, lng: f64, radius_km: f64 },
     /// No route has this path.
     NotFound { path: String },
     /// The path exists but not for this method.
@@ -109,7 +113,7 @@ impl ApiError {
             }
             ApiError::ExpectationFailed => 417,
             ApiError::HttpVersionNotSupported => 505,
-            ApiError::AreaNotFound { .. } | ApiError::NotFound { .. } => 404,
+            ApiError::AreaNotFound { .. } | ApiError::NoAreaHere { .. } | ApiError::NotFound { .. } => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UriTooLong => 414,
             ApiError::UpgradeRequired => 426,
@@ -127,6 +131,7 @@ impl ApiError {
             ApiError::PlanUpgradeRequired { .. } => "plan_upgrade_required",
             ApiError::InvalidParameter { .. } => "invalid_parameter",
             ApiError::AreaNotFound { .. } => "area_not_found",
+            ApiError::NoAreaHere { .. } => "no_area_here",
             ApiError::NotFound { .. } => "not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::UriTooLong => "uri_too_long",
@@ -167,6 +172,16 @@ impl ApiError {
                 let quoted: Vec<String> = ids.iter().map(|id| format!("'{id}'")).collect();
                 format!("no areas have the ids {}", quoted.join(", "))
             }
+            ApiError::NoAreaHere {
+                lat,
+                lng,
+                radius_km,
+            } => format!(
+                "no area at {lat}, {lng}: the point is in no area's boundary and within \
+                 {near_m} m of none, and no area without a boundary has its centre within \
+                 {radius_km} km",
+                near_m = crate::data::boundary::NEAR_BOUNDARY_KM * 1000.0
+            ),
             ApiError::NotFound { path } => format!("no such path: {path}"),
             ApiError::MethodNotAllowed { allow } => {
                 format!("this API is read-only: use one of {allow}")

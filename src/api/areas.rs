@@ -131,24 +131,51 @@ const STORED_DETAIL: &str = "
 pub(crate) const NEARBY_COUNT: usize = 5;
 pub(crate) const NEARBY_RADIUS_KM: f64 = 25.0;
 
-/// Get Area: the stored detail form, with nearby and history appended to the
-/// object when asked (they close it in that order, as the spec shows).
+/// The stored detail form of an area, by area_no.
+const DETAIL_BY_NO: &str = "SELECT body FROM area_detail WHERE area_no = ?1";
+
+/// Get Area: the stored detail form, with the extras asked for appended.
 pub fn get(conn: &Connection, dataset: &Dataset, id: &str, p: &AreaParams) -> ApiResult<Vec<u8>> {
-    let index = &dataset.index;
     let found: Option<(i64, String)> = conn
         .prepare_cached(STORED_DETAIL)?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
-    let (no, body) = found.ok_or_else(|| ApiError::AreaNotFound {
+    let found = found.ok_or_else(|| ApiError::AreaNotFound {
         ids: vec![id.to_string()],
     })?;
+    with_extras(conn, dataset, found, None, p)
+}
+
+/// The stored detail form of area `no`, which the dataset holds.
+pub fn detail(conn: &Connection, no: i64) -> ApiResult<String> {
+    Ok(conn
+        .prepare_cached(DETAIL_BY_NO)?
+        .query_row([no], |r| r.get(0))?)
+}
+
+/// The detail form `body` of area `no` with `first` (a member another
+/// endpoint puts before the extras: its name and JSON), then nearby, history
+/// and the boundary appended when asked (nearby and history close the
+/// object in that order, as the spec shows; the boundary, the largest, last).
+pub fn with_extras(
+    conn: &Connection,
+    dataset: &Dataset,
+    (no, body): (i64, String),
+    first: Option<(&str, &[u8])>,
+    p: &AreaParams,
+) -> ApiResult<Vec<u8>> {
+    let index = &dataset.index;
     let mut body = body.into_bytes();
-    if !p.nearby && !p.history {
+    if first.is_none() && !p.nearby && !p.history && !p.boundary {
         return Ok(body);
     }
     if body.pop() != Some(b'}') {
-        log::error!("the stored detail of area {id} is not a JSON object");
+        log::error!("the stored detail of area {no} is not a JSON object");
         return Err(ApiError::Internal);
+    }
+    if let Some((name, json)) = first {
+        body.extend_from_slice(format!(",\"{name}\":").as_bytes());
+        body.extend_from_slice(json);
     }
     if p.nearby {
         let e = index.get(no).ok_or(ApiError::Internal)?;
@@ -165,6 +192,13 @@ pub fn get(conn: &Connection, dataset: &Dataset, id: &str, p: &AreaParams) -> Ap
             &mut body,
             &history::points(conn, dataset.history, no, &DEFAULT_HISTORY)?,
         );
+    }
+    if p.boundary {
+        body.extend_from_slice(b",\"boundary\":");
+        match super::boundaries::of_area(conn, no)? {
+            Some(text) => body.extend_from_slice(text.as_bytes()),
+            None => body.extend_from_slice(b"null"),
+        }
     }
     body.push(b'}');
     Ok(body)

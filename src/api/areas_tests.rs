@@ -29,6 +29,7 @@ fn list_json_from_stored_forms_and_from_columns_is_the_page_serde_writes() {
                         sort,
                         order,
                         format: None,
+                        geometry: Default::default(),
                     };
                     let page = list(&conn, &totals, &p).unwrap();
                     for rows in [ListRows::Stored, ListRows::Columns] {

@@ -18,7 +18,8 @@ use crate::data::recent_history::KEPT_DAYS;
 pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
-pub use crate::api::format::Format;
+pub use crate::api::format::{Format, Geometry};
+pub use crate::data::boundary::SIMPLIFY_TOLERANCES_M;
 use crate::api::query::Bounds;
 pub use crate::search::query::tier::{
     FORGIVING_WORDS_MAX, MATCH_TIERS, MatchTier, Matching, SPLIT_PART_MIN, TYPO_ONE_FROM,
@@ -50,14 +51,38 @@ pub const ORDER_DEFAULT: Order = Order::Asc;
 /// answered at the endpoint's path (where `format=` or Accept may still ask
 /// for another), each other at a path of its own: `/v1/areas.csv`.
 pub const LIST_FORMATS: [Format; 3] = [Format::Json, Format::GeoJson, Format::Csv];
+/// List's parameters at `/v1/areas.geojson`: all but `format`, and the
+/// GeoJSON paths' own (`GEOJSON_PARAMS`).
+pub const LIST_GEOJSON_PARAMS: [&str; 7] = [
+    "province", "limit", "offset", "sort", "order", "geometry", "simplify",
+];
+
+// ---- Boundaries in GeoJSON (docs/api.md, "Representations") ----
+
+/// The parameters every GeoJSON path takes besides its endpoint's: each
+/// feature's geometry, and the boundary's simplification.
+pub const GEOJSON_PARAMS: [&str; 2] = ["geometry", "simplify"];
+/// What a feature's geometry is: the area's centre, or its boundary (null
+/// for an area without one).
+pub const GEOMETRIES: [(&str, Geometry); 2] =
+    [("point", Geometry::Point), ("boundary", Geometry::Boundary)];
+pub const GEOMETRY_DEFAULT: Geometry = Geometry::Point;
 
 // ---- Get Area: GET /v1/areas/{area_id} (docs/api.md, "Get Area") ----
 
 pub const AREA_PARAMS: [&str; 1] = ["include"];
 pub const INCLUDE_HISTORY: &str = "history";
 pub const INCLUDE_NEARBY: &str = "nearby";
+pub const INCLUDE_BOUNDARY: &str = "boundary";
 /// The extras `include` may list, each at most once, in any order.
-pub const INCLUDES: [&str; 2] = [INCLUDE_HISTORY, INCLUDE_NEARBY];
+pub const INCLUDES: [&str; 3] = [INCLUDE_HISTORY, INCLUDE_NEARBY, INCLUDE_BOUNDARY];
+
+// ---- The area at a point: GET /v1/areas/at (docs/api.md, "The area at a point") ----
+
+/// lat and lng are required; radius (Search's bounds and default) reaches
+/// the areas without a boundary; include is Get Area's.
+pub const AT_PARAMS: [&str; 4] = ["lat", "lng", "radius", "include"];
+pub use crate::data::boundary::NEAR_BOUNDARY_KM;
 
 // ---- Search Areas: GET /v1/areas/search (docs/api.md, "Search Areas") ----
 
@@ -73,6 +98,21 @@ pub const SEARCH_PARAMS: [&str; 11] = [
     "offset",
     "match",
     "format",
+];
+/// Search's parameters at `/v1/areas/search.geojson`, as `LIST_GEOJSON_PARAMS`.
+pub const SEARCH_GEOJSON_PARAMS: [&str; 12] = [
+    "q",
+    "lat",
+    "lng",
+    "radius",
+    "bbox",
+    "min_score",
+    "province",
+    "limit",
+    "offset",
+    "match",
+    "geometry",
+    "simplify",
 ];
 /// How q's words match (`match=`): forgiving typos, joined and split words
 /// and other names, or exactly as a prefix of a word (docs/api.md, "Search Areas").
@@ -123,6 +163,8 @@ pub const EXPORT_PLAN: Plan = Plan::Growth;
 // ---- Export Areas: GET /v1/areas/export (docs/api.md, "Export Areas") ----
 
 pub const EXPORT_PARAMS: [&str; 2] = ["province", "format"];
+/// The export's parameters at `/v1/areas/export.geojson`, as `LIST_GEOJSON_PARAMS`.
+pub const EXPORT_GEOJSON_PARAMS: [&str; 3] = ["province", "geometry", "simplify"];
 /// The export's representations, JSON first (the default), each other at a
 /// path of its own as List's are (`/v1/areas/export.ndjson`).
 pub const EXPORT_FORMATS: [Format; 4] =
@@ -151,16 +193,23 @@ pub const GRANULARITY_DEFAULT: Granularity = Granularity::Daily;
 
 /// The parameters an endpoint of parameters `all` takes at one of its paths:
 /// all of them at the JSON path, all but `format` at a format's own path
-/// (`path_format`), which sets the format itself.
+/// (`path_format`), which sets the format itself, and at the GeoJSON path
+/// `geojson`: those and `GEOJSON_PARAMS`.
 pub fn params_at(
-    all: &'static [&'static str],
+    (all, geojson): (&'static [&'static str], &'static [&'static str]),
     path_format: Option<Format>,
 ) -> &'static [&'static str] {
     match path_format {
         None => all,
+        Some(Format::GeoJson) => geojson,
         Some(_) => &all[..all.len() - 1],
     }
 }
+
+/// List's parameters and those of its GeoJSON path, for `params_at`.
+pub const LIST_PATHS: (&[&str], &[&str]) = (&LIST_PARAMS, &LIST_GEOJSON_PARAMS);
+pub const SEARCH_PATHS: (&[&str], &[&str]) = (&SEARCH_PARAMS, &SEARCH_GEOJSON_PARAMS);
+pub const EXPORT_PATHS: (&[&str], &[&str]) = (&EXPORT_PARAMS, &EXPORT_GEOJSON_PARAMS);
 
 /// The formats of `offered` that have a path of their own: all but JSON,
 /// whose path is the endpoint's.
@@ -184,12 +233,22 @@ mod tests {
 
     #[test]
     fn a_format_path_takes_every_parameter_but_format() {
-        for all in [&LIST_PARAMS[..], &SEARCH_PARAMS, &EXPORT_PARAMS] {
-            assert_eq!(params_at(all, None), all);
-            let at_path = params_at(all, Some(Format::Csv));
+        for paths in [LIST_PATHS, SEARCH_PATHS, EXPORT_PATHS] {
+            let all = paths.0;
+            assert_eq!(params_at(paths, None), all);
+            let at_path = params_at(paths, Some(Format::Csv));
             assert_eq!(at_path, &all[..all.len() - 1]);
             assert_eq!(all.last(), Some(&"format"), "{all:?}");
             assert!(!at_path.contains(&"format"), "{all:?}");
+        }
+    }
+
+    #[test]
+    fn a_geojson_path_takes_the_others_and_the_geometry() {
+        for paths in [LIST_PATHS, SEARCH_PATHS, EXPORT_PATHS] {
+            let others = params_at(paths, Some(Format::Csv));
+            let geojson = params_at(paths, Some(Format::GeoJson));
+            assert_eq!(geojson, [others, &GEOJSON_PARAMS].concat(), "{others:?}");
         }
     }
 }

@@ -13,13 +13,19 @@ use std::io::{self, Read};
 use rusqlite::{Connection, params};
 
 use super::format::Format;
-use super::render::{self, Columns, Row};
+use super::params::FeatureGeometry;
+use super::render::{self, Columns, Row, Shape};
 use super::{AreaSummary, summary_from_row};
+use crate::data::boundary;
 use crate::data::db::PooledConnection;
 use crate::domain::{DIMENSIONS, dimension_position};
 
-/// Areas read and written per batch.
+/// Areas read per batch.
 pub const BATCH: i64 = 500;
+/// The body bytes made before the reader is given them: with boundaries
+/// (up to `boundary::VERTICES_PER_AREA_MAX` positions each) a batch's rows
+/// are written a few at a time, so that a batch never sits in memory whole.
+const PIECE_BYTES: usize = 64 * 1024;
 
 const COLUMNS: Columns = Columns {
     distance: false,
@@ -49,6 +55,10 @@ enum Stage {
 pub struct Export {
     conn: PooledConnection,
     format: Format,
+    /// The GeoJSON features' geometry (a Point for every other format).
+    geometry: FeatureGeometry,
+    /// The areas of the batch read but not yet written, with their scores.
+    pending: std::collections::VecDeque<(ExportedArea, [Option<f64>; DIMENSIONS.len()])>,
     /// The province's slug, or empty for every area.
     province: &'static str,
     total: i64,
@@ -63,13 +73,19 @@ pub struct Export {
 impl Export {
     pub fn new(
         conn: PooledConnection,
-        format: Format,
+        (format, geometry): (Format, FeatureGeometry),
         province: Option<&'static str>,
         total: i64,
     ) -> Export {
+        let geometry = match format {
+            Format::GeoJson => geometry,
+            _ => FeatureGeometry::Point,
+        };
         Export {
             conn,
             format,
+            geometry,
+            pending: Default::default(),
             province: province.unwrap_or(""),
             total,
             after: 0,
@@ -116,26 +132,54 @@ impl Export {
         Ok(())
     }
 
-    /// Writes the next batch of areas; how many there were.
+    /// Writes the next areas, reading the next batch when none is
+    /// pending, until a piece is made; how many were written.
     fn batch(&mut self) -> rusqlite::Result<usize> {
+        if self.pending.is_empty() {
+            self.read_batch()?;
+        }
+        let mut written = 0;
+        while let Some((area, dims)) = self.pending.pop_front() {
+            let text = match self.geometry {
+                FeatureGeometry::Point => None,
+                FeatureGeometry::Boundary { simplify_m } => {
+                    boundary::geometry_json(&self.conn, area.no, simplify_m)?
+                }
+            };
+            let shape = match self.geometry {
+                FeatureGeometry::Point => Shape::Point,
+                FeatureGeometry::Boundary { .. } => Shape::Boundary(text.as_deref()),
+            };
+            let row = Row {
+                area: &area.summary,
+                dimensions: Some(&dims),
+                shape,
+            };
+            self.write(&row);
+            written += 1;
+            if self.buf.len() >= PIECE_BYTES {
+                break;
+            }
+        }
+        Ok(written)
+    }
+
+    /// Reads the next batch of areas and their scores into `pending`.
+    fn read_batch(&mut self) -> rusqlite::Result<()> {
         let areas = read_areas(&self.conn, self.after, self.province)?;
         let (Some(first), Some(last)) = (areas.first(), areas.last()) else {
-            return Ok(0);
+            return Ok(());
         };
         let scores = read_scores(&self.conn, first.no, last.no)?;
-        for area in &areas {
+        self.after = last.no;
+        for area in areas {
             let dims = scores
                 .get(&area.no)
                 .copied()
                 .unwrap_or([None; DIMENSIONS.len()]);
-            let row = Row {
-                area: &area.summary,
-                dimensions: Some(&dims),
-            };
-            self.write(&row);
+            self.pending.push_back((area, dims));
         }
-        self.after = last.no;
-        Ok(areas.len())
+        Ok(())
     }
 
     fn write(&mut self, row: &Row) {

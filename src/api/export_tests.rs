@@ -18,7 +18,12 @@ fn export(format: Format, province: Option<&'static str>, chunk: usize) -> Vec<u
             |r| r.get(0),
         )
         .unwrap();
-    let mut body = Export::new(pool.get().unwrap(), format, province, total);
+    let mut body = Export::new(
+        pool.get().unwrap(),
+        (format, crate::api::params::FeatureGeometry::Point),
+        province,
+        total,
+    );
     let mut out = Vec::new();
     let mut buf = vec![0; chunk];
     loop {

@@ -16,6 +16,14 @@ pub enum Format {
     NdJson,
 }
 
+/// What each GeoJSON feature's geometry is (`geometry=`, on the GeoJSON
+/// paths only): the area's centre as a Point, or its boundary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Geometry {
+    Point,
+    Boundary,
+}
+
 impl Format {
     /// Every format, with its `format=` name, media type and file extension.
     pub const ALL: [(Format, &'static str, &'static str, &'static str); 4] = [

@@ -4,6 +4,8 @@
 //! serializable body or an `ApiError`; they never see HTTP.
 
 pub mod areas;
+pub mod at;
+pub mod boundaries;
 pub mod compare;
 pub mod contract;
 pub mod export;

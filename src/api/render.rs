@@ -16,6 +16,16 @@ pub struct Row<'a> {
     /// Each dimension's score in `DIMENSIONS` order (export only); None
     /// where the area lacks that dimension.
     pub dimensions: Option<&'a [Option<f64>; DIMENSIONS.len()]>,
+    /// A GeoJSON feature's geometry.
+    pub shape: Shape<'a>,
+}
+
+/// A GeoJSON feature's geometry: a Point at the area's centre, or its
+/// boundary's GeoJSON text as the dataset stores it (null without one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape<'a> {
+    Point,
+    Boundary(Option<&'a str>),
 }
 
 /// Which optional columns a document has: the same for every row of it.
@@ -137,15 +147,25 @@ pub fn json_object(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     out.push(b'}');
 }
 
-/// One GeoJSON Feature: `id` the area id, a Point at `[lng, lat]`.
+/// One GeoJSON Feature: `id` the area id, a Point at `[lng, lat]` or the
+/// boundary (RFC 7946 3.2: a feature without one has a null geometry).
 pub fn geojson_feature(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     out.extend_from_slice(b"{\"type\":\"Feature\",\"id\":");
     write_json(out, &row.area.id);
-    out.extend_from_slice(b",\"geometry\":{\"type\":\"Point\",\"coordinates\":[");
-    write_json(out, &row.area.lng);
-    out.push(b',');
-    write_json(out, &row.area.lat);
-    out.extend_from_slice(b"]},\"properties\":");
+    out.extend_from_slice(b",\"geometry\":");
+    match row.shape {
+        Shape::Point => {
+            out.extend_from_slice(b"{\"type\":\"Point\",\"coordinates\":[");
+            write_json(out, &row.area.lng);
+            out.push(b',');
+            write_json(out, &row.area.lat);
+            out.extend_from_slice(b"]}");
+        }
+        // Written by the dataset's writer from a checked boundary.
+        Shape::Boundary(Some(geometry)) => out.extend_from_slice(geometry.as_bytes()),
+        Shape::Boundary(None) => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"properties\":");
     let properties = Columns {
         coordinates: false,
         ..cols

@@ -34,6 +34,7 @@ fn csv_quotes_only_what_needs_it_and_ends_lines_with_crlf() {
     let row = Row {
         area: &a,
         dimensions: None,
+        shape: Shape::Point,
     };
     let mut out = Vec::new();
     csv_header(&mut out, PLAIN);
@@ -62,6 +63,7 @@ fn csv_export_columns_leave_a_missing_dimension_empty() {
     let row = Row {
         area: &a,
         dimensions: Some(&dims),
+        shape: Shape::Point,
     };
     let cols = Columns {
         dimensions: true,
@@ -88,6 +90,7 @@ fn a_feature_is_a_point_at_lng_lat_with_flat_properties() {
     let row = Row {
         area: &a,
         dimensions: None,
+        shape: Shape::Point,
     };
     let cols = Columns {
         distance: true,
@@ -135,6 +138,7 @@ fn a_json_object_is_flat_and_null_where_a_dimension_is_missing() {
     let row = Row {
         area: &a,
         dimensions: Some(&dims),
+        shape: Shape::Point,
     };
     let mut out = Vec::new();
     json_object(
@@ -151,4 +155,29 @@ fn a_json_object_is_flat_and_null_where_a_dimension_is_missing() {
     assert_eq!(v["infrastructure"], 1.5);
     assert_eq!(v["sentiment"], 9.99);
     assert_eq!(v.as_object().unwrap().len(), 6 + 2 + 7);
+}
+
+#[test]
+fn a_boundary_feature_carries_the_stored_geometry_or_null() {
+    let a = located("Daniëlskuil", None, -28.1, 23.5);
+    let polygon = r#"{"type":"Polygon","coordinates":[[[23.5,-28.2],[23.6,-28.2],[23.6,-28.1],[23.5,-28.2]]]}"#;
+    for (shape, expected) in [
+        (
+            Shape::Boundary(Some(polygon)),
+            serde_json::from_str::<serde_json::Value>(polygon).unwrap(),
+        ),
+        (Shape::Boundary(None), serde_json::Value::Null),
+    ] {
+        let row = Row {
+            area: &a,
+            dimensions: None,
+            shape,
+        };
+        let mut out = Vec::new();
+        geojson_feature(&mut out, &row, PLAIN);
+        let f: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(f["geometry"], expected);
+        assert_eq!(f["properties"]["name"], "Daniëlskuil");
+        assert!(f["properties"].get("lat").is_none(), "{f}");
+    }
 }

@@ -20,6 +20,8 @@ pub enum Route {
     SearchAreas(Option<Format>),
     CompareAreas,
     ExportAreas(Option<Format>),
+    /// The area at a point (`/v1/areas/at`).
+    AreaAt,
     GetArea(String),
     AreaHistory(String),
     /// The calling key: its plan, rate limit and usage today.
@@ -62,11 +64,12 @@ impl Route {
     pub fn params(&self) -> &'static [&'static str] {
         use crate::api::contract::*;
         match self {
-            Route::ListAreas(format) => params_at(&LIST_PARAMS, *format),
-            Route::SearchAreas(format) => params_at(&SEARCH_PARAMS, *format),
+            Route::ListAreas(format) => params_at(LIST_PATHS, *format),
+            Route::SearchAreas(format) => params_at(SEARCH_PATHS, *format),
             Route::CompareAreas => &COMPARE_PARAMS,
-            Route::ExportAreas(format) => params_at(&EXPORT_PARAMS, *format),
+            Route::ExportAreas(format) => params_at(EXPORT_PATHS, *format),
             Route::GetArea(_) => &AREA_PARAMS,
+            Route::AreaAt => &AT_PARAMS,
             Route::AreaHistory(_) => &HISTORY_PARAMS,
             Route::Key
             | Route::OpenApi
@@ -84,6 +87,7 @@ impl Route {
             Route::SearchAreas(_) => "search_areas",
             Route::CompareAreas => "compare_areas",
             Route::ExportAreas(_) => "export_areas",
+            Route::AreaAt => "area_at",
             Route::GetArea(_) => "get_area",
             Route::AreaHistory(_) => "area_history",
             Route::Key => "key",
@@ -142,6 +146,7 @@ pub fn resolve(path: &str) -> Option<Route> {
         ["v1", "areas", "search"] => Some(Route::SearchAreas(None)),
         ["v1", "areas", "compare"] => Some(Route::CompareAreas),
         ["v1", "areas", "export"] => Some(Route::ExportAreas(None)),
+        ["v1", "areas", "at"] => Some(Route::AreaAt),
         ["v1", "areas", id] if !id.is_empty() => Some(Route::GetArea(id.to_string())),
         ["v1", "areas", id, "history"] if !id.is_empty() => {
             Some(Route::AreaHistory(id.to_string()))
@@ -204,6 +209,7 @@ mod tests {
         assert_eq!(resolve("/v1/areas/search"), Some(Route::SearchAreas(None)));
         assert_eq!(resolve("/v1/areas/compare"), Some(Route::CompareAreas));
         assert_eq!(resolve("/v1/areas/export"), Some(Route::ExportAreas(None)));
+        assert_eq!(resolve("/v1/areas/at"), Some(Route::AreaAt));
         assert_eq!(
             resolve("/v1/areas/sandton"),
             Some(Route::GetArea("sandton".into()))
@@ -235,6 +241,10 @@ mod tests {
         ] {
             assert_eq!(resolve(path), Some(route.clone()), "{path}");
             assert!(!route.params().contains(&"format"), "{path}");
+            let geojson = route == Route::ListAreas(Some(GeoJson))
+                || route == Route::SearchAreas(Some(GeoJson))
+                || route == Route::ExportAreas(Some(GeoJson));
+            assert_eq!(route.params().contains(&"geometry"), geojson, "{path}");
         }
         // No other: JSON is the endpoint's own path, and List and Search have no NDJSON.
         for path in [

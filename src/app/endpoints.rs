@@ -46,13 +46,16 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
                 listing::answer_json(req, span, body)
             } else {
                 let page = api::areas::list(conn, &dataset.list_totals, &p)?;
-                listing::answer(req, &page, chosen, false)
+                let boundaries = api::boundaries::of_page(conn, &page.data, p.geometry)?;
+                listing::answer(req, &page, (chosen, boundaries.as_deref()), false)
             }
         }
         Route::SearchAreas(path_format) => {
             let p = params::search(query, *path_format)?;
             let chosen = Representation::of(*path_format, p.format, accept, &LIST_FORMATS);
             let page = api::search::search(conn, &api::search::Searchable::of(dataset), &p)?;
+            let boundaries = api::boundaries::of_page(conn, &page.data, p.geometry)?;
+            let chosen = (chosen, boundaries.as_deref());
             listing::answer(req, &page, chosen, p.circle.is_some())
         }
         Route::ExportAreas(path_format) => {
@@ -71,6 +74,13 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
                 keys::require(caller.plan, HISTORY_PLAN, "score history", Some("include"))?;
             }
             Response::json(200, api::areas::get(conn, dataset, id, &p)?)
+        }
+        Route::AreaAt => {
+            let p = params::at(query)?;
+            if p.include.history {
+                keys::require(caller.plan, HISTORY_PLAN, "score history", Some("include"))?;
+            }
+            Response::json(200, api::at::at(conn, dataset, &p)?)
         }
         Route::AreaHistory(id) => {
             let p = params::history(query)?;

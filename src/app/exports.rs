@@ -135,7 +135,15 @@ pub fn answer(
     let format = chosen.format;
     let province = p.province.unwrap_or("");
     // The same dataset file, format and province make the same bytes.
-    let tag = etag_of(format!("{}/{}/{province}", dataset.version, format.name()).as_bytes());
+    let geometry = format!("{:?}", p.geometry);
+    let tag = etag_of(
+        format!(
+            "{}/{}/{province}/{geometry}",
+            dataset.version,
+            format.name()
+        )
+        .as_bytes(),
+    );
     let mut response = Response {
         status: 200,
         headers: vec![
@@ -163,7 +171,12 @@ pub fn answer(
         return Ok(response);
     }
     let slot = slots.take(&caller.key_id)?;
-    let export = Export::new(dataset.export_pool.get()?, format, p.province, total);
+    let export = Export::new(
+        dataset.export_pool.get()?,
+        (format, p.geometry),
+        p.province,
+        total,
+    );
     response.stream = Some(Stream(Box::new(Slotted {
         export,
         _slot: slot,

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::http::{Request, Response};
 use crate::api::format::{Format, Representation};
-use crate::api::render::{self, Columns, Row};
+use crate::api::render::{self, Columns, Row, Shape};
 use crate::api::{AreaPage, PageSpan};
 
 /// The longest Link header sent: room for four URLs of about 2 KiB.
@@ -18,8 +18,14 @@ pub const LINK_MAX_BYTES: usize = 8 * 1024;
 
 /// Answers a page in the `chosen` format. `distance` says the rows carry
 /// distance_km (a search with lat/lng), which CSV and GeoJSON then carry as
-/// a column.
-pub fn answer(req: &Request, page: &AreaPage, chosen: Representation, distance: bool) -> Response {
+/// a column. `boundaries`, when given, are the GeoJSON features' geometries,
+/// one a row (api/boundaries.rs).
+pub fn answer(
+    req: &Request,
+    page: &AreaPage,
+    (chosen, boundaries): (Representation, Option<&[Option<String>]>),
+    distance: bool,
+) -> Response {
     let format = chosen.format;
     let cols = Columns {
         distance,
@@ -28,7 +34,7 @@ pub fn answer(req: &Request, page: &AreaPage, chosen: Representation, distance: 
     };
     let response = match format {
         Format::Csv => with_type(csv(page, cols), format),
-        Format::GeoJson => with_type(geojson(page, cols), format),
+        Format::GeoJson => with_type(geojson(page, boundaries, cols), format),
         Format::Json | Format::NdJson => Response::ok(page),
     };
     with_page_headers(req, page.span(), response, chosen)
@@ -82,18 +88,22 @@ fn csv(page: &AreaPage, cols: Columns) -> Vec<u8> {
     let mut out = Vec::new();
     render::csv_header(&mut out, cols);
     for area in &page.data {
-        render::csv_row(&mut out, &row(area), cols);
+        render::csv_row(&mut out, &row(area, Shape::Point), cols);
     }
     out
 }
 
-fn geojson(page: &AreaPage, cols: Columns) -> Vec<u8> {
+fn geojson(page: &AreaPage, boundaries: Option<&[Option<String>]>, cols: Columns) -> Vec<u8> {
     let mut out = render::GEOJSON_OPEN.to_vec();
     for (i, area) in page.data.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        render::geojson_feature(&mut out, &row(area), cols);
+        let shape = match boundaries {
+            None => Shape::Point,
+            Some(all) => Shape::Boundary(all.get(i).and_then(Option::as_deref)),
+        };
+        render::geojson_feature(&mut out, &row(area, shape), cols);
     }
     let members = [
         ("total", page.total),
@@ -104,10 +114,11 @@ fn geojson(page: &AreaPage, cols: Columns) -> Vec<u8> {
     out
 }
 
-fn row(area: &crate::api::AreaSummary) -> Row<'_> {
+fn row<'a>(area: &'a crate::api::AreaSummary, shape: Shape<'a>) -> Row<'a> {
     Row {
         area,
         dimensions: None,
+        shape,
     }
 }
 

@@ -118,7 +118,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         offset: 0,
     };
     let req = request("/v1/areas/search?lat=-26.2&lng=28&limit=1");
-    let csv = answer(&req, &p, negotiated(Format::Csv), true);
+    let csv = answer(&req, &p, (negotiated(Format::Csv), None), true);
     assert_eq!(csv.header("Content-Type"), Some("text/csv; charset=utf-8"));
     assert_eq!(csv.header("X-Total-Count"), Some("7"));
     let text = String::from_utf8(csv.body).unwrap();
@@ -126,7 +126,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         "id,name,province,municipality,truth_score,updated_at,lat,lng,distance_km\r\n"
     ));
     assert!(text.ends_with(",-26.26,27.86,14.2\r\n"), "{text}");
-    let geo = answer(&req, &p, negotiated(Format::GeoJson), true);
+    let geo = answer(&req, &p, (negotiated(Format::GeoJson), None), true);
     assert_eq!(geo.header("Content-Type"), Some("application/geo+json"));
     assert_eq!(geo.header("Vary"), Some("Authorization, Accept"));
     let at_path = Representation {
@@ -136,7 +136,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
     let geo = answer(
         &request("/v1/areas/search.geojson?lat=-26.2&lng=28&limit=1"),
         &p,
-        at_path,
+        (at_path, None),
         true,
     );
     assert_eq!(geo.header("Content-Type"), Some("application/geo+json"));
@@ -169,7 +169,7 @@ fn a_link_header_past_its_bound_is_left_out_but_the_count_stays() {
     let answered = answer(
         &request(&long),
         &page(30, 1, 5),
-        negotiated(Format::Json),
+        (negotiated(Format::Json), None),
         false,
     );
     assert_eq!(answered.header("Link"), None);
@@ -177,7 +177,7 @@ fn a_link_header_past_its_bound_is_left_out_but_the_count_stays() {
     let short = answer(
         &request("/v1/areas?limit=1"),
         &page(30, 1, 5),
-        negotiated(Format::Json),
+        (negotiated(Format::Json), None),
         false,
     );
     assert!(

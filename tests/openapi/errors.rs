@@ -21,6 +21,11 @@ pub fn every_error() -> Vec<ApiError> {
         },
         ApiError::invalid("limit", "out of bounds"),
         ApiError::AreaNotFound { ids: vec![] },
+        ApiError::NoAreaHere {
+            lat: -29.31,
+            lng: 27.48,
+            radius_km: 10.0,
+        },
         ApiError::NotFound { path: "/x".into() },
         ApiError::MethodNotAllowed { allow: "GET" },
         ApiError::RateLimited {
@@ -50,6 +55,7 @@ pub fn every_error() -> Vec<ApiError> {
             | ApiError::PlanUpgradeRequired { .. }
             | ApiError::InvalidParameter { .. }
             | ApiError::AreaNotFound { .. }
+            | ApiError::NoAreaHere { .. }
             | ApiError::NotFound { .. }
             | ApiError::MethodNotAllowed { .. }
             | ApiError::RateLimited { .. }

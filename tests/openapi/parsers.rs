@@ -11,7 +11,7 @@ use super::doc::*;
 type Parser = fn(Query) -> Result<(), ApiError>;
 
 /// Each API path and the parser of its parameters.
-const PARSERS: [(&str, Parser); 14] = [
+const PARSERS: [(&str, Parser); 15] = [
     ("/v1/key", params::none),
     ("/v1/areas", |q| params::list(q, None).map(drop)),
     ("/v1/areas.csv", |q| {
@@ -21,6 +21,7 @@ const PARSERS: [(&str, Parser); 14] = [
         params::list(q, Some(Format::GeoJson)).map(drop)
     }),
     ("/v1/areas/{area_id}", |q| params::area(q).map(drop)),
+    ("/v1/areas/at", |q| params::at(q).map(drop)),
     ("/v1/areas/search", |q| params::search(q, None).map(drop)),
     ("/v1/areas/search.csv", |q| {
         params::search(q, Some(Format::Csv)).map(drop)

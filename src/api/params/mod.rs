@@ -25,14 +25,66 @@ pub struct ListParams {
     pub order: Order,
     /// `format=`, which a format's own path never takes.
     pub format: Option<Format>,
+    /// `geometry=` and `simplify=`, which only the GeoJSON path takes.
+    pub geometry: FeatureGeometry,
+}
+
+/// Each GeoJSON feature's geometry: the centre, or the boundary, in full or
+/// simplified at one of `SIMPLIFY_TOLERANCES_M`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum FeatureGeometry {
+    #[default]
+    Point,
+    Boundary { simplify_m: Option<u32> },
+}
+
+/// `geometry=` and `simplify=`; simplify alone is refused, since a Point has
+/// nothing to simplify.
+pub fn geometry_params(
+    geometry: Option<String>,
+    simplify: Option<String>,
+) -> Result<FeatureGeometry, ApiError> {
+    let geometry = geometry
+        .map(|v| query::one_of("geometry", &v, &GEOMETRIES))
+        .transpose()?
+        .unwrap_or(GEOMETRY_DEFAULT);
+    let tolerances: Vec<String> = SIMPLIFY_TOLERANCES_M.iter().map(u32::to_string).collect();
+    let simplify_m = simplify
+        .map(|v| {
+            SIMPLIFY_TOLERANCES_M
+                .iter()
+                .copied()
+                .find(|t| t.to_string() == v)
+                .ok_or_else(|| {
+                    let words: Vec<&str> = tolerances.iter().map(String::as_str).collect();
+                    ApiError::not_one_of(
+                        "simplify",
+                        format!(
+                            "simplify must be one of {} (metres), not '{v}'",
+                            words.join(", ")
+                        ),
+                        &words,
+                    )
+                })
+        })
+        .transpose()?;
+    match (geometry, simplify_m) {
+        (Geometry::Boundary, simplify_m) => Ok(FeatureGeometry::Boundary { simplify_m }),
+        (Geometry::Point, None) => Ok(FeatureGeometry::Point),
+        (Geometry::Point, Some(_)) => Err(ApiError::invalid(
+            "simplify",
+            "simplify applies to boundaries: give it with geometry=boundary",
+        )),
+    }
 }
 
 /// List's parameters at its JSON path (`path_format` None) or at a format's
 /// own path, where `format=` is an unknown parameter like any other.
 pub fn list(mut q: Query, path_format: Option<Format>) -> Result<ListParams, ApiError> {
-    let known = params_at(&LIST_PARAMS, path_format);
+    let known = params_at(LIST_PATHS, path_format);
     let [province, limit, offset, sort, order, format] =
         LIST_PARAMS.map(|name| take(&mut q, name, known));
+    let [geometry, simplify] = GEOJSON_PARAMS.map(|name| take(&mut q, name, known));
     let province = province_param(province)?;
     let limit = limit
         .map(|v| query::integer("limit", &v, LIST_LIMIT_MIN, LIST_LIMIT_MAX))
@@ -47,6 +99,7 @@ pub fn list(mut q: Query, path_format: Option<Format>) -> Result<ListParams, Api
         .map(|v| query::one_of("order", &v, &ORDERS))
         .transpose()?;
     let format = format_param(format, &LIST_FORMATS)?;
+    let geometry = geometry_params(geometry, simplify)?;
     q.finish(known)?;
     Ok(ListParams {
         province,
@@ -55,6 +108,7 @@ pub fn list(mut q: Query, path_format: Option<Format>) -> Result<ListParams, Api
         sort: sort.unwrap_or(SORT_DEFAULT),
         order: order.unwrap_or(ORDER_DEFAULT),
         format,
+        geometry,
     })
 }
 
@@ -81,16 +135,24 @@ pub struct ExportParams {
     pub province: Option<&'static str>,
     /// `format=`, which a format's own path never takes.
     pub format: Option<Format>,
+    /// `geometry=` and `simplify=`, which only the GeoJSON path takes.
+    pub geometry: FeatureGeometry,
 }
 
 /// Export's parameters at its JSON path or at a format's own path, as `list`'s.
 pub fn export(mut q: Query, path_format: Option<Format>) -> Result<ExportParams, ApiError> {
-    let known = params_at(&EXPORT_PARAMS, path_format);
+    let known = params_at(EXPORT_PATHS, path_format);
     let [province, format] = EXPORT_PARAMS.map(|name| take(&mut q, name, known));
+    let [geometry, simplify] = GEOJSON_PARAMS.map(|name| take(&mut q, name, known));
     let province = province_param(province)?;
     let format = format_param(format, &EXPORT_FORMATS)?;
+    let geometry = geometry_params(geometry, simplify)?;
     q.finish(known)?;
-    Ok(ExportParams { province, format })
+    Ok(ExportParams {
+        province,
+        format,
+        geometry,
+    })
 }
 
 pub fn province_param(value: Option<String>) -> Result<Option<&'static str>, ApiError> {
@@ -104,21 +166,28 @@ pub fn province_param(value: Option<String>) -> Result<Option<&'static str>, Api
 pub struct AreaParams {
     pub history: bool,
     pub nearby: bool,
+    pub boundary: bool,
 }
 
 pub fn area(mut q: Query) -> Result<AreaParams, ApiError> {
     let [include] = AREA_PARAMS.map(|name| q.take(name));
     q.finish(&AREA_PARAMS)?;
+    include_param(include)
+}
+
+/// `include=`, Get Area's and the area at a point's.
+fn include_param(include: Option<String>) -> Result<AreaParams, ApiError> {
     let mut params = AreaParams::default();
     if let Some(value) = include {
         for item in query::list("include", &value, INCLUDES.len())? {
             match item {
                 INCLUDE_HISTORY => params.history = true,
                 INCLUDE_NEARBY => params.nearby = true,
+                INCLUDE_BOUNDARY => params.boundary = true,
                 other => {
                     return Err(ApiError::not_one_of(
                         "include",
-                        format!("include may list {}, not '{other}'", INCLUDES.join(" and ")),
+                        format!("include may list {}, not '{other}'", INCLUDES.join(", ")),
                         &INCLUDES,
                     ));
                 }
@@ -126,6 +195,39 @@ pub fn area(mut q: Query) -> Result<AreaParams, ApiError> {
         }
     }
     Ok(params)
+}
+
+/// The area at a point's parameters: the point, how far to look for an
+/// area without a boundary, and Get Area's extras.
+#[derive(Debug, PartialEq)]
+pub struct AtParams {
+    pub lat: f64,
+    pub lng: f64,
+    pub radius_km: f64,
+    pub include: AreaParams,
+}
+
+pub fn at(mut q: Query) -> Result<AtParams, ApiError> {
+    let [lat, lng, radius, include] = AT_PARAMS.map(|name| q.take(name));
+    q.finish(&AT_PARAMS)?;
+    let required = |name: &str, value: Option<String>, bounds| {
+        let value = value.ok_or_else(|| {
+            ApiError::invalid(name, format!("{name} is required: the point's {name} in degrees"))
+        })?;
+        query::number(name, &value, bounds)
+    };
+    let lat = required("lat", lat, LAT)?;
+    let lng = required("lng", lng, LNG)?;
+    let radius_km = radius
+        .map(|v| query::number("radius", &v, RADIUS_KM))
+        .transpose()?
+        .unwrap_or(RADIUS_KM_DEFAULT);
+    Ok(AtParams {
+        lat,
+        lng,
+        radius_km,
+        include: include_param(include)?,
+    })
 }
 
 #[derive(Debug, PartialEq)]

@@ -3,7 +3,7 @@
 //! viewport, the score floor, the province and the page.
 
 use crate::api::contract::*;
-use crate::api::params::{format_param, province_param, take};
+use crate::api::params::{FeatureGeometry, format_param, geometry_params, province_param, take};
 use crate::api::query::{self, Query};
 use crate::error::ApiError;
 use crate::search::index::geo::Circle;
@@ -24,11 +24,13 @@ pub struct SearchParams {
     /// `format=`, which a format's own path never takes.
     pub format: Option<Format>,
     pub matching: Matching,
+    /// `geometry=` and `simplify=`, which only the GeoJSON path takes.
+    pub geometry: FeatureGeometry,
 }
 
 /// Search's parameters at its JSON path or at a format's own path, as `list`'s.
 pub fn search(mut q: Query, path_format: Option<Format>) -> Result<SearchParams, ApiError> {
-    let known = params_at(&SEARCH_PARAMS, path_format);
+    let known = params_at(SEARCH_PATHS, path_format);
     let [
         text,
         lat,
@@ -42,7 +44,9 @@ pub fn search(mut q: Query, path_format: Option<Format>) -> Result<SearchParams,
         matching,
         format,
     ] = SEARCH_PARAMS.map(|name| take(&mut q, name, known));
+    let [geometry, simplify] = GEOJSON_PARAMS.map(|name| take(&mut q, name, known));
     q.finish(known)?;
+    let geometry = geometry_params(geometry, simplify)?;
     let words = match &text {
         None => Vec::new(),
         Some(t) => search_words(t)?,
@@ -87,6 +91,7 @@ pub fn search(mut q: Query, path_format: Option<Format>) -> Result<SearchParams,
         offset,
         format,
         matching,
+        geometry,
     })
 }
 

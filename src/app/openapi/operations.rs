@@ -8,7 +8,7 @@ use super::responses::{json_response, without_content};
 use super::{parameters, reference, success};
 use crate::api::contract::{
     COMPARE_IDS_MAX, COMPARE_IDS_MIN, EXPORT_FORMATS, EXPORT_PLAN, Format, HISTORY_PLAN,
-    LIST_FORMATS, PERIOD_DEFAULT, Plan, format_paths,
+    LIST_FORMATS, NEAR_BOUNDARY_KM, PERIOD_DEFAULT, Plan, format_paths,
 };
 use crate::api::router::{AtPath, Route};
 
@@ -147,7 +147,7 @@ fn area_operations() -> Value {
     let list_ok = |format| {
         success::page(
             ("A page of areas.", "/v1/areas"),
-            ["AreaPage", "AreaFeatureCollection"],
+            ["AreaPage", "AreaFeatureCollection", "AreaBoundaryFeatureCollection"],
             list_links.clone(),
             None,
             None,
@@ -161,7 +161,7 @@ fn area_operations() -> Value {
     let search_ok = |format| {
         success::page(
             ("Matching areas.", "/v1/areas/search"),
-            ["SearchPage", "SearchFeatureCollection"],
+            ["SearchPage", "SearchFeatureCollection", "SearchBoundaryFeatureCollection"],
             search_links.clone(),
             Some("distance_km"),
             Some(matched.clone()),
@@ -183,6 +183,13 @@ fn area_operations() -> Value {
         "AreaDetail",
         json!({"History": link("getAreaHistory", "$response.body#/id", "This area's history.")}),
     );
+    let at_ok = success::cached(
+        "The area at the point.",
+        "AreaAt",
+        json!({"Area": link("getArea", "$response.body#/id", "The area itself.")}),
+    );
+    let mut at_responses = responses(at_ok, &["404"], false);
+    at_responses["404"] = reference("responses", "NoAreaHere");
     let history_ok = success::cached(
         "The history.",
         "AreaHistory",
@@ -195,6 +202,7 @@ fn area_operations() -> Value {
     };
     let (export_plan, history_plan_title) = (title(EXPORT_PLAN), title(HISTORY_PLAN));
     let (history_plan, history_days) = (HISTORY_PLAN.name(), PERIOD_DEFAULT.1);
+    let near_m = NEAR_BOUNDARY_KM * 1000.0;
     let mut out = Map::new();
     with_format_paths(
         &mut out,
@@ -235,6 +243,7 @@ fn area_operations() -> Value {
     );
     let Value::Object(rest) = json!({
         "/v1/areas/compare": keyed("compareAreas", "Compare areas", &format!("{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids."), "areas", Route::CompareAreas, responses(compare_ok, &["403"], false)),
+        "/v1/areas/at": keyed("getAreaAt", "The area at a point", &format!("The area at a point, in Get Area's detail form, with located saying how it was found. Every area whose boundary holds the point (edges and vertices included) qualifies, and the smallest by geodesic area answers, then the lower id; located.also lists the others. A point in no boundary but within {near_m} m of one answers the nearest such area (near_boundary). Otherwise the answer is the nearest centre within radius among the areas without a boundary (nearest), else 404 no_area_here. Search by radius and bbox still judges centres only."), "areas", Route::AreaAt, at_responses),
         "/v1/areas/{area_id}": keyed("getArea", "Get an area", &format!("One area with its dimension breakdown; optionally nearby areas and ({history_plan} plan and above) its last {history_days} days of history. {AREAS_PATH_NOTE}"), "areas", Route::GetArea(id()), responses(area_ok, &[], false)),
         "/v1/areas/{area_id}/history": keyed("getAreaHistory", "Get an area's score history", &format!("The truth_score series of an area over a period ending on its latest history date. {history_plan_title} plan and above. {AREAS_PATH_NOTE}"), "areas", Route::AreaHistory(id()), responses(history_ok, &[], false)),
     }) else {
@@ -288,7 +297,10 @@ fn curl() -> Value {
             with("-o /dev/null -w '%header{link}\\n' ", "\"localhost:8080/v1/areas?limit=20&offset=40\"", ""),
         ],
         "/v1/areas.csv": [keyed("/v1/areas.csv?province=gauteng&limit=100")],
-        "/v1/areas.geojson": [keyed("/v1/areas.geojson?province=western-cape&limit=5")],
+        "/v1/areas.geojson": [
+            keyed("/v1/areas.geojson?province=western-cape&limit=5"),
+            keyed("/v1/areas.geojson?province=western-cape&limit=5&geometry=boundary&simplify=250"),
+        ],
         "/v1/areas/search": [
             keyed("/v1/areas/search?q=johannes&lat=-26.2041&lng=28.0473&radius=25&min_score=5"),
             keyed("/v1/areas/search?province=gauteng&min_score=7&limit=3"),
@@ -301,6 +313,7 @@ fn curl() -> Value {
         "/v1/areas/export.geojson": [with("", "\"localhost:8080/v1/areas/export.geojson\"", " -o areas.geojson")],
         "/v1/areas/export.ndjson": [with("", "\"localhost:8080/v1/areas/export.ndjson\"", " -o areas.ndjson")],
         "/v1/areas/compare": [keyed("/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market")],
+        "/v1/areas/at": [keyed("/v1/areas/at?lat=-26.1076&lng=28.0567")],
         "/v1/areas/{area_id}": [keyed("/v1/areas/danielskuil?include=nearby")],
         "/v1/areas/{area_id}/history": [keyed("/v1/areas/johannesburg/history?period=90d&granularity=monthly")],
         "/v1/key": [keyed("/v1/key")],

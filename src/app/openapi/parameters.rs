@@ -16,10 +16,12 @@ const INTEGER_NOTE: &str = " Plain decimal digits with an optional leading '-'."
 pub fn of(route: &Route) -> Vec<Value> {
     let table = match route {
         Route::SearchAreas(_) => search(),
-        Route::ExportAreas(_) => {
-            json!({"province": province(false), "format": format(&EXPORT_FORMATS, "ndjson is one JSON object a line.")})
-        }
-        _ => others(),
+        Route::ExportAreas(_) => joined(
+            json!({"province": province(false), "format": format(&EXPORT_FORMATS, "ndjson is one JSON object a line.")}),
+            geometry(),
+        ),
+        Route::AreaAt => at(),
+        _ => joined(others(), geometry()),
     };
     let one = |name: &&str| {
         let [schema, description] = [0, 1].map(|i| table[*name][i].clone());
@@ -27,8 +29,9 @@ pub fn of(route: &Route) -> Vec<Value> {
             schema.is_object(),
             "the document describes {name} of {route:?}"
         );
-        // ids is the one parameter an operation cannot go without (Compare's).
-        let mut parameter = json!({"name": name, "in": "query", "required": *name == "ids", "description": description, "schema": schema});
+        // Compare cannot go without ids, nor the area at a point without its point.
+        let required = *name == "ids" || (*route == Route::AreaAt && *name != "radius" && *name != "include");
+        let mut parameter = json!({"name": name, "in": "query", "required": required, "description": description, "schema": schema});
         if *name == "format" {
             parameter["deprecated"] = json!(true);
         }
@@ -54,7 +57,7 @@ fn others() -> Value {
         "format": format(&LIST_FORMATS, "Every representation carries X-Total-Count and Link."),
         "include": [
             {"type": "string", "pattern": patterns::include(), "examples": [reversed.join(",")]},
-            format!("Comma-separated extras, in any order, each at most once: {}. history needs the {} plan or above (else 403).", INCLUDES.join(" and/or "), HISTORY_PLAN.name()),
+            format!("Comma-separated extras, in any order, each at most once: {}. history needs the {} plan or above (else 403); boundary is the area's boundary as a GeoJSON Polygon or MultiPolygon, or null for an area without one.", INCLUDES.join(", "), HISTORY_PLAN.name()),
         ],
         "ids": [
             {"type": "string", "pattern": patterns::ids(), "examples": ["cape-town,stellenbosch"]},
@@ -66,6 +69,39 @@ fn others() -> Value {
         ],
         "period": [{"type": "string", "enum": periods, "default": PERIOD_DEFAULT.0}, format!("Window: the last {} or {last} days.", days.join(", "))],
         "granularity": words(&GRANULARITIES, GRANULARITY_DEFAULT, "daily points, or weekly / monthly means."),
+    })
+}
+
+/// The members of `first`, then those of `then`.
+fn joined(mut first: Value, then: Value) -> Value {
+    if let (Some(a), Value::Object(b)) = (first.as_object_mut(), then) {
+        a.extend(b);
+    }
+    first
+}
+
+/// The GeoJSON paths' own parameters.
+fn geometry() -> Value {
+    let tolerances: Vec<u32> = SIMPLIFY_TOLERANCES_M.to_vec();
+    json!({
+        "geometry": words(&GEOMETRIES, GEOMETRY_DEFAULT, "Each feature's geometry: point, the area's centre; boundary, its boundary as a Polygon or MultiPolygon, or null for an area without one (RFC 7946, 3.2)."),
+        "simplify": [
+            {"type": "integer", "enum": tolerances, "examples": [tolerances[1]]},
+            format!("With geometry=boundary only (else 400): the boundary simplified with a tolerance of this many metres, each ring kept valid, as the dataset computed it when it was written. Each boundary is simplified alone, so neighbours may show slivers between them. Without it, the boundary in full."),
+        ],
+    })
+}
+
+/// The area at a point's parameters: `[schema, description]` by name.
+fn at() -> Value {
+    let (lat, lng, radius) = (LAT, LNG, RADIUS_KM);
+    let mut include = others()["include"].clone();
+    include[1] = json!(format!("As Get Area's: {}", include[1].as_str().unwrap_or_default()));
+    json!({
+        "lat": bounded(lat, -26.1076, &format!("Latitude of the point in degrees, {} to {}.", lat.min, lat.max)),
+        "lng": bounded(lng, 28.0567, &format!("Longitude of the point in degrees, {} to {}.", lng.min, lng.max)),
+        "radius": bounded(radius, 5.0, &format!("How far, in km, the centre of an area without a boundary may be from the point: greater than {} and at most {}; {RADIUS_KM_DEFAULT} without it. Boundaries are judged first and take no radius.", radius.min, radius.max)),
+        "include": include,
     })
 }
 
@@ -90,6 +126,8 @@ fn search() -> Value {
         "offset": offset(),
         "format": format(&LIST_FORMATS, "CSV and GeoJSON carry distance_km too when lat and lng are given; GeoJSON carries match too when q is given (CSV keeps its columns)."),
         "match": words(&MATCHINGS, MATCHING_DEFAULT, &forgiving()),
+        "geometry": geometry()["geometry"],
+        "simplify": geometry()["simplify"],
     })
 }
 

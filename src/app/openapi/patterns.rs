@@ -44,18 +44,25 @@ pub fn dimension_list() -> String {
     format!("^{one}(?:,{one}){{0,{}}}$", DIMENSIONS.len() - 1)
 }
 
-/// include: each extra at most once, in either order, so every allowed
-/// value is listed.
+/// include: each extra at most once, in any order, so every allowed value
+/// (each ordering of each set of extras) is listed.
 pub fn include() -> String {
-    let mut reversed = INCLUDES;
-    reversed.reverse();
-    let values = [
-        INCLUDES[0].to_string(),
-        INCLUDES[1].to_string(),
-        INCLUDES.join(","),
-        reversed.join(","),
-    ];
+    let mut values = Vec::new();
+    orderings(&mut Vec::new(), &mut values);
     format!("^(?:{})$", values.join("|"))
+}
+
+/// Every non-empty ordering of distinct items of `INCLUDES` that starts
+/// with `taken`, added to `out`.
+fn orderings(taken: &mut Vec<&'static str>, out: &mut Vec<String>) {
+    for item in INCLUDES {
+        if !taken.contains(&item) {
+            taken.push(item);
+            out.push(taken.join(","));
+            orderings(taken, out);
+            taken.pop();
+        }
+    }
 }
 
 /// "A letter or digit" in q, Rust's `char::is_alphanumeric`, as an explicit

@@ -133,18 +133,28 @@ const SEARCH_TOTAL: &str = "Number of matching areas (every match, not only this
 
 /// A GeoJSON Feature of an area: its id, its centre, and `properties`.
 fn feature(properties: Value, description: &str) -> Value {
+    feature_of(reference("schemas", "Point"), properties, description)
+}
+
+/// A GeoJSON Feature of an area whose geometry is `geometry`.
+fn feature_of(geometry: Value, properties: Value, description: &str) -> Value {
     closed(json!({"description": description, "properties": {
         "type": {"type": "string", "const": "Feature"},
         "id": area_id(),
-        "geometry": reference("schemas", "Point"),
+        "geometry": geometry,
         "properties": properties,
     }}))
+}
+
+/// An area's boundary, or null for an area without one.
+fn boundary_or_null(description: &str) -> Value {
+    json!({"description": description, "anyOf": [reference("schemas", "Boundary"), {"type": "null"}]})
 }
 
 /// Every schema, by name.
 pub fn all() -> Value {
     let mut all = joined(lists(), detail());
-    for more in [answers(), geojson(), export(), errors()] {
+    for more in [answers(), geojson(), boundaries(), export(), errors()] {
         all = joined(all, more);
     }
     all
@@ -189,6 +199,22 @@ fn detail() -> Value {
     );
     dimensions["minProperties"] = json!(1);
     let (history_days, plan) = (PERIOD_DEFAULT.1, HISTORY_PLAN.name());
+    let near_m = NEAR_BOUNDARY_KM * 1000.0;
+    let at_required = [&DETAIL_REQUIRED[..], &["located"]].concat();
+    let area_properties = json!({
+            "id": area_id(),
+            "name": text(),
+            "province": province_name(),
+            "municipality": text(),
+            "truth_score": score(),
+            "dimensions": dimensions,
+            "coordinates": reference("schemas", "Coordinates"),
+            "updated_at": timestamp(),
+            "other_names": {"type": "array", "maxItems": MAX_OTHER_NAMES, "uniqueItems": true, "items": text(), "description": format!("The area's other names (former names, short forms, other spellings), by which a forgiving search also finds it; at most {MAX_OTHER_NAMES}, empty when it has none.")},
+            "nearby": {"type": "array", "maxItems": NEARBY_COUNT, "items": reference("schemas", "NearbyArea"), "description": format!("Only with include=nearby: up to {NEARBY_COUNT} other areas at most {NEARBY_RADIUS_KM} km away, nearest first (ties by id).")},
+            "history": {"type": "array", "maxItems": history_days, "items": reference("schemas", "HistoryPoint"), "description": format!("Only with include=history ({plan} plan or above): the daily points of the last {history_days} days, as Get Area History returns by default.")},
+        "boundary": boundary_or_null("Only with include=boundary: the area's boundary, or null for an area without one."),
+    });
     json!({
         "Dimension": closed(json!({"description": "One dimension of an area's score.", "properties": {
             "score": score(),
@@ -212,19 +238,46 @@ fn detail() -> Value {
             "distance_km": {"type": "number", "minimum": 0, "maximum": number(NEARBY_RADIUS_KM), "description": "Distance from the area in km, 2 decimals."},
         }})),
         "HistoryPoint": closed(json!({"properties": {"date": {"type": "string", "format": "date", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "description": "Calendar date, YYYY-MM-DD."}, "truth_score": score()}})),
-        "AreaDetail": closed(json!({"description": "An area in detail form.", "properties": {
-            "id": area_id(),
-            "name": text(),
-            "province": province_name(),
-            "municipality": text(),
-            "truth_score": score(),
-            "dimensions": dimensions,
-            "coordinates": reference("schemas", "Coordinates"),
-            "updated_at": timestamp(),
-            "other_names": {"type": "array", "maxItems": MAX_OTHER_NAMES, "uniqueItems": true, "items": text(), "description": format!("The area's other names (former names, short forms, other spellings), by which a forgiving search also finds it; at most {MAX_OTHER_NAMES}, empty when it has none.")},
-            "nearby": {"type": "array", "maxItems": NEARBY_COUNT, "items": reference("schemas", "NearbyArea"), "description": format!("Only with include=nearby: up to {NEARBY_COUNT} other areas at most {NEARBY_RADIUS_KM} km away, nearest first (ties by id).")},
-            "history": {"type": "array", "maxItems": history_days, "items": reference("schemas", "HistoryPoint"), "description": format!("Only with include=history ({plan} plan or above): the daily points of the last {history_days} days, as Get Area History returns by default.")},
-        }, "required": ["id", "name", "province", "municipality", "truth_score", "dimensions", "coordinates", "updated_at", "other_names"]})),
+        "AreaDetail": closed(json!({"description": "An area in detail form.", "properties": area_properties.clone(), "required": DETAIL_REQUIRED})),
+        "AreaAt": closed(json!({"description": "The area at a point: the area in detail form, with located.", "properties": joined(json!({"located": reference("schemas", "Located")}), area_properties), "required": at_required})),
+        "Located": closed(json!({"description": "How the area at a point was found.", "properties": {
+            "by": {"type": "string", "enum": ["boundary", "near_boundary", "nearest"], "description": format!("boundary: the point is in the area's boundary (edges and vertices included), the smallest of those that hold it; near_boundary: in none, but within {near_m} m of this area's; nearest: the nearest centre, within radius, of the areas without a boundary.")},
+            "distance_km": {"type": "number", "minimum": 0, "description": "0 for boundary; else the distance from the point to the boundary (near_boundary) or to the centre (nearest), in km, 2 decimals."},
+            "also": {"type": "array", "items": area_id(), "uniqueItems": true, "description": "boundary only: the other areas whose boundaries hold the point, smallest first (ties by id); empty otherwise."},
+        }})),
+    })
+}
+
+/// The members an area in detail form always has.
+const DETAIL_REQUIRED: [&str; 9] = [
+    "id",
+    "name",
+    "province",
+    "municipality",
+    "truth_score",
+    "dimensions",
+    "coordinates",
+    "updated_at",
+    "other_names",
+];
+
+/// Boundaries as GeoJSON geometries, and the GeoJSON paths' features with
+/// geometry=boundary.
+fn boundaries() -> Value {
+    let position = json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "[lng, lat] in degrees."});
+    let ring = json!({"type": "array", "items": position, "minItems": 4, "description": "A closed ring: its last position is its first."});
+    let rings = json!({"type": "array", "items": ring, "minItems": 1, "description": "The exterior ring (counter-clockwise, RFC 7946), then any holes (clockwise)."});
+    let collection = |item: &str, max: i64, min: i64, total: &str, name: &str| {
+        page("features", item, max, min, total, &format!("A page of {name} with geometry=boundary: each feature's geometry is the area's boundary, or null without one."))
+    };
+    json!({
+        "Boundary": {"description": "An area's boundary: a GeoJSON Polygon or MultiPolygon in WGS84, served as it was imported (a Polygon stays a Polygon), with rings in RFC 7946 orientation.", "anyOf": [reference("schemas", "Polygon"), reference("schemas", "MultiPolygon")]},
+        "Polygon": closed(json!({"properties": {"type": {"type": "string", "const": "Polygon"}, "coordinates": rings}})),
+        "MultiPolygon": closed(json!({"properties": {"type": {"type": "string", "const": "MultiPolygon"}, "coordinates": {"type": "array", "items": rings, "minItems": 1}}})),
+        "AreaBoundaryFeature": feature_of(boundary_or_null("The boundary, or null."), reference("schemas", "AreaSummary"), "An area as a GeoJSON Feature with its boundary."),
+        "AreaBoundaryFeatureCollection": collection("AreaBoundaryFeature", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, "List Areas"),
+        "SearchBoundaryFeature": feature_of(boundary_or_null("The boundary, or null."), reference("schemas", "SearchHit"), "A search item as a GeoJSON Feature with its boundary."),
+        "SearchBoundaryFeatureCollection": collection("SearchBoundaryFeature", SEARCH_LIMIT_MAX, SEARCH_LIMIT_MIN, SEARCH_TOTAL, "Search Areas"),
     })
 }
 
@@ -322,7 +375,13 @@ fn export() -> Value {
             "data": {"type": "array", "items": reference("schemas", "ExportArea"), "description": "Every area (of the province, if given), ordered by id."},
             "total": {"type": "integer", "minimum": 0, "description": "Number of areas in data."},
         }})),
-        "ExportFeature": feature(properties, "An exported area as a GeoJSON Feature: the list form's fields and each dimension's score as flat properties."),
+        "ExportFeature": feature(properties.clone(), "An exported area as a GeoJSON Feature: the list form's fields and each dimension's score as flat properties."),
+        "ExportBoundaryFeature": feature_of(boundary_or_null("The boundary, or null."), properties, "An exported area as a GeoJSON Feature with its boundary (geometry=boundary)."),
+        "ExportBoundaryFeatureCollection": closed(json!({"description": "The export with geometry=boundary as an RFC 7946 FeatureCollection, ordered by id; total is a foreign member.", "properties": {
+            "type": {"type": "string", "const": "FeatureCollection"},
+            "features": {"type": "array", "items": reference("schemas", "ExportBoundaryFeature")},
+            "total": {"type": "integer", "minimum": 0, "description": "Number of features."},
+        }})),
         "ExportFeatureCollection": closed(json!({"description": "The export as an RFC 7946 FeatureCollection, ordered by id; total is a foreign member.", "properties": {
             "type": {"type": "string", "const": "FeatureCollection"},
             "features": {"type": "array", "items": reference("schemas", "ExportFeature")},
@@ -437,6 +496,7 @@ fn errors() -> Value {
         }), &["required_plan", "plan"]),
         "ErrorAreaNotFound": described(unknown_area, "area_not_found lists every unknown id in ids; not_found answers a path that no route has (an id that changes the path's shape, such as one with a slash), without ids."),
         "ErrorNotFound": error_body(&[not_found], none(), &[]),
+        "ErrorNoAreaHere": error_body(&[ApiError::NoAreaHere { lat: 0.0, lng: 0.0, radius_km: 0.0 }], none(), &[]),
         "ErrorUriTooLong": error_body(&[ApiError::UriTooLong], none(), &[]),
         "ErrorRateLimited": described(error_body(&limited, none(), &[]), "rate_limited: the calling key has spent its plan's budget; waiting Retry-After seconds helps. too_many_unknown_keys: the client has spent its budget of requests without a valid key; its key is missing, unknown or revoked, and no wait makes it valid: send a valid key (the message names no plan)."),
         "ErrorHeadersTooLarge": error_body(&[ApiError::HeadersTooLarge], none(), &[]),

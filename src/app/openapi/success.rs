@@ -69,6 +69,12 @@ fn csv_schema(columns: Columns, optional: Option<&str>) -> Value {
     })
 }
 
+/// A GeoJSON path's collection: of Points, or with geometry=boundary of
+/// boundaries. anyOf, since a collection without features is both.
+fn either(points: &str, boundaries: &str) -> Value {
+    json!({"anyOf": [reference("schemas", points), reference("schemas", boundaries)]})
+}
+
 fn media(schema: Value, example: Value) -> Value {
     json!({"schema": schema, "example": example})
 }
@@ -121,7 +127,7 @@ fn vary(format: Format) -> &'static str {
 /// paging headers; `links` go with JSON only, whose body they point into.
 pub fn page(
     (description, path): (&str, &str),
-    schemas: [&str; 2],
+    schemas: [&str; 3],
     links: Value,
     csv_optional: Option<&str>,
     item_extra: Option<Value>,
@@ -149,7 +155,7 @@ pub fn page(
         collection[k] = v.clone();
     }
     let m = match format {
-        Format::GeoJson => media(reference("schemas", schemas[1]), collection),
+        Format::GeoJson => media(either(schemas[1], schemas[2]), collection),
         Format::Csv => media(
             csv_schema(list, csv_optional),
             json!(format!("{header}{}\r\n", cells.join(","))),
@@ -237,7 +243,7 @@ pub fn export(format: Format) -> Value {
             json!(format!("{}{}\r\n", csv_header(columns), cells.join(","))),
         ),
         Format::GeoJson => media(
-            reference("schemas", "ExportFeatureCollection"),
+            either("ExportFeatureCollection", "ExportBoundaryFeatureCollection"),
             json!({"type": "FeatureCollection", "features": [feature(&area, properties, centre)], "total": 1}),
         ),
     };

@@ -99,6 +99,7 @@ fn random_search(rng: &mut Lcg, areas: &[Area], combination: usize) -> SearchPar
         limit: [1, 5, 20, 100][pick(4)],
         offset: [0, 0, 3, 40, 400, 5000][pick(6)],
         format: None,
+        geometry: Default::default(),
         matching: crate::search::query::tier::Matching::Exact,
     };
     if combination & 1 != 0 {

@@ -183,6 +183,7 @@ fn params(rng: &mut Lcg, areas: &[Area], a: &Area, words: Vec<String>) -> Search
         limit: [3, 10, 50][pick(rng, 3)],
         offset: [0, 0, 2, 7][pick(rng, 4)],
         format: None,
+        geometry: Default::default(),
         matching: Matching::Forgiving,
     };
     match pick(rng, 5) {

@@ -68,6 +68,7 @@ fn filtered_searches() -> Vec<SearchParams> {
                         limit,
                         offset,
                         format: None,
+                        geometry: Default::default(),
                         matching: crate::search::query::tier::Matching::Exact,
                     });
                 }
