@@ -5,7 +5,7 @@
 -- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 7;            -- the schema version, db::SCHEMA_VERSION
+PRAGMA user_version = 8;            -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.
@@ -61,6 +61,35 @@ CREATE TABLE history (
     truth_score REAL    NOT NULL CHECK (truth_score BETWEEN 0 AND 10),
     PRIMARY KEY (area_no, day)
 ) WITHOUT ROWID;
+
+-- Each area's boundary, if it has one (src/data/boundary/store.rs writes
+-- these three tables as each area is written; nothing is computed per
+-- request). geometry is GeoJSON geometry text in RFC 7946's orientation,
+-- a Polygon or a MultiPolygon as it was imported; area_m2 its geodesic
+-- area, which orders the boundaries that hold one point (smallest first).
+CREATE TABLE area_boundaries (
+    area_no  INTEGER PRIMARY KEY REFERENCES areas (area_no),
+    area_m2  REAL    NOT NULL,
+    vertices INTEGER NOT NULL,
+    geometry TEXT    NOT NULL
+);
+
+-- Each boundary simplified at the tolerances of SIMPLIFY_TOLERANCES_M
+-- (src/data/boundary/simplify.rs), one row only where the simplified form
+-- differs from the full one: a query falls back to area_boundaries.
+CREATE TABLE area_boundary_simplified (
+    area_no     INTEGER NOT NULL,
+    tolerance_m INTEGER NOT NULL,
+    geometry    TEXT    NOT NULL,
+    PRIMARY KEY (area_no, tolerance_m)
+) WITHOUT ROWID;
+
+-- Each boundary's bounding box, the candidates of the area at a point
+-- (src/data/boundary/locate.rs). The R*Tree keeps boxes in single
+-- precision, rounded outward, so a box never misses its boundary.
+CREATE VIRTUAL TABLE area_boundary_boxes USING rtree (
+    area_no, min_lng, max_lng, min_lat, max_lat
+);
 
 -- Derived tables, rebuilt from the ones above after every load -----------------
 

@@ -1,10 +1,12 @@
 //! Writing areas into a database being built: `AreaWriter` inserts each
 //! area's row, dimensions, sources and daily history with prepared
-//! statements, and checks that areas come in id order.
+//! statements, and its boundary's rows (boundary/store.rs), and checks that
+//! areas come in id order.
 
 use rusqlite::{Statement, Transaction, params};
 
 use crate::data::boundary::Boundary;
+use crate::data::boundary::store::BoundaryRows;
 use crate::data::error::DataError;
 use crate::data::seed;
 use crate::dates;
@@ -44,6 +46,7 @@ pub struct AreaWriter<'t> {
     /// HISTORY_CHUNK history rows in one statement: a bulk load spends most of
     /// its time on history, and one statement per row costs a VM run per row.
     history_chunk: Statement<'t>,
+    boundaries: BoundaryRows<'t>,
     pub(crate) count: i64,
     last_id: String,
 }
@@ -69,6 +72,7 @@ impl<'t> AreaWriter<'t> {
                 "INSERT INTO history (area_no, day, truth_score) VALUES {}",
                 vec!["(?, ?, ?)"; HISTORY_CHUNK].join(", ")
             ))?,
+            boundaries: BoundaryRows::new(tx)?,
             count: 0,
             last_id: String::new(),
         })
@@ -105,6 +109,9 @@ impl<'t> AreaWriter<'t> {
             a.truth_score,
             a.updated_at
         ])?;
+        if let Some(boundary) = a.boundary {
+            self.boundaries.write(no, boundary)?;
+        }
         for (position, name) in a.other_names.iter().enumerate() {
             self.other_names
                 .execute(params![no, position as i64, name])?;
@@ -146,6 +153,17 @@ impl AreaWriter<'_> {
         days: usize,
         last_day: i64,
     ) -> Result<(), DataError> {
+        self.add_place(p, days, last_day, None)
+    }
+
+    /// As `add_with_synthetic_scores`, with the place's boundary.
+    pub fn add_place(
+        &mut self,
+        p: &seed::Place,
+        days: usize,
+        last_day: i64,
+        boundary: Option<&Boundary>,
+    ) -> Result<(), DataError> {
         let (dimensions, truth_score) = seed::scores(&p.id, &p.municipality);
         let history = seed::history(&p.id, truth_score, days);
         self.add(&NewArea {
@@ -162,7 +180,7 @@ impl AreaWriter<'_> {
             dimensions: &dimensions,
             history: &history,
             first_day: last_day - (days as i64 - 1),
-            boundary: None,
+            boundary,
         })
     }
 }

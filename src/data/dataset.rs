@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
+use crate::data::boundary::locate::Unbounded;
 use crate::data::db::{self, Pool, PoolSize};
 use crate::data::error::DataError;
 use crate::data::file_id::{FileId, file_id, version_of};
@@ -61,6 +62,10 @@ pub struct Dataset {
     pub words_warning: Option<String>,
     /// What the file says it was made from (identity.rs), read once here.
     pub identity: Identity,
+    /// How many areas have a boundary (0 for a file of a layout before them).
+    pub boundary_count: i64,
+    /// The areas without a boundary, for the area at a point (boundary/locate.rs).
+    pub unbounded: Unbounded,
     /// When this server opened it, in Unix seconds.
     pub loaded_at: i64,
     file: FileId,
@@ -154,6 +159,7 @@ impl Dataset {
             .unwrap_or_default();
         let list_totals = ListTotals::read(&conn)?;
         let identity = identity::read(&conn);
+        let (boundary_count, unbounded) = Unbounded::read(&conn, &index)?;
         // Debug: at info it would come before the first line, the address's.
         log::debug!(
             "{}: {} words to search, {} KiB in memory (search/words/vocabulary.rs)",
@@ -176,6 +182,8 @@ impl Dataset {
             vocabulary,
             words_warning,
             identity,
+            boundary_count,
+            unbounded,
             loaded_at: crate::dates::now_unix(),
             file,
         })

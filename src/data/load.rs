@@ -261,7 +261,8 @@ pub fn of_places(path: &Path, places: &[seed::Place]) {
 }
 
 /// `area-scoring init`: the seed places with synthetic scores, their history
-/// ending today, its source the seed (`Source::seed`).
+/// ending today, and their generated boundaries (seed/boundaries.csv), its
+/// source the seed (`Source::seed`).
 pub fn init(path: &Path, force: bool) -> Result<i64, DataError> {
     init_as_of(path, force, dates::today())
 }
@@ -272,9 +273,10 @@ pub fn init(path: &Path, force: bool) -> Result<i64, DataError> {
 pub fn init_as_of(path: &Path, force: bool, day: i64) -> Result<i64, DataError> {
     let mut places = seed::seed_places()?;
     places.sort_by(|a, b| a.id.cmp(&b.id));
+    let boundaries = seed::seed_boundaries()?;
     create_database(path, force, &Source::seed(), |writer| {
         for p in &places {
-            writer.add_with_synthetic_scores(p, SEED_HISTORY_DAYS, day)?;
+            writer.add_place(p, SEED_HISTORY_DAYS, day, boundaries.get(&p.id))?;
         }
         Ok(())
     })

@@ -7,7 +7,9 @@
 //! The same id always gets the same scores and the same history shape.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
+use crate::data::boundary::{Boundary, read_cell};
 use crate::data::error::DataError;
 use crate::domain::{DIMENSIONS, round2};
 
@@ -17,6 +19,11 @@ pub const SEED_CSV: &str = include_str!("../../seed/za-areas.csv");
 /// The seed places' other names (GeoNames alternate names; seed/README.md):
 /// `id,other_names`, the names separated by `;` as in an import's CSV.
 pub const SEED_OTHER_NAMES_CSV: &str = include_str!("../../seed/other-names.csv");
+
+/// The seed places' boundaries: `id,boundary`, each a WKT polygon, the
+/// cells of a Voronoi diagram of the seed's centres clipped to South Africa,
+/// generated (tools/, seed/README.md), not official.
+pub const SEED_BOUNDARIES_CSV: &str = include_str!("../../seed/boundaries.csv");
 
 /// Each dimension's share of truth_score, in `DIMENSIONS` order; they sum to 1.
 pub const WEIGHTS: [f64; 7] = [0.20, 0.15, 0.15, 0.15, 0.15, 0.10, 0.10];
@@ -136,6 +143,28 @@ pub fn seed_places() -> Result<Vec<Place>, DataError> {
             .map_err(|e| refuse(e.to_string()))?;
     }
     Ok(places)
+}
+
+/// The seed places' boundaries by id, each held to the import's rules
+/// (data/boundary/). A place the file leaves out has none.
+pub fn seed_boundaries() -> Result<HashMap<String, Boundary>, DataError> {
+    let mut reader = csv::Reader::from_reader(SEED_BOUNDARIES_CSV.as_bytes());
+    let mut out = HashMap::new();
+    for (i, record) in reader.records().enumerate() {
+        let refuse = |why: String| DataError::Seed {
+            file: "boundaries",
+            line: i + 2,
+            why,
+        };
+        let r = record.map_err(|e| refuse(e.to_string()))?;
+        if r.len() != 2 {
+            return Err(refuse(format!("expected 2 fields, found {}", r.len())));
+        }
+        if let Some(boundary) = read_cell(&r[1]).map_err(|e| refuse(e.to_string()))? {
+            out.insert(r[0].to_string(), boundary);
+        }
+    }
+    Ok(out)
 }
 
 /// A small deterministic generator (SplitMix64), seeded from a string.

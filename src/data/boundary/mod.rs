@@ -7,7 +7,9 @@
 //! `BoundaryError` of its own kind (their messages state the rules). The checks
 //! that need the rings as written (closure, ring length) run on the input;
 //! geo-types closes an open ring silently, so they cannot run after it.
-//! OGC validity is validity.rs. A boundary that passes is kept in RFC 7946's orientation:
+//! OGC validity is validity.rs. How boundaries are stored in the dataset
+//! file and read back is store.rs (their simplified forms simplify.rs), and
+//! the area at a point locate.rs. A boundary that passes is kept in RFC 7946's orientation:
 //! exteriors counter-clockwise, holes clockwise.
 
 use geo::orient::{Direction, Orient};
@@ -344,7 +346,13 @@ impl Boundary {
     }
 }
 
+pub mod locate;
+pub mod simplify;
+pub mod store;
 pub mod validity;
+
+pub use locate::{Located, LocatedBy, NEAR_BOUNDARY_KM};
+pub use store::{SIMPLIFY_TOLERANCES_M, geometry_json, geometry_sql};
 
 #[cfg(test)]
 mod tests;

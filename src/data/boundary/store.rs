@@ -1,0 +1,168 @@
+//! Boundaries in the dataset file: writing each area's boundary, its
+//! simplified forms and its box as the area is written (schema.sql,
+//! `area_boundaries`, `area_boundary_simplified`, `area_boundary_boxes`),
+//! and reading its GeoJSON geometry text back, alone (`geometry_json`) or
+//! as a column of a list's query (`geometry_sql`).
+//!
+//! Everything is computed when the file is written, nothing per request:
+//! the geodesic area that orders overlapping boundaries, the simplified
+//! forms, the box. The text stored is the text served, so Get Area and
+//! GeoJSON copy it as it is.
+
+use geo::{BoundingRect, GeodesicArea};
+use rusqlite::{Connection, OptionalExtension, Statement, Transaction, params};
+
+use crate::data::boundary::Boundary;
+use crate::data::boundary::simplify::simplified_forms;
+
+/// The tolerances, in metres, each boundary is simplified at and stored
+/// with; `simplify=` takes one of these.
+pub const SIMPLIFY_TOLERANCES_M: [u32; 4] = [10, 50, 250, 1000];
+
+/// The geometry text of one area, simplified (the stored form at
+/// `tolerance_m`, else the full one, since a form is stored only where it
+/// differs) or full. A tolerance not in `SIMPLIFY_TOLERANCES_M` has no
+/// stored forms, so it reads as the full boundary.
+const GEOMETRY: &str = "SELECT coalesce(
+        (SELECT geometry FROM area_boundary_simplified WHERE area_no = ?1 AND tolerance_m = ?2),
+        (SELECT geometry FROM area_boundaries WHERE area_no = ?1))";
+
+/// GeoJSON geometry text of area `area_no`'s boundary, simplified at
+/// `tolerance_m` (one of `SIMPLIFY_TOLERANCES_M`) or full; None when it
+/// has none. A Polygon or a MultiPolygon, as it was imported, in RFC 7946's
+/// orientation.
+pub fn geometry_json(
+    conn: &Connection,
+    area_no: i64,
+    tolerance_m: Option<u32>,
+) -> rusqlite::Result<Option<String>> {
+    let mut stmt = conn.prepare_cached(GEOMETRY)?;
+    let text = stmt
+        .query_row(params![area_no, tolerance_m], |r| {
+            r.get::<_, Option<String>>(0)
+        })
+        .optional()?;
+    Ok(text.flatten())
+}
+
+/// The full boundary of the row aliased `a` of `areas`.
+macro_rules! full_sql {
+    () => {
+        "(SELECT b.geometry FROM area_boundaries b WHERE b.area_no = a.area_no)"
+    };
+}
+
+/// The form at one tolerance, falling back to the full boundary.
+macro_rules! simplified_sql {
+    ($tolerance:literal) => {
+        concat!(
+            "coalesce((SELECT s.geometry FROM area_boundary_simplified s WHERE s.area_no = a.area_no AND s.tolerance_m = ",
+            $tolerance,
+            "), ",
+            full_sql!(),
+            ")"
+        )
+    };
+}
+
+/// The SQL expression (a constant, no user value) that yields the same text
+/// as `geometry_json` for the row aliased `a` of `areas`, for list and
+/// export queries: NULL for an area without a boundary. A tolerance not in
+/// `SIMPLIFY_TOLERANCES_M` yields the full boundary, as `geometry_json` does.
+pub fn geometry_sql(tolerance_m: Option<u32>) -> &'static str {
+    match tolerance_m {
+        Some(10) => simplified_sql!(10),
+        Some(50) => simplified_sql!(50),
+        Some(250) => simplified_sql!(250),
+        Some(1000) => simplified_sql!(1000),
+        _ => full_sql!(),
+    }
+}
+
+/// The text a boundary is stored and served as.
+pub fn geometry_text(boundary: &Boundary) -> String {
+    boundary.to_geojson().to_string()
+}
+
+/// The statements that write each area's boundary rows, prepared once per
+/// build beside the area writer's own (data/area_writer.rs).
+pub struct BoundaryRows<'t> {
+    full: Statement<'t>,
+    simplified: Statement<'t>,
+    boxes: Statement<'t>,
+}
+
+impl<'t> BoundaryRows<'t> {
+    pub fn new(tx: &'t Transaction) -> rusqlite::Result<BoundaryRows<'t>> {
+        Ok(BoundaryRows {
+            full: tx.prepare(
+                "INSERT INTO area_boundaries (area_no, area_m2, vertices, geometry) VALUES (?1, ?2, ?3, ?4)",
+            )?,
+            simplified: tx.prepare(
+                "INSERT INTO area_boundary_simplified (area_no, tolerance_m, geometry) VALUES (?1, ?2, ?3)",
+            )?,
+            boxes: tx.prepare(
+                "INSERT INTO area_boundary_boxes (area_no, min_lng, max_lng, min_lat, max_lat)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?,
+        })
+    }
+
+    /// The boundary of area number `no`: its full form with its geodesic
+    /// area, each simplified form that differs from it, and its box.
+    pub fn write(&mut self, no: i64, boundary: &Boundary) -> rusqlite::Result<()> {
+        let shape = boundary.shape();
+        self.full.execute(params![
+            no,
+            shape.geodesic_area_unsigned(),
+            boundary.vertices() as i64,
+            geometry_text(boundary)
+        ])?;
+        for (tolerance, form) in simplified_forms(boundary) {
+            self.simplified
+                .execute(params![no, tolerance, geometry_text(&form)])?;
+        }
+        // A checked boundary has positions, so it has a box.
+        if let Some(rect) = shape.bounding_rect() {
+            self.boxes.execute(params![
+                no,
+                rect.min().x,
+                rect.max().x,
+                rect.min().y,
+                rect.max().y
+            ])?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a file holds the boundary tables itself.
+const STORES_BOUNDARIES: &str =
+    "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'area_boundaries'";
+
+/// Empty stand-ins for the boundary tables, made on each connection to a
+/// file of a layout before boundaries (db.rs): every query that reads
+/// boundaries then runs unchanged and finds none, where it would fail with
+/// "no such table". TEMP tables are the connection's own; the file is not
+/// written. The same columns as schema.sql's.
+const STAND_INS: &str = "
+    CREATE TEMP TABLE area_boundaries (
+        area_no INTEGER PRIMARY KEY, area_m2 REAL NOT NULL,
+        vertices INTEGER NOT NULL, geometry TEXT NOT NULL);
+    CREATE TEMP TABLE area_boundary_simplified (
+        area_no INTEGER NOT NULL, tolerance_m INTEGER NOT NULL, geometry TEXT NOT NULL,
+        PRIMARY KEY (area_no, tolerance_m)) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE temp.area_boundary_boxes USING rtree (
+        area_no, min_lng, max_lng, min_lat, max_lat);";
+
+/// Gives a connection to a file without boundary tables their empty stand-ins.
+pub fn stand_in_if_missing(conn: &Connection) -> rusqlite::Result<()> {
+    let stored = conn
+        .query_row(STORES_BOUNDARIES, [], |_| Ok(()))
+        .optional()?
+        .is_some();
+    if !stored {
+        conn.execute_batch(STAND_INS)?;
+    }
+    Ok(())
+}
