@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::areas;
 use crate::api::params::AtParams;
-use crate::data::boundary::{Located, LocatedBy};
+use crate::data::boundary::Located;
 use crate::data::dataset::Dataset;
 use crate::data::error::DataError;
 use crate::domain::round2;
@@ -53,7 +53,7 @@ pub fn at(conn: &Connection, dataset: &Dataset, p: &AtParams) -> ApiResult<Vec<u
         .map(|no| id_of.query_row([no], |r| r.get(0)))
         .collect::<rusqlite::Result<Vec<String>>>()?;
     let located = LocatedJson {
-        by: by_word(by),
+        by: by.as_str(),
         distance_km: round2(distance_km),
         also,
     };
@@ -69,13 +69,4 @@ pub fn at(conn: &Connection, dataset: &Dataset, p: &AtParams) -> ApiResult<Vec<u
         Some(("located", &located)),
         &p.include,
     )
-}
-
-/// The word of `located.by`.
-fn by_word(by: LocatedBy) -> &'static str {
-    match by {
-        LocatedBy::Boundary => "boundary",
-        LocatedBy::NearBoundary => "near_boundary",
-        LocatedBy::Nearest => "nearest",
-    }
 }
