@@ -113,7 +113,9 @@ impl ApiError {
             }
             ApiError::ExpectationFailed => 417,
             ApiError::HttpVersionNotSupported => 505,
-            ApiError::AreaNotFound { .. } | ApiError::NoAreaHere { .. } | ApiError::NotFound { .. } => 404,
+            ApiError::AreaNotFound { .. }
+            | ApiError::NoAreaHere { .. }
+            | ApiError::NotFound { .. } => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::UriTooLong => 414,
             ApiError::UpgradeRequired => 426,

@@ -25,6 +25,7 @@
 
 mod common;
 
+mod area_at;
 mod areas;
 mod caching_cors;
 mod cli;

@@ -19,8 +19,8 @@ pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 pub use crate::api::format::{Format, Geometry};
-pub use crate::data::boundary::SIMPLIFY_TOLERANCES_M;
 use crate::api::query::Bounds;
+pub use crate::data::boundary::SIMPLIFY_TOLERANCES_M;
 pub use crate::search::query::tier::{
     FORGIVING_WORDS_MAX, MATCH_TIERS, MatchTier, Matching, SPLIT_PART_MIN, TYPO_ONE_FROM,
     TYPO_TWO_FROM,

@@ -35,7 +35,9 @@ pub struct ListParams {
 pub enum FeatureGeometry {
     #[default]
     Point,
-    Boundary { simplify_m: Option<u32> },
+    Boundary {
+        simplify_m: Option<u32>,
+    },
 }
 
 /// `geometry=` and `simplify=`; simplify alone is refused, since a Point has
@@ -212,7 +214,10 @@ pub fn at(mut q: Query) -> Result<AtParams, ApiError> {
     q.finish(&AT_PARAMS)?;
     let required = |name: &str, value: Option<String>, bounds| {
         let value = value.ok_or_else(|| {
-            ApiError::invalid(name, format!("{name} is required: the point's {name} in degrees"))
+            ApiError::invalid(
+                name,
+                format!("{name} is required: the point's {name} in degrees"),
+            )
         })?;
         query::number(name, &value, bounds)
     };

@@ -147,7 +147,11 @@ fn area_operations() -> Value {
     let list_ok = |format| {
         success::page(
             ("A page of areas.", "/v1/areas"),
-            ["AreaPage", "AreaFeatureCollection", "AreaBoundaryFeatureCollection"],
+            [
+                "AreaPage",
+                "AreaFeatureCollection",
+                "AreaBoundaryFeatureCollection",
+            ],
             list_links.clone(),
             None,
             None,
@@ -161,7 +165,11 @@ fn area_operations() -> Value {
     let search_ok = |format| {
         success::page(
             ("Matching areas.", "/v1/areas/search"),
-            ["SearchPage", "SearchFeatureCollection", "SearchBoundaryFeatureCollection"],
+            [
+                "SearchPage",
+                "SearchFeatureCollection",
+                "SearchBoundaryFeatureCollection",
+            ],
             search_links.clone(),
             Some("distance_km"),
             Some(matched.clone()),

@@ -30,7 +30,8 @@ pub fn of(route: &Route) -> Vec<Value> {
             "the document describes {name} of {route:?}"
         );
         // Compare cannot go without ids, nor the area at a point without its point.
-        let required = *name == "ids" || (*route == Route::AreaAt && *name != "radius" && *name != "include");
+        let required =
+            *name == "ids" || (*route == Route::AreaAt && *name != "radius" && *name != "include");
         let mut parameter = json!({"name": name, "in": "query", "required": required, "description": description, "schema": schema});
         if *name == "format" {
             parameter["deprecated"] = json!(true);
@@ -96,7 +97,10 @@ fn geometry() -> Value {
 fn at() -> Value {
     let (lat, lng, radius) = (LAT, LNG, RADIUS_KM);
     let mut include = others()["include"].clone();
-    include[1] = json!(format!("As Get Area's: {}", include[1].as_str().unwrap_or_default()));
+    include[1] = json!(format!(
+        "As Get Area's: {}",
+        include[1].as_str().unwrap_or_default()
+    ));
     json!({
         "lat": bounded(lat, -26.1076, &format!("Latitude of the point in degrees, {} to {}.", lat.min, lat.max)),
         "lng": bounded(lng, 28.0567, &format!("Longitude of the point in degrees, {} to {}.", lng.min, lng.max)),

@@ -268,7 +268,16 @@ fn boundaries() -> Value {
     let ring = json!({"type": "array", "items": position, "minItems": 4, "description": "A closed ring: its last position is its first."});
     let rings = json!({"type": "array", "items": ring, "minItems": 1, "description": "The exterior ring (counter-clockwise, RFC 7946), then any holes (clockwise)."});
     let collection = |item: &str, max: i64, min: i64, total: &str, name: &str| {
-        page("features", item, max, min, total, &format!("A page of {name} with geometry=boundary: each feature's geometry is the area's boundary, or null without one."))
+        page(
+            "features",
+            item,
+            max,
+            min,
+            total,
+            &format!(
+                "A page of {name} with geometry=boundary: each feature's geometry is the area's boundary, or null without one."
+            ),
+        )
     };
     json!({
         "Boundary": {"description": "An area's boundary: a GeoJSON Polygon or MultiPolygon in WGS84, served as it was imported (a Polygon stays a Polygon), with rings in RFC 7946 orientation.", "anyOf": [reference("schemas", "Polygon"), reference("schemas", "MultiPolygon")]},
