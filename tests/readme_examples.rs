@@ -279,6 +279,8 @@ fn the_pages_show_examples_of_every_feature() {
         "/v1/areas/compare?",
         "/history?",
         "include=nearby",
+        "/v1/areas/at?",
+        "geometry=boundary",
         "/v1/key",
     ] {
         assert!(
