@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""GDAL's ogrinfo reads the GeoJSON and CSV answers of Search and the export.
+"""GDAL's ogrinfo reads the GeoJSON and CSV answers of Search and the export,
+and every GeoJSON form with boundaries.
 
     python3 ogr_check.py BASE_URL KEY WORK_DIR
 
@@ -7,6 +8,8 @@ Each answer is saved to a file in WORK_DIR (with the extension ogrinfo uses
 to pick its driver) and summarised with `ogrinfo -ro -al -so`; the summary
 must name as many features as the API's total, the fields of the format, and
 points whose extent lies in South Africa (which catches lat and lng swapped).
+With boundaries the layer must be of polygons, and GDAL's SQLite dialect
+must find ST_IsValid true for every feature.
 Standard library only, beside ogrinfo itself.
 """
 
@@ -57,20 +60,20 @@ def summary(name, options=()):
     return int(count.group(1)), geometry.group(1), tuple(map(float, extent.groups())), fields, lines
 
 
-def expect(name, total, field_names, options=()):
+def expect(name, total, field_names, options=(), geometries=("Point",)):
     count, geometry, (west, south, east, north), fields, lines = summary(name, options)
     print(f"ogr check: {name}: " + "; ".join(lines))
     if count != total:
         fail(f"{name}: Feature Count {count}, the API's total {total}")
-    if geometry != "Point":
-        fail(f"{name}: geometry {geometry}")
+    if geometry not in geometries:
+        fail(f"{name}: geometry {geometry}, not one of {geometries}")
     w, s, e, n = SOUTH_AFRICA
     if not (w <= west <= east <= e and s <= south <= north <= n):
         fail(f"{name}: extent {(west, south, east, north)} is not in South Africa")
     missing = [f for f in field_names if f not in fields]
     if missing:
         fail(f"{name}: fields {missing} missing from {sorted(fields)}")
-    if fields.get("truth_score") != "Real":
+    if "truth_score" in field_names and fields.get("truth_score") != "Real":
         fail(f"{name}: truth_score is {fields.get('truth_score')}, not Real")
     return fields
 
@@ -98,4 +101,44 @@ total = json.loads(body)["total"]
 expect("export.geojson", total, LIST_FIELDS + DIMENSIONS)
 save("/v1/areas/export.csv", "export.csv")
 expect("export.csv", total, LIST_FIELDS + ["lat", "lng"] + DIMENSIONS, CSV_POINTS)
+# Boundaries: a polygon layer, every feature valid as GEOS judges it.
+POLYGONS = ("Polygon", "Multi Polygon")
+
+
+def invalid_features(name):
+    """Features that ST_IsValid does not call valid: counted as all but the
+    valid ones, so that an ST_IsValid that answers NULL (GDAL without GEOS)
+    counts every feature against the file."""
+    layer = Path(name).stem
+    sql = f'SELECT count(*) - sum(ST_IsValid(geometry) = 1) AS invalid FROM "{layer}"'
+    out = subprocess.run(
+        ["ogrinfo", "-ro", "-dialect", "SQLite", "-sql", sql, str(WORK / name)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found = re.search(r"invalid \(Integer\) = (\d+)", out)
+    if not found:
+        fail(f"{name}: ST_IsValid gave no count:\n{out}")
+    return int(found.group(1))
+
+
+for path, name in [
+    ("/v1/areas/export.geojson?geometry=boundary", "export_boundaries.geojson"),
+    ("/v1/areas/export.geojson?geometry=boundary&simplify=1000", "export_simplified.geojson"),
+    ("/v1/areas/search.geojson?q=johannesburg&limit=50&geometry=boundary", "search_boundaries.geojson"),
+    ("/v1/areas.geojson?province=gauteng&limit=100&geometry=boundary&simplify=250", "list_boundaries.geojson"),
+]:
+    body, _ = save(path, name)
+    total = len(json.loads(body)["features"])
+    expect(name, total, LIST_FIELDS, geometries=POLYGONS)
+    invalid = invalid_features(name)
+    print(f"ogr check: {name}: {invalid} of {total} features not ST_IsValid")
+    if invalid:
+        fail(f"{name}: {invalid} features are not valid")
+body, _ = save("/v1/areas/soweto?include=boundary", "soweto.json")
+(WORK / "soweto_boundary.geojson").write_text(json.dumps(json.loads(body)["boundary"]))
+expect("soweto_boundary.geojson", 1, [], geometries=POLYGONS)
+if invalid_features("soweto_boundary.geojson"):
+    fail("Get Area's boundary is not valid")
 print("ogr check: PASS")

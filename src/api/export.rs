@@ -144,6 +144,7 @@ impl Export {
                 FeatureGeometry::Point => None,
                 FeatureGeometry::Boundary { simplify_m } => {
                     boundary::geometry_json(&self.conn, area.no, simplify_m)?
+                        .map(|t| super::boundaries::as_multi(&t).into_owned())
                 }
             };
             let shape = match self.geometry {

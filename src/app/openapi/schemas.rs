@@ -151,6 +151,11 @@ fn boundary_or_null(description: &str) -> Value {
     json!({"description": description, "anyOf": [reference("schemas", "Boundary"), {"type": "null"}]})
 }
 
+/// A boundary in a FeatureCollection, always a MultiPolygon, or null.
+fn multi_or_null() -> Value {
+    json!({"description": "The boundary as a MultiPolygon (a Polygon as one part), or null for an area without one.", "anyOf": [reference("schemas", "MultiPolygon"), {"type": "null"}]})
+}
+
 /// Every schema, by name.
 pub fn all() -> Value {
     let mut all = joined(lists(), detail());
@@ -283,9 +288,9 @@ fn boundaries() -> Value {
         "Boundary": {"description": "An area's boundary: a GeoJSON Polygon or MultiPolygon in WGS84, served as it was imported (a Polygon stays a Polygon), with rings in RFC 7946 orientation.", "anyOf": [reference("schemas", "Polygon"), reference("schemas", "MultiPolygon")]},
         "Polygon": closed(json!({"properties": {"type": {"type": "string", "const": "Polygon"}, "coordinates": rings}})),
         "MultiPolygon": closed(json!({"properties": {"type": {"type": "string", "const": "MultiPolygon"}, "coordinates": {"type": "array", "items": rings, "minItems": 1}}})),
-        "AreaBoundaryFeature": feature_of(boundary_or_null("The boundary, or null."), reference("schemas", "AreaSummary"), "An area as a GeoJSON Feature with its boundary."),
+        "AreaBoundaryFeature": feature_of(multi_or_null(), reference("schemas", "AreaSummary"), "An area as a GeoJSON Feature with its boundary."),
         "AreaBoundaryFeatureCollection": collection("AreaBoundaryFeature", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, "List Areas"),
-        "SearchBoundaryFeature": feature_of(boundary_or_null("The boundary, or null."), reference("schemas", "SearchHit"), "A search item as a GeoJSON Feature with its boundary."),
+        "SearchBoundaryFeature": feature_of(multi_or_null(), reference("schemas", "SearchHit"), "A search item as a GeoJSON Feature with its boundary."),
         "SearchBoundaryFeatureCollection": collection("SearchBoundaryFeature", SEARCH_LIMIT_MAX, SEARCH_LIMIT_MIN, SEARCH_TOTAL, "Search Areas"),
     })
 }
@@ -385,7 +390,7 @@ fn export() -> Value {
             "total": {"type": "integer", "minimum": 0, "description": "Number of areas in data."},
         }})),
         "ExportFeature": feature(properties.clone(), "An exported area as a GeoJSON Feature: the list form's fields and each dimension's score as flat properties."),
-        "ExportBoundaryFeature": feature_of(boundary_or_null("The boundary, or null."), properties, "An exported area as a GeoJSON Feature with its boundary (geometry=boundary)."),
+        "ExportBoundaryFeature": feature_of(multi_or_null(), properties, "An exported area as a GeoJSON Feature with its boundary (geometry=boundary)."),
         "ExportBoundaryFeatureCollection": closed(json!({"description": "The export with geometry=boundary as an RFC 7946 FeatureCollection, ordered by id; total is a foreign member.", "properties": {
             "type": {"type": "string", "const": "FeatureCollection"},
             "features": {"type": "array", "items": reference("schemas", "ExportBoundaryFeature")},
