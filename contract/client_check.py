@@ -36,6 +36,7 @@ from area_client.api.areas import (  # noqa: E402
     export_areas_geo_json,
     export_areas_nd_json,
     get_area,
+    get_area_at,
     get_area_history,
     list_areas,
     list_areas_csv,
@@ -136,6 +137,17 @@ for hit in page.data[:5]:
     check(viewport[0] <= c.lng <= viewport[2] and viewport[1] <= c.lat <= viewport[3], f"{hit.id} lies in the bbox")
 page = ok(search_areas.sync_detailed(client=growth, bbox="170,-10,-170,10"), m.SearchPage)
 check(page.total == 0, "a box across the antimeridian holds no South African area")
+
+# The area at a point: Get Area's detail form and located; no_area_here off every boundary.
+found = ok(get_area_at.sync_detailed(client=growth, lat=-33.9249, lng=18.4241, include="boundary"), m.AreaAt)
+check(found.id == "cape-town" and found.located.by == m.LocatedBy.BOUNDARY, f"the area at central Cape Town: {found.id}")
+check(found.boundary is not None and found.boundary.to_dict()["type"] in ("Polygon", "MultiPolygon"), "include=boundary")
+response = get_area_at.sync_detailed(client=growth, lat=-29.31, lng=27.48)
+check(response.status_code == 404 and response.parsed.error.code.value == "no_area_here", f"Maseru: {response.status_code}")
+response = list_areas_geo_json.sync_detailed(client=growth, limit=5, geometry=m.ListAreasGeoJsonGeometry.BOUNDARY)
+check(response.status_code == 200, f"geometry=boundary: {response.status_code}")
+shapes = [f["geometry"]["type"] for f in json.loads(response.content)["features"]]
+check(shapes == ["MultiPolygon"] * 5, f"List GeoJSON with geometry=boundary: MultiPolygons, not {shapes}")
 
 first = ok(search_areas.sync_detailed(client=growth, min_score=5.0, limit=3), m.SearchPage)
 second = ok(search_areas.sync_detailed(client=growth, min_score=5.0, limit=3, offset=3), m.SearchPage)

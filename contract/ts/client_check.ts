@@ -151,6 +151,33 @@ async function main(): Promise<void> {
   check(lines.length === exported.total, "Export NDJSON: an area a line");
   check(JSON.parse(lines[0]).id === exported.data[0].id, "Export NDJSON: ordered by id as JSON is");
 
+  // ---- The area at a point, and boundaries ----------------------------------
+  const at = ok(
+    "GET /v1/areas/at",
+    await client.GET("/v1/areas/at", { params: { query: { lat: -33.9249, lng: 18.4241, include: "boundary" } } }),
+  );
+  check(at.id === "cape-town" && at.located.by === "boundary", `the area at central Cape Town: ${at.id}`);
+  const boundary = at.boundary;
+  check(
+    boundary !== null && boundary !== undefined && (boundary.type === "Polygon" || boundary.type === "MultiPolygon"),
+    "include=boundary gives a Polygon or MultiPolygon",
+  );
+  const nowhere = await client.GET("/v1/areas/at", { params: { query: { lat: -29.31, lng: 27.48 } } });
+  check(
+    nowhere.response.status === 404 && nowhere.error?.error.code === "no_area_here",
+    `Maseru is in no area: ${nowhere.response.status}`,
+  );
+  const shapes = ok(
+    "GET /v1/areas.geojson?geometry=boundary",
+    await client.GET("/v1/areas.geojson", {
+      params: { query: { province: "gauteng", limit: 5, geometry: "boundary", simplify: 250 } },
+    }),
+  );
+  check(
+    shapes.features.every((f) => f.geometry !== null && f.geometry.type === "MultiPolygon"),
+    "List GeoJSON with geometry=boundary: MultiPolygons",
+  );
+
   console.log(`TypeScript client check: PASS: ${checks} checks`);
 }
 
