@@ -26,6 +26,7 @@
 mod common;
 
 mod areas;
+mod boundary_locate;
 mod caching_cors;
 mod cli;
 mod cli_init;
