@@ -27,6 +27,7 @@ mod common;
 
 mod area_at;
 mod areas;
+mod boundary_locate;
 mod caching_cors;
 mod cli;
 mod cli_init;

@@ -1,8 +1,9 @@
 //! Large generated databases for benchmarks (`init --synthetic N [--history-days D]`).
 //!
-//! Every generated area is a jittered copy of a real seed place: the same
-//! province and municipality, a point a few kilometres away, and a name and id
-//! derived from the place's ("Soweto North 12", `soweto-north-12`). Provinces
+//! Every generated area is a copy of a real seed place: the same province
+//! and municipality, a cell of a square grid near the place as its boundary
+//! and the cell's centre as its centre (`Cells`), and a name and id derived
+//! from the place's ("Soweto North 12", `soweto-north-12`). Provinces
 //! get shares of N by fixed weights, Gauteng the largest, so the densest part
 //! of the map is where the benchmark's geo searches look. Scores and history
 //! are made exactly as for the seed (`seed::scores`, `seed::history`, keyed by
@@ -11,6 +12,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::data::boundary::Boundary;
 use crate::data::error::DataError;
 use crate::data::identity::{SYNTHETIC_SOURCE, Source};
 use crate::data::load;
@@ -50,9 +52,14 @@ const SUFFIXES: [&str; 8] = [
 const SYLLABLES: &str = "babebodadidukakekolalilumamemonaninupaperarisasetatituwayazi";
 const OTHER_NAME_EVERY: usize = 3;
 
-/// How far a copy may sit from its place, in kilometres.
-const JITTER_KM: f64 = 6.0;
+/// How far the copies of the place with the most may spread, in
+/// kilometres, where places do not crowd each other: the grid's cells are
+/// sized to it (`cell_deg`).
+const SPREAD_KM: f64 = 6.0;
 const KM_PER_DEGREE: f64 = 111.2;
+/// The grid's smallest and largest cells, in degrees (about 110 m and 2.2 km).
+const CELL_DEG_MIN: f64 = 0.001;
+const CELL_DEG_MAX: f64 = 0.02;
 
 /// One generated area, before scores: its place and how it differs from it.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +71,8 @@ pub struct Generated {
     pub lat: f64,
     pub lng: f64,
     pub other_names: Vec<String>,
+    /// The grid cell: (min lng, min lat, max lng, max lat).
+    pub cell: [f64; 4],
 }
 
 /// How many areas each province gets, in `PROVINCE_WEIGHTS` order: one each
@@ -97,14 +106,126 @@ pub fn province_counts(n: usize) -> [usize; 9] {
 /// The n areas, sorted by id (the order `AreaWriter` needs). Within a province
 /// the places take turns, so every place gets about the same number of copies.
 pub fn generate(places: &[Place], n: usize) -> Result<Vec<Generated>, DataError> {
-    let out: Vec<Generated> = in_id_order(places, n)?
+    let order = in_id_order(places, n)?;
+    let cells = Cells::place(places, &order);
+    let out: Vec<Generated> = order
         .into_iter()
-        .map(|(place, k)| copy_of(&places[place as usize], place as usize, k as usize))
+        .map(|(place, k)| copy_of(&places[place as usize], place as usize, k as usize, &cells))
         .collect();
     if let Some(w) = out.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(DataError::SharedId(w[0].id.clone()));
     }
     Ok(out)
+}
+
+/// Each copy's cell of one square grid (in degrees), so that no two
+/// copies' boundaries overlap and each holds its centre. The copies of a
+/// place take the free cells nearest the place's own, ring by ring around
+/// it; the places take turns, one copy each, so that crowded neighbours
+/// share the ground between them. Each place keeps its place in its rings
+/// (`Cursor`): a cell once found taken is never looked at again by that
+/// place, so the whole walk costs about the cells taken, not their square.
+pub struct Cells {
+    /// The side of a cell, in degrees.
+    side: f64,
+    /// Each place's copies' cells as (row, col), by copy number.
+    of_place: Vec<Vec<(i32, i32)>>,
+}
+
+/// Where a place's walk through the rings of cells around its own stands:
+/// ring `ring` (0 is its own cell), step `step` of the ring's 8·ring.
+#[derive(Clone, Copy, Default)]
+struct Cursor {
+    ring: i32,
+    step: i32,
+}
+
+impl Cursor {
+    /// The cell's offset from the place's, as (rows, cols).
+    fn offset(self) -> (i32, i32) {
+        let (r, i) = (self.ring, self.step);
+        let side = 2 * r;
+        match i {
+            _ if r == 0 => (0, 0),
+            i if i < side => (-r, -r + i),
+            i if i < 2 * side => (-r + (i - side), r),
+            i if i < 3 * side => (r, r - (i - 2 * side)),
+            i => (r - (i - 3 * side), -r),
+        }
+    }
+
+    fn advance(&mut self) {
+        self.step += 1;
+        if self.step >= (8 * self.ring).max(1) {
+            self.ring += 1;
+            self.step = 0;
+        }
+    }
+}
+
+impl Cells {
+    /// The cells of every copy in `order`, which holds each place's copies
+    /// numbered from 0.
+    pub fn place(places: &[Place], order: &[(u32, u32)]) -> Cells {
+        let mut copies = vec![0usize; places.len()];
+        for &(place, _) in order {
+            copies[place as usize] += 1;
+        }
+        let side = cell_deg(copies.iter().copied().max().unwrap_or(0));
+        let mut of_place: Vec<Vec<(i32, i32)>> =
+            copies.iter().map(|&c| Vec::with_capacity(c)).collect();
+        let mut cursors = vec![Cursor::default(); places.len()];
+        let mut taken: std::collections::HashSet<(i32, i32)> =
+            std::collections::HashSet::with_capacity(order.len());
+        let home: Vec<(i32, i32)> = places
+            .iter()
+            .map(|p| ((p.lat / side).floor() as i32, (p.lng / side).floor() as i32))
+            .collect();
+        let most = copies.iter().copied().max().unwrap_or(0);
+        for k in 0..most {
+            for p in 0..places.len() {
+                if k >= copies[p] {
+                    continue;
+                }
+                let cursor = &mut cursors[p];
+                loop {
+                    let (dr, dc) = cursor.offset();
+                    let cell = (home[p].0 + dr, home[p].1 + dc);
+                    cursor.advance();
+                    if taken.insert(cell) {
+                        of_place[p].push(cell);
+                        break;
+                    }
+                }
+            }
+        }
+        Cells { side, of_place }
+    }
+
+    /// The k-th copy of place `p`'s cell as (min lng, min lat, max lng,
+    /// max lat), and its centre as (lat, lng), each to five decimals (the
+    /// side is a multiple of 0.00002°, so the centre is exact too).
+    fn of(&self, p: usize, k: usize) -> ([f64; 4], (f64, f64)) {
+        let (row, col) = self.of_place[p][k];
+        let round5 = |x: f64| (x * 1e5).round() / 1e5;
+        let at = |i: i32| round5(f64::from(i) * self.side);
+        let cell = [at(col), at(row), at(col + 1), at(row + 1)];
+        let centre = (
+            round5((f64::from(row) + 0.5) * self.side),
+            round5((f64::from(col) + 0.5) * self.side),
+        );
+        (cell, centre)
+    }
+}
+
+/// The side of a cell, in degrees, for the place with the most copies:
+/// those copies then cover about a disc of SPREAD_KM, as far as crowding
+/// neighbours leave room; a multiple of 0.00002° (see `Cells::of`).
+fn cell_deg(most_copies: usize) -> f64 {
+    let disc_km2 = std::f64::consts::PI * SPREAD_KM * SPREAD_KM;
+    let side_km = (disc_km2 / most_copies.max(1) as f64).sqrt();
+    let side = (side_km / KM_PER_DEGREE).clamp(CELL_DEG_MIN, CELL_DEG_MAX);
+    (side / 0.00002).round() * 0.00002
 }
 
 /// The n areas as (place index, copy number), sorted by the id each makes:
@@ -177,28 +298,23 @@ fn made_up_name(rng: &mut Rng) -> String {
     word[..1].to_ascii_uppercase() + &word[1..]
 }
 
-/// The k-th copy of a place: a name and id from k, a point within JITTER_KM.
-fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
+/// The k-th copy of a place: a name and id from k, its cell and centre.
+fn copy_of(p: &Place, index: usize, k: usize, cells: &Cells) -> Generated {
     let (suffix, number) = suffix_and_number(k);
     let id = format!("{}-{}-{number}", p.id, suffix.to_ascii_lowercase());
     let mut rng = Rng::from_text(&format!("{id}/place"));
-    // sqrt spreads the points evenly over the disc rather than bunching them at its centre.
-    let distance = JITTER_KM * rng.unit().sqrt();
-    let angle = rng.unit() * std::f64::consts::TAU;
-    let dlat = distance * angle.cos() / KM_PER_DEGREE;
-    let dlng = distance * angle.sin() / (KM_PER_DEGREE * p.lat.to_radians().cos());
-    // Five decimals, like the seed's coordinates.
-    let round5 = |x: f64| (x * 1e5).round() / 1e5;
     let other_names = k
         .is_multiple_of(OTHER_NAME_EVERY)
         .then(|| made_up_name(&mut rng));
+    let (cell, (lat, lng)) = cells.of(index, k);
     Generated {
         name: format!("{} {suffix} {number}", p.name),
         other_names: other_names.into_iter().collect(),
         id,
         place: index,
-        lat: round5((p.lat + dlat).clamp(-90.0, 90.0)),
-        lng: round5((p.lng + dlng).clamp(-180.0, 180.0)),
+        lat,
+        lng,
+        cell,
     }
 }
 
@@ -208,6 +324,7 @@ fn copy_of(p: &Place, index: usize, k: usize) -> Generated {
 pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Result<i64, DataError> {
     let places = seed::read_places(seed::SEED_CSV)?;
     let order = in_id_order(&places, areas)?;
+    let cells = Cells::place(&places, &order);
     let today = dates::today();
     let source = Source {
         read_with: format!("--synthetic {areas} --history-days {history_days}"),
@@ -216,7 +333,7 @@ pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Resu
     load::create_database(path, force, &source, |writer| {
         for &(place, k) in &order {
             let p = &places[place as usize];
-            let g = copy_of(p, place as usize, k as usize);
+            let g = copy_of(p, place as usize, k as usize, &cells);
             let area = Place {
                 id: g.id.clone(),
                 name: g.name.clone(),
@@ -225,7 +342,8 @@ pub fn init(path: &Path, force: bool, areas: usize, history_days: usize) -> Resu
                 other_names: g.other_names.clone(),
                 ..p.clone()
             };
-            writer.add_with_synthetic_scores(&area, history_days, today)?;
+            let boundary = Boundary::rectangle(g.cell);
+            writer.add_place(&area, history_days, today, Some(&boundary))?;
         }
         Ok(())
     })

@@ -67,7 +67,8 @@ fn copies_stay_near_their_place_and_are_named_after_it() {
     for a in generate(&places, 3000).unwrap() {
         let p = &places[a.place];
         let km = crate::search::index::geo::haversine_km(p.lat, p.lng, a.lat, a.lng);
-        assert!(km <= JITTER_KM + 0.01, "{} is {km} km away", a.id);
+        // Crowded places' copies are pushed out past their neighbours'.
+        assert!(km <= 4.0 * SPREAD_KM, "{} is {km} km away", a.id);
         assert!(a.name.starts_with(&p.name) && a.id.starts_with(&p.id));
         assert!(a.name.rsplit(' ').next().unwrap().parse::<usize>().is_ok());
     }
@@ -80,4 +81,48 @@ fn every_copy_lies_in_south_africa_as_an_import_requires() {
     for a in generate(&places, 20_000).unwrap() {
         assert_eq!(SOUTH_AFRICA.problem(a.lat, a.lng), None, "{}", a.id);
     }
+}
+
+#[test]
+fn every_copy_has_a_cell_of_its_own_that_holds_its_centre() {
+    let places = places();
+    for n in [9, 1000, 50_000] {
+        let areas = generate(&places, n).unwrap();
+        let mut cells: Vec<[i64; 4]> = areas
+            .iter()
+            .map(|a| a.cell.map(|x| (x * 1e5).round() as i64))
+            .collect();
+        for a in &areas {
+            let [x0, y0, x1, y1] = a.cell;
+            assert!(
+                x0 < a.lng && a.lng < x1 && y0 < a.lat && a.lat < y1,
+                "{}",
+                a.id
+            );
+            let b = Boundary::rectangle(a.cell);
+            assert!(b.holds(a.lat, a.lng));
+            assert_eq!(
+                crate::data::boundary::validity::first_problem(b.shape()),
+                None
+            );
+        }
+        // Cells of one grid: two that are not the same do not overlap.
+        cells.sort_unstable();
+        assert!(cells.windows(2).all(|w| w[0] != w[1]), "n = {n}");
+        let side = cells[0][2] - cells[0][0];
+        assert!(
+            cells
+                .iter()
+                .all(|c| c[2] - c[0] == side && c[3] - c[1] == side)
+        );
+        assert!(cells.iter().all(|c| c[0] % side == 0 && c[1] % side == 0));
+    }
+}
+
+#[test]
+fn a_million_copies_have_cells_of_about_150_m() {
+    assert_eq!(cell_deg(1), CELL_DEG_MAX);
+    let most = province_counts(1_000_000)[0].div_ceil(62);
+    let side_m = cell_deg(most) * KM_PER_DEGREE * 1000.0;
+    assert!((100.0..200.0).contains(&side_m), "{side_m}");
 }

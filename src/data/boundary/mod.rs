@@ -274,6 +274,17 @@ fn to_polygon(rings: &Vec<Vec<[f64; 2]>>) -> Polygon<f64> {
 }
 
 impl Boundary {
+    /// The rectangle [min lng, min lat, max lng, max lat] (min below max),
+    /// a Polygon: valid as built, so not checked again (synthetic areas'
+    /// cells, a million of them).
+    pub fn rectangle([x0, y0, x1, y1]: [f64; 4]) -> Boundary {
+        let ring = LineString::from(vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]);
+        Boundary {
+            shape: MultiPolygon::new(vec![Polygon::new(ring, vec![])]),
+            multi: false,
+        }
+    }
+
     /// The shape, in RFC 7946's orientation.
     pub fn shape(&self) -> &MultiPolygon<f64> {
         &self.shape
