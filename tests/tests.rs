@@ -51,6 +51,7 @@ mod history;
 mod history_files;
 mod http_layer;
 mod import;
+mod import_boundaries;
 mod import_check;
 mod import_coordinates;
 mod import_leftovers;

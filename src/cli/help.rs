@@ -56,8 +56,8 @@ pub const IMPORT_USAGE: &str = "usage: area-scoring import [--db PATH] [--allow-
                            [--delimiter ,|;|tab] [--decimal-comma]
                            [--region MIN_LNG,MIN_LAT,MAX_LNG,MAX_LAT] [--check] FILE
 
-Replaces the areas of the database with those in FILE (.csv or .jsonl; the format is in
-docs/import.md).
+Replaces the areas of the database with those in FILE (.csv, .jsonl, or .geojson / .geojsons
+with boundaries; the formats are in docs/import.md).
 Every row is checked first and every bad row reported; nothing changes unless all are good.
 A file that would remove more than 20% of the served areas, or move more than 20% of them
 to another province (10 areas or more either way), is refused and nothing changes, unless

@@ -118,6 +118,7 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
     let lng = d
         .lng
         .and_then(|v| keep(p, rules::coordinate("lng", v, 180.0)));
+    let centre = centre(d, lat, lng, p);
     let dimensions = keep_all(p, dimensions(&d.dimensions));
     let truth = dimensions
         .as_ref()
@@ -138,8 +139,8 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
             province,
             municipality: municipality?,
             other_names: other_names?,
-            lat: lat?,
-            lng: lng?,
+            lat: centre?.0,
+            lng: centre?.1,
             truth_score: truth?,
             updated_at,
             dimensions: dimensions?,
@@ -152,6 +153,46 @@ pub fn check(d: &Draft, now: i64) -> Result<Area, Vec<String>> {
     match area {
         Some(area) if problems.is_empty() => Ok(area),
         _ => Err(problems),
+    }
+}
+
+/// The area's centre as (lat, lng). Without a boundary it is the row's
+/// lat and lng, which the reader requires. With one, lat and lng may be
+/// left out together, and the centre is then a point inside the boundary;
+/// when given they must lie within `CENTRE_SLACK_KM` of it, which is how a
+/// swapped pair or a centre of another place is caught. `lat` and `lng` are
+/// the values that passed their range rule, `d`'s what the row gave.
+fn centre(
+    d: &Draft,
+    lat: Option<f64>,
+    lng: Option<f64>,
+    problems: &mut Vec<String>,
+) -> Option<(f64, f64)> {
+    let Some(boundary) = &d.boundary else {
+        return lat.zip(lng);
+    };
+    match (d.lat, d.lng) {
+        (None, None) => Some(boundary.centre()),
+        (Some(_), None) | (None, Some(_)) => {
+            let (given, missing) = match d.lat {
+                Some(_) => ("lat", "lng"),
+                None => ("lng", "lat"),
+            };
+            problems.push(format!(
+                "{given} is given without {missing}: give both, or neither to take a point inside the boundary"
+            ));
+            None
+        }
+        (Some(_), Some(_)) => {
+            let (lat, lng) = lat.zip(lng)?;
+            match boundary.check_centre(lat, lng) {
+                Ok(()) => Some((lat, lng)),
+                Err(e) => {
+                    problems.push(e.to_string());
+                    None
+                }
+            }
+        }
     }
 }
 

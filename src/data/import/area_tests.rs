@@ -219,3 +219,60 @@ fn weights_above_one_cannot_push_truth_past_ten() {
     d.dimensions = vec![dim("safety", 10.0, 0.505), dim("market", 10.0, 0.505)];
     assert!(problems(&d).contains("above 10"));
 }
+
+/// A square of 0.1 degree about Sea Point's centre in `draft()`.
+fn sea_point_square() -> crate::data::boundary::Boundary {
+    let wkt = "POLYGON((18.33 -33.96, 18.43 -33.96, 18.43 -33.86, 18.33 -33.86, 18.33 -33.96))";
+    crate::data::boundary::from_wkt(wkt).unwrap().unwrap()
+}
+
+#[test]
+fn beside_a_boundary_the_centre_may_be_left_out_and_is_then_inside_it() {
+    let boundary = sea_point_square();
+    let d = Draft {
+        lat: None,
+        lng: None,
+        boundary: Some(boundary.clone()),
+        ..draft()
+    };
+    let area = check(&d, NOW).unwrap();
+    assert!(
+        boundary.holds(area.lat, area.lng),
+        "{} {}",
+        area.lat,
+        area.lng
+    );
+    assert_eq!(area.boundary, Some(boundary));
+    // Given, it is kept as given.
+    let given = check(
+        &Draft {
+            boundary: Some(sea_point_square()),
+            ..draft()
+        },
+        NOW,
+    )
+    .unwrap();
+    assert_eq!((given.lat, given.lng), (-33.91, 18.38));
+}
+
+#[test]
+fn a_centre_far_from_its_boundary_or_given_by_half_is_refused() {
+    let swapped = Draft {
+        lat: Some(18.38),
+        lng: Some(-33.91),
+        boundary: Some(sea_point_square()),
+        ..draft()
+    };
+    let text = problems(&swapped);
+    assert!(text.contains("km outside the boundary"), "{text}");
+    assert!(text.contains("are lat and lng swapped?"), "{text}");
+    let half = Draft {
+        lng: None,
+        boundary: Some(sea_point_square()),
+        ..draft()
+    };
+    assert_eq!(
+        problems(&half),
+        "lat is given without lng: give both, or neither to take a point inside the boundary"
+    );
+}

@@ -22,7 +22,7 @@ pub enum ImportError {
     TooManyChanged { why: Vec<String>, db: String },
     #[error("cannot compare with {db}: {source}")]
     Compare { db: String, source: rusqlite::Error },
-    #[error("cannot tell the format of {}: name it .csv (CSV) or .jsonl / .ndjson (JSON Lines); see docs/import.md", .0.display())]
+    #[error("cannot tell the format of {}: name it .csv (CSV), .jsonl / .ndjson (JSON Lines), .geojson (GeoJSON FeatureCollection) or .geojsons (GeoJSONSeq); see docs/import.md", .0.display())]
     UnknownFormat(PathBuf),
     #[error(transparent)]
     File(#[from] FileError),

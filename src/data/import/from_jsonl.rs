@@ -1,6 +1,7 @@
 //! The JSON Lines format: one JSON object per line, one area per object, with
 //! `dimensions` an object keyed by dimension name and `history` an array of
-//! `{date, truth_score}`. Blank lines are skipped. This module turns objects
+//! `{date, truth_score}`, and `boundary` a GeoJSON geometry object
+//! (data/boundary/). Blank lines are skipped. This module turns objects
 //! into `Draft`s and reports what cannot be read: bad JSON, unknown or
 //! missing fields, fields given twice, values of the wrong JSON type, and
 //! reads the lines themselves holding at most one row's cap of them.
@@ -13,8 +14,9 @@ use super::area::{Draft, DraftDimension, Row, Span};
 use super::history::DraftPoint;
 use super::json_value::{self, Unreadable, VALUES_MAX};
 use super::{ImportError, LIST_ITEMS_MAX, ROW_BYTES_MAX, too_long, too_many_items};
+use crate::data::boundary;
 
-const FIELDS: [&str; 11] = [
+const FIELDS: [&str; 12] = [
     "id",
     "name",
     "province",
@@ -26,6 +28,7 @@ const FIELDS: [&str; 11] = [
     "truth_score",
     "dimensions",
     "history",
+    "boundary",
 ];
 const DIMENSION_FIELDS: [&str; 3] = ["score", "weight", "sources"];
 const POINT_FIELDS: [&str; 2] = ["date", "truth_score"];
@@ -42,8 +45,15 @@ const NAMED_MAX: usize = 20;
 /// than `ROW_BYTES_MAX` is read to its end without being held, and is its
 /// row's problem. An error reading the file itself (not its content) stops
 /// the reading.
-pub fn each_row(
+pub fn each_row(input: impl BufRead, visit: impl FnMut(Row, Span)) -> Result<(), ImportError> {
+    each_line(input, read_line, visit)
+}
+
+/// As `each_row`, each line made a row by `row_of` (with its number): the
+/// lines of JSON Lines, or of GeoJSONSeq, one feature a line.
+pub fn each_line(
     mut input: impl BufRead,
+    mut row_of: impl FnMut(u64, &[u8]) -> Row,
     mut visit: impl FnMut(Row, Span),
 ) -> Result<(), ImportError> {
     let mut buf = Vec::new();
@@ -66,7 +76,7 @@ pub fn each_row(
                         start: offset + skip as u64,
                         len: bytes.len() as u64,
                     };
-                    visit(read_line(number, bytes), span);
+                    visit(row_of(number, bytes), span);
                 }
                 offset += buf.len() as u64;
             }
@@ -148,15 +158,7 @@ fn read_line(line: u64, bytes: &[u8]) -> Row {
             format!("this row holds more than {VALUES_MAX} JSON values, the most a row may hold"),
         ),
         Ok((Value::Object(object), repeated)) => {
-            let mut problems: Vec<String> = repeated
-                .iter()
-                .take(NAMED_MAX)
-                .map(|field| format!("field '{field}' is given twice; give each field once"))
-                .collect();
-            if repeated.len() > NAMED_MAX {
-                let more = repeated.len() - NAMED_MAX;
-                problems.push(format!("and {more} more fields given twice"));
-            }
+            let mut problems = given_twice(&repeated);
             let draft = area(&object, &mut problems);
             Row {
                 line,
@@ -168,20 +170,44 @@ fn read_line(line: u64, bytes: &[u8]) -> Row {
     }
 }
 
+/// The problems of the fields an object gives twice (json_value's paths),
+/// the first `NAMED_MAX` named, then counted.
+pub(super) fn given_twice(repeated: &[String]) -> Vec<String> {
+    let mut problems: Vec<String> = repeated
+        .iter()
+        .take(NAMED_MAX)
+        .map(|field| format!("field '{field}' is given twice; give each field once"))
+        .collect();
+    if repeated.len() > NAMED_MAX {
+        let more = repeated.len() - NAMED_MAX;
+        problems.push(format!("and {more} more fields given twice"));
+    }
+    problems
+}
+
 fn area(o: &Object, problems: &mut Vec<String>) -> Draft {
     unknown_fields(o, &FIELDS, "", problems);
+    // A boundary that cannot be read is a problem; lat and lng are then
+    // not asked for as well, since the row meant to give a boundary.
+    let boundary = present(o, "boundary").map(boundary::from_geojson);
+    let centre_required = matches!(boundary, None | Some(Ok(None)));
     let mut d = Draft {
         id: text(o, "id", "id", true, problems),
         name: text(o, "name", "name", true, problems),
         province: text(o, "province", "province", true, problems),
         municipality: text(o, "municipality", "municipality", true, problems),
-        lat: number(o, "lat", "lat", true, problems),
-        lng: number(o, "lng", "lng", true, problems),
+        lat: number(o, "lat", "lat", centre_required, problems),
+        lng: number(o, "lng", "lng", centre_required, problems),
         updated_at: text(o, "updated_at", "updated_at", false, problems),
         truth_score: number(o, "truth_score", "truth_score", false, problems),
         ..Draft::default()
     };
     d.other_names = strings(o, "other_names", "other_names", problems);
+    match boundary {
+        Some(Ok(b)) => d.boundary = b,
+        Some(Err(e)) => problems.push(e.to_string()),
+        None => {}
+    }
     match present(o, "dimensions") {
         None => problems.push("dimensions is missing".into()),
         Some(Value::Object(dims)) if dims.len() > LIST_ITEMS_MAX => {

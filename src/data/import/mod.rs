@@ -1,5 +1,6 @@
 //! `area-scoring import --db PATH FILE`: replaces every area of the database
-//! with the operator's own, read from CSV or JSON Lines (docs/import.md).
+//! with the operator's own, read from CSV, JSON Lines or GeoJSON
+//! (docs/import.md).
 //!
 //! Everything is checked before anything is written, and every problem of
 //! every row is reported with its line number; only a file without problems
@@ -28,6 +29,7 @@ mod area;
 mod check;
 mod csv;
 mod error;
+mod from_geojson;
 mod from_jsonl;
 pub mod guard;
 mod history;
@@ -72,6 +74,13 @@ fn too_long(bytes: u64) -> String {
         "this row is {bytes} bytes, more than the {ROW_BYTES_MAX} bytes (16 MiB) a row may hold"
     )
 }
+
+/// The most positions the boundaries of one file may hold, all areas
+/// counted (data/boundary/ caps one area at `VERTICES_PER_AREA_MAX`). Each
+/// is stored as two 8-byte numbers, so the cap bounds a dataset's
+/// boundaries at about 800 MB before their simplified copies: a million
+/// areas of 50 positions each, or 500 areas at the cap of one.
+pub const VERTICES_PER_FILE_MAX: usize = 50_000_000;
 
 /// The most items a list may hold (history points, other names, a
 /// dimension's sources, the dimensions of a JSON Lines row): far more than the rules let through (3,661 history
@@ -206,7 +215,8 @@ fn summary(db: &Path, file: &Path, built: &load::Built, existed: bool, staged: &
     }
 }
 
-/// The format of the file's extension: .csv, .jsonl or .ndjson (any case).
+/// The format of the file's extension: .csv, .jsonl or .ndjson, .geojson or
+/// .geojsons (any case).
 fn format_of(file: &Path) -> Result<Format, ImportError> {
     let extension = file
         .extension()
@@ -215,6 +225,8 @@ fn format_of(file: &Path) -> Result<Format, ImportError> {
     match extension.as_deref() {
         Some("csv") => Ok(Format::Csv),
         Some("jsonl" | "ndjson") => Ok(Format::Jsonl),
+        Some("geojson") => Ok(Format::Geojson),
+        Some("geojsons") => Ok(Format::GeojsonSeq),
         _ => Err(ImportError::UnknownFormat(file.to_path_buf())),
     }
 }

@@ -1,4 +1,4 @@
-//! The problems an import found, and the report printed when there are any:
+//! The problems an import found, each at its line (or feature), and the report printed when there are any:
 //! a count, then the first `SHOWN_PROBLEMS` in line order. Only those are
 //! kept, with the count and the lines that have problems, so that a file
 //! bad on every one of a million rows is reported in little memory.
@@ -23,8 +23,11 @@ pub struct Problem {
     pub message: String,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Problems {
+    /// What a problem's place is counted in: "line", or "feature" in a
+    /// GeoJSON FeatureCollection, whose features are not lines.
+    unit: &'static str,
     total: usize,
     /// The lines with problems, ascending.
     lines: Vec<u64>,
@@ -35,7 +38,24 @@ pub struct Problems {
     shown: Vec<(u64, Rank, Problem)>,
 }
 
+impl Default for Problems {
+    fn default() -> Problems {
+        Problems::counted_in("line")
+    }
+}
+
 impl Problems {
+    /// No problems yet, their places counted in `unit` ("line", "feature").
+    pub fn counted_in(unit: &'static str) -> Problems {
+        Problems {
+            unit,
+            total: 0,
+            lines: Vec::new(),
+            more_lines: 0,
+            shown: Vec::new(),
+        }
+    }
+
     pub fn add(&mut self, line: u64, id: &Option<String>, rank: Rank, messages: Vec<String>) {
         if messages.is_empty() {
             return;
@@ -89,7 +109,7 @@ impl Problems {
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         let on_lines = match self.lines.len() + self.more_lines {
             0 => String::new(),
-            n => format!(" on {}", plural(n, "line")),
+            n => format!(" on {}", plural(n, self.unit)),
         };
         let mut out = format!(
             "{} has {}{on_lines}; nothing was imported and the database is unchanged",
@@ -100,8 +120,8 @@ impl Problems {
         for p in &shown {
             let at = match (p.line, &p.id) {
                 (0, _) => String::new(),
-                (line, Some(id)) => format!("line {line} ({id}): "),
-                (line, None) => format!("line {line}: "),
+                (line, Some(id)) => format!("{} {line} ({id}): ", self.unit),
+                (line, None) => format!("{} {line}: ", self.unit),
             };
             out.push_str(&format!("\n  {at}{}", p.message));
         }

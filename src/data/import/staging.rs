@@ -10,14 +10,15 @@ use std::io::BufRead;
 
 use rusqlite::{Connection, params};
 
-use super::ImportError;
 use super::area::{self, Row, Span};
 use super::csv::{self as from_csv, CsvOptions};
+use super::from_geojson::{self, IgnoredProperties};
 use super::from_jsonl;
 use super::problems::{DUPLICATE, Problems, READING, RULES};
 use super::province_extents;
 use super::region::Region;
 use super::warnings::Warnings;
+use super::{ImportError, VERTICES_PER_FILE_MAX};
 
 /// The temporary database's page cache, in KiB (SQLite's negative cache_size).
 const STAGING_CACHE_KIB: i64 = 16 * 1024;
@@ -27,12 +28,29 @@ const STAGING_CACHE_KIB: i64 = 16 * 1024;
 pub enum Format {
     Csv,
     Jsonl,
+    /// A GeoJSON FeatureCollection (`.geojson`).
+    Geojson,
+    /// GeoJSONSeq (`.geojsons`): one feature a line.
+    GeojsonSeq,
+}
+
+impl Format {
+    /// What a problem's place is counted in: a FeatureCollection's
+    /// features are not lines (ogr2ogr writes one a line, QGIS does not).
+    fn unit(self) -> &'static str {
+        match self {
+            Format::Geojson => "feature",
+            _ => "line",
+        }
+    }
 }
 
 /// What reading a row again needs beyond its bytes: a CSV's header.
 pub enum Layout {
     Csv(from_csv::Header),
     Jsonl,
+    /// Either GeoJSON form: a row's bytes are one feature.
+    Geojson,
 }
 
 impl Layout {
@@ -40,7 +58,7 @@ impl Layout {
     pub fn notes(&self) -> Vec<String> {
         match self {
             Layout::Csv(header) => header.notes(),
-            Layout::Jsonl => vec![],
+            Layout::Jsonl | Layout::Geojson => vec![],
         }
     }
 
@@ -49,6 +67,7 @@ impl Layout {
         match self {
             Layout::Csv(header) => Rereader::Csv(from_csv::Rereader::new(header)),
             Layout::Jsonl => Rereader::Jsonl,
+            Layout::Geojson => Rereader::Geojson,
         }
     }
 }
@@ -56,6 +75,7 @@ impl Layout {
 pub enum Rereader<'a> {
     Csv(from_csv::Rereader<'a>),
     Jsonl,
+    Geojson,
 }
 
 impl Rereader<'_> {
@@ -64,6 +84,7 @@ impl Rereader<'_> {
         match self {
             Rereader::Csv(reader) => reader.row_at(bytes),
             Rereader::Jsonl => from_jsonl::row_at(bytes),
+            Rereader::Geojson => from_geojson::row_at(bytes),
         }
     }
 }
@@ -113,14 +134,16 @@ pub fn check(
     csv: &CsvOptions,
     region: &Region,
 ) -> Result<Result<Staged, Problems>, ImportError> {
-    if format == Format::Jsonl && *csv != CsvOptions::default() {
+    if format != Format::Csv && *csv != CsvOptions::default() {
         return Err(ImportError::CsvOptionsForJsonl);
     }
     let sql = ImportError::Stage;
     let conn = temporary_database().map_err(sql)?;
-    let mut problems = Problems::default();
-    let mut warnings = Warnings::default();
+    let mut problems = Problems::counted_in(format.unit());
+    let mut warnings = Warnings::counted_in(format.unit());
+    let mut ignored = IgnoredProperties::default();
     let (mut areas, mut rounded) = (0usize, 0usize);
+    let mut vertices = FileVertices::default();
     conn.execute_batch("BEGIN").map_err(sql)?;
     let layout = {
         let mut stage = conn
@@ -157,7 +180,9 @@ pub fn check(
                     if let Some(w) = far {
                         warnings.add(row.line, &a.id, w);
                     }
-                    problems.add(row.line, &id, RULES, outside.into_iter().collect());
+                    let many = a.boundary.as_ref().and_then(|b| vertices.add(b.vertices()));
+                    let more = outside.into_iter().chain(many).collect();
+                    problems.add(row.line, &id, RULES, more);
                 }
                 Err(more) => {
                     let more = more.into_iter().chain(outside).collect();
@@ -170,6 +195,10 @@ pub fn check(
             Format::Jsonl => {
                 from_jsonl::each_row(input, &mut visit).map(|()| Some(Layout::Jsonl))?
             }
+            Format::Geojson => from_geojson::each_feature(input, &mut ignored, &mut visit)
+                .map(|()| Some(Layout::Geojson))?,
+            Format::GeojsonSeq => from_geojson::each_line(input, &mut ignored, &mut visit)
+                .map(|()| Some(Layout::Geojson))?,
         };
         if let Some(e) = failed {
             return Err(e);
@@ -178,7 +207,10 @@ pub fn check(
     };
     conn.execute_batch("COMMIT; CREATE INDEX staged_by_id ON staged (id, line, start, len);")
         .map_err(sql)?;
-    add_repeated_ids(&conn, &mut problems).map_err(sql)?;
+    add_repeated_ids(&conn, &mut problems, format.unit()).map_err(sql)?;
+    if let Some(w) = ignored.warning() {
+        warnings.add_for_file(w);
+    }
     match layout {
         Some(layout) if problems.is_empty() && areas > 0 => Ok(Ok(Staged {
             conn,
@@ -196,16 +228,46 @@ pub fn check(
     }
 }
 
+/// The positions of every boundary of a file so far, against
+/// `VERTICES_PER_FILE_MAX`; the row that passes it is refused, once.
+#[derive(Default)]
+struct FileVertices {
+    total: usize,
+    refused: bool,
+}
+
+impl FileVertices {
+    /// Counts a row's boundary: the problem of the row that passes the cap.
+    fn add(&mut self, vertices: usize) -> Option<String> {
+        self.total += vertices;
+        if self.total <= VERTICES_PER_FILE_MAX || self.refused {
+            return None;
+        }
+        self.refused = true;
+        Some(too_many_vertices(self.total))
+    }
+}
+
+fn too_many_vertices(total: usize) -> String {
+    format!(
+        "with this row the file's boundaries hold {total} positions, more than the \
+         {VERTICES_PER_FILE_MAX} a file may hold (VERTICES_PER_FILE_MAX); split the \
+         boundaries' detail or the file"
+    )
+}
+
 /// Where a row's point lies: the problem of a point outside `region`
 /// (whenever both coordinates read and are in range, so that a row refused
 /// for other reasons hears of it too), else, for an area that passed, the
-/// warning of one far from its province.
+/// warning of one far from its province. A row without lat and lng is
+/// judged by its centre inside the boundary, once it passed.
 fn where_it_lies(
     region: &Region,
     draft: &area::Draft,
     checked: &Result<area::Area, Vec<String>>,
 ) -> (Option<String>, Option<String>) {
-    let point = draft.lat.zip(draft.lng);
+    let centre = checked.as_ref().ok().map(|a| (a.lat, a.lng));
+    let point = draft.lat.zip(draft.lng).or(centre);
     let in_range = point.filter(|(lat, lng)| lat.abs() <= 90.0 && lng.abs() <= 180.0);
     if let Some(outside) = in_range.and_then(|(lat, lng)| region.problem(lat, lng)) {
         return (Some(outside), None);
@@ -231,7 +293,11 @@ fn temporary_database() -> rusqlite::Result<Connection> {
 }
 
 /// Every row whose id an earlier line already used, naming that line.
-fn add_repeated_ids(conn: &Connection, problems: &mut Problems) -> rusqlite::Result<()> {
+fn add_repeated_ids(
+    conn: &Connection,
+    problems: &mut Problems,
+    unit: &str,
+) -> rusqlite::Result<()> {
     let mut stmt = conn.prepare(
         "SELECT s.line, s.id, f.first FROM staged s
          JOIN (SELECT id, min(line) AS first FROM staged GROUP BY id HAVING count(*) > 1) f
@@ -242,7 +308,7 @@ fn add_repeated_ids(conn: &Connection, problems: &mut Problems) -> rusqlite::Res
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let (line, id, first): (i64, String, i64) = (r.get(0)?, r.get(1)?, r.get(2)?);
-        let message = format!("id '{id}' is already used on line {first}");
+        let message = format!("id '{id}' is already used on {unit} {first}");
         problems.add(line as u64, &Some(id), DUPLICATE, vec![message]);
     }
     Ok(())

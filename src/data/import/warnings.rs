@@ -5,20 +5,45 @@
 /// At most this many warnings are printed; the rest are counted.
 pub const SHOWN_WARNINGS: usize = 20;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Warnings {
+    /// What a warning's place is counted in: "line", or "feature".
+    unit: &'static str,
     total: usize,
     /// The first `SHOWN_WARNINGS`, as printed: "line 3 (id): message".
     shown: Vec<String>,
 }
 
+impl Default for Warnings {
+    fn default() -> Warnings {
+        Warnings::counted_in("line")
+    }
+}
+
 impl Warnings {
+    /// No warnings yet, their places counted in `unit` ("line", "feature").
+    pub fn counted_in(unit: &'static str) -> Warnings {
+        Warnings {
+            unit,
+            total: 0,
+            shown: Vec::new(),
+        }
+    }
+
     /// Adds a warning; rows come in line order, so the first kept are the first lines.
     pub fn add(&mut self, line: u64, id: &str, message: String) {
         self.total += 1;
         if self.shown.len() < SHOWN_WARNINGS {
-            self.shown.push(format!("line {line} ({id}): {message}"));
+            self.shown
+                .push(format!("{} {line} ({id}): {message}", self.unit));
         }
+    }
+
+    /// Adds a warning about the whole file, shown before those of rows.
+    pub fn add_for_file(&mut self, message: String) {
+        self.total += 1;
+        self.shown.insert(0, message);
+        self.shown.truncate(SHOWN_WARNINGS);
     }
 
     /// The warnings as printed after the summary: one line each, indented,

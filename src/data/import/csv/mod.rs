@@ -14,8 +14,10 @@ use csv::{ByteRecord, Position, ReaderBuilder, StringRecord, Trim};
 
 use super::area::{Draft, DraftDimension, Row, Span};
 use super::{ImportError, ROW_BYTES_MAX, too_long};
+use crate::data::boundary;
 use crate::domain::DIMENSIONS;
-use cells::{Decimals, history, iso_date, list, other_names};
+pub(super) use cells::Decimals;
+use cells::{history, iso_date, list, other_names};
 use records::{FIELDS_MAX, Next, Read, Records};
 
 mod cells;
@@ -24,6 +26,12 @@ mod records;
 
 const REQUIRED: [&str; 6] = ["id", "name", "province", "municipality", "lat", "lng"];
 const OPTIONAL: [&str; 4] = ["updated_at", "truth_score", "history", "other_names"];
+/// The names of the boundary's column: its own, and the one ogr2ogr gives
+/// it (`ogr2ogr -f CSV -lco GEOMETRY=AS_WKT`). A header has one at most.
+const BOUNDARY_COLUMNS: [&str; 2] = ["boundary", "WKT"];
+/// The columns a file with a boundary column may leave out: the centre is
+/// then a point inside each row's boundary.
+const CENTRE: [&str; 2] = ["lat", "lng"];
 
 /// How a CSV file is read, beyond what it says itself: the import's flags
 /// (docs/import.md, "CSV").
@@ -446,15 +454,7 @@ fn unnamed_columns(names: &[&str]) -> Vec<String> {
 /// dimensions given with only some of their three columns.
 fn check_header(names: &[&str]) -> Vec<String> {
     let mut problems = Vec::new();
-    let dimension_columns =
-        |d: &str| [d.to_string(), format!("{d}_weight"), format!("{d}_sources")];
-    let known = |c: &str| {
-        REQUIRED.contains(&c)
-            || OPTIONAL.contains(&c)
-            || DIMENSIONS
-                .iter()
-                .any(|d| dimension_columns(d).iter().any(|k| k == c))
-    };
+    let known = |c: &str| is_column(c) || BOUNDARY_COLUMNS.contains(&c);
     for (i, c) in names.iter().enumerate() {
         if c.is_empty() {
             continue; // unnamed_columns
@@ -467,7 +467,21 @@ fn check_header(names: &[&str]) -> Vec<String> {
             problems.push(format!("column '{c}' appears twice"));
         }
     }
-    for c in REQUIRED.iter().filter(|c| !names.contains(c)) {
+    let boundaries: Vec<&str> = BOUNDARY_COLUMNS
+        .into_iter()
+        .filter(|c| names.contains(c))
+        .collect();
+    if let [one, other] = boundaries[..] {
+        problems.push(format!(
+            "the header has both '{one}' and '{other}', two names of the boundary's column; keep one"
+        ));
+    }
+    let needed = |c: &&&str| boundaries.is_empty() || !CENTRE.contains(c);
+    for c in REQUIRED
+        .iter()
+        .filter(needed)
+        .filter(|c| !names.contains(c))
+    {
         problems.push(format!("the header lacks the column '{c}'"));
     }
     let mut any_dimension = false;
@@ -487,10 +501,52 @@ fn check_header(names: &[&str]) -> Vec<String> {
     problems
 }
 
-/// One data row as a `Draft`, and what in it cannot be read.
+/// A dimension's three columns: its score, weight and sources.
+fn dimension_columns(d: &str) -> [String; 3] {
+    [d.to_string(), format!("{d}_weight"), format!("{d}_sources")]
+}
+
+/// Whether `name` is one of an area's columns, not counting the boundary's:
+/// what a CSV header and a GeoJSON feature's properties name.
+pub(super) fn is_column(name: &str) -> bool {
+    REQUIRED.contains(&name)
+        || OPTIONAL.contains(&name)
+        || DIMENSIONS
+            .iter()
+            .any(|d| dimension_columns(d).iter().any(|k| k == name))
+}
+
+/// One data row as a `Draft`, and what in it cannot be read: its boundary
+/// cell (`boundary`, or ogr2ogr's `WKT`), then the columns `draft_of` reads.
 fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
-    let mut problems = Vec::new();
     let cell = |name: &str| header.index(name).map(|i| &r[i]).filter(|v| !v.is_empty());
+    let (boundary, mut problems) = match BOUNDARY_COLUMNS.iter().find_map(|c| cell(c)) {
+        None => (Ok(None), Vec::new()),
+        Some(text) => (boundary::read_cell(text), Vec::new()),
+    };
+    // A boundary that cannot be read is the row's problem; lat and lng are
+    // then not asked for as well, since the row meant to give a boundary.
+    let given = !matches!(boundary, Ok(None));
+    let (mut d, more) = draft_of(&cell, &header.decimals, line_of(r), given);
+    problems.extend(more);
+    match boundary {
+        Ok(b) => d.boundary = b,
+        Err(e) => problems.push(e.to_string()),
+    }
+    (d, problems)
+}
+
+/// The columns of one area, by name (`cell` gives a non-empty cell), as a
+/// `Draft` and what in them cannot be read: a CSV row's cells, or a GeoJSON
+/// feature's properties, which are the same columns. `line` names numbers in
+/// the file-wide decimal check; `has_boundary` makes lat and lng optional.
+pub(super) fn draft_of<'c>(
+    cell: &dyn Fn(&str) -> Option<&'c str>,
+    decimals: &Decimals,
+    line: u64,
+    has_boundary: bool,
+) -> (Draft, Vec<String>) {
+    let mut problems = Vec::new();
     let required_text = |name: &str, problems: &mut Vec<String>| {
         let value = cell(name).map(String::from);
         if value.is_none() {
@@ -509,9 +565,12 @@ fn row(header: &Header, r: &StringRecord) -> (Draft, Vec<String>) {
     let list_cell =
         |name: &str, problems: &mut Vec<String>| cell(name).and_then(|v| list(name, v, problems));
     d.other_names = list_cell("other_names", &mut problems).map_or_else(Vec::new, other_names);
-    let (decimals, line) = (&header.decimals, line_of(r));
-    d.lat = decimals.required((line, "lat"), cell("lat"), &mut problems);
-    d.lng = decimals.required((line, "lng"), cell("lng"), &mut problems);
+    let coordinate = |name: &str, problems: &mut Vec<String>| match has_boundary {
+        true => cell(name).and_then(|v| decimals.number((line, name), v, problems)),
+        false => decimals.required((line, name), cell(name), problems),
+    };
+    d.lat = coordinate("lat", &mut problems);
+    d.lng = coordinate("lng", &mut problems);
     d.truth_score =
         cell("truth_score").and_then(|v| decimals.number((line, "truth_score"), v, &mut problems));
     for name in DIMENSIONS {

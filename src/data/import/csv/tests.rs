@@ -200,3 +200,45 @@ fn semicolons_and_decimal_commas_are_read_when_the_file_uses_them_throughout() {
         rows[0].problems
     );
 }
+
+#[test]
+fn a_boundary_column_holds_wkt_or_geojson_per_cell_and_makes_the_centre_optional() {
+    let text = "id,name,province,municipality,safety,safety_weight,safety_sources,boundary\n\
+        a,A,gauteng,M,6,1,saps,\"POLYGON((28 -26.3, 28.1 -26.3, 28.1 -26.2, 28 -26.2, 28 -26.3))\"\n\
+        b,B,gauteng,M,6,1,saps,\"{\"\"type\"\": \"\"Polygon\"\", \"\"coordinates\"\": [[[28, -26.3], [28.1, -26.3], [28.1, -26.2], [28, -26.2], [28, -26.3]]]}\"\n\
+        c,C,gauteng,M,6,1,saps,\n\
+        d,D,gauteng,M,6,1,saps,POINT(28 -26)\n";
+    let rows = read(text.as_bytes());
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for row in &rows[..2] {
+        assert!(row.problems.is_empty(), "{:?}", row.problems);
+        assert!(row.draft.as_ref().unwrap().boundary.is_some());
+    }
+    // Without a boundary, lat and lng are required as ever.
+    assert_eq!(rows[2].problems, ["lat is missing", "lng is missing"]);
+    // A boundary that is refused is the row's problem alone.
+    assert_eq!(rows[3].line, 5);
+    assert_eq!(
+        rows[3].problems,
+        ["boundary is a Point; it must be a Polygon or a MultiPolygon"]
+    );
+}
+
+#[test]
+fn ogr2ogrs_wkt_column_is_the_boundary_and_both_names_are_refused() {
+    let text = "WKT,id,name,province,municipality,safety,safety_weight,safety_sources\n\
+        \"POLYGON((28 -26.3, 28.1 -26.3, 28.1 -26.2, 28 -26.2, 28 -26.3))\",a,A,gauteng,M,6,1,saps\n";
+    let row = one(text);
+    assert!(row.problems.is_empty(), "{:?}", row.problems);
+    assert!(row.draft.unwrap().boundary.is_some());
+
+    let rows = read(
+        b"id,name,province,municipality,lat,lng,safety,safety_weight,safety_sources,boundary,WKT\n",
+    );
+    let text = rows[0].problems.join("\n");
+    assert!(text.contains("both 'boundary' and 'WKT'"), "{text}");
+    // Without a boundary column, lat and lng are required columns.
+    let rows = read(b"id,name,province,municipality,safety,safety_weight,safety_sources\n");
+    let text = rows[0].problems.join("\n");
+    assert!(text.contains("lacks the column 'lat'"), "{text}");
+}
