@@ -183,3 +183,21 @@ fn a_dataset_without_usable_stored_words_is_warned_of_at_start_and_on_every_relo
 fn get_area_status(server: &Served, key: &str) -> u16 {
     server.get("/v1/areas/aberdeen", key).status
 }
+
+#[test]
+fn a_dataset_holding_an_area_with_a_reserved_id_is_warned_of_at_start() {
+    let db = fresh_db("reserved-id");
+    // A file written before /v1/areas/at was a route could hold an area "at".
+    sql(&db, "UPDATE areas SET id = 'at' WHERE id = 'soweto'");
+    let server = Served::spawn(&db, &[]);
+    started(&server);
+    let warned = within(Duration::from_secs(5), || {
+        let log = server.log.lock().unwrap();
+        log.iter()
+            .find(|l| l.contains("WARN") && l.contains("with the ids at"))
+            .cloned()
+    })
+    .expect("the reserved id is warned of");
+    assert!(warned.contains("Get Area cannot reach them"), "{warned}");
+    assert!(warned.contains(&db.display().to_string()), "{warned}");
+}

@@ -57,9 +57,10 @@ pub struct Dataset {
     pub history: HistoryStore,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
     pub vocabulary: Vocabulary,
-    /// Why search reads its words slowly from this file, if it does: logged
-    /// on a reload at once, and at start once the address is.
-    pub words_warning: Option<String>,
+    /// What is amiss in this file but does not stop it serving (search
+    /// reading its words slowly, an area with a reserved id): logged on a
+    /// reload at once, and at start once the address is.
+    pub warnings: Vec<String>,
     /// What the file says it was made from (identity.rs), read once here.
     pub identity: Identity,
     /// How many areas have a boundary (0 for a file of a layout before them).
@@ -150,6 +151,10 @@ impl Dataset {
         });
         let (index, vocabulary) = (index?, vocabulary?);
         let (stored, words_warning) = word_store::stored_sets(&conn, &index, path);
+        let warnings = words_warning
+            .into_iter()
+            .chain(reserved_ids_warning(&conn, path)?)
+            .collect();
         // Counted from the index, which holds every area: a count(*) would
         // scan another index (192 ms from a cold disk cache at 100,000 areas).
         let area_count = index.area_count() as i64;
@@ -180,7 +185,7 @@ impl Dataset {
             list_rows: ListRows::of_schema(schema),
             history,
             vocabulary,
-            words_warning,
+            warnings,
             identity,
             boundary_count,
             unbounded,
@@ -188,6 +193,29 @@ impl Dataset {
             file,
         })
     }
+}
+
+/// Areas whose id is a route's segment (`domain::RESERVED_AREA_IDS`), which
+/// a file written before the route was may hold: Get Area cannot reach them.
+fn reserved_ids_warning(
+    conn: &rusqlite::Connection,
+    path: &Path,
+) -> Result<Option<String>, DataError> {
+    let mut stmt = conn.prepare("SELECT id FROM areas WHERE id = ?1")?;
+    let mut held = Vec::new();
+    for id in crate::domain::RESERVED_AREA_IDS {
+        if stmt.exists([id])? {
+            held.push(id);
+        }
+    }
+    Ok((!held.is_empty()).then(|| {
+        format!(
+            "{} holds areas with the ids {}, which name routes under /v1/areas: Get Area \
+             cannot reach them; give them other ids and import the file again",
+            path.display(),
+            held.join(", ")
+        )
+    }))
 }
 
 /// The vocabulary, read on a connection of its own.
@@ -258,7 +286,7 @@ impl Store {
                     dataset.area_count,
                     dataset.identity.describe()
                 );
-                if let Some(warning) = &dataset.words_warning {
+                for warning in &dataset.warnings {
                     log::warn!("{warning}");
                 }
                 self.swap(Some(Arc::new(dataset)));

@@ -77,10 +77,10 @@ pub fn start(config: &ServeConfig) -> Result<Running, ServeError> {
     for notice in said_of_keys {
         log::warn!("{notice}");
     }
-    if let Ok(dataset) = store.current()
-        && let Some(warning) = &dataset.words_warning
-    {
-        log::warn!("{warning}");
+    if let Ok(dataset) = store.current() {
+        for warning in &dataset.warnings {
+            log::warn!("{warning}");
+        }
     }
     if let Some(moved) = moved {
         log::info!("{}", moved.said);
