@@ -10,6 +10,7 @@ different ids, queries or points, so that what wrk measures is the server
 answering, not one answer it happens to have cached.
 """
 
+import json
 import random
 import re
 import sqlite3
@@ -141,10 +142,57 @@ def main(db_path, outdir):
         f"/v1/areas/search?q={quote_plus(more.choice(prefixes))}&province={more.choice(slugs)}" for _ in range(COUNT)
     ]
     forgiving_cases(db, rows, cases)
+    boundary_cases(db, rows, cases)
     for name, targets in cases.items():
         with open(f"{outdir}/{name}.txt", "w", encoding="utf-8") as f:
             f.write("\n".join(targets) + "\n")
     print(" ".join(cases))
+
+
+def boundary_cases(db, rows, cases):
+    """The area at a point (docs/api.md, "The area at a point") and GeoJSON
+    with boundaries: a point inside a boundary (an area's centre, which
+    init's cells hold), one just outside every boundary (150 m beyond a
+    cell's easternmost vertex, where no cell's box reaches), and, for a copy
+    of the dataset without boundaries (bench/run.sh), the nearest centre. A
+    generator of their own, so the lists above stay as they were."""
+    rng = random.Random(20261202)
+    total = len(rows)
+    centres = db.execute("SELECT lat, lng FROM areas WHERE area_no IN (%s)" % ",".join(
+        str(1 + rng.randrange(total)) for _ in range(COUNT))).fetchall()
+    cases["area_at_inside"] = [f"/v1/areas/at?lat={lat}&lng={lng}" for lat, lng in centres]
+    cases["area_at_nearest"] = [
+        "/v1/areas/at?lat={}&lng={}".format(*near(rng, (lat, lng), 2)) for lat, lng in centres
+    ]
+    near_points = []
+    for _ in range(COUNT * 5):
+        if len(near_points) >= COUNT:
+            break
+        found = db.execute(
+            "SELECT geometry FROM area_boundaries WHERE area_no = ?", (1 + rng.randrange(total),)
+        ).fetchone()
+        if not found:
+            continue
+        shape = json.loads(found[0])
+        polygons = shape["coordinates"] if shape["type"] == "MultiPolygon" else [shape["coordinates"]]
+        lng, lat = max((p for polygon in polygons for p in polygon[0]), key=lambda p: p[0])
+        lng += 0.0015  # about 150 m at South Africa's latitudes
+        held = db.execute(
+            "SELECT 1 FROM area_boundary_boxes WHERE min_lng <= ?1 AND max_lng >= ?1 AND min_lat <= ?2 AND max_lat >= ?2",
+            (lng, lat),
+        ).fetchone()
+        if not held:
+            near_points.append(f"/v1/areas/at?lat={lat:.6f}&lng={lng:.6f}")
+    cases["area_at_near"] = near_points or cases["area_at_inside"]
+    cases["list_geojson_boundary"] = [
+        f"/v1/areas.geojson?geometry=boundary&limit=100&offset={100 * rng.randrange(max(total // 100, 1))}"
+        for _ in range(COUNT)
+    ]
+    # What the explorer asks for a view: a padded box, boundaries simplified for its zoom.
+    cases["search_bbox_boundary"] = [
+        f"/v1/areas/search.geojson?bbox={box_near(rng, JOBURG)}&geometry=boundary&simplify=250&limit=50"
+        for _ in range(COUNT)
+    ]
 
 
 def misspell(rng, word, edits):

@@ -41,6 +41,11 @@ NAMES = {
     "history_1y_daily": "History 1y daily",
     "history_1y_weekly": "History 1y weekly",
     "history_1y_monthly": "History 1y monthly",
+    "area_at_inside": "The area at a point, inside a boundary",
+    "area_at_near": "The area at a point, just outside a boundary (near_boundary)",
+    "area_at_nearest": "The area at a point, nearest centre (a copy without boundaries)",
+    "list_geojson_boundary": "List GeoJSON geometry=boundary, 100 a page",
+    "search_bbox_boundary": "Search GeoJSON bbox + geometry=boundary&simplify=250 (the explorer's view)",
 }
 # Measured beside the cases but not one of them: the server's pipeline with no
 # key check and no body to build. Not a strict floor: it takes its own SQLite
@@ -210,6 +215,13 @@ def main(meta_path, tsv_path, n, small):
         w(f"- server RSS while they ran: peak {mb(int(meta.get('export_rss_peak_kb', 0)))}")
         w(f"- Get Area beside them: {meta.get('export_get_area_rps', '?')} req/s, "
           f"p99 {meta.get('export_get_area_p99_ms', '?')} ms, non-2xx {meta.get('export_get_area_non2xx', '?')}\n")
+
+    simplified = meta.get("simplified_export_" + n, "").split()
+    if len(simplified) == 3:
+        seconds, size, hwm = simplified
+        w(f"## Export with boundaries at {n} areas\n")
+        w(f"`GET /v1/areas/export.geojson?geometry=boundary&simplify=1000`, one client: {float(seconds):.2f} s for "
+          f"{int(size) / 1e6:.1f} MB; the server's peak RSS after it {mb(int(hwm))}.\n")
 
     targets.write(w, meta, rows, NAMES, ratios, growth, n, small, rss_limit, f200_limit, mb)
     logged = {k[4:]: v for k, v in meta.items() if k.startswith("log_") and v not in ("0", "")}

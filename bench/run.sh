@@ -33,7 +33,8 @@ DATA=bench/data
 CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauteng
   search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
   search_q_heavy_geo_min search_min_score search_bbox search_province_min search_province_prefix3
-  search_q_typo1 search_q_typo2 search_q_joined search_q_other_name search_q_prefix3_exact search_q_name_exact compare_5 history_1y_daily history_1y_weekly history_1y_monthly healthz)
+  search_q_typo1 search_q_typo2 search_q_joined search_q_other_name search_q_prefix3_exact search_q_name_exact compare_5 history_1y_daily history_1y_weekly history_1y_monthly
+  area_at_inside area_at_near list_geojson_boundary search_bbox_boundary healthz)
 
 BENCH_TAG=bench
 . "$(dirname "$0")/work.sh"
@@ -90,7 +91,7 @@ database() {
     done
     # A command substitution does not inherit `set -e`: a failed build must stop the run here.
     wait "$pid" || { say "building $db failed"; rm -f "$db"; return 1; }
-    echo "$((SECONDS - t0)) s, peak RSS $((peak / 1024)) MiB" >"$db.build"
+    echo "$((SECONDS - t0)) s, peak RSS $((peak / 1024)) MiB, file $(($(stat -c %s "$db") / 1048576)) MiB" >"$db.build"
     echo "build_${n} $(cat "$db.build")" >>"$WORK/meta"
   else
     echo "build_${n} cached (built in $(cat "$db.build" 2>/dev/null || echo 'an unrecorded time'))" >>"$WORK/meta"
@@ -204,10 +205,51 @@ run_size() {
     : >"$log"
   done
   if [ "$size" = "$N" ]; then
+    simplified_export "$addr" "$key" "$server" "$size"
     say "export: $N areas, 4 clients downloading at once beside wrk on Get Area"
     python3 bench/export.py "$addr" "$EXPORT_KEYS" "$server" "$WORK/cases-$size/get_area.txt" "$DURATION" >>"$WORK/meta" ||
       say "warning: the export run failed"
   fi
+  kill "$server"
+  wait "$launcher" 2>/dev/null || true
+  run_nearest "$size" "$db" "$key"
+}
+
+# The whole export with boundaries simplified at 1,000 m, once: its time,
+# size and the server's peak RSS after it.
+simplified_export() {
+  local addr=$1 key=$2 server=$3 size=$4 took
+  took=$(curl -s -m 600 -o /dev/null -w '%{time_total} %{size_download}' -H "Authorization: Bearer $key" \
+    "http://$addr/v1/areas/export.geojson?geometry=boundary&simplify=1000" || echo "0 0")
+  echo "simplified_export_$size $took $(status_kb "$server" VmHWM)" >>"$WORK/meta"
+  say "export.geojson?geometry=boundary&simplify=1000 at $size areas: $took (s, bytes)"
+}
+
+# The nearest-centre rule of the area at a point serves the areas without a
+# boundary, and init gives every area one: a copy of DB with its boundaries
+# taken out (cached beside it) is served for that case alone.
+run_nearest() {
+  local size=$1 db=$2 key=$3 bare="${2%.db}-no-boundaries.db" log="$WORK/server-$1-nearest.log" out server launcher
+  if [ ! -f "$bare" ]; then
+    cp "$db" "$bare.tmp"
+    python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executescript("DELETE FROM area_boundary_simplified; DELETE FROM area_boundary_boxes; DELETE FROM area_boundaries;")
+c.commit()' "$bare.tmp"
+    mv "$bare.tmp" "$bare"
+  fi
+  : >"$log"
+  python3 bench/first200.py "$log" "$key" "$WORK/start-$size-nearest" -- \
+    "$BIN" serve --db "$bare" --addr 127.0.0.1:0 --max-connections-per-address 0 "${SERVE_ARGS[@]}" &
+  launcher=$!
+  STARTED+=("$launcher")
+  until grep -qE '^(FIRST200_MS|FAILED)' "$WORK/start-$size-nearest" 2>/dev/null; do sleep 0.1; done
+  out=$(cat "$WORK/start-$size-nearest")
+  grep -q '^FAILED' <<<"$out" && { say "nearest: $out"; return 0; }
+  server=$(awk '/^PID/{print $2}' <<<"$out")
+  STARTED+=("$server")
+  wrk_case "$size area_at_nearest" "http://$(awk '/^ADDR/{print $2}' <<<"$out")" \
+    "$WORK/cases-$size/area_at_nearest.txt" "$key" "$server" "$bare"
   kill "$server"
   wait "$launcher" 2>/dev/null || true
 }

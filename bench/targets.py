@@ -11,6 +11,11 @@ P99_LIMIT_MS = 5  # every case, quiet, at 100,000 areas
 P99_LIMIT_MILLION_MS = 10  # the million-area tier's
 MILLION = 1_000_000
 AIMED = ("get_area", "list_first")
+# The area at a point: its p99 at every size, and its CPU a request against
+# Get Area's at the smaller size (docs/testing.md, "Benchmarks and contract").
+AT_CASES = ("area_at_inside", "area_at_near", "area_at_nearest")
+AT_P99_LIMIT_MS = 5
+AT_CPU_RATIO = 1.5
 
 
 def nginx_table(w, rows, names, floor, n, small):
@@ -58,6 +63,7 @@ def write(w, meta, rows, names, ratios, growth, n, small, rss_limit, f200_limit,
         w(f"| every case answered at {n} | {len(dead)} cases got no answer at all: {', '.join(dead)} | **missed** |")
     p99_limit = P99_LIMIT_MILLION_MS if int(n) >= MILLION else P99_LIMIT_MS
     p99_row(w, big, names, p99_limit, f"at {n}")
+    at_point(w, rows, names, n, small)
     bad = sum(r["non2xx"] for r in big.values())
     sock = sum(max(r["sock"], 0) for r in big.values())
     w(f"| zero non-2xx at {n} | {bad} | {verdict(bad == 0)} |")
@@ -88,6 +94,20 @@ def write(w, meta, rows, names, ratios, growth, n, small, rss_limit, f200_limit,
         w(f"| serve → first 200 ≤ {f200_limit} ms at {n} | {f200} ms | {verdict(float(f200) <= f200_limit)} |")
     if meta.get("after", "1") == "1":
         w("\nThe axum peer's ratio is in bench/RESULTS-layer-run.md (same run).")
+
+
+def at_point(w, rows, names, n, small):
+    """The area at a point's own aims: p99, and CPU beside Get Area's."""
+    at = {c: rows[(n, c)] for c in AT_CASES if (n, c) in rows}
+    if at:
+        p99_row(w, at, names, AT_P99_LIMIT_MS, f"for the area at a point at {n}")
+    get = rows.get((small, "get_area"))
+    for case in AT_CASES:
+        r = rows.get((small, case))
+        if r and get and get["cpu_us"]:
+            ratio = r["cpu_us"] / get["cpu_us"]
+            w(f"| {names[case]}: CPU/request ≤ {AT_CPU_RATIO}x Get Area's at {small} | {r['cpu_us']} vs "
+              f"{get['cpu_us']} µs: {ratio:.2f}x | {verdict(ratio <= AT_CPU_RATIO)} |")
 
 
 def p99_row(w, cases, names, limit, where):
