@@ -271,3 +271,108 @@ fn geometry_and_simplify_belong_to_the_geojson_paths() {
     let points = app.get("/v1/areas.geojson?geometry=point&limit=1").json();
     assert_eq!(points["features"][0]["geometry"]["type"], "Point");
 }
+
+/// A ring in a form that ignores its orientation and its first position:
+/// its open positions from the least, in the direction whose second
+/// position is the less.
+fn canonical_ring(ring: &Value) -> Vec<(u64, u64)> {
+    let mut open: Vec<(u64, u64)> = ring.as_array().unwrap()[1..]
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_f64().unwrap().to_bits(),
+                p[1].as_f64().unwrap().to_bits(),
+            )
+        })
+        .collect();
+    let least = |v: &[(f64, f64)]| {
+        (0..v.len())
+            .min_by(|&a, &b| v[a].partial_cmp(&v[b]).unwrap())
+            .unwrap()
+    };
+    let as_f64: Vec<(f64, f64)> = open
+        .iter()
+        .map(|&(x, y)| (f64::from_bits(x), f64::from_bits(y)))
+        .collect();
+    let start = least(&as_f64);
+    open.rotate_left(start);
+    let mut reversed = open.clone();
+    reversed[1..].reverse();
+    let second = |v: &[(u64, u64)]| (f64::from_bits(v[1].0), f64::from_bits(v[1].1));
+    if second(&reversed) < second(&open) {
+        reversed
+    } else {
+        open
+    }
+}
+
+/// A Polygon's or MultiPolygon's rings, each canonical, polygon by polygon.
+fn canonical(geometry: &Value) -> Vec<Vec<Vec<(u64, u64)>>> {
+    let polygons: Vec<&Value> = match geometry["type"].as_str() {
+        Some("Polygon") => vec![&geometry["coordinates"]],
+        Some("MultiPolygon") => geometry["coordinates"].as_array().unwrap().iter().collect(),
+        other => panic!("not a boundary: {other:?}"),
+    };
+    polygons
+        .iter()
+        .map(|p| p.as_array().unwrap().iter().map(canonical_ring).collect())
+        .collect()
+}
+
+#[test]
+fn a_qgis_feature_collection_comes_back_unchanged_but_for_orientation() {
+    use crate::common::import_files::{assert_ok, import};
+    let dir = crate::common::scratch_dir("qgis-round-trip");
+    let db = dir.join("areas.db");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/boundaries/qgis-suburbs.geojson");
+    assert_ok(&import(&db, &file));
+    let sent: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let app = crate::common::TestApp::over(db);
+    let page = app.get("/v1/areas.geojson?geometry=boundary").json();
+    let collected: BTreeMap<String, Value> = page["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["id"].as_str().unwrap().to_string(), f["geometry"].clone()))
+        .collect();
+    let mut compared = 0;
+    for feature in sent["features"].as_array().unwrap() {
+        let id = feature["properties"]["id"].as_str().unwrap();
+        let detail = app.ok(&format!("/v1/areas/{id}?include=boundary"));
+        let given = &feature["geometry"];
+        if given.is_null() {
+            assert!(detail["boundary"].is_null(), "{id}");
+            assert!(collected[id].is_null(), "{id}");
+            continue;
+        }
+        assert_eq!(
+            detail["boundary"]["type"], given["type"],
+            "{id}: served as it came"
+        );
+        assert_eq!(canonical(&detail["boundary"]), canonical(given), "{id}");
+        assert_eq!(
+            canonical(&collected[id]),
+            canonical(given),
+            "{id}: in GeoJSON"
+        );
+        // RFC 7946: exteriors counter-clockwise, holes clockwise.
+        for polygon in &collected[id]["coordinates"].as_array().unwrap()[..] {
+            for (i, ring) in polygon.as_array().unwrap().iter().enumerate() {
+                let p: Vec<(f64, f64)> = ring
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|q| (q[0].as_f64().unwrap(), q[1].as_f64().unwrap()))
+                    .collect();
+                let twice_area: f64 = p
+                    .windows(2)
+                    .map(|w| w[0].0 * w[1].1 - w[1].0 * w[0].1)
+                    .sum();
+                assert_eq!(twice_area > 0.0, i == 0, "{id}: ring {i} is {twice_area}");
+            }
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 2, "the fixture's two boundaries");
+}

@@ -105,7 +105,7 @@ impl SearchWords {
             .chain(other_names.iter().map(|n| (n.as_str(), Some(n.as_str()))));
         // Every field's words folded into one buffer: a page explains many
         // items, and a string a word was near a tenth of a 3-letter search's
-        // time (bench/PROFILE.md, "Yielding between turns").
+        // time (bench/PROFILE.md, "A page's items built for less").
         let mut folded = String::with_capacity(texts.clone().map(|(t, _)| t.len()).sum());
         let mut spans = Vec::new();
         let mut ends = Vec::new();
