@@ -81,7 +81,7 @@ pub fn each_feature(
     let decimals = Decimals::default();
     let mut read = |number: u64, bytes: &[u8]| feature_row(number, bytes, &decimals, ignored);
     collection::each_feature(input, &mut read, &mut visit).map_err(ImportError::ReadFile)?;
-    if let Some(problem) = decimals.mixed() {
+    if let Some(problem) = decimals.mixed_in("feature") {
         visit(unread(0, problem), Span::NONE);
     }
     Ok(())
@@ -159,10 +159,9 @@ fn feature_row(
         )),
         None => problems.push("this object has no \"type\": \"Feature\"".into()),
     }
-    if let Some(crs) = feature.get("crs").filter(|c| !c.is_null()) {
-        if let Err(e) = boundary::check_crs(crs) {
-            problems.push(e.to_string());
-        }
+    let crs = feature.get("crs").filter(|c| !c.is_null());
+    if let Some(Err(e)) = crs.map(boundary::check_crs) {
+        problems.push(e.to_string());
     }
     let empty = Map::new();
     let properties = match feature.get("properties") {
