@@ -172,7 +172,13 @@ fn feature_row(
             &empty
         }
     };
-    let cells = cells(properties, ignored, &mut problems);
+    let mut cells = cells(properties, ignored, &mut problems);
+    // `ogr2ogr -lco ID_FIELD=id` moves the id column out of the properties
+    // into the feature's own `id` member.
+    let own_id = feature.get("id").and_then(Value::as_str);
+    if let Some(id) = own_id.filter(|_| !cells.iter().any(|(k, _)| k == "id")) {
+        cells.push(("id".into(), id.trim().to_string()));
+    }
     let geometry = feature.get("geometry").filter(|g| !g.is_null());
     let boundary = geometry.map(boundary::from_geojson).transpose();
     let given = !matches!(boundary, Ok(None | Some(None)));
