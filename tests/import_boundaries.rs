@@ -1,7 +1,9 @@
 //! `area-scoring import` end to end with boundaries (docs/import.md,
-//! "Boundaries"): the same three suburbs (tests/fixtures/boundaries/) as a
-//! CSV with WKT and GeoJSON cells in one column, ogr2ogr's WKT column, JSON
-//! Lines, a QGIS-style FeatureCollection and GeoJSONSeq all import, a centre
+//! "Boundaries"): the same three suburbs (tests/fixtures/boundaries/, its
+//! README says how each file was made) as a CSV with WKT and GeoJSON cells
+//! in one column, ogr2ogr's WKT column, JSON Lines, a QGIS-style
+//! FeatureCollection and GeoJSONSeq (with and without RFC 8142's record
+//! separators) all import, a centre
 //! left out taken inside its boundary; each refused boundary is named by its
 //! line or feature; a crs other than WGS84 and a projected file are refused
 //! naming ogr2ogr; a FeatureCollection larger than import's memory bound is
@@ -57,6 +59,7 @@ fn the_same_boundaries_import_from_every_format() {
         "suburbs.jsonl",
         "qgis-suburbs.geojson",
         "suburbs.geojsons",
+        "ogr2ogr-rs.geojsons",
     ] {
         let db = dir.join(format!("{name}.db"));
         let out = import(&db, &fixture(name));
@@ -251,6 +254,14 @@ fn another_crs_and_projected_positions_are_refused_naming_ogr2ogr() {
     assert!(said.contains("has 1 problem;"), "{said}");
     assert!(
         said.contains("the file's crs member: boundary's crs is urn:ogc:def:crs:EPSG::3857; only CRS84 or EPSG:4326 is read: reproject with `ogr2ogr -t_srs EPSG:4326`"),
+        "{said}"
+    );
+
+    // The same from GDAL itself (`ogr2ogr -t_srs EPSG:3857`).
+    let said = assert_fails(&import(&db, &fixture("ogr2ogr-web-mercator.geojson")));
+    assert!(said.contains("has 1 problem;"), "{said}");
+    assert!(
+        said.contains("reproject with `ogr2ogr -t_srs EPSG:4326`"),
         "{said}"
     );
 

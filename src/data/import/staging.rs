@@ -313,3 +313,23 @@ fn add_repeated_ids(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_row_that_passes_the_files_vertex_cap_is_refused_once() {
+        let mut vertices = FileVertices::default();
+        assert_eq!(vertices.add(VERTICES_PER_FILE_MAX - 5), None);
+        assert_eq!(vertices.add(5), None, "the cap itself is allowed");
+        let refused = vertices.add(5).unwrap();
+        assert!(refused.contains("VERTICES_PER_FILE_MAX"), "{refused}");
+        assert!(refused.contains(&format!("{} positions", VERTICES_PER_FILE_MAX + 5)));
+        assert_eq!(
+            vertices.add(5),
+            None,
+            "one problem for the file, not one a row"
+        );
+    }
+}

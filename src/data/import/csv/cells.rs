@@ -82,16 +82,22 @@ impl Decimals {
 
     /// The one problem of a file that writes decimals both ways, if it does.
     pub fn mixed(&self) -> Option<String> {
+        self.mixed_in("line")
+    }
+
+    /// As `mixed`, the places named in `unit` ("line", or "feature" in a
+    /// GeoJSON FeatureCollection, whose properties are read as cells).
+    pub fn mixed_in(&self, unit: &str) -> Option<String> {
         let seen = self.seen.borrow();
         let [Some(point), Some(comma)] = &*seen else {
             return None;
         };
         let point = format!(
-            "line {} has {} '{}' with a decimal point",
+            "{unit} {} has {} '{}' with a decimal point",
             point.0, point.1, point.2
         );
         let comma = format!(
-            "line {} has {} '{}' with a decimal comma",
+            "{unit} {} has {} '{}' with a decimal comma",
             comma.0, comma.1, comma.2
         );
         let (first, then) = match seen[0].as_ref().map(|s| s.0) < seen[1].as_ref().map(|s| s.0) {

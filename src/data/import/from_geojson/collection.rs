@@ -125,10 +125,9 @@ fn walk<R: BufRead>(
             },
             "crs" => {
                 let crs = s.small_value(&mut held)?;
-                if !crs.is_null() {
-                    if let Err(e) = boundary::check_crs(&crs) {
-                        return problem(format!("the file's crs member: {e}"));
-                    }
+                let refused = (!crs.is_null()).then(|| boundary::check_crs(&crs).err());
+                if let Some(e) = refused.flatten() {
+                    return problem(format!("the file's crs member: {e}"));
                 }
             }
             _ => {

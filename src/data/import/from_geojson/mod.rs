@@ -81,7 +81,7 @@ pub fn each_feature(
     let decimals = Decimals::default();
     let mut read = |number: u64, bytes: &[u8]| feature_row(number, bytes, &decimals, ignored);
     collection::each_feature(input, &mut read, &mut visit).map_err(ImportError::ReadFile)?;
-    if let Some(problem) = decimals.mixed() {
+    if let Some(problem) = decimals.mixed_in("feature") {
         visit(unread(0, problem), Span::NONE);
     }
     Ok(())
@@ -159,10 +159,9 @@ fn feature_row(
         )),
         None => problems.push("this object has no \"type\": \"Feature\"".into()),
     }
-    if let Some(crs) = feature.get("crs").filter(|c| !c.is_null()) {
-        if let Err(e) = boundary::check_crs(crs) {
-            problems.push(e.to_string());
-        }
+    let crs = feature.get("crs").filter(|c| !c.is_null());
+    if let Some(Err(e)) = crs.map(boundary::check_crs) {
+        problems.push(e.to_string());
     }
     let empty = Map::new();
     let properties = match feature.get("properties") {
@@ -173,7 +172,13 @@ fn feature_row(
             &empty
         }
     };
-    let cells = cells(properties, ignored, &mut problems);
+    let mut cells = cells(properties, ignored, &mut problems);
+    // `ogr2ogr -lco ID_FIELD=id` moves the id column out of the properties
+    // into the feature's own `id` member.
+    let own_id = feature.get("id").and_then(Value::as_str);
+    if let Some(id) = own_id.filter(|_| !cells.iter().any(|(k, _)| k == "id")) {
+        cells.push(("id".into(), id.trim().to_string()));
+    }
     let geometry = feature.get("geometry").filter(|g| !g.is_null());
     let boundary = geometry.map(boundary::from_geojson).transpose();
     let given = !matches!(boundary, Ok(None | Some(None)));

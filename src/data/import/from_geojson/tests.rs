@@ -115,3 +115,19 @@ fn ignored_properties_are_named_up_to_a_cap() {
     assert!(warning.contains("and others"), "{warning}");
     assert_eq!(IgnoredProperties::default().warning(), None);
 }
+
+#[test]
+fn the_features_own_id_stands_in_for_a_missing_id_property() {
+    let properties = AREA.replacen(r#""id": "a", "#, "", 1);
+    let text = format!(
+        r#"{{"type": "Feature", "id": "b", "properties": {{{properties}}}, "geometry": {SQUARE}}}"#
+    );
+    let (row, _) = read(&text);
+    assert_eq!(row.problems, Vec::<String>::new());
+    assert_eq!(row.draft.unwrap().id.as_deref(), Some("b"));
+    // The property wins when both are given.
+    let text = format!(
+        r#"{{"type": "Feature", "id": "b", "properties": {{{AREA}}}, "geometry": {SQUARE}}}"#
+    );
+    assert_eq!(read(&text).0.draft.unwrap().id.as_deref(), Some("a"));
+}
