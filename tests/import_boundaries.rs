@@ -7,9 +7,9 @@
 //! left out taken inside its boundary; each refused boundary is named by its
 //! line or feature; a crs other than WGS84 and a projected file are refused
 //! naming ogr2ogr; a FeatureCollection larger than import's memory bound is
-//! read within it; and a refused file leaves the served dataset as it was.
-//! Boundaries are not stored yet, so what is asserted is the import's
-//! outcome, its messages, the centres and `info`.
+//! read within it; a refused file leaves the served dataset as it was; and
+//! an import that changes only a boundary is a new dataset. What the served
+//! boundaries look like is tests/area_at.rs's.
 
 // The import helpers this file does not use.
 #[allow(dead_code)]
@@ -401,4 +401,45 @@ fn a_feature_collection_larger_than_the_memory_bound_imports_within_it() {
     assert!(err.contains(&format!("with {FEATURES} areas")), "{err}");
     assert!(peak > 0, "VmHWM was read");
     assert!(peak <= BOUND_KIB, "peak {peak} KiB, bound {BOUND_KIB} KiB");
+}
+
+#[test]
+fn an_import_that_changes_only_a_boundary_replaces_the_dataset() {
+    let dir = scratch_dir("boundaries-changed");
+    let db = dir.join("areas.db");
+    let first = fixture("qgis-suburbs.geojson");
+    assert_ok(&import(&db, &first));
+    let stored = |db: &Path| -> String {
+        Connection::open(db)
+            .unwrap()
+            .query_row(
+                "SELECT b.geometry FROM area_boundaries b JOIN areas a USING (area_no) WHERE a.id = 'rosebank'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    let before = stored(&db);
+    // The same areas, Rosebank's boundary a little larger to the east.
+    let changed = dir.join("suburbs-changed.geojson");
+    let text = fs::read_to_string(&first).unwrap();
+    assert!(text.contains("[28.05, -26.15], [28.05, -26.13]"));
+    fs::write(
+        &changed,
+        text.replace(
+            "[28.05, -26.15], [28.05, -26.13]",
+            "[28.051, -26.15], [28.051, -26.13]",
+        ),
+    )
+    .unwrap();
+    let out = import(&db, &changed);
+    assert_ok(&out);
+    let after = stored(&db);
+    assert_ne!(after, before, "{}", stderr(&out));
+    assert!(after.contains("28.051"), "{after}");
+    // The same file again changes nothing.
+    let again = import(&db, &changed);
+    assert_ok(&again);
+    assert!(stderr(&again).contains("same"), "{}", stderr(&again));
+    assert_eq!(stored(&db), after);
 }

@@ -113,8 +113,10 @@ pub fn same_dataset(a: &Path, b: &Path) -> bool {
 
 /// The tables an import writes, with the key each is ordered by; the
 /// others are derived from them.
-const AREA_TABLES: [(&str, &str); 5] = [
+const AREA_TABLES: [(&str, &str); 6] = [
     ("areas", "area_no"),
+    // The simplified forms and boxes are made from it.
+    ("area_boundaries", "area_no"),
     ("area_other_names", "area_no, position"),
     ("area_dimensions", "area_no, dimension"),
     ("dimension_sources", "area_no, dimension, position"),
