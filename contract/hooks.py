@@ -10,6 +10,8 @@ can state them, so the document states them in prose:
   within range like any other (the pattern checks ranges for decimal notation
   only).
 * No item of ids or dimensions is given twice.
+* simplify applies to boundaries: the GeoJSON paths take it with
+  geometry=boundary only.
 * At the JSON paths of List, Search and Export the 200 is JSON: each other
   representation is the operation of its own path (/v1/areas.csv). format=
   stays there, deprecated, for older clients; a format other than json
@@ -19,8 +21,8 @@ Data that schemathesis generates as valid (positive) can break these rules,
 and the server then rightly answers 400. This hook brings such a case within
 the rules before it is sent, with the smallest change that does: it drops a
 lone lat, lng or radius, adds min_score=0 (which every area meets) when no
-criterion is left, clamps or swaps bbox's numbers, drops repeated items, and
-asks the JSON paths for json. Every check stays on, and negative data is
+criterion is left, clamps or swaps bbox's numbers, drops repeated items,
+drops simplify beside a Point geometry, and asks the JSON paths for json. Every check stays on, and negative data is
 never touched (a case meant to be refused is sent as generated), but for the
 JSON paths' format: a valid format's name is never what makes a case
 negative, and another format's answer is described at its own path.
@@ -110,6 +112,8 @@ def map_case(context, case):
         case.query["format"] = "json"
     if not _positive(case):
         return case
+    if case.query.get("geometry", "point") == "point":
+        case.query.pop("simplify", None)
     if case.operation.path in SEARCH_PATHS:
         _search(case.query)
     elif case.operation.path == "/v1/areas/compare":
