@@ -502,3 +502,39 @@ fn a_file_of_layout_7_answers_by_centres_until_upgraded() {
         assert_eq!(again.locate(&conn, lat, lng, 50.0).unwrap(), want);
     }
 }
+
+#[test]
+fn upgrade_keeps_the_boundaries_a_file_holds() {
+    let dir = crate::common::scratch_dir("boundary-locate-upgrade");
+    let db = dir.join("areas.db");
+    load::init(&db, true).unwrap();
+    let older = dir.join("older.db");
+    std::fs::copy(&db, &older).unwrap();
+    crate::common::sql(&older, "PRAGMA user_version = 7;");
+    let upgraded = crate::common::bin::run(&["upgrade", older.to_str().unwrap()], &[], &dir);
+    assert!(
+        upgraded.status.success(),
+        "{}",
+        crate::common::bin::text(&upgraded.stderr)
+    );
+    let (current, again) = (open(&db), open(&older));
+    assert_eq!(again.boundary_count, 938);
+    let (a, b) = (current.pool.get().unwrap(), again.pool.get().unwrap());
+    let mut rng = Rng(8);
+    for _ in 0..500 {
+        let (lat, lng) = (-35.0 + 13.0 * rng.unit(), 16.0 + 17.0 * rng.unit());
+        assert_eq!(
+            again.locate(&b, lat, lng, 50.0).unwrap(),
+            current.locate(&a, lat, lng, 50.0).unwrap()
+        );
+    }
+    for no in [1, 500, 938] {
+        for tolerance in [None, Some(250)] {
+            use area_scoring::data::boundary::geometry_json;
+            assert_eq!(
+                geometry_json(&b, no, tolerance).unwrap(),
+                geometry_json(&a, no, tolerance).unwrap()
+            );
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! The database being served, and replacing it while serving.
 //!
 //! A `Dataset` is one opened database file: its read-only pools and what is read
-//! once from it (the area index, the area count, its identity). The `Store` holds the current one
+//! once from it (the area index, the area count, its identity, how many
+//! areas have a boundary and which have none: data/boundary/locate.rs). The `Store` holds the current one
 //! behind an `Arc`: a request clones the `Arc` and keeps using that dataset to
 //! the end, so a swap never disturbs requests in flight; the old pools close
 //! when its last request lets go. A new file is opened and checked before it

@@ -126,3 +126,18 @@ fn a_million_copies_have_cells_of_about_150_m() {
     let side_m = cell_deg(most) * KM_PER_DEGREE * 1000.0;
     assert!((100.0..200.0).contains(&side_m), "{side_m}");
 }
+
+#[test]
+fn the_rings_around_a_cell_visit_each_cell_once_nearest_first() {
+    let mut cursor = Cursor::default();
+    let mut seen = std::collections::HashSet::new();
+    for ring in 0..6 {
+        for _ in 0..(8 * ring).max(1) {
+            let (dr, dc) = cursor.offset();
+            assert_eq!(dr.abs().max(dc.abs()), ring, "({dr}, {dc})");
+            assert!(seen.insert((dr, dc)), "({dr}, {dc}) twice");
+            cursor.advance();
+        }
+    }
+    assert_eq!(seen.len(), 11 * 11);
+}

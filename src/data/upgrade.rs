@@ -1,13 +1,16 @@
 //! `area-scoring upgrade FILE`: rewrites a dataset of an older layout in the
 //! current one. Its areas are read back and built anew through the build
 //! every import uses (load.rs), so the new file gets every derived table the
-//! old one lacks; it is renamed over the old one, which is kept as
+//! old one lacks (boundaries it holds are read back and their derived rows
+//! written anew); it is renamed over the old one, which is kept as
 //! `<db>.previous`, and a running server reloads it.
 
 use std::path::Path;
 
+use rusqlite::types::Type;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
+use crate::data::boundary::{self, Boundary, BoundaryError};
 use crate::data::db;
 use crate::data::error::DataError;
 use crate::data::identity::{self, Source};
@@ -32,8 +35,11 @@ pub fn run(path: &Path) -> Result<String, DataError> {
         return Err(DataError::HoldsKeys(path.to_path_buf()));
     }
     let source = source_of(&old);
-    let other_names = has_table(&old, "area_other_names")?;
-    let count = load::create_database(path, true, &source, |w| copy_areas(&old, other_names, w))?;
+    let had = Had {
+        other_names: has_table(&old, "area_other_names")?,
+        boundaries: has_table(&old, "area_boundaries")?,
+    };
+    let count = load::create_database(path, true, &source, |w| copy_areas(&old, had, w))?;
     Ok(format!(
         "upgraded {shown} from layout {version} to {}: {count} areas; the old file is kept as {shown}.previous",
         db::SCHEMA_VERSION
@@ -61,8 +67,15 @@ fn source_of(old: &Connection) -> Source {
     }
 }
 
+/// The tables an old file holds that not every layout did.
+#[derive(Clone, Copy)]
+struct Had {
+    other_names: bool,
+    boundaries: bool,
+}
+
 /// Hands every area of `old`, in id order, to the writer.
-fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result<(), DataError> {
+fn copy_areas(old: &Connection, had: Had, w: &mut AreaWriter) -> Result<(), DataError> {
     let sql = DataError::OldFile;
     let mut areas = old
         .prepare(
@@ -74,13 +87,17 @@ fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result
     while let Some(r) = rows.next().map_err(sql)? {
         let no: i64 = r.get(0).map_err(sql)?;
         let text = |i: usize| r.get::<_, String>(i).map_err(sql);
-        let names = match other_names {
+        let names = match had.other_names {
             true => column_of(
                 old,
                 "SELECT name FROM area_other_names WHERE area_no = ?1 ORDER BY position",
                 no,
             )?,
             false => Vec::new(),
+        };
+        let boundary = match had.boundaries {
+            true => boundary_of(old, no)?,
+            false => None,
         };
         let dimensions = dimensions_of(old, no)?;
         let (first_day, history) = history_of(old, no)?;
@@ -100,10 +117,26 @@ fn copy_areas(old: &Connection, other_names: bool, w: &mut AreaWriter) -> Result
             dimensions: &dimensions,
             history: &history,
             first_day,
-            boundary: None,
+            boundary: boundary.as_ref(),
         })?;
     }
     Ok(())
+}
+
+/// An area's stored boundary, read back through the import's checks, so
+/// that the new file derives its simplified forms and box afresh.
+fn boundary_of(old: &Connection, no: i64) -> Result<Option<Boundary>, DataError> {
+    let mut stmt = old.prepare_cached("SELECT geometry FROM area_boundaries WHERE area_no = ?1")?;
+    let Some(text) = stmt.query_row([no], |r| r.get::<_, String>(0)).optional()? else {
+        return Ok(None);
+    };
+    let read = serde_json::from_str(&text)
+        .map_err(|e| BoundaryError::Unreadable(e.to_string()))
+        .and_then(|v| boundary::from_geojson(&v));
+    read.map_err(|why| {
+        let why = rusqlite::Error::FromSqlConversionFailure(0, Type::Text, Box::new(why));
+        DataError::OldFile(why)
+    })
 }
 
 fn column_of(old: &Connection, query: &str, no: i64) -> rusqlite::Result<Vec<String>> {

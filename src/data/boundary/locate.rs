@@ -335,3 +335,49 @@ pub fn parse_geometry(text: &str) -> Option<MultiPolygon<f64>> {
     let boundary = super::from_geojson(&value).ok()??;
     Some(boundary.shape)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn located_by_says_its_word_as_json_does() {
+        for by in [
+            LocatedBy::Boundary,
+            LocatedBy::NearBoundary,
+            LocatedBy::Nearest,
+        ] {
+            let json = serde_json::to_value(by).unwrap();
+            assert_eq!(json, by.as_str());
+        }
+    }
+
+    #[test]
+    fn a_stored_geometry_is_read_whichever_way_it_is_written() {
+        let fast =
+            r#"{"type":"Polygon","coordinates":[[[28,-26],[28.1,-26],[28.1,-25.9],[28,-26]]]}"#;
+        let spaced = r#"{ "coordinates": [[[28,-26],[28.1,-26],[28.1,-25.9],[28,-26]]], "type": "Polygon" }"#;
+        let shape = parse_geometry(fast).unwrap();
+        assert_eq!(parse_geometry(spaced), Some(shape.clone()));
+        assert!(holds(&shape, Coord { x: 28.05, y: -26.0 }), "on an edge");
+        assert!(!holds(&shape, Coord { x: 28.0, y: -25.95 }));
+        assert_eq!(
+            parse_geometry("{\"type\":\"Polygon\",\"coordinates\":[[["),
+            None
+        );
+    }
+
+    #[test]
+    fn the_distance_to_a_boundary_is_to_its_nearest_edge() {
+        let shape = parse_geometry(
+            r#"{"type":"Polygon","coordinates":[[[28,-26],[28.1,-26],[28.1,-25.9],[28,-25.9],[28,-26]]]}"#,
+        )
+        .unwrap();
+        // 0.002° south of the south edge: 222 m, as haversine says of the two points.
+        let km = distance_km(&shape, -26.002, 28.05);
+        assert!(
+            (km - haversine_km(-26.002, 28.05, -26.0, 28.05)).abs() < 1e-9,
+            "{km}"
+        );
+    }
+}

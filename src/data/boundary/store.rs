@@ -166,3 +166,7 @@ pub fn stand_in_if_missing(conn: &Connection) -> rusqlite::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod tests;
