@@ -1,12 +1,14 @@
 // /explore: the area explorer. With a growth key or above the map shows every
 // area, loaded with one export request; with a lower plan it shows the marks
-// of the current results. GET /v1/key tells the page the plan. Results come
-// from List (a province, no search) or Search (text, a circle, the map's
-// view, a minimum score, each within the chosen province), in pages; picking
-// an area opens the panel.
+// of the current results. On any plan the boundaries around the view are
+// filled by score (map.js, Boundaries). GET /v1/key tells the page the plan.
+// Results come from List (a province, no search) or Search (text, a circle,
+// the map's view, a minimum score, each within the chosen province), in pages;
+// picking an area opens the panel, and a click on the map opens the area at
+// that point.
 
 import { call, el, keyForm, planAtLeast, query, savedKey } from "/web/api.js";
-import { AreaMap, legendItems } from "/web/map.js";
+import { AreaMap, COLOURS, legendItems } from "/web/map.js";
 import { Panel } from "/web/panel.js";
 import { Compare } from "/web/compare.js";
 
@@ -24,7 +26,11 @@ function say(text, isError = false) {
 }
 
 const map = new AreaMap($("map"), {
-  onPick: (id) => openArea(id),
+  onPoint: (at) => openAt(at),
+  onBoundaries: (state, text) => {
+    $("map").dataset.boundaryState = state;
+    $("boundary-line").textContent = text;
+  },
   onPlace: (at) => {
     if (!$("radius-mode").checked) return false;
     const km = Math.min(Number($("radius").max), Math.max(Number($("radius").min), Number($("radius").value) || 10));
@@ -46,7 +52,16 @@ function round5(v) { return Math.round(v * 1e5) / 1e5; }
 
 async function openArea(id) {
   map.select(id);
-  await panel.show(id);
+  const area = await panel.show(id);
+  if (area) map.pick(area);
+}
+
+/** The area at a point of the map, through GET /v1/areas/at. */
+async function openAt(at) {
+  if (!savedKey() || !state.plan) { say("Enter an API key to see the area at a point.", true); return; }
+  map.pick(null);
+  const area = await panel.showAt(at);
+  if (area) map.pick(area);
 }
 
 /** The request for the current criteria and page: Search when any criterion is set (within the
@@ -142,6 +157,7 @@ async function start(key) {
   state.plan = "";
   state.fullMap = false;
   map.setMarks([]);
+  map.useBoundaries(undefined);
   $("results").replaceChildren();
   if (!key) { say("Enter an API key to start. It stays in this tab only."); return; }
   map.loadLand(); // fetched beside the key's check and the export
@@ -151,6 +167,7 @@ async function start(key) {
   state.plan = me.body.plan;
   const limit = me.body.rate_limit && me.body.rate_limit.requests_per_minute;
   say(`Key ${me.body.key_id} on the ${state.plan} plan (${limit ? limit + " requests a minute" : "no rate limit"}).`);
+  map.useBoundaries(limit || null);
   state.fullMap = planAtLeast(state.plan, FULL_MAP_PLAN);
   $("map-line").classList.toggle("upsell", !state.fullMap);
   if (state.fullMap) {
@@ -190,9 +207,12 @@ function wire() {
   $("zoom-in").addEventListener("click", () => map.zoom(1.5));
   $("zoom-out").addEventListener("click", () => map.zoom(1 / 1.5));
   $("zoom-all").addEventListener("click", () => map.fit());
-  $("legend").replaceChildren(...legendItems().map((item) =>
-    el("li", {}, el("span", { class: "swatch " + item.cls, "aria-hidden": "true" }), item.label)),
-  el("li", {}, el("span", { class: "swatch ring", "aria-hidden": "true" }), "the results listed"));
+  $("legend-scale").replaceChildren(...legendItems().map((item, i) =>
+    el("li", { "data-colour": COLOURS[i] }, el("span", { class: "swatch " + item.cls, "aria-hidden": "true" }), item.label)));
+  $("legend-marks").replaceChildren(
+    el("li", { id: "legend-dot" }, el("span", { class: "swatch dot", "aria-hidden": "true" }), "no boundary: a dot, in its colour"),
+    el("li", {}, el("span", { class: "swatch ring", "aria-hidden": "true" }), "the results listed"),
+    el("li", {}, el("span", { class: "swatch outline", "aria-hidden": "true" }), "the area opened"));
   keyForm($("keyform"), start);
 }
 
