@@ -20,8 +20,8 @@ COLOURS = ["#440154", "#443983", "#31688e", "#21918c", "#35b779", "#90d743", "#f
 STEPS = [3, 4, 5, 6, 7, 8]
 # A point inside Soweto's cell, a little north of its centre (docs/api.md's example).
 SOWETO = (-26.2485, 27.854)
-# Maseru, in Lesotho, which lies inside South Africa but is none of its areas.
-MASERU = (-29.31, 27.48)
+# The middle of Lesotho, which lies inside South Africa but is none of its areas.
+LESOTHO = (-29.55, 28.25)
 
 # Where the page's projection puts (lat, lng), in CSS pixels of the canvas,
 # and the colour there, read once the next frame is drawn.
@@ -90,25 +90,41 @@ class Boundaries(Pages):
         return body if status == 200 else None
 
     def assert_filled_by_score(self):
-        """Points on a grid over South Africa: each in view and in a boundary shows its area's colour."""
-        points = [(-34.0 + 0.7 * i, 17.0 + 0.8 * j) for i in range(17) for j in range(20)]
-        seen = self.pixels(points)
-        checked, matched, colours = 0, 0, set()
-        for (lat, lng), (x, y, w, h, *colour) in zip(points, seen):
-            if not (4 <= x <= w - 4 and 4 <= y <= h - 4):
-                continue
+        """Points on a grid over the view: each in a boundary shows its area's colour."""
+        west, south, east, north = self.view_box()
+        across = 15
+        points = [(south + (north - south) * (i + 0.5) / across, west + (east - west) * (j + 0.5) / across)
+                  for i in range(across) for j in range(across)]
+        checked, matched, colours, wrong = 0, 0, set(), []
+        for (lat, lng), (_, _, _, _, *colour) in zip(points, self.pixels(points)):
             area = self.area_at(lat, lng)
             if not area or area["located"]["by"] != "boundary":
                 continue
+            colour = tuple(colour)
+            # A pixel on the pale edge between two cells, or on a line of the grid, is a blend of colours:
+            # it is not counted. Every other one must be its area's colour, not a neighbour's.
+            if not any(near(colour, rgb(c)) for c in COLOURS):
+                continue
             checked += 1
             wanted = colour_of(area["truth_score"])
-            if near(tuple(colour), wanted):
+            if near(colour, wanted):
                 matched += 1
                 colours.add(wanted)
-        self.assertGreater(checked, 100, "points inside boundaries, in view")
-        # A point may fall on an edge between cells or on a line of the grid; nearly all do not.
-        self.assertGreaterEqual(matched / checked, 0.9, f"{matched} of {checked} points in their area's colour")
-        self.assertGreaterEqual(len(colours), 4, "the scale's colours are used")
+            else:
+                wrong.append((lat, lng, area["id"], colour, wanted))
+        self.assertGreater(checked, 40, "points inside boundaries, in view, off their edges")
+        # A boundary simplified for the zoom may move an edge by under a pixel: a point
+        # just inside an area may show its neighbour. Nearly none do.
+        self.assertGreaterEqual(matched / checked, 0.95, f"{matched} of {checked} in their area's colour; {wrong}")
+        self.assertGreaterEqual(len(colours), 3, "the scale's colours are used")
+
+    def view_box(self):
+        """The visible map as west, south, east, north, from the page's projection."""
+        return self.driver.execute_script(
+            "const m = document.getElementById('map'); const v = JSON.parse(m.dataset.view);"
+            "const c = Math.cos(v.lat * Math.PI / 180);"
+            "const hw = m.clientWidth / (2 * v.k * c), hh = m.clientHeight / (2 * v.k);"
+            "return [v.lng - hw, v.lat - hh, v.lng + hw, v.lat + hh];")
 
     def click_at(self, lat, lng):
         [(x, y, w, h, *_)] = self.pixels([(lat, lng)])
@@ -191,10 +207,10 @@ class Wide(Boundaries):
 
     def test_a_click_where_no_area_is_says_so(self):
         self.full_map_with_boundaries()
-        self.click_at(*MASERU)
+        self.click_at(*LESOTHO)
         self.wait(lambda: self.find("#panel-title").text == "No area here", message="no area here")
         self.assertEqual(self.find("#panel-located").get_attribute("data-by"), "none")
-        self.assertIn("Nothing answers for 29.3", self.find("#panel-located").text)
+        self.assertIn("Nothing answers for 29.5", self.find("#panel-located").text)
         self.assertEqual(self.find("#map").get_attribute("data-picked"), "")
 
     def test_the_zoom_chooses_the_tolerance_and_a_kept_box_is_not_asked_again(self):
@@ -207,11 +223,8 @@ class Wide(Boundaries):
         self.assertEqual((query["geometry"], query["simplify"], query["limit"]), ("boundary", "1000", "50"))
         # The box asked for holds the view padded by half its size on each side.
         west, south, east, north = map(float, shown.split(","))
-        box = self.driver.execute_script(
-            "const m = document.getElementById('map'); const v = JSON.parse(m.dataset.view);"
-            "const c = Math.cos(v.lat * Math.PI / 180);"
-            "const hw = m.clientWidth / (2 * v.k * c), hh = m.clientHeight / (2 * v.k);"
-            "return [v.lng - 2 * hw, v.lat - 2 * hh, v.lng + 2 * hw, v.lat + 2 * hh];")
+        w, s, e, n = self.view_box()
+        box = [w - (e - w) / 2, s - (n - s) / 2, e + (e - w) / 2, n + (n - s) / 2]
         self.assertLessEqual(west, box[0] + 1e-6)
         self.assertLessEqual(south, box[1] + 1e-6)
         self.assertGreaterEqual(east, box[2] - 1e-6)
