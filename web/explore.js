@@ -167,14 +167,17 @@ async function start(key) {
   state.plan = me.body.plan;
   const limit = me.body.rate_limit && me.body.rate_limit.requests_per_minute;
   say(`Key ${me.body.key_id} on the ${state.plan} plan (${limit ? limit + " requests a minute" : "no rate limit"}).`);
-  map.useBoundaries(limit || null);
   state.fullMap = planAtLeast(state.plan, FULL_MAP_PLAN);
   $("map-line").classList.toggle("upsell", !state.fullMap);
   if (state.fullMap) {
     $("map-line").textContent = "";
     await loadFullMap(started, run);
     if (run !== state.run) return;
+    // After the export, which fits the view to every area: asked for sooner, the boundaries
+    // would be those of a view about to change, and their requests would slow the export's.
+    map.useBoundaries(limit || null);
   } else {
+    map.useBoundaries(limit || null);
     $("map-line").textContent = `The map shows the areas of the current results; the full map of every area needs the ${FULL_MAP_PLAN} plan (this key is on ${state.plan}).`;
   }
   await search(0);
