@@ -17,7 +17,7 @@ const FULL_MAP_PLAN = "growth";
 const TYPING_PAUSE_MS = 250;
 const $ = (id) => document.getElementById(id);
 
-const state = { plan: "", offset: 0, total: 0, circle: null, bbox: null, asked: 0, fullMap: false, run: 0 };
+const state = { plan: "", offset: 0, total: 0, circle: null, bbox: null, asked: 0, fullMap: false, run: 0, started: 0 };
 
 function say(text, isError = false) {
   const m = $("message");
@@ -27,9 +27,14 @@ function say(text, isError = false) {
 
 const map = new AreaMap($("map"), {
   onPoint: (at) => openAt(at),
-  onBoundaries: (state, text) => {
-    $("map").dataset.boundaryState = state;
+  onBoundaries: (now, text) => {
+    const canvas = $("map");
+    canvas.dataset.boundaryState = now;
     $("boundary-line").textContent = text;
+    // The first answer for the key's first view, timed from entering the key as the full map is.
+    if ((now === "shown" || now === "too-many") && state.started && !canvas.dataset.boundariesMs) {
+      canvas.dataset.boundariesMs = String(Math.round(performance.now() - state.started));
+    }
   },
   onPlace: (at) => {
     if (!$("radius-mode").checked) return false;
@@ -154,6 +159,7 @@ async function start(key) {
   const started = performance.now();
   const run = ++state.run;
   delete $("map").dataset.loadMs;
+  delete $("map").dataset.boundariesMs;
   state.plan = "";
   state.fullMap = false;
   map.setMarks([]);
@@ -165,6 +171,7 @@ async function start(key) {
   if (run !== state.run) return;
   if (!me.ok) { say(me.message, true); return; }
   state.plan = me.body.plan;
+  state.started = started;
   const limit = me.body.rate_limit && me.body.rate_limit.requests_per_minute;
   say(`Key ${me.body.key_id} on the ${state.plan} plan (${limit ? limit + " requests a minute" : "no rate limit"}).`);
   state.fullMap = planAtLeast(state.plan, FULL_MAP_PLAN);
