@@ -245,6 +245,24 @@ class Wide(Boundaries):
         self.assertEqual([r for r in again if "simplify=1000" in r],
                          [r for r in again[:asked] if "simplify=1000" in r])
 
+    def test_the_tolerance_follows_the_zoom_and_the_pages_the_plan(self):
+        self.open("/explore")
+        chosen = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import("/web/map.js").then(({ toleranceFor, pagesFor, paddedBox }) => done({
+              // pixels per degree: 40 is the whole country at 1280 px, 20,000 a few streets
+              tolerance: [40, 300, 500, 3000, 20000].map(toleranceFor),
+              // requests a minute: free's 60, starter's 600, growth's 3,000, unlimited
+              pages: [10, 60, 600, 3000, null].map(pagesFor),
+              box: paddedBox([20, -30, 22, -28]),
+              snapped: paddedBox([20.1, -29.9, 22.1, -27.9]),
+            }));""")
+        self.assertEqual(chosen["tolerance"], [1000, 250, 50, 10, 10])
+        self.assertEqual(chosen["pages"], [1, 2, 20, 20, 20])
+        # Half the view's size on each side, snapped outward to whole degrees here.
+        self.assertEqual(chosen["box"], [19, -31, 23, -27])
+        self.assertEqual(chosen["snapped"], [19, -31, 24, -26])
+
     def test_a_free_key_is_told_to_zoom_in_for_boundaries(self):
         self.explore_as("free")
         canvas = self.find("#map")
