@@ -368,6 +368,13 @@ const SEARCH_PAGE = 50;
 const MOST_PAGES = 20;
 /** Boxes of boundaries kept, the least recently shown dropped first. */
 const KEPT_BOXES = 12;
+/**
+ * How far beyond the view (degrees) boundaries are asked for at least, when
+ * that box does not hold too many areas: a boundary whose centre is farther
+ * out than half the view may still reach into it, and the seed's widest cells
+ * reach some 2° from their centres (most under 0.25°).
+ */
+const LEAST_PAD = 1;
 /** How long the view must stay still before its boundaries are asked for. */
 const SETTLE_MS = 150;
 /** The edges between neighbouring boundaries. */
@@ -385,12 +392,12 @@ export function toleranceFor(pixelsPerDegree) {
  * The box to ask Search for around the visible one ([minLng, minLat, maxLng,
  * maxLat]): Search holds an area by its centre, so the view is padded by half
  * its size on each side, or a polygon reaching in from beyond the edge would
- * be missing. The box is snapped outward to a grid of a power of two degrees
- * near half the view's size, so that a view moved a little asks for the same
- * box again, and finds it kept.
+ * be missing; by `least` degrees at least, when given. The box is snapped
+ * outward to a grid of a power of two degrees near the padding, so that a
+ * view moved a little asks for the same box again, and finds it kept.
  */
-export function paddedBox([w, s, e, n]) {
-  const padX = (e - w) / 2, padY = (n - s) / 2;
+export function paddedBox([w, s, e, n], least = 0) {
+  const padX = Math.max((e - w) / 2, least), padY = Math.max((n - s) / 2, least);
   const grid = 2 ** Math.round(Math.log2(Math.max(padX, padY, 1e-4)));
   const down = (v) => Math.floor(v / grid) * grid, up = (v) => Math.ceil(v / grid) * grid;
   return [Math.max(-180, down(w - padX)), Math.max(-90, down(s - padY)), Math.min(180, up(e + padX)), Math.min(90, up(n + padY))];
@@ -410,13 +417,14 @@ export function pagesFor(requestsPerMinute) {
 /**
  * The areas' boundaries around the view, filled by truth_score: asked from
  * `GET /v1/areas/search.geojson?bbox=…&geometry=boundary&simplify=…` in
- * pages, at the tolerance suited to the zoom, for the padded box of the view.
- * Boxes are kept by tolerance and box: a kept box at the view's tolerance that
- * holds the view with a margin serves it without a request. A box holding
- * more areas than the plan's pages allow is not fetched past its first page:
- * those areas stay dots, and the line under the map says to zoom in. Moving
- * on calls off the requests for the box left behind, and a late answer for it
- * is dropped.
+ * pages, at the tolerance suited to the zoom, for the padded box of the view:
+ * padded by LEAST_PAD at least, or, when that box holds too many areas, by
+ * half the view only. Boxes are kept by tolerance and box: a kept box at the
+ * view's tolerance that holds the view with a margin serves it without a
+ * request. A box holding more areas than the plan's pages allow is not
+ * fetched past its first page: those areas stay dots, and the line under the
+ * map says to zoom in. Moving on calls off the requests for the box left
+ * behind, and a late answer for it is dropped.
  */
 export class Boundaries {
   /** `changed()` redraws the map; `told(state, text)` hears how the boundaries stand. */
@@ -462,14 +470,10 @@ export class Boundaries {
 
   async ask(visible, pixelsPerDegree) {
     const tolerance = toleranceFor(pixelsPerDegree);
-    const box = paddedBox(visible);
-    const key = `${tolerance}:${box.join(",")}`;
     const margin = padBy(visible, 0.25);
-    let found = this.kept.get(key);
-    if (!found) {
-      for (const entry of this.kept.values()) {
-        if (!entry.tooMany && entry.tolerance === tolerance && holds(entry.box, margin)) found = entry;
-      }
+    let found = null;
+    for (const entry of this.kept.values()) {
+      if (!entry.tooMany && entry.tolerance === tolerance && holds(entry.box, margin)) found = entry;
     }
     if (found) {
       if (this.loading) this.loading.controller.abort();
@@ -477,17 +481,31 @@ export class Boundaries {
       this.show(found);
       return;
     }
+    const wide = paddedBox(visible, LEAST_PAD);
+    const narrow = paddedBox(visible);
+    const key = `${tolerance}:${wide.join(",")}`;
     if (this.loading && this.loading.key === key) return; // asked already
     if (this.loading) this.loading.controller.abort();
     const loading = { key, controller: new AbortController() };
     this.loading = loading;
     this.told("loading", "Loading the boundaries around the view…");
-    const entry = await this.load(box, tolerance, loading.controller.signal);
+    let entry = await this.box(wide, tolerance, loading.controller.signal);
+    if (entry && entry.tooMany && narrow.some((v, i) => v !== wide[i]) && this.loading === loading) {
+      entry = await this.box(narrow, tolerance, loading.controller.signal);
+    }
     if (this.loading !== loading) return; // the view has moved on since
     this.loading = null;
-    if (!entry) return;
-    this.kept.set(key, entry);
-    this.show(entry);
+    if (entry) this.show(entry);
+  }
+
+  /** A box's boundaries, kept or loaded (and kept); null when a request failed or was called off. */
+  async box(box, tolerance, signal) {
+    const key = `${tolerance}:${box.join(",")}`;
+    const kept = this.kept.get(key);
+    if (kept) return kept;
+    const entry = await this.load(box, tolerance, signal);
+    if (entry) this.kept.set(key, entry);
+    return entry;
   }
 
   /** One box's boundaries, every page of them; null when a request failed (told) or was called off. */
@@ -523,7 +541,8 @@ export class Boundaries {
         + `(drawn for up to ${(this.pages * SEARCH_PAGE).toLocaleString("en")} at a time with this key's plan). Meanwhile each is a dot.`);
     } else {
       const bare = entry.bare.size ? `; ${entry.bare.size.toLocaleString("en")} without one are dots` : "";
-      this.told("shown", `${entry.areas.length.toLocaleString("en")} boundaries around the view, simplified to ${entry.tolerance} m${bare}.`);
+      const n = entry.areas.length;
+      this.told("shown", `${n.toLocaleString("en")} ${n === 1 ? "boundary" : "boundaries"} around the view, simplified to ${entry.tolerance} m${bare}.`);
     }
     this.changed();
   }

@@ -256,12 +256,15 @@ class Wide(Boundaries):
               pages: [10, 60, 600, 3000, null].map(pagesFor),
               box: paddedBox([20, -30, 22, -28]),
               snapped: paddedBox([20.1, -29.9, 22.1, -27.9]),
+              // zoomed in: a degree beyond the view at least, unless that box holds too many areas
+              least: paddedBox([20, -30, 20.5, -29.5], 1),
             }));""")
         self.assertEqual(chosen["tolerance"], [1000, 250, 50, 10, 10])
         self.assertEqual(chosen["pages"], [1, 2, 20, 20, 20])
         # Half the view's size on each side, snapped outward to whole degrees here.
         self.assertEqual(chosen["box"], [19, -31, 23, -27])
         self.assertEqual(chosen["snapped"], [19, -31, 24, -26])
+        self.assertEqual(chosen["least"], [19, -31, 22, -28])
 
     def test_a_free_key_is_told_to_zoom_in_for_boundaries(self):
         self.explore_as("free")
