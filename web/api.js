@@ -24,17 +24,20 @@ export function planAtLeast(plan, least) {
 /**
  * GET `path` with the key. Resolves to {status, ok, headers, text, body,
  * message}: body is the parsed JSON (or null), message explains a refusal.
+ * With a `signal` the request can be called off: it then resolves with
+ * `aborted` true, which callers drop without a word, as nobody waits for it.
  */
-export async function call(path, key = savedKey()) {
+export async function call(path, key = savedKey(), { signal } = {}) {
   const headers = key ? { Authorization: "Bearer " + key } : {};
-  let res;
+  let res, text;
   try {
-    res = await fetch(path, { headers });
+    res = await fetch(path, { headers, signal });
+    text = await res.text();
   } catch (e) {
-    return { status: 0, ok: false, headers: new Headers(), text: "", body: null,
-      message: "The server did not answer (" + e.message + ")." };
+    const aborted = e.name === "AbortError";
+    return { status: 0, ok: false, aborted, headers: new Headers(), text: "", body: null,
+      message: aborted ? "" : "The server did not answer (" + e.message + ")." };
   }
-  const text = await res.text();
   let body = null;
   try { body = JSON.parse(text); } catch { body = null; }
   const answer = { status: res.status, ok: res.ok, headers: res.headers, text, body };

@@ -1,12 +1,14 @@
 // /explore: the area explorer. With a growth key or above the map shows every
 // area, loaded with one export request; with a lower plan it shows the marks
-// of the current results. GET /v1/key tells the page the plan. Results come
-// from List (a province, no search) or Search (text, a circle, the map's
-// view, a minimum score, each within the chosen province), in pages; picking
-// an area opens the panel.
+// of the current results. On any plan the boundaries around the view are
+// filled by score (map.js, Boundaries). GET /v1/key tells the page the plan.
+// Results come from List (a province, no search) or Search (text, a circle,
+// the map's view, a minimum score, each within the chosen province), in pages;
+// picking an area opens the panel, and a click on the map opens the area at
+// that point.
 
 import { call, el, keyForm, planAtLeast, query, savedKey } from "/web/api.js";
-import { AreaMap, legendItems } from "/web/map.js";
+import { AreaMap, COLOURS, legendItems } from "/web/map.js";
 import { Panel } from "/web/panel.js";
 import { Compare } from "/web/compare.js";
 
@@ -15,7 +17,7 @@ const FULL_MAP_PLAN = "growth";
 const TYPING_PAUSE_MS = 250;
 const $ = (id) => document.getElementById(id);
 
-const state = { plan: "", offset: 0, total: 0, circle: null, bbox: null, asked: 0, fullMap: false, run: 0 };
+const state = { plan: "", offset: 0, total: 0, circle: null, bbox: null, asked: 0, fullMap: false, run: 0, started: 0 };
 
 function say(text, isError = false) {
   const m = $("message");
@@ -24,7 +26,16 @@ function say(text, isError = false) {
 }
 
 const map = new AreaMap($("map"), {
-  onPick: (id) => openArea(id),
+  onPoint: (at) => openAt(at),
+  onBoundaries: (now, text) => {
+    const canvas = $("map");
+    canvas.dataset.boundaryState = now;
+    $("boundary-line").textContent = text;
+    // The first answer for the key's first view, timed from entering the key as the full map is.
+    if ((now === "shown" || now === "too-many") && state.started && !canvas.dataset.boundariesMs) {
+      canvas.dataset.boundariesMs = String(Math.round(performance.now() - state.started));
+    }
+  },
   onPlace: (at) => {
     if (!$("radius-mode").checked) return false;
     const km = Math.min(Number($("radius").max), Math.max(Number($("radius").min), Number($("radius").value) || 10));
@@ -46,7 +57,16 @@ function round5(v) { return Math.round(v * 1e5) / 1e5; }
 
 async function openArea(id) {
   map.select(id);
-  await panel.show(id);
+  const area = await panel.show(id);
+  if (area) map.pick(area);
+}
+
+/** The area at a point of the map, through GET /v1/areas/at. */
+async function openAt(at) {
+  if (!savedKey() || !state.plan) { say("Enter an API key to see the area at a point.", true); return; }
+  map.pick(null);
+  const area = await panel.showAt(at);
+  if (area) map.pick(area);
 }
 
 /** The request for the current criteria and page: Search when any criterion is set (within the
@@ -139,9 +159,11 @@ async function start(key) {
   const started = performance.now();
   const run = ++state.run;
   delete $("map").dataset.loadMs;
+  delete $("map").dataset.boundariesMs;
   state.plan = "";
   state.fullMap = false;
   map.setMarks([]);
+  map.useBoundaries(undefined);
   $("results").replaceChildren();
   if (!key) { say("Enter an API key to start. It stays in this tab only."); return; }
   map.loadLand(); // fetched beside the key's check and the export
@@ -149,6 +171,7 @@ async function start(key) {
   if (run !== state.run) return;
   if (!me.ok) { say(me.message, true); return; }
   state.plan = me.body.plan;
+  state.started = started;
   const limit = me.body.rate_limit && me.body.rate_limit.requests_per_minute;
   say(`Key ${me.body.key_id} on the ${state.plan} plan (${limit ? limit + " requests a minute" : "no rate limit"}).`);
   state.fullMap = planAtLeast(state.plan, FULL_MAP_PLAN);
@@ -157,7 +180,11 @@ async function start(key) {
     $("map-line").textContent = "";
     await loadFullMap(started, run);
     if (run !== state.run) return;
+    // After the export, which fits the view to every area: asked for sooner, the boundaries
+    // would be those of a view about to change, and their requests would slow the export's.
+    map.useBoundaries(limit || null);
   } else {
+    map.useBoundaries(limit || null);
     $("map-line").textContent = `The map shows the areas of the current results; the full map of every area needs the ${FULL_MAP_PLAN} plan (this key is on ${state.plan}).`;
   }
   await search(0);
@@ -190,9 +217,12 @@ function wire() {
   $("zoom-in").addEventListener("click", () => map.zoom(1.5));
   $("zoom-out").addEventListener("click", () => map.zoom(1 / 1.5));
   $("zoom-all").addEventListener("click", () => map.fit());
-  $("legend").replaceChildren(...legendItems().map((item) =>
-    el("li", {}, el("span", { class: "swatch " + item.cls, "aria-hidden": "true" }), item.label)),
-  el("li", {}, el("span", { class: "swatch ring", "aria-hidden": "true" }), "the results listed"));
+  $("legend-scale").replaceChildren(...legendItems().map((item, i) =>
+    el("li", { "data-colour": COLOURS[i] }, el("span", { class: "swatch " + item.cls, "aria-hidden": "true" }), item.label)));
+  $("legend-marks").replaceChildren(
+    el("li", { id: "legend-dot" }, el("span", { class: "swatch dot", "aria-hidden": "true" }), "no boundary: a dot, in its colour"),
+    el("li", {}, el("span", { class: "swatch ring", "aria-hidden": "true" }), "the results listed"),
+    el("li", {}, el("span", { class: "swatch outline", "aria-hidden": "true" }), "the area opened"));
   keyForm($("keyform"), start);
 }
 

@@ -3,7 +3,8 @@
 // meridian (34°S, 25°E; 12°N, 5°W elsewhere on Earth).
 
 const GRID = "rgba(70, 90, 110, 0.16)";
-const LABEL = "#5b636b";
+const LABEL = "#3d444b";
+const HALO = "rgba(255, 255, 255, 0.8)";
 /** Spacings to choose from, in degrees, finest first. */
 const SPACINGS = [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30];
 const LINES_ACROSS = 12;
@@ -24,20 +25,29 @@ export function drawGrid(ctx, map, width, height) {
   const nw = map.unproject(0, 0), se = map.unproject(width, height);
   const span = Math.max(se.lng - nw.lng, nw.lat - se.lat);
   const every = SPACINGS.find((g) => span / g <= LINES_ACROSS) || SPACINGS[SPACINGS.length - 1];
+  const labels = [];
   ctx.strokeStyle = GRID;
-  ctx.fillStyle = LABEL;
-  ctx.font = "10px sans-serif";
   ctx.lineWidth = 1;
   ctx.beginPath();
   for (let lng = Math.ceil(nw.lng / every) * every; lng <= se.lng; lng += every) {
     const [x] = map.project(0, lng);
     ctx.moveTo(x, 0); ctx.lineTo(x, height);
-    ctx.fillText(degrees(lng, every, "E", "W"), x + 2, height - 3);
+    labels.push([degrees(lng, every, "E", "W"), x + 2, height - 3]);
   }
   for (let lat = Math.ceil(se.lat / every) * every; lat <= nw.lat; lat += every) {
     const [, y] = map.project(lat, 0);
     ctx.moveTo(0, y); ctx.lineTo(width, y);
-    ctx.fillText(degrees(lat, every, "N", "S"), 2, y - 2);
+    labels.push([degrees(lat, every, "N", "S"), 2, y - 2]);
   }
   ctx.stroke();
+  // A pale halo keeps the labels legible over the boundaries' darker colours.
+  ctx.font = "10px sans-serif";
+  ctx.lineJoin = "round";
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = HALO;
+  ctx.fillStyle = LABEL;
+  for (const [text, x, y] of labels) {
+    ctx.strokeText(text, x, y);
+    ctx.fillText(text, x, y);
+  }
 }

@@ -1,8 +1,9 @@
-// The area panel: name, province, municipality, other names and truth_score; the
-// dimensions as bars with weight and sources; nearby areas; and, for growth
-// keys and above, the history as a chart with period and granularity switches.
+// The area panel: name, province, municipality, other names and truth_score; for
+// an area found at a point on the map, how it was found; the dimensions as bars
+// with weight and sources; nearby areas; and, for growth keys and above, the
+// history as a chart with period and granularity switches.
 
-import { call, el, planAtLeast } from "/web/api.js";
+import { call, el, planAtLeast, query } from "/web/api.js";
 import { historyChart } from "/web/chart.js";
 
 const PERIODS = ["7d", "30d", "90d", "1y"];
@@ -14,12 +15,46 @@ export class Panel {
     Object.assign(this, { root, plan, open, compare, say });
     this.period = "30d";
     this.granularity = "daily";
+    this.asked = 0;
   }
 
+  /** Shows the area `id`; resolves to its detail (with its boundary), or null. */
   async show(id) {
-    const answer = await call(`/v1/areas/${encodeURIComponent(id)}?include=nearby`);
-    if (!answer.ok) { this.say(answer.message, true); return; }
-    const area = answer.body;
+    const asked = ++this.asked;
+    const answer = await call(`/v1/areas/${encodeURIComponent(id)}?include=nearby,boundary`);
+    if (asked !== this.asked) return null; // another area was asked for since
+    if (!answer.ok) { this.say(answer.message, true); return null; }
+    await this.render(answer.body, []);
+    return answer.body;
+  }
+
+  /**
+   * Shows the area at `at` ({lat, lng}), from the area at a point, with how it
+   * was found; a point in no area says so. Resolves to the area, or null.
+   */
+  async showAt(at) {
+    const asked = ++this.asked;
+    const point = place(at);
+    if (Math.abs(at.lat) > 90 || Math.abs(at.lng) > 180) { this.nothingAt(point, "it is off the globe"); return null; }
+    const answer = await call("/v1/areas/at" + query({ lat: round5(at.lat), lng: round5(at.lng), include: "nearby,boundary" }));
+    if (asked !== this.asked) return null;
+    if (answer.status === 404 && answer.body && answer.body.error && answer.body.error.code === "no_area_here") {
+      this.nothingAt(point, "no area's boundary holds it or lies within 250 m of it, and no area without a boundary has its centre within 10 km");
+      return null;
+    }
+    if (!answer.ok) { this.say(answer.message, true); return null; }
+    await this.render(answer.body, located(answer.body, point, this.open));
+    return answer.body;
+  }
+
+  nothingAt(point, why) {
+    this.area = null;
+    this.root.replaceChildren(
+      el("h2", { id: "panel-title", text: "No area here" }),
+      el("p", { id: "panel-located", "data-by": "none" }, `Nothing answers for ${point}: ${why}.`));
+  }
+
+  async render(area, foundHow) {
     this.area = area;
     const title = el("h2", { id: "panel-title", text: area.name });
     const picked = this.compare.has(area.id);
@@ -30,6 +65,7 @@ export class Panel {
     });
     this.root.replaceChildren(
       title,
+      ...foundHow,
       el("p", {}, `${area.province} · ${area.municipality}`),
       ...otherNames(area.other_names || []),
       el("p", {}, "truth_score ", el("span", { class: "score", id: "panel-score", text: String(area.truth_score) }), " of 10 (synthetic)"),
@@ -75,6 +111,33 @@ export class Panel {
       el("p", { id: "history-summary" }, `Trend ${h.trend}, change ${h.change > 0 ? "+" : ""}${h.change}`,
         last ? ` · last point ${last.truth_score} on ${last.date}` : ""));
   }
+}
+
+/** A point as people write it: 26.24850°S 27.85400°E. */
+function place({ lat, lng }) {
+  const side = (v, positive, negative) => `${Math.abs(v).toFixed(5)}°${v >= 0 ? positive : negative}`;
+  return `${side(lat, "N", "S")} ${side(lng, "E", "W")}`;
+}
+
+function round5(v) { return Math.round(v * 1e5) / 1e5; }
+
+/** How the area at a point was found (its `located`), in words, with the other areas that hold the point. */
+function located(area, point, open) {
+  const { by, distance_km: km, also } = area.located;
+  const how = {
+    boundary: `${point} is inside its boundary.`,
+    near_boundary: `${point} is just outside its boundary, ${km} km from it: the nearest boundary within 250 m.`,
+    nearest: `${point} is in no boundary; this is the nearest centre of an area without one, ${km} km away.`,
+  }[by] || `Found (${by}), ${km} km away.`;
+  const line = el("p", { id: "panel-located", "data-by": by }, el("strong", { text: "At the point clicked: " }), how);
+  if (!also || !also.length) return [line];
+  const others = el("p", { id: "panel-also", class: "small" }, "Its boundary is the smallest of those holding the point; also holding it: ");
+  also.forEach((id, i) => {
+    const b = el("button", { type: "button", class: "link", "data-id": id, text: id });
+    b.addEventListener("click", () => open(id));
+    others.append(i ? ", " : "", b);
+  });
+  return [line, others];
 }
 
 /** "Also known as" the area's other names (former names, short forms, spellings), which

@@ -6,6 +6,7 @@ in docs/browser.md, not a test:
     area-scoring init --db /tmp/areas-100k.db --synthetic 100000
     tests/ui/.venv/bin/python tests/ui/measure.py /tmp/areas-100k.db [RUNS]
     tests/ui/.venv/bin/python tests/ui/measure.py /tmp/areas-100k.db [RUNS] --without-land
+    tests/ui/.venv/bin/python tests/ui/measure.py data/areas.db [RUNS] --boundaries
 
 Each run is a fresh page with the browser's cache off, so the export and the
 land are fetched every time. Prints each run and the median, in ms, as the
@@ -16,7 +17,12 @@ blocked (the map then draws the dots alone) alternate in the same browser,
 RUNS of each, the order swapped every pair so that neither always goes
 first; it prints both medians, their ratio, and the median of the pairs'
 differences (less swayed by a busy machine's slow minutes, which both runs
-of a pair share). It then times the land's own work in the page: fetching
+of a pair share).
+
+With --boundaries, each run also waits for the boundaries of the first view
+(every page of them, or the one that says there are too many), and prints
+the time from entering the key to their being drawn, as the page measured
+it (data-boundaries-ms), and the median. It then times the land's own work in the page: fetching
 and decoding web/land.json, and filling and stroking it on a canvas of the
 map's size (the mean of DRAWS draws)."""
 
@@ -68,9 +74,18 @@ def run_once(driver, server, key, land):
     return int(canvas.get_attribute("data-load-ms")), int(canvas.get_attribute("data-marks"))
 
 
+def boundaries_ms(driver):
+    """Once the first view's boundaries are in: ms from the key, how many are drawn, and the page's line."""
+    canvas = driver.find_element(By.ID, "map")
+    WebDriverWait(driver, 60, poll_frequency=0.05).until(lambda d: canvas.get_attribute("data-boundaries-ms"))
+    return (int(canvas.get_attribute("data-boundaries-ms")), canvas.get_attribute("data-boundary-state"),
+            driver.find_element(By.ID, "boundary-line").text)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     compare = "--without-land" in sys.argv
+    boundaries = "--boundaries" in sys.argv
     db = args[0]
     runs = int(args[1]) if len(args) > 1 else 5
     server = Server(db=db)
@@ -80,6 +95,7 @@ def main():
         driver.execute_cdp_cmd("Network.enable", {})
         driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
         times = {True: [], False: []}
+        filled = []
         for run in range(runs):
             order = [True, False] if run % 2 == 0 else [False, True]
             for land in order if compare else [True]:
@@ -87,8 +103,14 @@ def main():
                 times[land].append(ms)
                 label = "with land" if land else "without land"
                 print(f"run {run + 1} {label}: {marks} areas on the map in {ms} ms", flush=True)
+                if boundaries:
+                    b_ms, b_state, line = boundaries_ms(driver)
+                    filled.append(b_ms)
+                    print(f"run {run + 1}: boundaries {b_state} in {b_ms} ms: {line}", flush=True)
         with_land = statistics.median(times[True])
         print(f"median of {runs} with land: {with_land:.0f} ms")
+        if boundaries:
+            print(f"median of {runs}, the first view's boundaries: {statistics.median(filled):.0f} ms")
         if compare:
             without = statistics.median(times[False])
             print(f"median of {runs} without land: {without:.0f} ms")

@@ -1,12 +1,11 @@
 """The explorer's map draws southern Africa's land and borders (web/land.json,
-Natural Earth) under the dots, from this server alone, and labels its grid
+Natural Earth) under the areas, from this server alone, and labels its grid
 by side (S, E). The pixels are read from the canvas where the page's own
 projection (data-view: centre and pixels per degree) puts known places.
 
 The last test leaves tests/ui/screenshots/explorer.png, docs/browser.md's picture
 (docs/explorer.png is a copy of it)."""
 
-import math
 import unittest
 
 from harness import browser
@@ -20,6 +19,8 @@ STEPS = [3, 4, 5, 6, 7, 8]
 # Botswana, and the Indian Ocean south-east of South Africa.
 BOTSWANA = (-23.4, 22.3)
 OCEAN = (-34.2, 30.7)
+# A point in the Karoo, inside one of the wide inland cells of the seed's boundaries.
+KAROO = (-30.6, 22.3)
 
 PIXELS = """
 const canvas = document.getElementById("map");
@@ -73,30 +74,17 @@ class MapLand(Pages):
     def pixels(self, places):
         return [tuple(p) for p in self.driver.execute_async_script(PIXELS, [list(p) for p in places])]
 
-    def loneliest_inland_area(self):
-        """The area farthest from any other, among those with land all round it."""
-        _, _, export = self.server.get("/v1/areas/export", self.keys["growth"])
-        areas = export["data"]
-
-        def room(a):
-            return min(math.hypot(a["lat"] - b["lat"], a["lng"] - b["lng"]) for b in areas if b is not a)
-
-        for area in sorted(areas, key=room, reverse=True):
-            d = 0.15  # degrees: several pixels at the first view's scale
-            around = [(area["lat"] + dy, area["lng"] + dx) for dy, dx in ((d, 0), (-d, 0), (0, d), (0, -d))]
-            if all(near(p, LAND) for p in self.pixels(around)):
-                return area
-        self.fail("no area with land all round it")
-
-    def test_the_land_lies_under_the_dots(self):
-        self.full_map()
+    def test_the_land_lies_under_the_areas(self):
+        canvas = self.full_map()
+        self.wait(lambda: canvas.get_attribute("data-boundary-state") == "shown", message="boundaries drawn")
         land, sea = self.pixels([BOTSWANA, OCEAN])
         self.assertTrue(near(land, LAND), f"Botswana is land: {land}")
         self.assertTrue(near(sea, SEA), f"the ocean is sea: {sea}")
-        # A dot on land shows its own colour: the land is drawn before it.
-        area = self.loneliest_inland_area()
-        [dot] = self.pixels([(area["lat"], area["lng"])])
-        self.assertTrue(near(dot, colour_of(area["truth_score"])), f"{area['id']}: {dot}")
+        # A boundary on land shows its own colour: the land is drawn before it.
+        _, _, area = self.server.get("/v1/areas/at?lat=%s&lng=%s" % KAROO, self.keys["growth"])
+        self.assertEqual(area["located"]["by"], "boundary")
+        [inside] = self.pixels([KAROO])
+        self.assertTrue(near(inside, colour_of(area["truth_score"])), f"{area['id']}: {inside}")
         self.shot("explore-land")
 
     def test_nothing_but_this_server_is_asked(self):
