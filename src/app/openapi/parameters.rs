@@ -84,8 +84,11 @@ fn joined(mut first: Value, then: Value) -> Value {
 /// The GeoJSON paths' own parameters.
 fn geometry() -> Value {
     let tolerances: Vec<u32> = SIMPLIFY_TOLERANCES_M.to_vec();
+    let mut geometry = words(&GEOMETRIES, GEOMETRY_DEFAULT, "Each feature's geometry: point, the area's centre; boundary, its boundary as a MultiPolygon (a Polygon as one part), or null for an area without one (RFC 7946, 3.2).");
+    // The example goes with simplify's, which needs it.
+    geometry[0]["examples"] = json!([word_of(&GEOMETRIES, Geometry::Boundary)]);
     json!({
-        "geometry": words(&GEOMETRIES, GEOMETRY_DEFAULT, "Each feature's geometry: point, the area's centre; boundary, its boundary as a Polygon or MultiPolygon, or null for an area without one (RFC 7946, 3.2)."),
+        "geometry": geometry,
         "simplify": [
             {"type": "integer", "enum": tolerances, "examples": [tolerances[1]]},
             format!("With geometry=boundary only (else 400): the boundary simplified with a tolerance of this many metres, each ring kept valid, as the dataset computed it when it was written. Each boundary is simplified alone, so neighbours may show slivers between them. Without it, the boundary in full."),
