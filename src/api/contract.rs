@@ -53,9 +53,7 @@ pub const ORDER_DEFAULT: Order = Order::Asc;
 pub const LIST_FORMATS: [Format; 3] = [Format::Json, Format::GeoJson, Format::Csv];
 /// List's parameters at `/v1/areas.geojson`: all but `format`, and the
 /// GeoJSON paths' own (`GEOJSON_PARAMS`).
-pub const LIST_GEOJSON_PARAMS: [&str; 7] = [
-    "province", "limit", "offset", "sort", "order", "geometry", "simplify",
-];
+pub const LIST_GEOJSON_PARAMS: [&str; 7] = at_geojson_path(LIST_PARAMS);
 
 // ---- Boundaries in GeoJSON (docs/api.md, "Representations") ----
 
@@ -100,20 +98,7 @@ pub const SEARCH_PARAMS: [&str; 11] = [
     "format",
 ];
 /// Search's parameters at `/v1/areas/search.geojson`, as `LIST_GEOJSON_PARAMS`.
-pub const SEARCH_GEOJSON_PARAMS: [&str; 12] = [
-    "q",
-    "lat",
-    "lng",
-    "radius",
-    "bbox",
-    "min_score",
-    "province",
-    "limit",
-    "offset",
-    "match",
-    "geometry",
-    "simplify",
-];
+pub const SEARCH_GEOJSON_PARAMS: [&str; 12] = at_geojson_path(SEARCH_PARAMS);
 /// How q's words match (`match=`): forgiving typos, joined and split words
 /// and other names, or exactly as a prefix of a word (docs/api.md, "Search Areas").
 pub const MATCHINGS: [(&str, Matching); 2] = [
@@ -164,7 +149,27 @@ pub const EXPORT_PLAN: Plan = Plan::Growth;
 
 pub const EXPORT_PARAMS: [&str; 2] = ["province", "format"];
 /// The export's parameters at `/v1/areas/export.geojson`, as `LIST_GEOJSON_PARAMS`.
-pub const EXPORT_GEOJSON_PARAMS: [&str; 3] = ["province", "geometry", "simplify"];
+pub const EXPORT_GEOJSON_PARAMS: [&str; 3] = at_geojson_path(EXPORT_PARAMS);
+
+/// An endpoint's parameters `all` (`format` last) at its GeoJSON path: all
+/// but `format`, then `GEOJSON_PARAMS`. `M` is one more than `N`.
+const fn at_geojson_path<const N: usize, const M: usize>(
+    all: [&'static str; N],
+) -> [&'static str; M] {
+    assert!(M == N - 1 + GEOJSON_PARAMS.len());
+    let mut out = [""; M];
+    let mut i = 0;
+    while i < N - 1 {
+        out[i] = all[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < GEOJSON_PARAMS.len() {
+        out[N - 1 + j] = GEOJSON_PARAMS[j];
+        j += 1;
+    }
+    out
+}
 /// The export's representations, JSON first (the default), each other at a
 /// path of its own as List's are (`/v1/areas/export.ndjson`).
 pub const EXPORT_FORMATS: [Format; 4] =
