@@ -84,7 +84,11 @@ fn joined(mut first: Value, then: Value) -> Value {
 /// The GeoJSON paths' own parameters.
 fn geometry() -> Value {
     let tolerances: Vec<u32> = SIMPLIFY_TOLERANCES_M.to_vec();
-    let mut geometry = words(&GEOMETRIES, GEOMETRY_DEFAULT, "Each feature's geometry: point, the area's centre; boundary, its boundary as a MultiPolygon (a Polygon as one part), or null for an area without one (RFC 7946, 3.2).");
+    let mut geometry = words(
+        &GEOMETRIES,
+        GEOMETRY_DEFAULT,
+        "Each feature's geometry: point, the area's centre; boundary, its boundary as a MultiPolygon (a Polygon as one part), or null for an area without one (RFC 7946, 3.2).",
+    );
     // The example goes with simplify's, which needs it.
     geometry[0]["examples"] = json!([word_of(&GEOMETRIES, Geometry::Boundary)]);
     json!({

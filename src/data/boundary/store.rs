@@ -1,8 +1,7 @@
 //! Boundaries in the dataset file: writing each area's boundary, its
 //! simplified forms and its box as the area is written (schema.sql,
 //! `area_boundaries`, `area_boundary_simplified`, `area_boundary_boxes`),
-//! and reading its GeoJSON geometry text back, alone (`geometry_json`) or
-//! as a column of a list's query (`geometry_sql`).
+//! and reading its GeoJSON geometry text back (`geometry_json`).
 //!
 //! Everything is computed when the file is written, nothing per request:
 //! the geodesic area that orders overlapping boundaries, the simplified
@@ -43,40 +42,6 @@ pub fn geometry_json(
         })
         .optional()?;
     Ok(text.flatten())
-}
-
-/// The full boundary of the row aliased `a` of `areas`.
-macro_rules! full_sql {
-    () => {
-        "(SELECT b.geometry FROM area_boundaries b WHERE b.area_no = a.area_no)"
-    };
-}
-
-/// The form at one tolerance, falling back to the full boundary.
-macro_rules! simplified_sql {
-    ($tolerance:literal) => {
-        concat!(
-            "coalesce((SELECT s.geometry FROM area_boundary_simplified s WHERE s.area_no = a.area_no AND s.tolerance_m = ",
-            $tolerance,
-            "), ",
-            full_sql!(),
-            ")"
-        )
-    };
-}
-
-/// The SQL expression (a constant, no user value) that yields the same text
-/// as `geometry_json` for the row aliased `a` of `areas`, for list and
-/// export queries: NULL for an area without a boundary. A tolerance not in
-/// `SIMPLIFY_TOLERANCES_M` yields the full boundary, as `geometry_json` does.
-pub fn geometry_sql(tolerance_m: Option<u32>) -> &'static str {
-    match tolerance_m {
-        Some(10) => simplified_sql!(10),
-        Some(50) => simplified_sql!(50),
-        Some(250) => simplified_sql!(250),
-        Some(1000) => simplified_sql!(1000),
-        _ => full_sql!(),
-    }
 }
 
 /// The text a boundary is stored and served as.
