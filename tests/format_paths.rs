@@ -158,6 +158,8 @@ fn format_is_an_unknown_parameter_at_a_format_path() {
                 "limit",
                 "offset",
                 "match",
+                "geometry",
+                "simplify",
             ],
         ),
         ("/v1/areas/export.ndjson", &["province"]),
