@@ -56,7 +56,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # The database for N areas, built once and reused while what it stores is
 # the same: the schema, the seed places, and the versions of the schema and
-# of the stored search words' layouts (`LAYOUT` in src/search/matches/word_store.rs
+# of the stored search words' layouts (`LAYOUT` in src/search/matches/word_store/mod.rs
 # and in src/search/words/vocabulary_store.rs), all part of the file name. A
 # change to how the words are stored raises a LAYOUT and so rebuilds it; a
 # refactor of the code that writes it does not.
@@ -70,7 +70,7 @@ const_of() { # const_of FILE NAME -> the integer value of `pub const NAME: i64`
 }
 database() {
   local n=$1 hash db layout schema words
-  layout=$(const_of src/search/matches/word_store.rs LAYOUT) || return 1
+  layout=$(const_of src/search/matches/word_store/mod.rs LAYOUT) || return 1
   schema=$(const_of src/data/db.rs SCHEMA_VERSION) || return 1
   words=$(const_of src/search/words/vocabulary_store.rs LAYOUT) || return 1
   hash=$({ cat schema.sql seed/za-areas.csv seed/other-names.csv src/data/synthetic.rs; echo "schema $schema layout $layout words $words"; } |
