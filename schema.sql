@@ -25,7 +25,7 @@ CREATE TABLE areas (
 CREATE INDEX areas_by_score ON areas (truth_score DESC, area_no);
 
 -- An area's other names (former names, short forms, other spellings), in the
--- order given; search matches them (src/api/search_forgiving.rs) and Get Area
+-- order given; search matches them (src/search/query/forgiving.rs) and Get Area
 -- shows them. Validated on import: at most 20, none folding to the name.
 CREATE TABLE area_other_names (
     area_no  INTEGER NOT NULL REFERENCES areas (area_no),
@@ -119,7 +119,7 @@ CREATE VIRTUAL TABLE areas_fts USING fts5 (
 );
 
 -- The other names, one row each, tokenized as areas_fts is. The rowid is
--- rank * OTHER_NAME_SLOTS + position (src/search/vocabulary.rs), so rowid
+-- rank * OTHER_NAME_SLOTS + position (src/search/words/vocabulary.rs), so rowid
 -- order is search rank order and each name is its own phrase: a split word
 -- never matches across two names.
 CREATE VIRTUAL TABLE other_names_fts USING fts5 (
@@ -130,7 +130,7 @@ CREATE VIRTUAL TABLE other_names_fts USING fts5 (
 );
 
 -- Every two neighbouring words of a column of areas_fts (each of at least
--- SPLIT_PART_MIN letters, src/search/query/tier.rs), joined by '_' into
+-- SPLIT_PART_MIN letters, src/search/words/mod.rs), joined by '_' into
 -- one term ("ivory_park"), by search rank; and the same of other_names_fts,
 -- by its rowids (src/search/matches/joined_words.rs). A search word that
 -- splits in two is one lookup here, where a phrase of areas_fts stepped
