@@ -2,7 +2,11 @@
 //! every route, targets up to the URL limit built to be expensive to parse
 //! (many names, long names, many escapes, long lists, a repeat late in the
 //! string) cost at most 3x the route's plain request and at most 0.5 ms
-//! each, in the server process's own CPU time.
+//! each, in the server process's own CPU time. A route whose plain request
+//! costs less than `/healthz`'s (Get Area, a stored body) is held to 3x
+//! `/healthz`'s instead: a request's fixed cost (its head, its log line) is
+//! the least any request costs, and against a body read whole from one row
+//! the ratio measured the machine's noise, in either direction.
 //!
 //! The two sides are measured in the same run, alternated over several
 //! rounds, and compared by their medians, so that a noisy machine moves both
@@ -70,7 +74,7 @@ fn every_route_parses_a_hostile_target_at_the_cost_of_a_plain_one() {
     unlimited_plans(&db);
     let server = Served::spawn(&db, &["--workers", "2"]);
     let mut conn = KeptAlive::open(server.addr, &key);
-    let mut failures = Vec::new();
+    let mut measured = Vec::new();
     for (plain, names) in ROUTES {
         let path = plain.split('?').next().unwrap();
         let hostile = hostile_targets(path, names);
@@ -79,12 +83,20 @@ fn every_route_parses_a_hostile_target_at_the_cost_of_a_plain_one() {
             plain_cpu.push(batch_cpu(&server, &mut conn, &[plain.to_string()]));
             hostile_cpu.push(batch_cpu(&server, &mut conn, &hostile));
         }
-        let (plain_cpu, hostile_cpu) = (median(plain_cpu), median(hostile_cpu));
-        let ratio = hostile_cpu.as_secs_f64() / plain_cpu.as_secs_f64();
+        measured.push((path, median(plain_cpu), median(hostile_cpu)));
+    }
+    let floor = measured
+        .iter()
+        .find(|(path, ..)| *path == "/healthz")
+        .map(|m| m.1)
+        .expect("/healthz is measured");
+    let mut failures = Vec::new();
+    for (path, plain_cpu, hostile_cpu) in measured {
+        let ratio = hostile_cpu.as_secs_f64() / plain_cpu.max(floor).as_secs_f64();
         eprintln!("{path}: plain {plain_cpu:?}, hostile {hostile_cpu:?} a request ({ratio:.2}x)");
         if ratio > MAX_RATIO || hostile_cpu > MAX_CPU_PER_REQUEST {
             failures.push(format!(
-                "{path}: {hostile_cpu:?} against {plain_cpu:?} ({ratio:.2}x)"
+                "{path}: {hostile_cpu:?} against {plain_cpu:?} (floor {floor:?}; {ratio:.2}x)"
             ));
         }
     }
