@@ -113,9 +113,11 @@ fn ring_side(ring: &[(f64, f64)], p: (f64, f64)) -> Side {
         if o == 0 && between(p.0, a.0, b.0) && between(p.1, a.1, b.1) {
             return Side::OnEdge;
         }
-        if a.1 <= p.1 && p.1 < b.1 && o > 0 {
-            inside = !inside;
-        } else if b.1 <= p.1 && p.1 < a.1 && o < 0 {
+        // Upward edges with p to their left, downward with p to their
+        // right: those the ray crosses.
+        let upward = a.1 <= p.1 && p.1 < b.1 && o > 0;
+        let downward = b.1 <= p.1 && p.1 < a.1 && o < 0;
+        if upward || downward {
             inside = !inside;
         }
     }

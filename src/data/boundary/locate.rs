@@ -82,7 +82,7 @@ pub enum Unbounded {
     /// No area has one: search's index of every area serves.
     All,
     /// Some have one: an index of those without.
-    Some(AreaIndex),
+    Some(Box<AreaIndex>),
 }
 
 /// How many areas have a boundary: the R*Tree's id table holds one row a
@@ -134,7 +134,10 @@ impl Unbounded {
             .filter(|e| !is_bounded(e.area_no))
             .map(|e| (e.area_no, e.lat, e.lng, e.truth_score))
             .collect();
-        Ok((count, Unbounded::Some(AreaIndex::new(without, Vec::new()))))
+        Ok((
+            count,
+            Unbounded::Some(Box::new(AreaIndex::new(without, Vec::new()))),
+        ))
     }
 
     /// The nearest centre within the circle, if any.
@@ -144,7 +147,7 @@ impl Unbounded {
             Unbounded::All => all,
             Unbounded::Some(index) => index,
         };
-        if !(circle.radius_km >= 0.0) {
+        if circle.radius_km.is_nan() || circle.radius_km < 0.0 {
             return None;
         }
         let disc = Disc::new(circle);
