@@ -19,11 +19,10 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::Duration;
 
 use rusqlite::Connection;
 
-use crate::common::bin::{command, text};
+use crate::common::bin::{command, text, wait_with_peak_kib};
 use crate::common::{fresh_db, scratch_dir};
 use support::*;
 
@@ -322,13 +321,6 @@ fn a_file_that_is_no_collection_or_has_both_boundary_columns_is_one_problem() {
 /// The import's memory bound, in KiB as /proc gives it (load::BUILD_MEMORY_MIB).
 const BOUND_KIB: u64 = area_scoring::data::load::BUILD_MEMORY_MIB * 1024;
 
-/// The process's peak resident memory so far, in KiB.
-fn vm_hwm_kib(pid: u32) -> Option<u64> {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// A FeatureCollection of `features` areas, each a square with its centre
 /// left out, padded after each with blank space (which the format skips)
 /// to `bytes` in all: a file past the bound that imports quickly.
@@ -378,24 +370,12 @@ fn a_feature_collection_larger_than_the_memory_bound_imports_within_it() {
         db.to_str().unwrap(),
         file.to_str().unwrap(),
     ];
-    let mut child = command(&args, &[], Path::new("/"))
+    let child = command(&args, &[], Path::new("/"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut peak = 0;
-    let status = loop {
-        // Read before asking whether it ended: a process that has ended has no memory to read.
-        if let Some(kib) = vm_hwm_kib(child.id()) {
-            peak = peak.max(kib);
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let (status, err, peak) = wait_with_peak_kib(child);
     fs::remove_file(&file).unwrap();
     assert!(status.success(), "import failed: {err}");
     assert!(err.contains(&format!("with {FEATURES} areas")), "{err}");

@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::bin::{command, text};
+use common::bin::{command, text, wait_with_peak_kib};
 use common::{fresh_db, scratch_dir};
 
 /// The bound, in KiB as /proc gives it (load::BUILD_MEMORY_MIB).
@@ -65,29 +65,10 @@ fn write_jsonl(path: &Path) {
     out.flush().unwrap();
 }
 
-/// The process's peak resident memory so far, in KiB.
-fn vm_hwm_kib(pid: u32) -> Option<u64> {
-    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// Runs `import` and returns its peak resident memory in KiB, read until it exits.
 fn import_peak_kib(db: &Path, file: &Path) -> u64 {
-    let mut child = spawn_import(db, file);
-    let mut peak = 0;
-    let status = loop {
-        // Read before asking whether it ended: a process that has ended has no memory to read.
-        if let Some(kib) = vm_hwm_kib(child.id()) {
-            peak = peak.max(kib);
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let child = spawn_import(db, file);
+    let (status, err, peak) = wait_with_peak_kib(child);
     assert!(status.success(), "import failed: {}", text(err.as_bytes()));
     assert!(err.contains(&format!("{ROWS} areas")), "{err}");
     peak

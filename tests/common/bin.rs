@@ -232,3 +232,30 @@ impl Served {
         .is_some()
     }
 }
+
+/// Waits for `child` to exit, reading its peak resident memory (VmHWM, KiB)
+/// as it runs: its exit status, its stderr and that peak. The child's
+/// stderr must be piped and small (it is read once the child has ended).
+pub fn wait_with_peak_kib(mut child: Child) -> (ExitStatus, String, u64) {
+    let mut peak = 0;
+    let status = loop {
+        // Read before asking whether it ended: a process that has ended has no memory to read.
+        if let Some(kib) = vm_hwm_kib(child.id()) {
+            peak = peak.max(kib);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    (status, err, peak)
+}
+
+/// The process's peak resident memory so far, in KiB.
+fn vm_hwm_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
