@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use rusqlite::Connection;
 
-use super::{AreaSummary, area_no};
+use super::AreaSummary;
 use crate::api::params::FeatureGeometry;
 use crate::data::boundary;
 use crate::error::ApiResult;
@@ -30,14 +30,16 @@ pub fn of_page(
     let FeatureGeometry::Boundary { simplify_m } = geometry else {
         return Ok(None);
     };
-    let mut out = Vec::with_capacity(areas.len());
-    for area in areas {
-        let text = match area_no(conn, &area.id)? {
-            Some(no) => boundary::geometry_json(conn, no, simplify_m)?,
-            None => None,
-        };
-        out.push(text.map(|t| as_multi(&t).into_owned()));
-    }
+    let ids: Vec<&str> = areas.iter().map(|a| a.id.as_str()).collect();
+    let out = boundary::page_geometries_json(conn, &ids, simplify_m)?
+        .into_iter()
+        .map(|text| {
+            text.map(|t| match as_multi(&t) {
+                Cow::Borrowed(_) => t,
+                Cow::Owned(multi) => multi,
+            })
+        })
+        .collect();
     Ok(Some(out))
 }
 

@@ -363,7 +363,7 @@ pub mod store;
 pub mod validity;
 
 pub use locate::{Located, LocatedBy, NEAR_BOUNDARY_KM};
-pub use store::{SIMPLIFY_TOLERANCES_M, geometry_json};
+pub use store::{SIMPLIFY_TOLERANCES_M, geometry_json, page_geometries_json};
 
 #[cfg(test)]
 mod tests;

@@ -44,6 +44,36 @@ pub fn geometry_json(
     Ok(text.flatten())
 }
 
+/// The geometry text of each area of a page, by its place in the page: one
+/// statement for the page, where one a row would pay a statement's cost for
+/// every area. `ids` go in as one JSON array (json_each), bound like any value.
+const PAGE_GEOMETRIES: &str = "SELECT j.key, coalesce(s.geometry, b.geometry)
+    FROM json_each(?1) j
+    JOIN areas a ON a.id = j.value
+    JOIN area_boundaries b ON b.area_no = a.area_no
+    LEFT JOIN area_boundary_simplified s ON s.area_no = a.area_no AND s.tolerance_m = ?2";
+
+/// GeoJSON geometry text of each of `ids`' boundaries, in their order, as
+/// `geometry_json` gives one; None for an area without one or not found.
+pub fn page_geometries_json(
+    conn: &Connection,
+    ids: &[&str],
+    tolerance_m: Option<u32>,
+) -> rusqlite::Result<Vec<Option<String>>> {
+    let mut out = vec![None; ids.len()];
+    let ids_json = serde_json::to_string(ids)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    let mut stmt = conn.prepare_cached(PAGE_GEOMETRIES)?;
+    let mut rows = stmt.query(params![ids_json, tolerance_m])?;
+    while let Some(r) = rows.next()? {
+        let at: i64 = r.get(0)?;
+        if let Some(slot) = usize::try_from(at).ok().and_then(|i| out.get_mut(i)) {
+            *slot = r.get(1)?;
+        }
+    }
+    Ok(out)
+}
+
 /// The text a boundary is stored and served as.
 pub fn geometry_text(boundary: &Boundary) -> String {
     boundary.to_geojson().to_string()
