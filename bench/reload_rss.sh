@@ -13,7 +13,7 @@
 # Prints, a build a line: RSS in MB before the first reload (after WARMUP
 # seconds of load) and after reloads 10, 50 and RELOADS, the median of the
 # last ten samples (one sample can catch a reload's two datasets at once),
-# and the highest. Builds nothing: pass release binaries.
+# and the highest sample, and the peak (VmHWM). Builds nothing: pass release binaries.
 #
 # Knobs (environment): RELOADS (100), AREAS (100000), HISTORY_DAYS (100),
 # DB (a dataset to reuse: written by the first build when it does not exist),
@@ -57,7 +57,7 @@ done | shuf --random-source=<(yes) >"$WORK/mixed.txt"
 
 rss_mb() { awk '/^VmRSS/ {printf "%.2f", $2 / 1024}' "/proc/$1/status"; }
 
-printf '| build | RSS MB at reload 0 | 10 | 50 | %s | median of the last 10 | highest | reloads logged |\n|---|---:|---:|---:|---:|---:|---:|---:|\n' "$RELOADS"
+printf '| build | RSS MB at reload 0 | 10 | 50 | %s | median of the last 10 | highest | peak (VmHWM) | reloads logged |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n' "$RELOADS"
 for bin in "$@"; do
   bin=$(realpath "$bin")
   served=$WORK/served.db
@@ -96,14 +96,15 @@ for bin in "$@"; do
     highest=$(awk -v a="$highest" -v b="$rss" 'BEGIN{print (b > a ? b : a)}')
   done
   logged=$(grep -c 'reloaded ' "$log" || true)
+  peak=$(awk '/^VmHWM/ {printf "%.2f", $2 / 1024}' "/proc/$pid/status")
   kill "$wrk_pid" 2>/dev/null || true
   wait "$wrk_pid" 2>/dev/null || true
   kill -TERM "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   last=$(for n in $(seq $((RELOADS > 10 ? RELOADS - 9 : 1)) "$RELOADS"); do echo "${at[$n]}"; done |
     sort -n | awk '{v[NR] = $1} END {printf "%.2f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}')
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(basename "$bin")" "${at[0]}" "${at[10]:-}" \
-    "${at[50]:-}" "${at[$RELOADS]}" "$last" "$highest" "$logged"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(basename "$bin")" "${at[0]}" "${at[10]:-}" \
+    "${at[50]:-}" "${at[$RELOADS]}" "$last" "$highest" "$peak" "$logged"
   unset at
 done
 echo

@@ -220,7 +220,7 @@ fn from_rings(rings: Rings, multi: bool) -> Result<Option<Boundary>, BoundaryErr
             check_ring(p + 1, r + 1, ring)?;
         }
     }
-    let polygons: Vec<Polygon<f64>> = rings.iter().map(to_polygon).collect();
+    let polygons: Vec<Polygon<f64>> = rings.iter().map(|r| to_polygon(r)).collect();
     for (p, polygon) in polygons.iter().enumerate() {
         let rect = polygon
             .bounding_rect()
@@ -264,7 +264,7 @@ fn check_ring(polygon: usize, ring: usize, positions: &[[f64; 2]]) -> Result<(),
     Ok(())
 }
 
-fn to_polygon(rings: &Vec<Vec<[f64; 2]>>) -> Polygon<f64> {
+fn to_polygon(rings: &[Vec<[f64; 2]>]) -> Polygon<f64> {
     let line = |r: &Vec<[f64; 2]>| {
         LineString::from(r.iter().map(|&[x, y]| Coord { x, y }).collect::<Vec<_>>())
     };

@@ -285,7 +285,7 @@ fn validity_agrees_with_georusts_on_random_rings() {
         let n = 3 + (next() as usize % 6);
         let mut ring: Vec<[f64; 2]> = (0..n).map(|_| [next(), next()]).collect();
         ring.push(ring[0]);
-        let shape = MultiPolygon::new(vec![to_polygon(&vec![ring])]);
+        let shape = MultiPolygon::new(vec![to_polygon(&[ring])]);
         let ours = validity::first_problem(&shape).is_none();
         assert_eq!(ours, shape.is_valid(), "{shape:?}");
         if ours { valid += 1 } else { invalid += 1 }

@@ -144,7 +144,7 @@ fn best_reading(upto: &[RoaringBitmap], joined: Option<&[&RoaringBitmap]>) -> Ro
     for (i, set) in upto.iter().enumerate() {
         let mut next = and(last.as_ref(), set);
         if let Some(pair) = joined.and_then(|j| j.get(i)).filter(|_| i >= 1) {
-            next |= and(before.as_ref(), *pair);
+            next |= and(before.as_ref(), pair);
         }
         before = last;
         last = Some(next);
