@@ -102,21 +102,3 @@ fn what_is_written_is_read_back_full_and_simplified() {
     assert!((m2 - 1.112e6).abs() < 0.01e6, "{m2}");
     assert_eq!((vertices, boxes), (5, 2));
 }
-
-#[test]
-fn a_file_before_boundaries_reads_as_one_without_them() {
-    let path = scratch("older");
-    fixture(&path);
-    Connection::open(&path)
-        .unwrap()
-        .execute_batch(
-            "DROP TABLE area_boundaries; DROP TABLE area_boundary_simplified;
-             DROP TABLE area_boundary_boxes; PRAGMA user_version = 7;",
-        )
-        .unwrap();
-    let pool = db::open_pool(&path, PoolSize::for_requests(1)).unwrap();
-    let conn = pool.get().unwrap();
-    for tolerance in [None, Some(10)] {
-        assert_eq!(geometry_json(&conn, 1, tolerance).unwrap(), None);
-    }
-}
