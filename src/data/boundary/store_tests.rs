@@ -1,10 +1,8 @@
 //! Tests of store.rs: what is written is what `geometry_json` reads back,
-//! at every tolerance, and a file without the
-//! boundary tables reads as one whose areas have none.
+//! at every tolerance.
 
 use super::*;
 use crate::data::boundary::from_wkt;
-use crate::data::db::{self, PoolSize};
 use crate::data::identity::Source;
 use crate::data::load;
 use crate::data::seed::Place;

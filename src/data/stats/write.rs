@@ -67,11 +67,11 @@ pub fn write(tx: &Transaction) -> rusqlite::Result<()> {
     let mut found = areas.query([])?;
     while let Some(area) = found.next()? {
         let key: (String, String) = (area.get(1)?, area.get(2)?);
-        if current.as_ref() != Some(&key) {
-            if let Some(done) = current.replace(key) {
-                rows.municipality(&done, &municipality)?;
-                municipality.clear();
-            }
+        if current.as_ref() != Some(&key)
+            && let Some(done) = current.replace(key)
+        {
+            rows.municipality(&done, &municipality)?;
+            municipality.clear();
         }
         let slug = &current.as_ref().expect("just set").0;
         let province = PROVINCES.iter().position(|(s, _)| s == slug);
