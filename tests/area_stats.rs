@@ -5,7 +5,8 @@
 //! standing counted area by area. Over the seed (every grouping and measure,
 //! every area's rank), over a small import whose answers are worked out by
 //! hand (ties, a missing dimension, an empty province, one municipality name
-//! in two provinces, paging), bad parameters, CSV, and `upgrade` from layout 8.
+//! in two provinces, paging), after an import that changes the scores, bad
+//! parameters, CSV, and `upgrade` from layout 8.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -381,6 +382,52 @@ fn a_small_import_has_the_answers_worked_out_by_hand() {
             "{id}"
         );
     }
+}
+
+#[test]
+fn an_import_that_changes_scores_changes_the_statistics_and_standings() {
+    let app = small_app();
+    let dir = app.db.parent().unwrap();
+    let file = dir.join("changed.csv");
+    // a4 falls from 8 to 1: it is now last, and a1 moves up a place.
+    std::fs::write(
+        &file,
+        SMALL.replace(
+            "gauteng,Midvaal,-26.5,28.0,8,",
+            "gauteng,Midvaal,-26.5,28.0,1,",
+        ),
+    )
+    .unwrap();
+    let out = run(
+        &[
+            "import",
+            "--db",
+            app.db.to_str().unwrap(),
+            file.to_str().unwrap(),
+        ],
+        &[],
+        dir,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let changed = crate::common::wait::within(std::time::Duration::from_secs(10), || {
+        let every = app.ok("/v1/areas/stats");
+        (every["data"][0]["measures"]["truth_score"]["max"] == json!(7.75)).then_some(every)
+    });
+    assert!(
+        changed.is_some(),
+        "the reloaded statistics follow the import"
+    );
+    let areas = areas_of(&app.db);
+    assert_stats_equal_brute_force(&app);
+    for id in areas.keys() {
+        assert_eq!(
+            app.ok(&format!("/v1/areas/{id}?include=rank"))["rank"],
+            brute_rank(&areas, id),
+            "{id}"
+        );
+    }
+    let a1 = app.ok("/v1/areas/a1?include=rank");
+    assert_eq!(a1["rank"]["truth_score"]["national"]["position"], json!(2));
 }
 
 #[test]
