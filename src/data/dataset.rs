@@ -162,7 +162,7 @@ impl Dataset {
         let list_totals = ListTotals::read(&conn)?;
         let identity = identity::read(&conn);
         let (boundary_count, unbounded) = Unbounded::read(&conn, &index)?;
-        let standings = Standings::read(&conn)?;
+        let standings = Standings::read_file(path)?;
         // Debug: at info it would come before the first line, the address's.
         log::debug!(
             "{}: {} words to search, {} KiB in memory (search/words/vocabulary.rs)",

@@ -3,7 +3,9 @@
 //! when a dataset opens. At most 10 scopes × 8 measures × 1001 scores, six
 //! bytes each: an area's standing is then a binary search, not a query.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
+
+use crate::data::error::DataError;
 
 use super::summary::Standing;
 use crate::domain::{MEASURES, PROVINCES};
@@ -55,7 +57,16 @@ impl Scope {
 }
 
 impl Standings {
-    pub fn read(conn: &Connection) -> rusqlite::Result<Standings> {
+    /// Reads the counts of the file at `path` on a connection of its own,
+    /// closed after: the pages read go with it, rather than staying in the
+    /// page cache of a pooled connection for as long as the file is served.
+    pub fn read_file(path: &std::path::Path) -> Result<Standings, DataError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(crate::data::db::immutable_uri(path)?, flags)?;
+        Ok(Standings::read(&conn)?)
+    }
+
+    fn read(conn: &Connection) -> rusqlite::Result<Standings> {
         let mut all: Vec<Counts> = (0..(1 + PROVINCES.len()) * MEASURES.len())
             .map(|_| Counts::default())
             .collect();
