@@ -5,7 +5,7 @@
 -- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 8;            -- the schema version, db::SCHEMA_VERSION
+PRAGMA user_version = 9;            -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.
@@ -226,6 +226,59 @@ CREATE TABLE area_order (
     position      INTEGER NOT NULL,
     area_no       INTEGER NOT NULL,
     PRIMARY KEY (ordering, province_slug, position)
+) WITHOUT ROWID;
+
+-- Area statistics (GET /v1/areas/stats), written after the areas by
+-- src/data/stats/write.rs: nothing is computed per request. A group is every
+-- area (kind 0), a province (kind 1; all nine, empty or not) or a
+-- municipality of a province (kind 2: keyed by both, since two provinces may
+-- hold municipalities of one name). position is its place among its kind's
+-- groups in name order (municipality COLLATE NOCASE, then the province
+-- slug), in_province among those of its province, both from 0: a page at
+-- any offset is an index seek.
+CREATE TABLE stats_groups (
+    group_no      INTEGER PRIMARY KEY,
+    kind          INTEGER NOT NULL,
+    province_slug TEXT    NOT NULL,   -- '' for every area
+    municipality  TEXT    NOT NULL,   -- '' but for a municipality
+    position      INTEGER NOT NULL,
+    in_province   INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX stats_groups_by_position ON stats_groups (kind, position);
+CREATE UNIQUE INDEX stats_groups_in_province ON stats_groups (kind, province_slug, in_province);
+
+-- Each group's statistics of each measure (truth_score and every dimension),
+-- exact, in whole hundredths: count, mean, extremes and type-7 quantiles
+-- (src/data/stats/summary.rs). An area without a dimension is not counted
+-- for it; a measure no area of the group has is count 0 and NULLs.
+CREATE TABLE group_stats (
+    group_no INTEGER NOT NULL,
+    measure  TEXT    NOT NULL,
+    count    INTEGER NOT NULL,
+    mean     INTEGER,
+    min      INTEGER,
+    max      INTEGER,
+    p10      INTEGER,
+    p25      INTEGER,
+    p50      INTEGER,
+    p75      INTEGER,
+    p90      INTEGER,
+    PRIMARY KEY (group_no, measure)
+) WITHOUT ROWID;
+
+-- How many areas of a scope ('' for the nation, or a province slug) hold
+-- each score of each measure, in whole hundredths, with how many lie below
+-- it and how many have the measure at all: an area's rank and percentile
+-- (include=rank) from one row. At most 10 scopes x 8 measures x 1001 scores;
+-- the server reads it whole when it opens the file (src/data/stats/standings.rs).
+CREATE TABLE score_counts (
+    scope   TEXT    NOT NULL,
+    measure TEXT    NOT NULL,
+    score   INTEGER NOT NULL,
+    lower   INTEGER NOT NULL,
+    equal   INTEGER NOT NULL,
+    total   INTEGER NOT NULL,
+    PRIMARY KEY (scope, measure, score)
 ) WITHOUT ROWID;
 
 -- What the file says of itself, one row a key, written with the derived

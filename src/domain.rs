@@ -29,6 +29,18 @@ pub const DIMENSIONS: [&str; 7] = [
     "sentiment",
 ];
 
+/// What statistics and standings are of: the truth_score, then each
+/// dimension in `DIMENSIONS` order (docs/api.md, "Area statistics").
+pub const MEASURES: [&str; 1 + DIMENSIONS.len()] = {
+    let mut all = ["truth_score"; 1 + DIMENSIONS.len()];
+    let mut i = 0;
+    while i < DIMENSIONS.len() {
+        all[i + 1] = DIMENSIONS[i];
+        i += 1;
+    }
+    all
+};
+
 /// Position of a dimension name in `DIMENSIONS`, for ordering.
 pub fn dimension_position(name: &str) -> usize {
     DIMENSIONS
@@ -54,7 +66,7 @@ impl<T: Serialize> Serialize for DimensionMap<T> {
 
 /// Path segments under /v1/areas that name an endpoint, not an area: no
 /// area may have one as its id.
-pub const RESERVED_AREA_IDS: [&str; 4] = ["search", "compare", "export", "at"];
+pub const RESERVED_AREA_IDS: [&str; 5] = ["search", "compare", "export", "at", "stats"];
 
 /// Plans, in rank order: a plan may do whatever a lower one may.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -95,6 +107,13 @@ pub enum Sort {
 pub enum Order {
     Asc,
     Desc,
+}
+
+/// What Area Statistics groups areas by; without one, every area is one group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupBy {
+    Province,
+    Municipality,
 }
 
 /// How Get Area History groups its daily points.

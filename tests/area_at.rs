@@ -147,7 +147,7 @@ fn bad_points_are_refused_in_the_error_shape() {
         ("lat=nan&lng=28", "lat"),
         ("lat=-26&lng=28&radius=0", "radius"),
         ("lat=-26&lng=28&radius=51", "radius"),
-        ("lat=-26&lng=28&include=rank", "include"),
+        ("lat=-26&lng=28&include=ranking", "include"),
         ("lat=-26&lng=28&include=boundary,boundary", "include"),
         ("lat=-26&lng=28&q=soweto", "q"),
         ("lat=-26&lat=-26&lng=28", "lat"),

@@ -301,7 +301,7 @@ mod fields_for_code {
             (
                 "/v1/areas/aberdeen?include=neighbours",
                 "include",
-                json!(["history", "nearby", "boundary"]),
+                json!(["history", "nearby", "boundary", "rank"]),
             ),
             (
                 "/v1/areas/search?q=x&match=fuzzy",

@@ -1,13 +1,13 @@
 //! List Areas from today's files, which store each area's list form when
-//! they are written (src/data/stored.rs), against a file of schema 6, whose
-//! rows are written from the areas' columns on each request: the same
+//! they are written (src/data/stored.rs), against a file of schema 6 (no
+//! stored forms) once `area-scoring upgrade` has rewritten it: the same
 //! answers, byte for byte, for every ordering, some provinces and pages.
 
 use crate::common::bin::Served;
 use area_scoring::domain::Plan;
 
 #[test]
-fn the_seed_lists_as_a_file_without_stored_forms_does() {
+fn a_file_without_stored_forms_lists_as_today_once_upgraded() {
     let today = crate::common::fresh_db("list-forms");
     let older = crate::common::scratch_dir("list-forms-schema-6").join("areas.db");
     std::fs::copy(&today, &older).unwrap();
@@ -15,6 +15,7 @@ fn the_seed_lists_as_a_file_without_stored_forms_does() {
         &older,
         "DROP TABLE area_list_form; PRAGMA user_version = 6;",
     );
+    crate::common::bin::ok(&["upgrade", older.to_str().unwrap()]);
     let (_, key) = crate::common::new_key(&today, Plan::Growth);
     let (_, older_key) = crate::common::new_key(&older, Plan::Growth);
     let (served, served_older) = (Served::spawn(&today, &[]), Served::spawn(&older, &[]));

@@ -37,7 +37,7 @@ const MAX_CPU_PER_REQUEST: Duration = Duration::from_micros(500);
 
 /// Every route, by a plain target of it, and the names it takes (a list
 /// parameter first, where it has one).
-const ROUTES: [(&str, &[&str]); 11] = [
+const ROUTES: [(&str, &[&str]); 12] = [
     (
         "/v1/areas?limit=20",
         &["province", "limit", "offset", "sort", "order", "format"],
@@ -48,7 +48,11 @@ const ROUTES: [(&str, &[&str]); 11] = [
     ),
     (
         "/v1/areas/compare?ids=soweto,sandton",
-        &["ids", "dimensions"],
+        &["ids", "dimensions", "include"],
+    ),
+    (
+        "/v1/areas/stats?group_by=province",
+        &["measures", "group_by", "province", "limit", "offset"],
     ),
     (
         "/v1/areas/export?province=northern-cape",

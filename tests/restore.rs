@@ -2,8 +2,9 @@
 //! "Backups and restore"): the usage comes back row for row even with a
 //! stale WAL beside the live file, a key revoked since the backup works
 //! again and was listed first, a running server is named and refused, a
-//! file of the wrong kind changes nothing, a restore that undoes nothing
-//! needs no --yes, and with Redis only the dataset is restored.
+//! file of the wrong kind changes nothing, nor does a dataset of an older
+//! layout until `upgrade` has rewritten the backup's copy, a restore that
+//! undoes nothing needs no --yes, and with Redis only the dataset is restored.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -221,6 +222,33 @@ fn a_backup_holding_a_file_of_the_wrong_kind_changes_nothing() {
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("is not an SQLite database"), "{said}");
     assert_eq!(files_in(&folder), before, "nothing changed");
+}
+
+#[test]
+fn a_backup_of_an_older_layout_restores_once_its_dataset_is_upgraded() {
+    let db = small_dataset("restore-older");
+    create_key(&db, "free", "t");
+    let dir = backup(&db);
+    let folder = db.parent().unwrap().to_path_buf();
+    let copy = dir.join("areas.db");
+    Connection::open(&copy)
+        .unwrap()
+        .execute_batch("DROP TABLE group_stats; DROP TABLE stats_groups; DROP TABLE score_counts; PRAGMA user_version = 8;")
+        .unwrap();
+    let before = files_in(&folder);
+    let out = restore(&db, &dir, true);
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let upgrade = format!("area-scoring upgrade {}", copy.display());
+    assert!(said.contains(&upgrade), "{said}");
+    assert_eq!(files_in(&folder), before, "nothing changed");
+    ok(&["upgrade", copy.to_str().unwrap()]);
+    fs::remove_file(dir.join("areas.db.previous")).unwrap();
+    let out = restore(&db, &dir, true);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (_, key) = crate::common::new_key(&db, area_scoring::domain::Plan::Free);
+    let served = Served::spawn(&db, &[]);
+    assert_eq!(served.get("/v1/areas/stats", &key).status, 200);
 }
 
 /// Each file of a folder but the backup folder and the locks, with its bytes.

@@ -26,6 +26,7 @@
 mod common;
 
 mod area_at;
+mod area_stats;
 mod areas;
 mod boundary_locate;
 mod caching_cors;

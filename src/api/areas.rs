@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::{AreaPage, PageSpan, area_no, history, summaries, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::dataset::Dataset;
-use crate::data::stored::{self, ListForm, ListRows, ListTotals};
+use crate::data::stored::{self, ListTotals};
 use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
 use crate::search::index::AreaIndex;
@@ -54,13 +54,12 @@ const PAGE_OF_FORMS: &str = "
     WHERE o.ordering = ?1 AND o.province_slug = ?2 AND o.position >= ?3
     ORDER BY o.position LIMIT ?4";
 
-/// List Areas in the JSON list form, each row's bytes as stored, or, for a
-/// file without them, written as it is read: the bytes serde writes for
-/// `list`'s page either way (a test compares them). A row written per
+/// List Areas in the JSON list form, each row's bytes as stored: the bytes
+/// serde writes for `list`'s page (a test compares them). A row written per
 /// request was most of List's CPU (bench/PROFILE.md, "List rows stored").
 pub fn list_json(
     conn: &Connection,
-    (totals, rows): (&ListTotals, ListRows),
+    totals: &ListTotals,
     p: &ListParams,
 ) -> ApiResult<(PageSpan, Vec<u8>)> {
     let code = stored::ordering(p.sort, p.order).code;
@@ -72,28 +71,20 @@ pub fn list_json(
     let rows_bytes = usize::try_from(p.limit).unwrap_or(0) * LIST_ROW_BYTES;
     let mut out = Vec::with_capacity(rows_bytes + 64);
     out.extend_from_slice(b"{\"data\":[");
-    let query = if rows == ListRows::Stored {
-        PAGE_OF_FORMS
-    } else {
-        PAGE
-    };
-    let mut stmt = conn.prepare_cached(query)?;
+    let mut stmt = conn.prepare_cached(PAGE_OF_FORMS)?;
     let mut found = stmt.query(params![code, p.province.unwrap_or(""), p.offset, p.limit])?;
     let mut first = true;
     while let Some(r) = found.next()? {
         if !std::mem::take(&mut first) {
             out.push(b',');
         }
-        match rows {
-            // Stored as text by our own serde: copied without a UTF-8 check.
-            ListRows::Stored => match r.get_ref(0)? {
-                ValueRef::Text(body) => out.extend_from_slice(body),
-                _ => {
-                    log::error!("a list form in area_list_form is not text");
-                    return Err(ApiError::Internal);
-                }
-            },
-            ListRows::Columns => write_form(&mut out, r)?,
+        // Stored as text by our own serde: copied without a UTF-8 check.
+        match r.get_ref(0)? {
+            ValueRef::Text(body) => out.extend_from_slice(body),
+            _ => {
+                log::error!("a list form in area_list_form is not text");
+                return Err(ApiError::Internal);
+            }
         }
     }
     // Writing into a Vec cannot fail.
@@ -103,14 +94,6 @@ pub fn list_json(
         span.total, span.limit, span.offset
     );
     Ok((span, out))
-}
-
-/// One row of `PAGE` in the list form.
-fn write_form(out: &mut Vec<u8>, r: &rusqlite::Row) -> ApiResult<()> {
-    serde_json::to_writer(out, &ListForm::of_row(r, 0)?).map_err(|e| {
-        log::error!("cannot serialize a row of List Areas: {e}");
-        ApiError::Internal
-    })
 }
 
 #[derive(Debug, Serialize)]
@@ -154,8 +137,8 @@ pub fn detail(conn: &Connection, no: i64) -> ApiResult<String> {
 }
 
 /// The detail form `body` of area `no` with `first` (a member another
-/// endpoint puts before the extras: its name and JSON), then nearby, history
-/// and the boundary appended when asked (nearby and history close the
+/// endpoint puts before the extras: its name and JSON), then rank, nearby,
+/// history and the boundary appended when asked (nearby and history close the
 /// object in that order, as the spec shows; the boundary, the largest, last).
 pub fn with_extras(
     conn: &Connection,
@@ -166,7 +149,7 @@ pub fn with_extras(
 ) -> ApiResult<Vec<u8>> {
     let index = &dataset.index;
     let mut body = body.into_bytes();
-    if first.is_none() && !p.nearby && !p.history && !p.boundary {
+    if first.is_none() && !p.nearby && !p.history && !p.boundary && !p.rank {
         return Ok(body);
     }
     if body.pop() != Some(b'}') {
@@ -176,6 +159,10 @@ pub fn with_extras(
     if let Some((name, json)) = first {
         body.extend_from_slice(format!(",\"{name}\":").as_bytes());
         body.extend_from_slice(json);
+    }
+    if p.rank {
+        let rank = super::rank::of_area(conn, &dataset.standings, no, None)?;
+        append(&mut body, "rank", &rank)?;
     }
     if p.nearby {
         let e = index.get(no).ok_or(ApiError::Internal)?;
@@ -188,10 +175,7 @@ pub fn with_extras(
     }
     if p.history {
         body.extend_from_slice(b",\"history\":");
-        history::write_points(
-            &mut body,
-            &history::points(conn, dataset.history, no, &DEFAULT_HISTORY)?,
-        );
+        history::write_points(&mut body, &history::points(conn, no, &DEFAULT_HISTORY)?);
     }
     if p.boundary {
         body.extend_from_slice(b",\"boundary\":");

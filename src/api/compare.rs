@@ -7,7 +7,9 @@ use serde::Serialize;
 
 use super::DimensionMap;
 use crate::api::params::CompareParams;
-use crate::domain::DIMENSIONS;
+use crate::api::rank::{self, MeasureRank};
+use crate::data::dataset::Dataset;
+use crate::domain::{DIMENSIONS, MEASURES};
 use crate::error::{ApiError, ApiResult};
 
 #[derive(Debug, Serialize)]
@@ -16,6 +18,9 @@ pub struct ComparedArea {
     pub name: String,
     pub truth_score: f64,
     pub dimensions: DimensionMap<f64>,
+    /// With include=rank: the standing in the truth_score and the dimensions compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<DimensionMap<MeasureRank>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -33,7 +38,7 @@ pub struct Comparison {
 const AREA: &str = "SELECT area_no, id, name, truth_score FROM areas WHERE id = ?1";
 const SCORES: &str = "SELECT dimension, score FROM area_dimensions WHERE area_no = ?1";
 
-pub fn compare(conn: &Connection, p: &CompareParams) -> ApiResult<Comparison> {
+pub fn compare(conn: &Connection, dataset: &Dataset, p: &CompareParams) -> ApiResult<Comparison> {
     let wanted: Vec<&'static str> = p.dimensions.clone().unwrap_or_else(|| DIMENSIONS.to_vec());
     let mut areas = Vec::new();
     let mut unknown = Vec::new();
@@ -48,11 +53,19 @@ pub fn compare(conn: &Connection, p: &CompareParams) -> ApiResult<Comparison> {
             None => unknown.push(id.clone()),
             Some((no, id, name, truth_score)) => {
                 let dimensions = scores(conn, no, &wanted)?;
+                let measures: Vec<&str> = std::iter::once(MEASURES[0])
+                    .chain(wanted.iter().copied())
+                    .collect();
+                let rank = p
+                    .rank
+                    .then(|| rank::of_area(conn, &dataset.standings, no, Some(&measures)))
+                    .transpose()?;
                 areas.push(ComparedArea {
                     id,
                     name,
                     truth_score,
                     dimensions,
+                    rank,
                 });
             }
         }

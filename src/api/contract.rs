@@ -15,7 +15,7 @@
 
 pub use crate::data::import::rules::{MAX_OTHER_NAMES, MAX_TEXT};
 use crate::data::recent_history::KEPT_DAYS;
-pub use crate::domain::{DIMENSIONS, Granularity, Order, PROVINCES, Plan, Sort};
+pub use crate::domain::{DIMENSIONS, Granularity, GroupBy, MEASURES, Order, PROVINCES, Plan, Sort};
 pub use crate::error::{MAX_HEADER_BYTES, MAX_TARGET_BYTES};
 
 pub use crate::api::format::{Format, Geometry};
@@ -72,8 +72,15 @@ pub const AREA_PARAMS: [&str; 1] = ["include"];
 pub const INCLUDE_HISTORY: &str = "history";
 pub const INCLUDE_NEARBY: &str = "nearby";
 pub const INCLUDE_BOUNDARY: &str = "boundary";
+/// The area's standing by measure, nationally and in its province.
+pub const INCLUDE_RANK: &str = "rank";
 /// The extras `include` may list, each at most once, in any order.
-pub const INCLUDES: [&str; 3] = [INCLUDE_HISTORY, INCLUDE_NEARBY, INCLUDE_BOUNDARY];
+pub const INCLUDES: [&str; 4] = [
+    INCLUDE_HISTORY,
+    INCLUDE_NEARBY,
+    INCLUDE_BOUNDARY,
+    INCLUDE_RANK,
+];
 
 // ---- The area at a point: GET /v1/areas/at (docs/api.md, "The area at a point") ----
 
@@ -175,9 +182,27 @@ const fn at_geojson_path<const N: usize, const M: usize>(
 pub const EXPORT_FORMATS: [Format; 4] =
     [Format::Json, Format::NdJson, Format::Csv, Format::GeoJson];
 
+// ---- Area statistics: GET /v1/areas/stats (docs/api.md, "Area statistics") ----
+
+/// The same at `/v1/areas/stats.csv`, which sets its format by its path alone.
+pub const STATS_PARAMS: [&str; 5] = ["group_by", "measures", "province", "limit", "offset"];
+pub const GROUP_BYS: [(&str, GroupBy); 2] = [
+    ("province", GroupBy::Province),
+    ("municipality", GroupBy::Municipality),
+];
+/// The measures when `measures` is not given: the truth_score alone.
+pub const MEASURES_DEFAULT: &str = MEASURES[0];
+/// Municipality groups come in pages; an operator may import 50,000 wards.
+pub const STATS_LIMIT_MIN: i64 = 1;
+pub const STATS_LIMIT_MAX: i64 = 1000;
+pub const STATS_LIMIT_DEFAULT: i64 = 100;
+pub const STATS_FORMATS: [Format; 2] = [Format::Json, Format::Csv];
+
 // ---- Compare Areas: GET /v1/areas/compare (docs/api.md, "Compare Areas") ----
 
-pub const COMPARE_PARAMS: [&str; 2] = ["ids", "dimensions"];
+/// `include` takes `rank` alone here (`COMPARE_INCLUDES`).
+pub const COMPARE_PARAMS: [&str; 3] = ["ids", "dimensions", "include"];
+pub const COMPARE_INCLUDES: [&str; 1] = [INCLUDE_RANK];
 pub const COMPARE_IDS_MIN: usize = 2;
 pub const COMPARE_IDS_MAX: usize = 5;
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::api::params::{Granularity, HistoryParams};
 use crate::api::render::write_json;
-use crate::data::recent_history::{self, HistoryStore};
+use crate::data::recent_history;
 use crate::dates::{self, Day, DayRun};
 use crate::domain::round2;
 use crate::error::ApiResult;
@@ -35,12 +35,11 @@ pub struct AreaHistory {
 
 pub fn get(
     conn: &Connection,
-    store: HistoryStore,
     area_id: &str,
     area_no: i64,
     p: &HistoryParams,
 ) -> ApiResult<AreaHistory> {
-    let history = points(conn, store, area_no, p)?;
+    let history = points(conn, area_no, p)?;
     let change = match (history.first(), history.last()) {
         (Some(first), Some(last)) => round2(last.truth_score - first.truth_score),
         _ => 0.0,
@@ -135,19 +134,18 @@ fn write_score(out: &mut Vec<u8>, score: f64) {
 }
 
 /// The period's points, one a day, week or month.
-pub fn points(
-    conn: &Connection,
-    store: HistoryStore,
-    area_no: i64,
-    p: &HistoryParams,
-) -> ApiResult<Vec<Point>> {
-    let days = recent_history::window(conn, store, area_no, p.period.1)?;
-    let bucket: fn(i64) -> i64 = match p.granularity {
+pub fn points(conn: &Connection, area_no: i64, p: &HistoryParams) -> ApiResult<Vec<Point>> {
+    let days = recent_history::window(conn, area_no, p.period.1)?;
+    Ok(mean_by(&days, bucket_of(p.granularity)))
+}
+
+/// The first day of the point a day belongs to.
+fn bucket_of(granularity: Granularity) -> fn(i64) -> i64 {
+    match granularity {
         Granularity::Daily => |d| d,
         Granularity::Weekly => dates::week_monday,
         Granularity::Monthly => dates::month_start,
-    };
-    Ok(mean_by(&days, bucket))
+    }
 }
 
 /// Groups consecutive days by `bucket` and averages each group.

@@ -13,9 +13,11 @@ pub mod format;
 pub mod history;
 pub mod params;
 pub mod query;
+pub mod rank;
 pub mod render;
 pub mod router;
 pub mod search;
+pub mod stats;
 #[cfg(test)]
 pub(crate) mod test_seed;
 

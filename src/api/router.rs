@@ -9,7 +9,7 @@
 //! answers one media type. Such a segment under /v1/areas can never be an
 //! area's id, since an id is a slug and holds no dot.
 
-use crate::api::contract::{EXPORT_FORMATS, Format, LIST_FORMATS, format_paths};
+use crate::api::contract::{EXPORT_FORMATS, Format, LIST_FORMATS, STATS_FORMATS, format_paths};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
@@ -22,6 +22,8 @@ pub enum Route {
     ExportAreas(Option<Format>),
     /// The area at a point (`/v1/areas/at`).
     AreaAt,
+    /// Area statistics: JSON at `/v1/areas/stats` (`None`), CSV at its own path.
+    AreaStats(Option<Format>),
     GetArea(String),
     AreaHistory(String),
     /// The calling key: its plan, rate limit and usage today.
@@ -41,7 +43,7 @@ pub enum Route {
     PageWithSlash(&'static str),
 }
 
-/// List's, Search's or Export's route at one of its paths, from the format
+/// List's, Search's, Export's or the statistics' route at one of its paths, from the format
 /// that path sets (`Route::ListAreas` and its like).
 pub type AtPath = fn(Option<Format>) -> Route;
 
@@ -70,6 +72,7 @@ impl Route {
             Route::ExportAreas(format) => params_at(EXPORT_PATHS, *format),
             Route::GetArea(_) => &AREA_PARAMS,
             Route::AreaAt => &AT_PARAMS,
+            Route::AreaStats(_) => &STATS_PARAMS,
             Route::AreaHistory(_) => &HISTORY_PARAMS,
             Route::Key
             | Route::OpenApi
@@ -88,6 +91,7 @@ impl Route {
             Route::CompareAreas => "compare_areas",
             Route::ExportAreas(_) => "export_areas",
             Route::AreaAt => "area_at",
+            Route::AreaStats(_) => "area_stats",
             Route::GetArea(_) => "get_area",
             Route::AreaHistory(_) => "area_history",
             Route::Key => "key",
@@ -147,6 +151,7 @@ pub fn resolve(path: &str) -> Option<Route> {
         ["v1", "areas", "compare"] => Some(Route::CompareAreas),
         ["v1", "areas", "export"] => Some(Route::ExportAreas(None)),
         ["v1", "areas", "at"] => Some(Route::AreaAt),
+        ["v1", "areas", "stats"] => Some(Route::AreaStats(None)),
         ["v1", "areas", id] if !id.is_empty() => Some(Route::GetArea(id.to_string())),
         ["v1", "areas", id, "history"] if !id.is_empty() => {
             Some(Route::AreaHistory(id.to_string()))
@@ -164,6 +169,7 @@ fn format_path(segments: &[&str]) -> Option<Route> {
         (["v1"], "areas") => (Route::ListAreas, &LIST_FORMATS),
         (["v1", "areas"], "search") => (Route::SearchAreas, &LIST_FORMATS),
         (["v1", "areas"], "export") => (Route::ExportAreas, &EXPORT_FORMATS),
+        (["v1", "areas"], "stats") => (Route::AreaStats, &STATS_FORMATS),
         _ => return None,
     };
     let format = format_paths(offered).find(|f| f.extension() == extension)?;
@@ -210,6 +216,11 @@ mod tests {
         assert_eq!(resolve("/v1/areas/compare"), Some(Route::CompareAreas));
         assert_eq!(resolve("/v1/areas/export"), Some(Route::ExportAreas(None)));
         assert_eq!(resolve("/v1/areas/at"), Some(Route::AreaAt));
+        assert_eq!(resolve("/v1/areas/stats"), Some(Route::AreaStats(None)));
+        assert_eq!(
+            resolve("/v1/areas/stats.csv"),
+            Some(Route::AreaStats(Some(Format::Csv)))
+        );
         assert_eq!(
             resolve("/v1/areas/sandton"),
             Some(Route::GetArea("sandton".into()))

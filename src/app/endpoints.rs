@@ -41,8 +41,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let p = params::list(query, *path_format)?;
             let chosen = Representation::of(*path_format, p.format, accept, &LIST_FORMATS);
             if matches!(chosen.format, Format::Json | Format::NdJson) {
-                let (span, body) =
-                    api::areas::list_json(conn, (&dataset.list_totals, dataset.list_rows), &p)?;
+                let (span, body) = api::areas::list_json(conn, &dataset.list_totals, &p)?;
                 listing::answer_json(req, span, body)
             } else {
                 let page = api::areas::list(conn, &dataset.list_totals, &p)?;
@@ -63,8 +62,26 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let chosen = Representation::of(*path_format, p.format, accept, &EXPORT_FORMATS);
             exports::answer(&tags_of_coding(req), dataset, caller, (&p, chosen), exports)?
         }
-        Route::CompareAreas => {
-            Response::ok(&api::compare::compare(conn, &params::compare(query)?)?)
+        Route::CompareAreas => Response::ok(&api::compare::compare(
+            conn,
+            dataset,
+            &params::compare(query)?,
+        )?),
+        Route::AreaStats(path_format) => {
+            let p = params::stats(query)?;
+            let stats = api::stats::stats(conn, &p)?;
+            let chosen = Representation {
+                format: path_format.unwrap_or(Format::Json),
+                negotiated: false,
+            };
+            let response = match chosen.format {
+                Format::Csv => listing::with_type(api::stats::csv(&stats), Format::Csv),
+                _ => Response::ok(&stats),
+            };
+            match stats.span() {
+                Some(span) => listing::with_page_headers(req, span, response, chosen),
+                None => response,
+            }
         }
         #[cfg(feature = "fault-injection")]
         Route::GetArea(id) if id == "_panic" => panic!("fault injection: a handler panics"),
@@ -86,10 +103,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let p = params::history(query)?;
             keys::require(caller.plan, HISTORY_PLAN, "score history", None)?;
             let area_no = api::areas::require_area(conn, id)?;
-            Response::json(
-                200,
-                api::history::get(conn, dataset.history, id, area_no, &p)?.json(),
-            )
+            Response::json(200, api::history::get(conn, id, area_no, &p)?.json())
         }
         Route::OpenApi
         | Route::Health

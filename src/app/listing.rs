@@ -51,7 +51,8 @@ pub fn answer_json(req: &Request, span: PageSpan, body: Vec<u8>) -> Response {
     with_page_headers(req, span, Response::json(200, body), chosen)
 }
 
-fn with_page_headers(
+/// The paging headers of `span` on an answer in the `chosen` format.
+pub fn with_page_headers(
     req: &Request,
     span: PageSpan,
     mut response: Response,
@@ -74,7 +75,8 @@ fn with_page_headers(
     response
 }
 
-fn with_type(body: Vec<u8>, format: Format) -> Response {
+/// A 200 of `body` in `format`.
+pub fn with_type(body: Vec<u8>, format: Format) -> Response {
     Response {
         status: 200,
         headers: vec![("Content-Type", format.content_type().into())],

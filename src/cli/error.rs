@@ -113,6 +113,9 @@ pub enum BadBackup {
     },
     #[error("is {kind} of schema version {version}, which this build does not read")]
     Version { kind: &'static str, version: i64 },
+    /// A dataset of an older layout: `upgrade` rewrites the backup's copy.
+    #[error("is a dataset of schema version {version}, older than this build reads ({}); bring the backup's copy up to date first with: area-scoring upgrade {}, then restore again", crate::data::db::SCHEMA_VERSION, .path.display())]
+    OlderDataset { version: i64, path: PathBuf },
     #[error("cannot be checked ({0})")]
     Unchecked(rusqlite::Error),
     #[error("fails SQLite's quick_check: {0}")]

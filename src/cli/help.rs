@@ -94,7 +94,7 @@ pub const UPGRADE_USAGE: &str = "usage: area-scoring upgrade [--db PATH] [FILE]
 Rewrites a dataset file (FILE, else the dataset) of an older layout in the current one: its
 areas are read and built anew as an import builds them, the new file is renamed over the
 old, which is kept as <db>.previous (see rollback), and a running server picks it up within
-a second. The server opens the current layout and the one before it only. A file already
+a second. The server opens the current layout only. A file already
 current is left as it is. A file that still holds API keys is refused: move them out first
 with keys migrate FILE.
   --db PATH   the dataset when no FILE is given (default data/areas.db, or AREA_DB)

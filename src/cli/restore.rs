@@ -235,6 +235,12 @@ fn check(item: &Item) -> Result<(), CliError> {
             expected: item.kind.named(),
         }));
     }
+    if item.kind == Kind::Dataset && version < *READABLE_VERSIONS.start() {
+        return Err(refused(BadBackup::OlderDataset {
+            version,
+            path: item.backup.clone(),
+        }));
+    }
     if let Some(versions) = item.kind.versions()
         && !versions.contains(&version)
     {

@@ -18,8 +18,8 @@ use crate::data::db::{self, Pool, PoolSize};
 use crate::data::error::DataError;
 use crate::data::file_id::{FileId, file_id, version_of};
 use crate::data::identity::{self, Identity};
-use crate::data::recent_history::HistoryStore;
-use crate::data::stored::{self, ListRows, ListTotals};
+use crate::data::stats::standings::Standings;
+use crate::data::stored::{self, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
 use crate::search::index::AreaIndex;
@@ -52,10 +52,6 @@ pub struct Dataset {
     pub latest_update: String,
     /// List's `total` of every selection.
     pub list_totals: ListTotals,
-    /// Where List reads its rows' JSON (`db::LIST_FORMS_VERSION` on: stored).
-    pub list_rows: ListRows,
-    /// Where History reads an area's recent scores (`db::RECENT_HISTORY_VERSION` on: packed).
-    pub history: HistoryStore,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
     pub vocabulary: Vocabulary,
     /// What is amiss in this file but does not stop it serving (search
@@ -64,10 +60,12 @@ pub struct Dataset {
     pub warnings: Vec<String>,
     /// What the file says it was made from (identity.rs), read once here.
     pub identity: Identity,
-    /// How many areas have a boundary (0 for a file of a layout before them).
+    /// How many areas have a boundary.
     pub boundary_count: i64,
     /// The areas without a boundary, for the area at a point (boundary/locate.rs).
     pub unbounded: Unbounded,
+    /// Each scope's score counts, for an area's standing (api/rank.rs).
+    pub standings: Standings,
     /// When this server opened it, in Unix seconds.
     pub loaded_at: i64,
     file: FileId,
@@ -139,8 +137,6 @@ impl Dataset {
         let pool = db::open_pool(path, pools.requests)?;
         let export_pool = db::open_pool(path, pools.exports)?;
         let conn = pool.get()?;
-        let (_, schema) = db::read_versions(&conn)?;
-        let history = HistoryStore::of_schema(schema);
         // The two longest reads, side by side on their own connections (the
         // exports' pool is idle yet): at a million areas each takes a few
         // hundred milliseconds before the first answer (bench/RESULTS-million.md).
@@ -166,12 +162,18 @@ impl Dataset {
         let list_totals = ListTotals::read(&conn)?;
         let identity = identity::read(&conn);
         let (boundary_count, unbounded) = Unbounded::read(&conn, &index)?;
+        let standings = Standings::read_file(path)?;
         // Debug: at info it would come before the first line, the address's.
         log::debug!(
             "{}: {} words to search, {} KiB in memory (search/words/vocabulary.rs)",
             path.display(),
             vocabulary.len(),
             vocabulary.heap_bytes() / 1024
+        );
+        log::debug!(
+            "{}: score counts, {} KiB in memory (data/stats/standings.rs)",
+            path.display(),
+            standings.heap_bytes() / 1024
         );
         drop(conn);
         Ok(Dataset {
@@ -183,13 +185,12 @@ impl Dataset {
             version,
             latest_update,
             list_totals,
-            list_rows: ListRows::of_schema(schema),
-            history,
             vocabulary,
             warnings,
             identity,
             boundary_count,
             unbounded,
+            standings,
             loaded_at: crate::dates::now_unix(),
             file,
         })

@@ -29,25 +29,18 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// 7: each area's list form stored (area_list_form).
 /// 8: areas' boundaries, simplified forms and boxes (area_boundaries,
 ///    area_boundary_simplified, area_boundary_boxes).
-pub const SCHEMA_VERSION: i64 = 8;
+/// 9: statistics by group and score counts by scope (stats_groups,
+///    group_stats, score_counts).
+pub const SCHEMA_VERSION: i64 = 9;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
-/// The first version with packed recent history; an older file's history
-/// is read row by row (data/recent_history.rs).
-pub const RECENT_HISTORY_VERSION: i64 = 6;
-/// The first version with stored list forms; an older file's List rows are
-/// written from the areas' columns (data/stored.rs, `ListRows`).
-pub const LIST_FORMS_VERSION: i64 = 7;
-/// The first version with boundaries; an older file is served as one whose
-/// areas have none (boundary/store.rs, `stand_in_if_missing`).
-pub const BOUNDARIES_VERSION: i64 = 8;
 /// The first schema: `import` and `init --force` replace a file of ours from
 /// this version on, since they write it anew.
 pub const OLDEST_VERSION: i64 = 1;
-/// The versions the server reads: the current layout and the two before it,
-/// so that a new binary serves the file the old one served. An older file is
-/// rewritten by `area-scoring upgrade FILE` (data/upgrade.rs).
-pub const READABLE_VERSIONS: RangeInclusive<i64> = RECENT_HISTORY_VERSION..=SCHEMA_VERSION;
+/// The versions the server reads: the current layout alone, so that every
+/// table it reads is there. An older file is rewritten by
+/// `area-scoring upgrade FILE` (data/upgrade.rs), which the refusal names.
+pub const READABLE_VERSIONS: RangeInclusive<i64> = SCHEMA_VERSION..=SCHEMA_VERSION;
 
 /// How long a reader waits for a writer to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(2);
@@ -75,7 +68,6 @@ pub fn open_pool(path: &Path, size: PoolSize) -> Result<Pool, DataError> {
         conn.pragma_update(None, "cache_size", -page_cache_kib)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        crate::data::boundary::store::stand_in_if_missing(conn)?;
         // Keep each cached statement's query plan. Without this, SQLite
         // re-prepares statements whose plan may depend on bound values
         // (the STAT4 tables ANALYZE writes, LIMIT ?): 39% of Get Area's

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::data::db::{READABLE_VERSIONS, SCHEMA_VERSION};
+use crate::data::db::SCHEMA_VERSION;
 use crate::file_error::FileError;
 
 #[derive(Debug, thiserror::Error)]
@@ -11,7 +11,7 @@ pub enum DataError {
     #[error("database {} does not exist; create it with: area-scoring init --db {}", .0.display(), .0.display())]
     Missing(PathBuf),
     /// Of a layout older than the server reads: `upgrade` rewrites it.
-    #[error("{} has schema version {version}, this build reads versions {}-{SCHEMA_VERSION}; bring it up to date with: area-scoring upgrade {}", .path.display(), READABLE_VERSIONS.start(), .path.display())]
+    #[error("{} has schema version {version}, this build reads version {SCHEMA_VERSION}; bring it up to date with: area-scoring upgrade {}", .path.display(), .path.display())]
     OlderLayout { path: PathBuf, version: i64 },
     /// Of a layout newer than this build's.
     #[error("{} has schema version {version}, this build reads version {SCHEMA_VERSION}; write it anew with area-scoring import --db {} FILE (or init --force for the seed data)", .path.display(), .path.display())]

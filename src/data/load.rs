@@ -184,7 +184,8 @@ const AREAS_BY_POSITION: &str =
     "CREATE INDEX areas_by_position ON areas (lat, lng, truth_score, province_slug);";
 
 /// Fills the search ranks, the full-text index, its heavy words' matches and
-/// its vocabulary, the stored Get Area bodies and the list orderings from the areas.
+/// its vocabulary, the stored Get Area bodies, the list orderings, and the
+/// statistics and score counts from the areas.
 fn derive(tx: &Transaction) -> rusqlite::Result<()> {
     tx.execute_batch(AREAS_BY_POSITION)?;
     tx.execute_batch(
@@ -222,6 +223,7 @@ fn derive(tx: &Transaction) -> rusqlite::Result<()> {
         }
     }
     crate::data::stored::write_list_forms(tx)?;
+    crate::data::stats::write::write(tx)?;
     for ordering in ORDERINGS {
         // order_by comes from the fixed ORDERINGS table, never from a request.
         let order_by = ordering.order_by;

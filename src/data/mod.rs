@@ -3,7 +3,7 @@
 //! `file_id`), building one (`load`, writing through `area_writer`, from
 //! `seed` or `synthetic` areas, or an operator's file through `import`; the
 //! rows derived at load include `stored`'s bodies, list forms and orderings and
-//! `recent_history`'s packed year, and `identity`: what the file was made
+//! `recent_history`'s packed year, `stats`' statistics and score counts, and `identity`: what the file was made
 //! from), and swapping a new file in (`file_swap`),
 //! keeping the one it replaced for `rollback` (`previous`). Every way these
 //! fail is an `error::DataError`.
@@ -22,6 +22,7 @@ pub mod pool_size;
 pub mod previous;
 pub mod recent_history;
 pub mod seed;
+pub mod stats;
 pub mod stored;
 pub mod synthetic;
 pub mod upgrade;

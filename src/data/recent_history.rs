@@ -13,7 +13,8 @@
 //! ours has none: the import carries each point forward) is `NO_SCORE`.
 //! Every score the import keeps is a whole number of hundredths from 0 to
 //! 10 (docs/import.md, "Rounding"); an area with any other score gets no
-//! row, and is read from the history table as a file without the table is.
+//! row, and is read from the history table, as a window longer than the
+//! packed year is.
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
@@ -25,7 +26,7 @@ const NO_SCORE: u16 = u16::MAX;
 
 /// The history rows of an area's last `days` days with a score, counted back
 /// from its latest; the one place the window is defined, for the packed
-/// rows and for files without them.
+/// rows and for the areas without one.
 const WINDOW: &str = "
     SELECT day, truth_score FROM history
     WHERE area_no = ?1 AND day > (SELECT max(day) FROM history WHERE area_no = ?1) - ?2
@@ -33,35 +34,10 @@ const WINDOW: &str = "
 
 const PACKED: &str = "SELECT last_day, scores FROM recent_history WHERE area_no = ?1";
 
-/// Where a dataset keeps what History reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HistoryStore {
-    /// Only the history table (schema before `db::RECENT_HISTORY_VERSION`).
-    Rows,
-    /// The packed rows of `recent_history`, with the history table for an
-    /// area that has none.
-    Packed,
-}
-
-impl HistoryStore {
-    /// Where a file of this schema version keeps it.
-    pub fn of_schema(schema: i64) -> HistoryStore {
-        if schema >= crate::data::db::RECENT_HISTORY_VERSION {
-            HistoryStore::Packed
-        } else {
-            HistoryStore::Rows
-        }
-    }
-}
-
-/// An area's (day, score) pairs of its last `days` days, oldest first.
-pub fn window(
-    conn: &Connection,
-    store: HistoryStore,
-    area_no: i64,
-    days: i64,
-) -> rusqlite::Result<Vec<(i64, f64)>> {
-    if store == HistoryStore::Packed && days <= KEPT_DAYS {
+/// An area's (day, score) pairs of its last `days` days, oldest first: its
+/// packed row when it has one and the window fits it, else its rows.
+pub fn window(conn: &Connection, area_no: i64, days: i64) -> rusqlite::Result<Vec<(i64, f64)>> {
+    if days <= KEPT_DAYS {
         let packed: Option<(i64, Vec<u8>)> = conn
             .prepare_cached(PACKED)?
             .query_row([area_no], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -73,7 +49,8 @@ pub fn window(
     rows(conn, area_no, days)
 }
 
-fn rows(conn: &Connection, area_no: i64, days: i64) -> rusqlite::Result<Vec<(i64, f64)>> {
+/// The window read from the history table, row by row.
+pub fn rows(conn: &Connection, area_no: i64, days: i64) -> rusqlite::Result<Vec<(i64, f64)>> {
     conn.prepare_cached(WINDOW)?
         .query_map(params![area_no, days], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect()

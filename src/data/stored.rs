@@ -122,32 +122,12 @@ impl<'r> ListForm<'r> {
     }
 }
 
-/// Where List Areas reads its rows' JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListRows {
-    /// Written from the areas' columns on each request: a file before
-    /// `db::LIST_FORMS_VERSION`.
-    Columns,
-    /// The list forms `write_list_forms` stored.
-    Stored,
-}
-
-impl ListRows {
-    pub fn of_schema(schema: i64) -> ListRows {
-        if schema >= crate::data::db::LIST_FORMS_VERSION {
-            ListRows::Stored
-        } else {
-            ListRows::Columns
-        }
-    }
-}
-
 const AREAS_IN_LIST_FORM: &str = "
     SELECT area_no, id, name, province, municipality, truth_score, updated_at
     FROM areas ORDER BY area_no";
 
 /// Fills area_list_form from the areas (used at load time), with serde, as
-/// a file without it is written per request (api/areas.rs, `list_json`).
+/// List's other representations are written (api/areas.rs, `list`).
 pub fn write_list_forms(conn: &Connection) -> rusqlite::Result<()> {
     let mut areas = conn.prepare(AREAS_IN_LIST_FORM)?;
     let mut store = conn.prepare("INSERT INTO area_list_form (area_no, body) VALUES (?1, ?2)")?;

@@ -11,7 +11,7 @@ use super::doc::*;
 type Parser = fn(Query) -> Result<(), ApiError>;
 
 /// Each API path and the parser of its parameters.
-const PARSERS: [(&str, Parser); 15] = [
+const PARSERS: [(&str, Parser); 17] = [
     ("/v1/key", params::none),
     ("/v1/areas", |q| params::list(q, None).map(drop)),
     ("/v1/areas.csv", |q| {
@@ -40,6 +40,8 @@ const PARSERS: [(&str, Parser); 15] = [
         params::export(q, Some(Format::NdJson)).map(drop)
     }),
     ("/v1/areas/compare", |q| params::compare(q).map(drop)),
+    ("/v1/areas/stats", |q| params::stats(q).map(drop)),
+    ("/v1/areas/stats.csv", |q| params::stats(q).map(drop)),
     ("/v1/areas/{area_id}/history", |q| {
         params::history(q).map(drop)
     }),

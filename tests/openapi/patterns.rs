@@ -180,6 +180,9 @@ fn include_pattern_admits_exactly_what_the_server_accepts() {
             candidates.insert(format!("{a},{b}"));
             for c in INCLUDES {
                 candidates.insert(format!("{a},{b},{c}"));
+                for d in INCLUDES {
+                    candidates.insert(format!("{a},{b},{c},{d}"));
+                }
             }
         }
     }

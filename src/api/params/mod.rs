@@ -10,11 +10,14 @@ use crate::api::contract::*;
 use crate::api::query::{self, Query};
 use crate::error::ApiError;
 
-// Search's parameters are the most, so they have a file of their own.
+// Search's parameters are the most, so they have a file of their own;
+// the statistics' are an endpoint apart.
 mod search;
+mod stats;
 
 pub use crate::domain::Granularity;
 pub use search::{SearchParams, search};
+pub use stats::{StatsParams, stats};
 
 #[derive(Debug, PartialEq)]
 pub struct ListParams {
@@ -169,6 +172,7 @@ pub struct AreaParams {
     pub history: bool,
     pub nearby: bool,
     pub boundary: bool,
+    pub rank: bool,
 }
 
 pub fn area(mut q: Query) -> Result<AreaParams, ApiError> {
@@ -186,6 +190,7 @@ fn include_param(include: Option<String>) -> Result<AreaParams, ApiError> {
                 INCLUDE_HISTORY => params.history = true,
                 INCLUDE_NEARBY => params.nearby = true,
                 INCLUDE_BOUNDARY => params.boundary = true,
+                INCLUDE_RANK => params.rank = true,
                 other => {
                     return Err(ApiError::not_one_of(
                         "include",
@@ -240,10 +245,12 @@ pub struct CompareParams {
     pub ids: Vec<String>,
     /// The dimensions to compare, in the order given; None means all of them.
     pub dimensions: Option<Vec<&'static str>>,
+    /// `include=rank`: each area's standing.
+    pub rank: bool,
 }
 
 pub fn compare(mut q: Query) -> Result<CompareParams, ApiError> {
-    let [ids, dimensions] = COMPARE_PARAMS.map(|name| q.take(name));
+    let [ids, dimensions, include] = COMPARE_PARAMS.map(|name| q.take(name));
     q.finish(&COMPARE_PARAMS)?;
     let ids = ids.ok_or_else(|| {
         ApiError::invalid(
@@ -270,7 +277,25 @@ pub fn compare(mut q: Query) -> Result<CompareParams, ApiError> {
     Ok(CompareParams {
         ids: ids.into_iter().map(str::to_string).collect(),
         dimensions: dimensions.map(|v| dimension_list(&v)).transpose()?,
+        rank: include.map(|v| compare_include(&v)).transpose()?.is_some(),
     })
+}
+
+/// Compare's `include=`: `rank`, the only extra it takes.
+fn compare_include(value: &str) -> Result<(), ApiError> {
+    for item in query::list("include", value, COMPARE_INCLUDES.len())? {
+        if !COMPARE_INCLUDES.contains(&item) {
+            return Err(ApiError::not_one_of(
+                "include",
+                format!(
+                    "include may list {}, not '{item}'",
+                    COMPARE_INCLUDES.join(", ")
+                ),
+                &COMPARE_INCLUDES,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The dimensions named in `value`, in the order given, each a known one.

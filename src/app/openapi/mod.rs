@@ -23,6 +23,7 @@ mod parameters;
 mod patterns;
 mod responses;
 mod schemas;
+mod stats;
 mod success;
 
 use serde_json::{Value, json};

@@ -8,7 +8,7 @@ use super::responses::{json_response, without_content};
 use super::{parameters, reference, success};
 use crate::api::contract::{
     COMPARE_IDS_MAX, COMPARE_IDS_MIN, EXPORT_FORMATS, EXPORT_PLAN, Format, HISTORY_PLAN,
-    LIST_FORMATS, NEAR_BOUNDARY_KM, PERIOD_DEFAULT, Plan, format_paths,
+    LIST_FORMATS, NEAR_BOUNDARY_KM, PERIOD_DEFAULT, Plan, STATS_FORMATS, format_paths,
 };
 use crate::api::router::{AtPath, Route};
 
@@ -249,10 +249,21 @@ fn area_operations() -> Value {
         (Route::ExportAreas, &EXPORT_FORMATS),
         export_ok,
     );
+    with_format_paths(
+        &mut out,
+        (
+            "/v1/areas/stats",
+            "getAreaStats",
+            "Area statistics",
+            "Each group's count, mean, min, max and quantiles p10, p25, p50, p75 and p90 of each measure asked for: every area, each province, or each municipality of a province (paged). Exact at any size, computed when the dataset was written: the quantiles by linear interpolation between the closest ranks (type 7), every number in exact hundredths rounded half away from zero to 2 decimals. An area without a dimension is not counted for it. Any plan.",
+        ),
+        (Route::AreaStats, &STATS_FORMATS),
+        |f| responses(super::stats::ok(f), &["403", "404"], false),
+    );
     let Value::Object(rest) = json!({
         "/v1/areas/compare": keyed("compareAreas", "Compare areas", &format!("{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids."), "areas", Route::CompareAreas, responses(compare_ok, &["403"], false)),
         "/v1/areas/at": keyed("getAreaAt", "The area at a point", &format!("The area at a point, in Get Area's detail form, with located saying how it was found. Every area whose boundary holds the point (edges and vertices included) qualifies, and the smallest by geodesic area answers, then the lower id; located.also lists the others. A point in no boundary but within {near_m} m of one answers the nearest such area (near_boundary). Otherwise the answer is the nearest centre within radius among the areas without a boundary (nearest), else 404 no_area_here. Search by radius and bbox still judges centres only."), "areas", Route::AreaAt, at_responses),
-        "/v1/areas/{area_id}": keyed("getArea", "Get an area", &format!("One area with its dimension breakdown; optionally nearby areas and ({history_plan} plan and above) its last {history_days} days of history. {AREAS_PATH_NOTE}"), "areas", Route::GetArea(id()), responses(area_ok, &[], false)),
+        "/v1/areas/{area_id}": keyed("getArea", "Get an area", &format!("One area with its dimension breakdown; optionally nearby areas, its standing nationally and in its province, its boundary, and ({history_plan} plan and above) its last {history_days} days of history. {AREAS_PATH_NOTE}"), "areas", Route::GetArea(id()), responses(area_ok, &[], false)),
         "/v1/areas/{area_id}/history": keyed("getAreaHistory", "Get an area's score history", &format!("The truth_score series of an area over a period ending on its latest history date. {history_plan_title} plan and above. {AREAS_PATH_NOTE}"), "areas", Route::AreaHistory(id()), responses(history_ok, &[], false)),
     }) else {
         unreachable!("operations are an object")
@@ -322,6 +333,8 @@ fn curl() -> Value {
         "/v1/areas/export.ndjson": [with("", "\"localhost:8080/v1/areas/export.ndjson\"", " -o areas.ndjson")],
         "/v1/areas/compare": [keyed("/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market")],
         "/v1/areas/at": [keyed("/v1/areas/at?lat=-26.1076&lng=28.0567")],
+        "/v1/areas/stats": [keyed("/v1/areas/stats?group_by=province&measures=truth_score,safety")],
+        "/v1/areas/stats.csv": [keyed("/v1/areas/stats.csv?group_by=municipality&province=gauteng")],
         "/v1/areas/{area_id}": [keyed("/v1/areas/danielskuil?include=nearby")],
         "/v1/areas/{area_id}/history": [keyed("/v1/areas/johannesburg/history?period=90d&granularity=monthly")],
         "/v1/key": [keyed("/v1/key")],

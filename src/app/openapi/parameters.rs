@@ -21,6 +21,8 @@ pub fn of(route: &Route) -> Vec<Value> {
             geometry(),
         ),
         Route::AreaAt => at(),
+        Route::AreaStats(_) => stats(),
+        Route::CompareAreas => joined(others(), json!({"include": compare_include()})),
         _ => joined(others(), geometry()),
     };
     let one = |name: &&str| {
@@ -58,7 +60,7 @@ fn others() -> Value {
         "format": format(&LIST_FORMATS, "Every representation carries X-Total-Count and Link."),
         "include": [
             {"type": "string", "pattern": patterns::include(), "examples": [reversed.join(",")]},
-            format!("Comma-separated extras, in any order, each at most once: {}. history needs the {} plan or above (else 403); boundary is the area's boundary as a GeoJSON Polygon or MultiPolygon, or null for an area without one.", INCLUDES.join(", "), HISTORY_PLAN.name()),
+            format!("Comma-separated extras, in any order, each at most once: {}. history needs the {} plan or above (else 403); boundary is the area's boundary as a GeoJSON Polygon or MultiPolygon, or null for an area without one; rank is its standing nationally and in its province (position, count, percentile rank) in the truth_score and each dimension it has.", INCLUDES.join(", "), HISTORY_PLAN.name()),
         ],
         "ids": [
             {"type": "string", "pattern": patterns::ids(), "examples": ["cape-town,stellenbosch"]},
@@ -97,6 +99,35 @@ fn geometry() -> Value {
             {"type": "integer", "enum": tolerances, "examples": [tolerances[1]]},
             format!("With geometry=boundary only (else 400): the boundary simplified with a tolerance of this many metres, each ring kept valid, as the dataset computed it when it was written. Each boundary is simplified alone, so neighbours may show slivers between them. Without it, the boundary in full."),
         ],
+    })
+}
+
+/// Compare's `include`: rank alone.
+fn compare_include() -> Value {
+    json!([
+        {"type": "string", "enum": COMPARE_INCLUDES},
+        "rank: each area's standing nationally and in its province (its position, the count and its percentile rank) in the truth_score and each dimension compared that it has. Without it the answer is unchanged.",
+    ])
+}
+
+/// Area statistics' parameters: `[schema, description]` by name.
+fn stats() -> Value {
+    let one = format!("(?:{})", MEASURES.join("|"));
+    let mut group_by = words(
+        &GROUP_BYS,
+        GroupBy::Province,
+        "Groups: every province (all nine, empty ones with count 0), or every municipality of a province (paged, keyed by name and province). Without it, every area is one group.",
+    );
+    group_by[0].as_object_mut().map(|s| s.remove("default"));
+    json!({
+        "group_by": group_by,
+        "measures": [
+            {"type": "string", "pattern": format!("^{one}(?:,{one}){{0,{}}}$", MEASURES.len() - 1), "default": MEASURES_DEFAULT, "examples": ["truth_score,safety"]},
+            format!("Comma-separated measures, each at most once, in the order the answer gives them: {}. An unknown name is 400 naming the known ones.", MEASURES.join(", ")),
+        ],
+        "province": [province(false)[0].clone(), "Only the areas of this province (filter slug, as List Areas takes it)."],
+        "limit": [{"type": "integer", "minimum": STATS_LIMIT_MIN, "maximum": STATS_LIMIT_MAX, "default": STATS_LIMIT_DEFAULT, "examples": [50]}, format!("With group_by=municipality only (else 400): groups a page, {STATS_LIMIT_MIN} to {STATS_LIMIT_MAX}.{INTEGER_NOTE}")],
+        "offset": [offset()[0].clone(), format!("With group_by=municipality only (else 400): groups to skip; past the end, an empty page.{INTEGER_NOTE}")],
     })
 }
 

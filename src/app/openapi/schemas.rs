@@ -159,7 +159,14 @@ fn multi_or_null() -> Value {
 /// Every schema, by name.
 pub fn all() -> Value {
     let mut all = joined(lists(), detail());
-    for more in [answers(), geojson(), boundaries(), export(), errors()] {
+    for more in [
+        answers(),
+        geojson(),
+        boundaries(),
+        export(),
+        errors(),
+        super::stats::schemas(),
+    ] {
         all = joined(all, more);
     }
     all
@@ -219,6 +226,7 @@ fn detail() -> Value {
             "nearby": {"type": "array", "maxItems": NEARBY_COUNT, "items": reference("schemas", "NearbyArea"), "description": format!("Only with include=nearby: up to {NEARBY_COUNT} other areas at most {NEARBY_RADIUS_KM} km away, nearest first (ties by id).")},
             "history": {"type": "array", "maxItems": history_days, "items": reference("schemas", "HistoryPoint"), "description": format!("Only with include=history ({plan} plan or above): the daily points of the last {history_days} days, as Get Area History returns by default.")},
         "boundary": boundary_or_null("Only with include=boundary: the area's boundary, or null for an area without one."),
+        "rank": super::stats::rank_member("it has"),
     });
     json!({
         "Dimension": closed(json!({"description": "One dimension of an area's score.", "properties": {
@@ -308,7 +316,7 @@ fn answers() -> Value {
         "Dimension name to the winning area's id, for the same dimensions as areas[].dimensions.",
     );
     json!({
-        "ComparedArea": closed(json!({"properties": {"id": area_id(), "name": text(), "truth_score": score(), "dimensions": compared}})),
+        "ComparedArea": closed(json!({"properties": {"id": area_id(), "name": text(), "truth_score": score(), "dimensions": compared, "rank": super::stats::rank_member("compared that it has")}, "required": ["id", "name", "truth_score", "dimensions"]})),
         "Comparison": closed(json!({"properties": {
             "areas": {"type": "array", "minItems": COMPARE_IDS_MIN, "maxItems": COMPARE_IDS_MAX, "items": reference("schemas", "ComparedArea"), "description": "In the order of ids."},
             "winner": closed(json!({"properties": {

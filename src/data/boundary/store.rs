@@ -131,37 +131,6 @@ impl<'t> BoundaryRows<'t> {
     }
 }
 
-/// Whether a file holds the boundary tables itself.
-const STORES_BOUNDARIES: &str =
-    "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'area_boundaries'";
-
-/// Empty stand-ins for the boundary tables, made on each connection to a
-/// file of a layout before boundaries (db.rs): every query that reads
-/// boundaries then runs unchanged and finds none, where it would fail with
-/// "no such table". TEMP tables are the connection's own; the file is not
-/// written. The same columns as schema.sql's.
-const STAND_INS: &str = "
-    CREATE TEMP TABLE area_boundaries (
-        area_no INTEGER PRIMARY KEY, area_m2 REAL NOT NULL,
-        vertices INTEGER NOT NULL, geometry TEXT NOT NULL);
-    CREATE TEMP TABLE area_boundary_simplified (
-        area_no INTEGER NOT NULL, tolerance_m INTEGER NOT NULL, geometry TEXT NOT NULL,
-        PRIMARY KEY (area_no, tolerance_m)) WITHOUT ROWID;
-    CREATE VIRTUAL TABLE temp.area_boundary_boxes USING rtree (
-        area_no, min_lng, max_lng, min_lat, max_lat);";
-
-/// Gives a connection to a file without boundary tables their empty stand-ins.
-pub fn stand_in_if_missing(conn: &Connection) -> rusqlite::Result<()> {
-    let stored = conn
-        .query_row(STORES_BOUNDARIES, [], |_| Ok(()))
-        .optional()?
-        .is_some();
-    if !stored {
-        conn.execute_batch(STAND_INS)?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 #[path = "store_tests.rs"]
 mod tests;

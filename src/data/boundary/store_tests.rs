@@ -1,10 +1,8 @@
 //! Tests of store.rs: what is written is what `geometry_json` reads back,
-//! at every tolerance, and a file without the
-//! boundary tables reads as one whose areas have none.
+//! at every tolerance.
 
 use super::*;
 use crate::data::boundary::from_wkt;
-use crate::data::db::{self, PoolSize};
 use crate::data::identity::Source;
 use crate::data::load;
 use crate::data::seed::Place;
@@ -101,22 +99,4 @@ fn what_is_written_is_read_back_full_and_simplified() {
     // 0.01° square at 26° S: about 1,112 m by 1,000 m.
     assert!((m2 - 1.112e6).abs() < 0.01e6, "{m2}");
     assert_eq!((vertices, boxes), (5, 2));
-}
-
-#[test]
-fn a_file_before_boundaries_reads_as_one_without_them() {
-    let path = scratch("older");
-    fixture(&path);
-    Connection::open(&path)
-        .unwrap()
-        .execute_batch(
-            "DROP TABLE area_boundaries; DROP TABLE area_boundary_simplified;
-             DROP TABLE area_boundary_boxes; PRAGMA user_version = 7;",
-        )
-        .unwrap();
-    let pool = db::open_pool(&path, PoolSize::for_requests(1)).unwrap();
-    let conn = pool.get().unwrap();
-    for tolerance in [None, Some(10)] {
-        assert_eq!(geometry_json(&conn, 1, tolerance).unwrap(), None);
-    }
 }
