@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::{AreaPage, PageSpan, area_no, history, summaries, summary_from_row};
 use crate::api::params::{AreaParams, DEFAULT_HISTORY, ListParams};
 use crate::data::dataset::Dataset;
-use crate::data::stored::{self, ListForm, ListRows, ListTotals};
+use crate::data::stored::{self, DetailRows, ListForm, ListRows, ListTotals};
 use crate::domain::round2;
 use crate::error::{ApiError, ApiResult};
 use crate::search::index::AreaIndex;
@@ -21,13 +21,18 @@ use crate::search::index::geo::Circle;
 use crate::search::index::geo::Disc;
 
 const PAGE: &str = "
-    SELECT a.id, a.name, a.province, a.municipality, a.truth_score, a.updated_at, a.lat, a.lng
+    SELECT a.id, a.name, a.province, a.province_slug, a.municipality, a.truth_score,
+           a.updated_at, a.lat, a.lng
     FROM area_order o JOIN areas a ON a.area_no = o.area_no
     WHERE o.ordering = ?1 AND o.province_slug = ?2 AND o.position >= ?3
     ORDER BY o.position LIMIT ?4";
 
-/// A page of List Areas; `totals` are the dataset's, read when it opened.
+/// A page of List Areas, or with `ids=` the areas asked for; `totals` are
+/// the dataset's, read when it opened.
 pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult<AreaPage> {
+    if let Some(ids) = &p.ids {
+        return super::areas_by_id::page(conn, ids, p.province);
+    }
     let code = stored::ordering(p.sort, p.order).code;
     let province = p.province.unwrap_or("");
     let total = totals.of(p.province);
@@ -37,6 +42,7 @@ pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult
         .collect::<Result<Vec<_>, _>>()?;
     Ok(AreaPage {
         data,
+        missing: None,
         total,
         limit: p.limit,
         offset: p.offset,
@@ -45,7 +51,15 @@ pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult
 
 /// About how many bytes a row of the JSON list form takes, to size a page's
 /// body once.
-const LIST_ROW_BYTES: usize = 200;
+pub(super) const LIST_ROW_BYTES: usize = 200;
+
+/// List's JSON body, where it lies among the matches, and with `ids=` the
+/// ids missing from it.
+pub struct ListJson {
+    pub span: PageSpan,
+    pub missing: Option<Vec<String>>,
+    pub body: Vec<u8>,
+}
 
 /// A page's stored list forms (data/stored.rs, `write_list_forms`).
 const PAGE_OF_FORMS: &str = "
@@ -62,7 +76,10 @@ pub fn list_json(
     conn: &Connection,
     (totals, rows): (&ListTotals, ListRows),
     p: &ListParams,
-) -> ApiResult<(PageSpan, Vec<u8>)> {
+) -> ApiResult<ListJson> {
+    if let Some(ids) = &p.ids {
+        return super::areas_by_id::json(conn, rows, ids, p.province);
+    }
     let code = stored::ordering(p.sort, p.order).code;
     let span = PageSpan {
         total: totals.of(p.province),
@@ -84,17 +101,7 @@ pub fn list_json(
         if !std::mem::take(&mut first) {
             out.push(b',');
         }
-        match rows {
-            // Stored as text by our own serde: copied without a UTF-8 check.
-            ListRows::Stored => match r.get_ref(0)? {
-                ValueRef::Text(body) => out.extend_from_slice(body),
-                _ => {
-                    log::error!("a list form in area_list_form is not text");
-                    return Err(ApiError::Internal);
-                }
-            },
-            ListRows::Columns => write_form(&mut out, r)?,
-        }
+        write_row(&mut out, rows, r)?;
     }
     // Writing into a Vec cannot fail.
     let _ = write!(
@@ -102,15 +109,31 @@ pub fn list_json(
         "],\"total\":{},\"limit\":{},\"offset\":{}}}",
         span.total, span.limit, span.offset
     );
-    Ok((span, out))
+    Ok(ListJson {
+        span,
+        missing: None,
+        body: out,
+    })
 }
 
-/// One row of `PAGE` in the list form.
-fn write_form(out: &mut Vec<u8>, r: &rusqlite::Row) -> ApiResult<()> {
-    serde_json::to_writer(out, &ListForm::of_row(r, 0)?).map_err(|e| {
-        log::error!("cannot serialize a row of List Areas: {e}");
-        ApiError::Internal
-    })
+/// One row in the list form: a stored form (`PAGE_OF_FORMS`), or one
+/// written from the columns of `PAGE`.
+pub(super) fn write_row(out: &mut Vec<u8>, rows: ListRows, r: &rusqlite::Row) -> ApiResult<()> {
+    match rows {
+        // Stored as text by our own serde: copied without a UTF-8 check.
+        ListRows::Stored => match r.get_ref(0)? {
+            ValueRef::Text(body) => out.extend_from_slice(body),
+            _ => {
+                log::error!("a list form in area_list_form is not text");
+                return Err(ApiError::Internal);
+            }
+        },
+        ListRows::Columns => serde_json::to_writer(out, &ListForm::of_row(r, 0)?).map_err(|e| {
+            log::error!("cannot serialize a row of List Areas: {e}");
+            ApiError::Internal
+        })?,
+    }
+    Ok(())
 }
 
 #[derive(Debug, Serialize)]
@@ -134,23 +157,32 @@ pub(crate) const NEARBY_RADIUS_KM: f64 = 25.0;
 /// The stored detail form of an area, by area_no.
 const DETAIL_BY_NO: &str = "SELECT body FROM area_detail WHERE area_no = ?1";
 
-/// Get Area: the stored detail form, with the extras asked for appended.
+/// Get Area: the detail form, with the extras asked for appended.
 pub fn get(conn: &Connection, dataset: &Dataset, id: &str, p: &AreaParams) -> ApiResult<Vec<u8>> {
-    let found: Option<(i64, String)> = conn
-        .prepare_cached(STORED_DETAIL)?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+    let found: Option<(i64, String)> = match dataset.detail_rows {
+        DetailRows::Stored => conn
+            .prepare_cached(STORED_DETAIL)?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?,
+        DetailRows::Columns => match area_no(conn, id)? {
+            Some(no) => Some((no, stored::detail_json(conn, no)?)),
+            None => None,
+        },
+    };
     let found = found.ok_or_else(|| ApiError::AreaNotFound {
         ids: vec![id.to_string()],
     })?;
     with_extras(conn, dataset, found, None, p)
 }
 
-/// The stored detail form of area `no`, which the dataset holds.
-pub fn detail(conn: &Connection, no: i64) -> ApiResult<String> {
-    Ok(conn
-        .prepare_cached(DETAIL_BY_NO)?
-        .query_row([no], |r| r.get(0))?)
+/// The detail form of area `no`, which the dataset holds.
+pub fn detail(conn: &Connection, dataset: &Dataset, no: i64) -> ApiResult<String> {
+    Ok(match dataset.detail_rows {
+        DetailRows::Stored => conn
+            .prepare_cached(DETAIL_BY_NO)?
+            .query_row([no], |r| r.get(0))?,
+        DetailRows::Columns => stored::detail_json(conn, no)?,
+    })
 }
 
 /// The detail form `body` of area `no` with `first` (a member another

@@ -61,7 +61,7 @@ pub fn at(conn: &Connection, dataset: &Dataset, p: &AtParams) -> ApiResult<Vec<u
         log::error!("cannot serialize located: {e}");
         ApiError::Internal
     })?;
-    let body = areas::detail(conn, area_no)?;
+    let body = areas::detail(conn, dataset, area_no)?;
     areas::with_extras(
         conn,
         dataset,

@@ -41,9 +41,9 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let p = params::list(query, *path_format)?;
             let chosen = Representation::of(*path_format, p.format, accept, &LIST_FORMATS);
             if matches!(chosen.format, Format::Json | Format::NdJson) {
-                let (span, body) =
+                let page =
                     api::areas::list_json(conn, (&dataset.list_totals, dataset.list_rows), &p)?;
-                listing::answer_json(req, span, body)
+                listing::answer_json(req, page)
             } else {
                 let page = api::areas::list(conn, &dataset.list_totals, &p)?;
                 let boundaries = api::boundaries::of_page(conn, &page.data, p.geometry)?;

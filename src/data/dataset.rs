@@ -19,7 +19,7 @@ use crate::data::error::DataError;
 use crate::data::file_id::{FileId, file_id, version_of};
 use crate::data::identity::{self, Identity};
 use crate::data::recent_history::HistoryStore;
-use crate::data::stored::{self, ListRows, ListTotals};
+use crate::data::stored::{self, DetailRows, ListRows, ListTotals};
 use crate::domain::{Order, Sort};
 use crate::error::ApiError;
 use crate::search::index::AreaIndex;
@@ -54,6 +54,8 @@ pub struct Dataset {
     pub list_totals: ListTotals,
     /// Where List reads its rows' JSON (`db::LIST_FORMS_VERSION` on: stored).
     pub list_rows: ListRows,
+    /// Where Get Area reads an area's detail form (`db::PROVINCE_SLUG_VERSION` on: stored).
+    pub detail_rows: DetailRows,
     /// Where History reads an area's recent scores (`db::RECENT_HISTORY_VERSION` on: packed).
     pub history: HistoryStore,
     /// Every word search can match, for forgiving a typo (search/words/vocabulary.rs).
@@ -184,6 +186,7 @@ impl Dataset {
             latest_update,
             list_totals,
             list_rows: ListRows::of_schema(schema),
+            detail_rows: DetailRows::of_schema(schema),
             history,
             vocabulary,
             warnings,

@@ -29,23 +29,28 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// 7: each area's list form stored (area_list_form).
 /// 8: areas' boundaries, simplified forms and boxes (area_boundaries,
 ///    area_boundary_simplified, area_boundary_boxes).
-pub const SCHEMA_VERSION: i64 = 8;
+/// 9: province_slug in the stored detail and list forms.
+pub const SCHEMA_VERSION: i64 = 9;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
 /// The first version with packed recent history; an older file's history
 /// is read row by row (data/recent_history.rs).
 pub const RECENT_HISTORY_VERSION: i64 = 6;
-/// The first version with stored list forms; an older file's List rows are
-/// written from the areas' columns (data/stored.rs, `ListRows`).
+/// The first version with stored list forms.
 pub const LIST_FORMS_VERSION: i64 = 7;
+/// The first version whose stored detail and list forms carry
+/// province_slug; an older file's are written from the areas' columns on
+/// each request (data/stored.rs, `ListRows` and `DetailRows`).
+pub const PROVINCE_SLUG_VERSION: i64 = 9;
 /// The first version with boundaries; an older file is served as one whose
 /// areas have none (boundary/store.rs, `stand_in_if_missing`).
 pub const BOUNDARIES_VERSION: i64 = 8;
 /// The first schema: `import` and `init --force` replace a file of ours from
 /// this version on, since they write it anew.
 pub const OLDEST_VERSION: i64 = 1;
-/// The versions the server reads: the current layout and the two before it,
-/// so that a new binary serves the file the old one served. An older file is
+/// The versions the server reads: the current layout and those back to the
+/// first with packed history, so that a new binary serves the file the old
+/// one served. An older file is
 /// rewritten by `area-scoring upgrade FILE` (data/upgrade.rs).
 pub const READABLE_VERSIONS: RangeInclusive<i64> = RECENT_HISTORY_VERSION..=SCHEMA_VERSION;
 
