@@ -303,6 +303,7 @@ fn curl() -> Value {
         "/v1/areas": [
             keyed("/v1/areas?province=gauteng&sort=truth_score&order=desc&limit=2"),
             with("-o /dev/null -w '%header{link}\\n' ", "\"localhost:8080/v1/areas?limit=20&offset=40\"", ""),
+            keyed("/v1/areas?ids=soweto,no-such-area,stellenbosch"),
         ],
         "/v1/areas.csv": [keyed("/v1/areas.csv?province=gauteng&limit=100")],
         "/v1/areas.geojson": [
@@ -320,7 +321,10 @@ fn curl() -> Value {
         "/v1/areas/export.csv": [with("", "\"localhost:8080/v1/areas/export.csv?province=northern-cape\"", " -o northern-cape.csv")],
         "/v1/areas/export.geojson": [with("", "\"localhost:8080/v1/areas/export.geojson\"", " -o areas.geojson")],
         "/v1/areas/export.ndjson": [with("", "\"localhost:8080/v1/areas/export.ndjson\"", " -o areas.ndjson")],
-        "/v1/areas/compare": [keyed("/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market")],
+        "/v1/areas/compare": [
+            keyed("/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market"),
+            keyed("/v1/areas/compare?ids=heidelberg-western-cape,heidelberg-gauteng&dimensions=safety"),
+        ],
         "/v1/areas/at": [keyed("/v1/areas/at?lat=-26.1076&lng=28.0567")],
         "/v1/areas/{area_id}": [keyed("/v1/areas/danielskuil?include=nearby")],
         "/v1/areas/{area_id}/history": [keyed("/v1/areas/johannesburg/history?period=90d&granularity=monthly")],
