@@ -55,7 +55,7 @@ function csvRows(text: string): { header: string[]; rows: string[][] } {
   return { header, rows: lines.slice(1).map((line) => line.split(",")) };
 }
 
-const LIST_COLUMNS = "id,name,province,municipality,truth_score,updated_at,lat,lng";
+const LIST_COLUMNS = "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng";
 
 async function main(): Promise<void> {
   // ---- List ----------------------------------------------------------------
