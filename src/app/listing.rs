@@ -60,8 +60,8 @@ pub fn answer_json(req: &Request, page: ListJson) -> Response {
     with_page_headers(req, (page.span, page.missing.as_deref()), response, chosen)
 }
 
-/// X-Total-Count, and Link for a page that offsets page (`missing` None),
-/// else X-Missing-Ids.
+/// X-Total-Count, then Link for a page of an ordering (`missing` None), or
+/// X-Missing-Ids for List by ids.
 fn with_page_headers(
     req: &Request,
     (span, missing): (PageSpan, Option<&[String]>),
