@@ -48,7 +48,7 @@ from area_client.api.areas import (  # noqa: E402
 from area_client.api.keys import get_key  # noqa: E402
 from area_client.api.meta import health  # noqa: E402
 from area_client import models as m  # noqa: E402
-from area_client.types import Unset  # noqa: E402
+from area_client.types import UNSET, Unset  # noqa: E402
 
 CHECKS = 0
 SENT = []  # every request URL the client sent
@@ -169,7 +169,10 @@ check(best.total == len(best.data) == sum(a.truth_score >= 7 for a in listed.dat
 check(all(a.province.value == "Gauteng" and a.truth_score >= 7 for a in best.data), "only Gauteng's best")
 check(all(a.province_slug.value == "gauteng" for a in listed.data), "province_slug is the filter's slug")
 check(isinstance(listed.missing, Unset), "missing only with ids")
-response = list_areas.sync_detailed(client=growth, ids="soweto,no-such-area,stellenbosch")
+# The generated client sends each parameter's default unless told UNSET:
+# paging and sorting are refused beside ids.
+paging = {"limit": UNSET, "offset": UNSET, "sort": UNSET, "order": UNSET}
+response = list_areas.sync_detailed(client=growth, ids="soweto,no-such-area,stellenbosch", **paging)
 by_ids = ok(response, m.AreaPage)
 check(ids(by_ids) == ["soweto", "stellenbosch"] and by_ids.missing == ["no-such-area"], "ids= in order, missing beside")
 check(by_ids.total == 2 and response.headers["X-Missing-Ids"] == "no-such-area", "ids= total and X-Missing-Ids")

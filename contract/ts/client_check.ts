@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const exportedCsv = await client.GET("/v1/areas/export.csv", { parseAs: "text" });
   const exportCsv = csvRows(ok("GET /v1/areas/export.csv", exportedCsv));
   check(exportCsv.rows.length === exported.total, "Export CSV: every area");
-  check(exportCsv.header.slice(0, 8).join(",") === LIST_COLUMNS, `Export CSV header: ${exportCsv.header}`);
+  check(exportCsv.header.slice(0, 9).join(",") === LIST_COLUMNS, `Export CSV header: ${exportCsv.header}`);
   const exportedGeo = ok("GET /v1/areas/export.geojson", await client.GET("/v1/areas/export.geojson", {}));
   check(
     exportedGeo.type === "FeatureCollection" && exportedGeo.features.length === exported.total,
