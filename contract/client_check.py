@@ -48,7 +48,7 @@ from area_client.api.areas import (  # noqa: E402
 from area_client.api.keys import get_key  # noqa: E402
 from area_client.api.meta import health  # noqa: E402
 from area_client import models as m  # noqa: E402
-from area_client.types import Unset  # noqa: E402
+from area_client.types import UNSET, Unset  # noqa: E402
 
 CHECKS = 0
 SENT = []  # every request URL the client sent
@@ -167,6 +167,15 @@ listed = ok(gauteng_page, m.AreaPage)
 check(gauteng_page.headers.get("Content-Encoding") == "gzip", "a page of 100 comes gzipped")
 check(best.total == len(best.data) == sum(a.truth_score >= 7 for a in listed.data) > 0, "Gauteng scoring 7 or more")
 check(all(a.province.value == "Gauteng" and a.truth_score >= 7 for a in best.data), "only Gauteng's best")
+check(all(a.province_slug.value == "gauteng" for a in listed.data), "province_slug is the filter's slug")
+check(isinstance(listed.missing, Unset), "missing only with ids")
+# The generated client sends each parameter's default unless told UNSET:
+# paging and sorting are refused beside ids.
+paging = {"limit": UNSET, "offset": UNSET, "sort": UNSET, "order": UNSET}
+response = list_areas.sync_detailed(client=growth, ids="soweto,no-such-area,stellenbosch", **paging)
+by_ids = ok(response, m.AreaPage)
+check(ids(by_ids) == ["soweto", "stellenbosch"] and by_ids.missing == ["no-such-area"], "ids= in order, missing beside")
+check(by_ids.total == 2 and response.headers["X-Missing-Ids"] == "no-such-area", "ids= total and X-Missing-Ids")
 cape = m.SearchAreasProvince.EASTERN_CAPE
 page = ok(search_areas.sync_detailed(client=growth, q="port", province=cape, limit=50), m.SearchPage)
 check(page.total > 0 and all(a.province.value == "Eastern Cape" for a in page.data), "q within a province")
@@ -187,6 +196,10 @@ some = ok(compare_areas.sync_detailed(client=growth, ids="johannesburg,durban", 
 for area in some.areas:
     check(set(area.dimensions.to_dict()) == {"safety", "market"}, "dimensions limits the comparison")
 check(set(some.winner.by_dimension.to_dict()) == {"safety", "market"}, "and the winners")
+for order in ("heidelberg-western-cape,heidelberg-gauteng", "heidelberg-gauteng,heidelberg-western-cape"):
+    tied = ok(compare_areas.sync_detailed(client=growth, ids=order), m.Comparison)
+    check(tied.winner.overall == "heidelberg-gauteng", "a tie goes to the lower id, in either order")
+    check(tied.winner.ties.overall == order.split(","), "ties names both Heidelbergs in the order of ids")
 
 # ---- Get, history ----------------------------------------------------------
 area = ok(get_area.sync_detailed(client=growth, area_id="johannesburg", include="nearby,history"), m.AreaDetail)
@@ -334,7 +347,7 @@ def csv_of(response, what):
     return reader.fieldnames, rows
 
 
-LIST_COLUMNS = "id,name,province,municipality,truth_score,updated_at,lat,lng".split(",")
+LIST_COLUMNS = "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng".split(",")
 
 json_page = ok(search_areas.sync_detailed(client=growth, q="cape", limit=50), m.SearchPage)
 response = search_areas_geo_json.sync_detailed(client=growth, q="cape", limit=50)

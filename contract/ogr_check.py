@@ -21,7 +21,7 @@ import urllib.request
 from pathlib import Path
 
 BASE, KEY, WORK = sys.argv[1], sys.argv[2], Path(sys.argv[3])
-LIST_FIELDS = ["id", "name", "province", "municipality", "truth_score", "updated_at"]
+LIST_FIELDS = ["id", "name", "province", "province_slug", "municipality", "truth_score", "updated_at"]
 DIMENSIONS = ["safety", "infrastructure", "service_delivery", "market", "amenities", "environment", "sentiment"]
 # South Africa's mainland, generously: lng 16 to 33, lat -35 to -22.
 SOUTH_AFRICA = (16.0, -35.0, 33.0, -22.0)
@@ -95,6 +95,14 @@ _, headers = save("/v1/areas/search.csv" + query, "search.csv")
 fields = expect("search.csv", int(headers["X-Total-Count"]), LIST_FIELDS + ["lat", "lng"], CSV_POINTS)
 if "match" in fields:
     fail("search.csv: CSV keeps its columns, without match")
+
+# List by ids: the areas found, with missing as a foreign member GDAL reads past.
+body, headers = save("/v1/areas.geojson?ids=soweto,no-such-area,stellenbosch", "list_ids.geojson")
+if json.loads(body)["missing"] != ["no-such-area"] or headers["X-Missing-Ids"] != "no-such-area":
+    fail("list_ids.geojson: missing is not the unknown id")
+expect("list_ids.geojson", int(headers["X-Total-Count"]), LIST_FIELDS)
+_, headers = save("/v1/areas.csv?ids=soweto,no-such-area,stellenbosch", "list_ids.csv")
+expect("list_ids.csv", 2, LIST_FIELDS + ["lat", "lng"], CSV_POINTS)
 
 body, _ = save("/v1/areas/export.geojson", "export.geojson")
 total = json.loads(body)["total"]

@@ -13,7 +13,7 @@ header=$(head -1 "$WORK/search.csv" | tr -d '\r')
 rows=$(($(wc -l <"$WORK/search.csv") - 1))
 total=$(sed -n 's/^X-Total-Count: \([0-9]*\).*/\1/ip' "$WORK/csv.head" | tr -d '\r')
 verdict=1
-[[ "$code" == 200 && "$header" == "id,name,province,municipality,truth_score,updated_at,lat,lng" &&
+[[ "$code" == 200 && "$header" == "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng" &&
     "$rows" -eq 5 && -n "$total" ]] &&
     grep -qi '^Content-Type: text/csv; charset=utf-8' "$WORK/csv.head" &&
     grep -qi '^Link: .*offset=10>; rel="next"' "$WORK/csv.head" && verdict=0

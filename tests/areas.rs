@@ -9,10 +9,11 @@ use crate::common::seed::DIMENSIONS;
 use crate::common::{assert_error, coordinates, ids, keys, seed_places, spawn_app};
 use serde_json::json;
 
-const LIST_FIELDS: [&str; 6] = [
+const LIST_FIELDS: [&str; 7] = [
     "id",
     "name",
     "province",
+    "province_slug",
     "municipality",
     "truth_score",
     "updated_at",
@@ -120,6 +121,7 @@ fn get_area_returns_the_detail_form_consistent_with_the_list() {
         "id",
         "name",
         "province",
+        "province_slug",
         "municipality",
         "truth_score",
         "dimensions",

@@ -1,24 +1,34 @@
 //! Compare Areas: areas in the order of ids with their dimension scores,
-//! winners (highest score, ties to the first listed), `dimensions`
-//! restricting both areas[].dimensions and winner.by_dimension, the 2-to-5
-//! distinct ids rule, and 404 naming every unknown id.
+//! winners (highest score, ties to the lowest id whatever the order) and
+//! `ties` (every area of the winning score, in the order of ids),
+//! `dimensions` restricting areas[].dimensions, winner.by_dimension and
+//! ties.by_dimension, the 2-to-5 distinct ids rule, and 404 naming every
+//! unknown id.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::common::{TestApp, assert_error, assert_invalid, key_set, spawn_app};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::common::seed::DIMENSIONS;
 
-/// The first of `ids` with the highest score by `score`.
-fn expected_winner<'a>(app: &TestApp, ids: &[&'a str], score: impl Fn(&Value) -> f64) -> &'a str {
-    let mut best = ids[0];
-    for id in &ids[1..] {
-        if score(app.detail(id)) > score(app.detail(best)) {
-            best = id;
-        }
-    }
-    best
+/// The ids of `ids` with the highest score by `score`, in the order of
+/// `ids`, and the lowest of them: the winner.
+fn expected_winner<'a>(
+    app: &TestApp,
+    ids: &[&'a str],
+    score: impl Fn(&Value) -> f64,
+) -> (&'a str, Vec<&'a str>) {
+    let top = ids
+        .iter()
+        .map(|id| score(app.detail(id)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let tied: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| score(app.detail(id)) == top)
+        .collect();
+    (tied.iter().copied().min().unwrap(), tied)
 }
 
 fn dim_score(dim: &str) -> impl Fn(&Value) -> f64 + '_ {
@@ -61,22 +71,27 @@ fn check(app: &TestApp, ids: &[&str], dims: Option<&[&str]>) -> Value {
         let want: BTreeMap<&str, f64> = wanted.iter().map(|d| (*d, dim_score(d)(detail))).collect();
         assert_eq!(got, want, "{target}: dimension scores of {}", area["id"]);
     }
-    let overall = expected_winner(app, ids, |d| d["truth_score"].as_f64().unwrap());
-    assert_eq!(body["winner"]["overall"], overall, "{target}");
-    let by_dim = body["winner"]["by_dimension"]
-        .as_object()
-        .expect("by_dimension");
+    let winner = &body["winner"];
     assert_eq!(
-        by_dim.keys().map(String::as_str).collect::<BTreeSet<_>>(),
-        wanted,
-        "{target}"
+        key_set(winner),
+        BTreeSet::from(["by_dimension", "overall", "ties"])
     );
-    for dim in &wanted {
+    let (overall, tied) = expected_winner(app, ids, |d| d["truth_score"].as_f64().unwrap());
+    assert_eq!(winner["overall"], overall, "{target}");
+    assert_eq!(winner["ties"]["overall"], json!(tied), "{target}");
+    let by_dim = winner["by_dimension"].as_object().expect("by_dimension");
+    let ties_by_dim = winner["ties"]["by_dimension"].as_object().expect("ties");
+    for dims in [by_dim, ties_by_dim] {
         assert_eq!(
-            by_dim[*dim],
-            expected_winner(app, ids, dim_score(dim)),
-            "{target}: {dim}"
+            dims.keys().map(String::as_str).collect::<BTreeSet<_>>(),
+            wanted,
+            "{target}"
         );
+    }
+    for dim in &wanted {
+        let (best, tied) = expected_winner(app, ids, dim_score(dim));
+        assert_eq!(by_dim[*dim], best, "{target}: {dim}");
+        assert_eq!(ties_by_dim[*dim], json!(tied), "{target}: {dim}");
     }
     body
 }
@@ -96,41 +111,57 @@ fn compares_2_to_5_areas_in_the_order_given() {
 }
 
 #[test]
-fn ties_go_to_the_area_listed_first() {
+fn the_two_heidelbergs_tie_and_the_lower_id_wins_in_either_order() {
+    let app = spawn_app();
+    let (gauteng, cape) = ("heidelberg-gauteng", "heidelberg-western-cape");
+    let score = |id| app.detail(id)["truth_score"].as_f64().unwrap();
+    assert_eq!(
+        (score(gauteng), score(cape)),
+        (5.45, 5.45),
+        "the seed's tie"
+    );
+    for order in [[gauteng, cape], [cape, gauteng]] {
+        let body = check(app, &order, None);
+        assert_eq!(body["winner"]["overall"], gauteng, "{order:?}");
+        assert_eq!(body["winner"]["ties"]["overall"], json!(order), "{order:?}");
+    }
+    // A third area of a lower score takes no part in the tie.
+    let low = app
+        .listed()
+        .iter()
+        .find(|a| a["truth_score"].as_f64().unwrap() < 5.45)
+        .unwrap()["id"]
+        .as_str()
+        .unwrap();
+    let body = check(app, &[cape, low, gauteng], None);
+    assert_eq!(body["winner"]["ties"]["overall"], json!([cape, gauteng]));
+}
+
+#[test]
+fn rondebosch_and_newlands_tie_on_safety_and_say_so() {
+    let app = spawn_app();
+    let safety = dim_score("safety");
+    let (a, b) = ("newlands", "rondebosch");
+    assert_eq!(
+        safety(app.detail(a)),
+        safety(app.detail(b)),
+        "the seed's tie"
+    );
+    for order in [[a, b], [b, a]] {
+        let body = check(app, &order, Some(&["safety"]));
+        assert_eq!(body["winner"]["by_dimension"]["safety"], a, "{order:?}");
+        assert_eq!(
+            body["winner"]["ties"]["by_dimension"]["safety"],
+            json!(order),
+            "{order:?}"
+        );
+    }
+}
+
+#[test]
+fn a_clear_winner_listed_last_wins_alone() {
     let app = spawn_app();
     let listed = app.listed();
-    // Two areas with the same truth_score, found rather than assumed.
-    let pair = listed
-        .iter()
-        .enumerate()
-        .find_map(|(i, a)| {
-            let b = listed[i + 1..]
-                .iter()
-                .find(|b| b["truth_score"] == a["truth_score"])?;
-            Some([a["id"].as_str().unwrap(), b["id"].as_str().unwrap()])
-        })
-        .expect("two areas share a truth_score");
-    let (a, b) = (pair[0], pair[1]);
-    assert_eq!(check(app, &[a, b], None)["winner"]["overall"], a);
-    assert_eq!(check(app, &[b, a], None)["winner"]["overall"], b);
-    // A dimension tie between areas whose truth_scores differ.
-    let (c, d) = listed
-        .iter()
-        .enumerate()
-        .find_map(|(i, x)| {
-            let sx = dim_score("safety")(app.detail(x["id"].as_str().unwrap()));
-            let y = listed[i + 1..].iter().find(|y| {
-                y["truth_score"] != x["truth_score"]
-                    && dim_score("safety")(app.detail(y["id"].as_str().unwrap())) == sx
-            })?;
-            Some((x["id"].as_str().unwrap(), y["id"].as_str().unwrap()))
-        })
-        .expect("two areas share a safety score");
-    for order in [[c, d], [d, c]] {
-        let body = check(app, &order, Some(&["safety"]));
-        assert_eq!(body["winner"]["by_dimension"]["safety"], order[0]);
-    }
-    // A clear winner listed last still wins.
     let mut by_score: Vec<&Value> = listed.iter().collect();
     by_score.sort_by(|x, y| {
         x["truth_score"]
@@ -138,17 +169,10 @@ fn ties_go_to_the_area_listed_first() {
             .unwrap()
             .total_cmp(&y["truth_score"].as_f64().unwrap())
     });
-    let (low, mid, high) = (
-        &by_score[0]["id"],
-        &by_score[400]["id"],
-        &by_score[937]["id"],
-    );
-    let ids = [
-        low.as_str().unwrap(),
-        mid.as_str().unwrap(),
-        high.as_str().unwrap(),
-    ];
-    assert_eq!(check(app, &ids, None)["winner"]["overall"], *high);
+    let ids = [0, 400, 937].map(|i| by_score[i]["id"].as_str().unwrap());
+    let body = check(app, &ids, None);
+    assert_eq!(body["winner"]["overall"], ids[2]);
+    assert_eq!(body["winner"]["ties"]["overall"], json!([ids[2]]));
 }
 
 #[test]

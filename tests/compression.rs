@@ -23,7 +23,7 @@ const TAKES_GZIP: &str = "gzip, deflate, br, zstd";
 /// body (today's usage) changes with each request.
 const TARGETS: [(&str, &str, bool); 28] = [
     ("/v1/areas/soweto", "", false),
-    ("/v1/areas/soweto?include=nearby", "", false),
+    ("/v1/areas/danielskuil?include=nearby", "", false),
     (
         "/v1/areas/soweto/history?period=1y&granularity=daily",
         "",

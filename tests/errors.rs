@@ -311,7 +311,9 @@ mod fields_for_code {
             (
                 "/v1/areas?colour=red",
                 "colour",
-                json!(["province", "limit", "offset", "sort", "order", "format"]),
+                json!([
+                    "province", "limit", "offset", "sort", "order", "ids", "format"
+                ]),
             ),
         ];
         for (target, param, allowed) in cases {

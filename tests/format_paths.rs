@@ -143,7 +143,7 @@ fn format_is_an_unknown_parameter_at_a_format_path() {
     let cases: [(&str, &[&str]); 3] = [
         (
             "/v1/areas.csv",
-            &["province", "limit", "offset", "sort", "order"],
+            &["province", "limit", "offset", "sort", "order", "ids"],
         ),
         (
             "/v1/areas/search.geojson",

@@ -147,6 +147,23 @@ fn asking_what_is_left_spends_nothing() {
     assert_429(&get(server.addr(), "/v1/nowhere", Some(&key)));
 }
 
+#[test]
+fn a_list_of_100_ids_spends_one_request() {
+    let (key, server) = starter_limited_to("list-ids", 2);
+    let ids: Vec<String> = crate::common::seed_places()
+        .into_iter()
+        .take(100)
+        .map(|p| p.id)
+        .collect();
+    let target = format!("/v1/areas?ids={}", ids.join(","));
+    let first = get(server.addr(), &target, Some(&key));
+    assert_eq!(first.status, 200, "{}", first.text());
+    assert_eq!(first.json()["total"], 100);
+    assert_eq!(rate_headers(&first).1, 1, "100 areas, one request spent");
+    assert_eq!(get(server.addr(), &target, Some(&key)).status, 200);
+    assert_429(&get(server.addr(), &target, Some(&key)));
+}
+
 /// A server with a starter key whose plan allows `per_minute`, in force.
 fn starter_limited_to(name: &str, per_minute: u32) -> (String, Running) {
     let (db, key, server) = start_keyed(name, Plan::Starter);

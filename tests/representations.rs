@@ -13,7 +13,7 @@ use crate::common::{
 
 const CSV: &str = "text/csv; charset=utf-8";
 const GEOJSON: &str = "application/geo+json";
-const HEADER: &str = "id,name,province,municipality,truth_score,updated_at,lat,lng";
+const HEADER: &str = "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng";
 
 /// Pages of List and Search; the last two have lat/lng.
 const TARGETS: [&str; 6] = [
@@ -61,7 +61,7 @@ fn csv_is_the_json_page_as_rfc_4180_rows() {
         let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a record")).collect();
         assert_eq!(rows.len(), data(&page).len(), "{target}: a row per area");
         for (row, item) in rows.iter().zip(data(&page)) {
-            for (i, field) in ["id", "name", "province", "municipality"]
+            for (i, field) in ["id", "name", "province", "province_slug", "municipality"]
                 .iter()
                 .enumerate()
             {
@@ -72,16 +72,16 @@ fn csv_is_the_json_page_as_rfc_4180_rows() {
                     .parse::<f64>()
                     .unwrap_or_else(|_| panic!("{target}: {row:?}"))
             };
-            assert_eq!(number(4), item["truth_score"].as_f64().unwrap(), "{target}");
-            assert_eq!(&row[5], item["updated_at"].as_str().unwrap(), "{target}");
+            assert_eq!(number(5), item["truth_score"].as_f64().unwrap(), "{target}");
+            assert_eq!(&row[6], item["updated_at"].as_str().unwrap(), "{target}");
             let detail = app.detail(item["id"].as_str().unwrap());
             assert_eq!(
-                (number(6), number(7)),
+                (number(7), number(8)),
                 coordinates(detail),
                 "{target}: {row:?}"
             );
             if distance {
-                assert_eq!(number(8), item["distance_km"].as_f64().unwrap(), "{target}");
+                assert_eq!(number(9), item["distance_km"].as_f64().unwrap(), "{target}");
             }
         }
     }

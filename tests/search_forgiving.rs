@@ -120,7 +120,7 @@ fn csv_keeps_its_columns_and_geojson_carries_the_match() {
     let text = csv.text();
     assert_eq!(
         text.lines().next(),
-        Some("id,name,province,municipality,truth_score,updated_at,lat,lng")
+        Some("id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng")
     );
     assert!(text.contains("mbombela,Mbombela"), "{text}");
     let geo: Value = app

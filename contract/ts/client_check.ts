@@ -55,7 +55,7 @@ function csvRows(text: string): { header: string[]; rows: string[][] } {
   return { header, rows: lines.slice(1).map((line) => line.split(",")) };
 }
 
-const LIST_COLUMNS = "id,name,province,municipality,truth_score,updated_at,lat,lng";
+const LIST_COLUMNS = "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng";
 
 async function main(): Promise<void> {
   // ---- List ----------------------------------------------------------------
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const exportedCsv = await client.GET("/v1/areas/export.csv", { parseAs: "text" });
   const exportCsv = csvRows(ok("GET /v1/areas/export.csv", exportedCsv));
   check(exportCsv.rows.length === exported.total, "Export CSV: every area");
-  check(exportCsv.header.slice(0, 8).join(",") === LIST_COLUMNS, `Export CSV header: ${exportCsv.header}`);
+  check(exportCsv.header.slice(0, 9).join(",") === LIST_COLUMNS, `Export CSV header: ${exportCsv.header}`);
   const exportedGeo = ok("GET /v1/areas/export.geojson", await client.GET("/v1/areas/export.geojson", {}));
   check(
     exportedGeo.type === "FeatureCollection" && exportedGeo.features.length === exported.total,

@@ -21,13 +21,18 @@ use crate::search::index::geo::Circle;
 use crate::search::index::geo::Disc;
 
 const PAGE: &str = "
-    SELECT a.id, a.name, a.province, a.municipality, a.truth_score, a.updated_at, a.lat, a.lng
+    SELECT a.id, a.name, a.province, a.province_slug, a.municipality, a.truth_score,
+           a.updated_at, a.lat, a.lng
     FROM area_order o JOIN areas a ON a.area_no = o.area_no
     WHERE o.ordering = ?1 AND o.province_slug = ?2 AND o.position >= ?3
     ORDER BY o.position LIMIT ?4";
 
-/// A page of List Areas; `totals` are the dataset's, read when it opened.
+/// A page of List Areas, or with `ids=` the areas asked for; `totals` are
+/// the dataset's, read when it opened.
 pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult<AreaPage> {
+    if let Some(ids) = &p.ids {
+        return super::areas_by_id::page(conn, ids, p.province);
+    }
     let code = stored::ordering(p.sort, p.order).code;
     let province = p.province.unwrap_or("");
     let total = totals.of(p.province);
@@ -37,6 +42,7 @@ pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult
         .collect::<Result<Vec<_>, _>>()?;
     Ok(AreaPage {
         data,
+        missing: None,
         total,
         limit: p.limit,
         offset: p.offset,
@@ -45,7 +51,15 @@ pub fn list(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult
 
 /// About how many bytes a row of the JSON list form takes, to size a page's
 /// body once.
-const LIST_ROW_BYTES: usize = 200;
+pub(super) const LIST_ROW_BYTES: usize = 200;
+
+/// List's JSON body, where it lies among the matches, and with `ids=` the
+/// ids missing from it.
+pub struct ListJson {
+    pub span: PageSpan,
+    pub missing: Option<Vec<String>>,
+    pub body: Vec<u8>,
+}
 
 /// A page's stored list forms (data/stored.rs, `write_list_forms`).
 const PAGE_OF_FORMS: &str = "
@@ -57,11 +71,10 @@ const PAGE_OF_FORMS: &str = "
 /// List Areas in the JSON list form, each row's bytes as stored: the bytes
 /// serde writes for `list`'s page (a test compares them). A row written per
 /// request was most of List's CPU (bench/PROFILE.md, "List rows stored").
-pub fn list_json(
-    conn: &Connection,
-    totals: &ListTotals,
-    p: &ListParams,
-) -> ApiResult<(PageSpan, Vec<u8>)> {
+pub fn list_json(conn: &Connection, totals: &ListTotals, p: &ListParams) -> ApiResult<ListJson> {
+    if let Some(ids) = &p.ids {
+        return super::areas_by_id::json(conn, ids, p.province);
+    }
     let code = stored::ordering(p.sort, p.order).code;
     let span = PageSpan {
         total: totals.of(p.province),
@@ -78,14 +91,7 @@ pub fn list_json(
         if !std::mem::take(&mut first) {
             out.push(b',');
         }
-        // Stored as text by our own serde: copied without a UTF-8 check.
-        match r.get_ref(0)? {
-            ValueRef::Text(body) => out.extend_from_slice(body),
-            _ => {
-                log::error!("a list form in area_list_form is not text");
-                return Err(ApiError::Internal);
-            }
-        }
+        write_row(&mut out, r)?;
     }
     // Writing into a Vec cannot fail.
     let _ = write!(
@@ -93,7 +99,24 @@ pub fn list_json(
         "],\"total\":{},\"limit\":{},\"offset\":{}}}",
         span.total, span.limit, span.offset
     );
-    Ok((span, out))
+    Ok(ListJson {
+        span,
+        missing: None,
+        body: out,
+    })
+}
+
+/// One row's stored list form, copied as it is: stored as text by our own
+/// serde, so copied without a UTF-8 check.
+pub(super) fn write_row(out: &mut Vec<u8>, r: &rusqlite::Row) -> ApiResult<()> {
+    match r.get_ref(0)? {
+        ValueRef::Text(body) => out.extend_from_slice(body),
+        _ => {
+            log::error!("a list form in area_list_form is not text");
+            return Err(ApiError::Internal);
+        }
+    }
+    Ok(())
 }
 
 #[derive(Debug, Serialize)]
@@ -117,7 +140,7 @@ pub(crate) const NEARBY_RADIUS_KM: f64 = 25.0;
 /// The stored detail form of an area, by area_no.
 const DETAIL_BY_NO: &str = "SELECT body FROM area_detail WHERE area_no = ?1";
 
-/// Get Area: the stored detail form, with the extras asked for appended.
+/// Get Area: the detail form, with the extras asked for appended.
 pub fn get(conn: &Connection, dataset: &Dataset, id: &str, p: &AreaParams) -> ApiResult<Vec<u8>> {
     let found: Option<(i64, String)> = conn
         .prepare_cached(STORED_DETAIL)?

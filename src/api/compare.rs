@@ -1,6 +1,7 @@
 //! Compare Areas (`GET /v1/areas/compare`): 2 to 5 areas side by side, and the
-//! winner overall and per dimension. A winner has the highest score; a tie goes
-//! to the area listed first in `ids`.
+//! winner overall and per dimension. A winner has the highest score; among
+//! areas that share it the lowest id wins, whatever the order of `ids`, and
+//! `ties` names them all in the order of `ids`.
 
 use rusqlite::{Connection, OptionalExtension};
 use serde::Serialize;
@@ -27,6 +28,15 @@ pub struct ComparedArea {
 pub struct Winner {
     pub overall: String,
     pub by_dimension: DimensionMap<String>,
+    pub ties: Ties,
+}
+
+/// The areas that share each winning score, in the order of `ids`: the
+/// winner alone where nothing ties.
+#[derive(Debug, Serialize)]
+pub struct Ties {
+    pub overall: Vec<String>,
+    pub by_dimension: DimensionMap<Vec<String>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -73,23 +83,37 @@ pub fn compare(conn: &Connection, dataset: &Dataset, p: &CompareParams) -> ApiRe
     if !unknown.is_empty() {
         return Err(ApiError::AreaNotFound { ids: unknown });
     }
+    let overall = best(areas.iter().map(|a| Some(a.truth_score)), &areas).expect("2 or more areas");
+    let by_dimension: Vec<(&'static str, Best)> = wanted
+        .iter()
+        .filter_map(|dim| {
+            let scores = areas.iter().map(|a| {
+                a.dimensions
+                    .0
+                    .iter()
+                    .find(|(n, _)| n == dim)
+                    .map(|(_, s)| *s)
+            });
+            best(scores, &areas).map(|b| (*dim, b))
+        })
+        .collect();
     let winner = Winner {
-        overall: best(areas.iter().map(|a| Some(a.truth_score)), &areas).expect("2 or more areas"),
+        overall: overall.winner.clone(),
         by_dimension: DimensionMap(
-            wanted
+            by_dimension
                 .iter()
-                .filter_map(|dim| {
-                    let scores = areas.iter().map(|a| {
-                        a.dimensions
-                            .0
-                            .iter()
-                            .find(|(n, _)| n == dim)
-                            .map(|(_, s)| *s)
-                    });
-                    best(scores, &areas).map(|id| (*dim, id))
-                })
+                .map(|(dim, b)| (*dim, b.winner.clone()))
                 .collect(),
         ),
+        ties: Ties {
+            overall: overall.tied,
+            by_dimension: DimensionMap(
+                by_dimension
+                    .into_iter()
+                    .map(|(dim, b)| (dim, b.tied))
+                    .collect(),
+            ),
+        },
     };
     Ok(Comparison { areas, winner })
 }
@@ -108,16 +132,28 @@ fn scores(conn: &Connection, no: i64, wanted: &[&'static str]) -> ApiResult<Dime
     ))
 }
 
-/// The id of the highest score; the first listed wins a tie. Areas without the
-/// score take no part; None when none has it.
-fn best(scores: impl Iterator<Item = Option<f64>>, areas: &[ComparedArea]) -> Option<String> {
-    let mut top: Option<(usize, f64)> = None;
-    for (i, score) in scores.enumerate() {
-        if let Some(s) = score
-            && top.is_none_or(|(_, t)| s > t)
-        {
-            top = Some((i, s));
-        }
-    }
-    top.map(|(i, _)| areas[i].id.clone())
+/// The winner of one score and the areas that share it.
+struct Best {
+    winner: String,
+    tied: Vec<String>,
+}
+
+/// The areas of the highest score, in the order given, and the lowest id
+/// among them, which wins. Areas without the score take no part; None when
+/// none has it.
+fn best(scores: impl Iterator<Item = Option<f64>>, areas: &[ComparedArea]) -> Option<Best> {
+    let scores: Vec<Option<f64>> = scores.collect();
+    let top = scores.iter().flatten().copied().reduce(f64::max)?;
+    let tied: Vec<String> = scores
+        .iter()
+        .zip(areas)
+        .filter(|(s, _)| **s == Some(top))
+        .map(|(_, a)| a.id.clone())
+        .collect();
+    let winner = tied
+        .iter()
+        .min()
+        .expect("the top score is an area's")
+        .clone();
+    Some(Best { winner, tied })
 }

@@ -31,7 +31,16 @@ pub use crate::search::query::tier::{
 /// The parameters List Areas takes; any other is 400. `format` is last in
 /// each endpoint's list, since its format's own paths take all but it
 /// (`params_at`).
-pub const LIST_PARAMS: [&str; 6] = ["province", "limit", "offset", "sort", "order", "format"];
+pub const LIST_PARAMS: [&str; 7] = [
+    "province", "limit", "offset", "sort", "order", "ids", "format",
+];
+/// `ids=` asks for areas by id, in the order given: at most this many.
+pub const LIST_IDS_MAX: usize = 100;
+/// What `ids=` answers in place of paging, which it refuses: the order is
+/// the caller's, and every area asked for is on the one page.
+pub const LIST_IDS_REFUSE: [&str; 4] = ["limit", "offset", "sort", "order"];
+// The areas of ids are one page, which List's page bounds must hold.
+const _: () = assert!(LIST_IDS_MAX as i64 <= LIST_LIMIT_MAX);
 pub const LIST_LIMIT_MIN: i64 = 1;
 pub const LIST_LIMIT_MAX: i64 = 100;
 pub const LIST_LIMIT_DEFAULT: i64 = 20;
@@ -53,7 +62,7 @@ pub const ORDER_DEFAULT: Order = Order::Asc;
 pub const LIST_FORMATS: [Format; 3] = [Format::Json, Format::GeoJson, Format::Csv];
 /// List's parameters at `/v1/areas.geojson`: all but `format`, and the
 /// GeoJSON paths' own (`GEOJSON_PARAMS`).
-pub const LIST_GEOJSON_PARAMS: [&str; 7] = at_geojson_path(LIST_PARAMS);
+pub const LIST_GEOJSON_PARAMS: [&str; 8] = at_geojson_path(LIST_PARAMS);
 
 // ---- Boundaries in GeoJSON (docs/api.md, "Representations") ----
 

@@ -34,7 +34,7 @@ const COLUMNS: Columns = Columns {
 };
 
 const AREAS_AFTER: &str = "
-    SELECT id, name, province, municipality, truth_score, updated_at, lat, lng, area_no
+    SELECT id, name, province, province_slug, municipality, truth_score, updated_at, lat, lng, area_no
     FROM areas WHERE area_no > ?1 AND (?2 = '' OR province_slug = ?2)
     ORDER BY area_no LIMIT ?3";
 
@@ -121,7 +121,7 @@ impl Export {
                         .buf
                         .extend_from_slice(format!("],\"total\":{}}}", self.total).as_bytes()),
                     Format::GeoJson => {
-                        render::geojson_close(&mut self.buf, &[("total", self.total)])
+                        render::geojson_close(&mut self.buf, None, &[("total", self.total)])
                     }
                     Format::Csv | Format::NdJson => {}
                 }
@@ -234,7 +234,7 @@ fn read_areas(
         .query_map(params![after, province, BATCH], |r| {
             Ok(ExportedArea {
                 summary: summary_from_row(r)?,
-                no: r.get(8)?,
+                no: r.get(9)?,
             })
         })?
         .collect()

@@ -54,7 +54,7 @@ fn json_holds_every_area_in_id_order_with_the_total() {
     for area in data {
         assert_eq!(
             area.as_object().unwrap().len(),
-            6 + 2 + DIMENSIONS.len(),
+            7 + 2 + DIMENSIONS.len(),
             "{area}"
         );
         assert!(area["lat"].is_f64() && area["safety"].is_f64(), "{area}");

@@ -4,6 +4,7 @@
 //! serializable body or an `ApiError`; they never see HTTP.
 
 pub mod areas;
+pub mod areas_by_id;
 pub mod at;
 pub mod boundaries;
 pub mod compare;
@@ -35,6 +36,8 @@ pub struct AreaSummary {
     pub id: String,
     pub name: String,
     pub province: String,
+    /// The province's slug, the word the `province` filter takes.
+    pub province_slug: String,
     pub municipality: String,
     pub truth_score: f64,
     pub updated_at: String,
@@ -56,6 +59,10 @@ pub struct AreaSummary {
 #[derive(Debug, Serialize)]
 pub struct AreaPage {
     pub data: Vec<AreaSummary>,
+    /// With List's `ids=`: the ids given that no area of the answer has, in
+    /// the order given (api/areas_by_id.rs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<Vec<String>>,
     pub total: i64,
     pub limit: i64,
     pub offset: i64,
@@ -81,7 +88,7 @@ impl AreaPage {
 }
 
 const SUMMARY_BY_NO: &str = "
-    SELECT id, name, province, municipality, truth_score, updated_at, lat, lng
+    SELECT id, name, province, province_slug, municipality, truth_score, updated_at, lat, lng
     FROM areas WHERE area_no = ?1";
 
 /// The list form of each area, in order, with its distance when it has
@@ -101,20 +108,21 @@ pub fn summaries(
         .collect()
 }
 
-/// The list form from a row whose first eight columns are id, name, province,
-/// municipality, truth_score, updated_at, lat and lng.
+/// The list form from a row whose first nine columns are id, name, province,
+/// province_slug, municipality, truth_score, updated_at, lat and lng.
 pub fn summary_from_row(r: &rusqlite::Row) -> rusqlite::Result<AreaSummary> {
     Ok(AreaSummary {
         id: r.get(0)?,
         name: r.get(1)?,
         province: r.get(2)?,
-        municipality: r.get(3)?,
-        truth_score: r.get(4)?,
-        updated_at: r.get(5)?,
+        province_slug: r.get(3)?,
+        municipality: r.get(4)?,
+        truth_score: r.get(5)?,
+        updated_at: r.get(6)?,
         distance_km: None,
         matched: None,
-        lat: r.get(6)?,
-        lng: r.get(7)?,
+        lat: r.get(7)?,
+        lng: r.get(8)?,
     })
 }
 

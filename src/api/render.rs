@@ -40,10 +40,11 @@ pub struct Columns {
 }
 
 /// The list form's fields, in the spec's order.
-pub const LIST_FIELDS: [&str; 6] = [
+pub const LIST_FIELDS: [&str; 7] = [
     "id",
     "name",
     "province",
+    "province_slug",
     "municipality",
     "truth_score",
     "updated_at",
@@ -71,6 +72,7 @@ pub fn csv_row(out: &mut Vec<u8>, row: &Row, cols: Columns) {
         csv_field(&a.id),
         csv_field(&a.name),
         csv_field(&a.province),
+        csv_field(&a.province_slug),
         csv_field(&a.municipality),
         a.truth_score.to_string(),
         csv_field(&a.updated_at),
@@ -116,6 +118,7 @@ fn json_members(out: &mut Vec<u8>, row: &Row, cols: Columns) {
     member(out, "id", &a.id.as_str());
     member(out, "name", &a.name.as_str());
     member(out, "province", &a.province.as_str());
+    member(out, "province_slug", &a.province_slug.as_str());
     member(out, "municipality", &a.municipality.as_str());
     member(out, "truth_score", &a.truth_score);
     member(out, "updated_at", &a.updated_at.as_str());
@@ -177,10 +180,14 @@ pub fn geojson_feature(out: &mut Vec<u8>, row: &Row, cols: Columns) {
 /// The opening of a FeatureCollection, up to its first feature.
 pub const GEOJSON_OPEN: &[u8] = b"{\"type\":\"FeatureCollection\",\"features\":[";
 
-/// The close of a FeatureCollection, with `members` (total, limit, offset)
-/// as foreign members.
-pub fn geojson_close(out: &mut Vec<u8>, members: &[(&str, i64)]) {
+/// The close of a FeatureCollection, with `missing` (List's ids not
+/// found) and `members` (total, limit, offset) as foreign members.
+pub fn geojson_close(out: &mut Vec<u8>, missing: Option<&[String]>, members: &[(&str, i64)]) {
     out.push(b']');
+    if let Some(missing) = missing {
+        out.extend_from_slice(b",\"missing\":");
+        write_json(out, missing);
+    }
     for (name, value) in members {
         out.push(b',');
         write_json(out, name);

@@ -12,6 +12,7 @@ fn located(name: &str, distance_km: Option<f64>, lat: f64, lng: f64) -> AreaSumm
         id: "daniels-kuil".into(),
         name: name.into(),
         province: "Northern Cape".into(),
+        province_slug: "northern-cape".into(),
         municipality: "Siyanda, \"District\"".into(),
         truth_score: 6.03,
         updated_at: "2026-11-22T00:00:00Z".into(),
@@ -42,8 +43,8 @@ fn csv_quotes_only_what_needs_it_and_ends_lines_with_crlf() {
     let text = String::from_utf8(out).unwrap();
     assert_eq!(
         text,
-        "id,name,province,municipality,truth_score,updated_at,lat,lng\r\n\
-         daniels-kuil,\"Daniëlskuil\nNorth\",Northern Cape,\"Siyanda, \"\"District\"\"\",6.03,\
+        "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng\r\n\
+         daniels-kuil,\"Daniëlskuil\nNorth\",Northern Cape,northern-cape,\"Siyanda, \"\"District\"\"\",6.03,\
          2026-11-22T00:00:00Z,-28.18873,23.53951\r\n"
     );
 }
@@ -99,7 +100,11 @@ fn a_feature_is_a_point_at_lng_lat_with_flat_properties() {
     };
     let mut out = GEOJSON_OPEN.to_vec();
     geojson_feature(&mut out, &row, cols);
-    geojson_close(&mut out, &[("total", 1), ("limit", 10), ("offset", 0)]);
+    geojson_close(
+        &mut out,
+        None,
+        &[("total", 1), ("limit", 10), ("offset", 0)],
+    );
     let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(doc["type"], "FeatureCollection");
     assert_eq!(
@@ -154,7 +159,7 @@ fn a_json_object_is_flat_and_null_where_a_dimension_is_missing() {
     assert_eq!(v["safety"], serde_json::Value::Null);
     assert_eq!(v["infrastructure"], 1.5);
     assert_eq!(v["sentiment"], 9.99);
-    assert_eq!(v.as_object().unwrap().len(), 6 + 2 + 7);
+    assert_eq!(v.as_object().unwrap().len(), 7 + 2 + 7);
 }
 
 #[test]

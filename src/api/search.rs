@@ -77,6 +77,7 @@ pub(crate) fn search_with(
         None => summaries(conn, found.page)?,
     };
     Ok(AreaPage {
+        missing: None,
         data: areas,
         total: found.total as i64,
         limit: p.limit,

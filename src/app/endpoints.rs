@@ -41,8 +41,8 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
             let p = params::list(query, *path_format)?;
             let chosen = Representation::of(*path_format, p.format, accept, &LIST_FORMATS);
             if matches!(chosen.format, Format::Json | Format::NdJson) {
-                let (span, body) = api::areas::list_json(conn, &dataset.list_totals, &p)?;
-                listing::answer_json(req, span, body)
+                let page = api::areas::list_json(conn, &dataset.list_totals, &p)?;
+                listing::answer_json(req, page)
             } else {
                 let page = api::areas::list(conn, &dataset.list_totals, &p)?;
                 let boundaries = api::boundaries::of_page(conn, &page.data, p.geometry)?;
@@ -79,7 +79,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
                 _ => Response::ok(&stats),
             };
             match stats.span() {
-                Some(span) => listing::with_page_headers(req, span, response, chosen),
+                Some(span) => listing::with_page_headers(req, (span, None), response, chosen),
                 None => response,
             }
         }

@@ -17,7 +17,7 @@ pub const CORS_HEADERS: [(&str, &str); 2] = [
     (
         "Access-Control-Expose-Headers",
         "ETag, X-Request-Id, RateLimit-Policy, RateLimit, X-RateLimit-Limit, X-RateLimit-Remaining, \
-         X-RateLimit-Reset, Retry-After, Link, X-Total-Count, Content-Disposition",
+         X-RateLimit-Reset, Retry-After, Link, X-Total-Count, X-Missing-Ids, Content-Disposition",
     ),
 ];
 

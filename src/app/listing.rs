@@ -5,10 +5,13 @@
 //! Link URLs repeat the request's own parameters, in their order and as the
 //! client encoded them, with only `offset` changed (added last when the
 //! request had none), so a client that follows them gets the same search.
+//! List by `ids=` is one page, which no offset pages: it has no Link, and
+//! `X-Missing-Ids` names the ids it does not hold.
 
 use std::fmt::Write;
 
 use super::http::{Request, Response};
+use crate::api::areas::ListJson;
 use crate::api::format::{Format, Representation};
 use crate::api::render::{self, Columns, Row, Shape};
 use crate::api::{AreaPage, PageSpan};
@@ -37,24 +40,31 @@ pub fn answer(
         Format::GeoJson => with_type(geojson(page, boundaries, cols), format),
         Format::Json | Format::NdJson => Response::ok(page),
     };
-    with_page_headers(req, page.span(), response, chosen)
+    with_page_headers(
+        req,
+        (page.span(), page.missing.as_deref()),
+        response,
+        chosen,
+    )
 }
 
 /// Answers a page whose JSON body is already written (api/areas.rs,
 /// `list_json`): JSON is answered at the endpoint's own path only, where
 /// the request may choose another format.
-pub fn answer_json(req: &Request, span: PageSpan, body: Vec<u8>) -> Response {
+pub fn answer_json(req: &Request, page: ListJson) -> Response {
     let chosen = Representation {
         format: Format::Json,
         negotiated: true,
     };
-    with_page_headers(req, span, Response::json(200, body), chosen)
+    let response = Response::json(200, page.body);
+    with_page_headers(req, (page.span, page.missing.as_deref()), response, chosen)
 }
 
-/// The paging headers of `span` on an answer in the `chosen` format.
+/// X-Total-Count, then Link for a page of an ordering (`missing` None), or
+/// X-Missing-Ids for List by ids.
 pub fn with_page_headers(
     req: &Request,
-    span: PageSpan,
+    (span, missing): (PageSpan, Option<&[String]>),
     mut response: Response,
     chosen: Representation,
 ) -> Response {
@@ -62,17 +72,42 @@ pub fn with_page_headers(
         response
             .headers
             .push(("X-Total-Count", span.total.to_string()));
-        let link = links(req, span);
-        // Four copies of a long request target would pass the header sizes
-        // that proxies (nginx: proxy_buffer_size) and clients (Python's
-        // http.client: 64 KiB a line) accept; such a page goes without Link,
-        // and paging by offset works as ever.
-        if link.len() <= LINK_MAX_BYTES {
-            response.headers.push(("Link", link));
+        match missing {
+            Some(ids) => response.headers.push(("X-Missing-Ids", missing_ids(ids))),
+            None => {
+                let link = links(req, span);
+                // Four copies of a long request target would pass the header
+                // sizes that proxies (nginx: proxy_buffer_size) and clients
+                // (Python's http.client: 64 KiB a line) accept; such a page
+                // goes without Link, and paging by offset works as ever.
+                if link.len() <= LINK_MAX_BYTES {
+                    response.headers.push(("Link", link));
+                }
+            }
         }
         response.headers.push(("Vary", chosen.vary().into()));
     }
     response
+}
+
+/// The ids missing, comma-separated, each percent-encoded but for RFC
+/// 3986's unreserved characters: an area id is all of them, and whatever
+/// else a caller sent cannot break the header or the list.
+fn missing_ids(ids: &[String]) -> String {
+    let mut out = String::new();
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        for b in id.bytes() {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                out.push(b as char);
+            } else {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    out
 }
 
 /// A 200 of `body` in `format`.
@@ -112,7 +147,7 @@ fn geojson(page: &AreaPage, boundaries: Option<&[Option<String>]>, cols: Columns
         ("limit", page.limit),
         ("offset", page.offset),
     ];
-    render::geojson_close(&mut out, &members);
+    render::geojson_close(&mut out, page.missing.as_deref(), &members);
     out
 }
 

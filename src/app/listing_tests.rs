@@ -21,6 +21,7 @@ fn negotiated(format: Format) -> Representation {
 
 fn page(total: i64, limit: i64, offset: i64) -> AreaPage {
     AreaPage {
+        missing: None,
         data: Vec::new(),
         total,
         limit,
@@ -103,6 +104,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         id: "soweto".into(),
         name: "Soweto".into(),
         province: "Gauteng".into(),
+        province_slug: "gauteng".into(),
         municipality: "City of Johannesburg".into(),
         truth_score: 5.5,
         updated_at: "2026-11-22T00:00:00Z".into(),
@@ -112,6 +114,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
         lng: 27.86,
     };
     let p = AreaPage {
+        missing: None,
         data: vec![area],
         total: 7,
         limit: 1,
@@ -123,7 +126,7 @@ fn csv_and_geojson_answers_carry_coordinates_and_the_count() {
     assert_eq!(csv.header("X-Total-Count"), Some("7"));
     let text = String::from_utf8(csv.body).unwrap();
     assert!(text.starts_with(
-        "id,name,province,municipality,truth_score,updated_at,lat,lng,distance_km\r\n"
+        "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng,distance_km\r\n"
     ));
     assert!(text.ends_with(",-26.26,27.86,14.2\r\n"), "{text}");
     let geo = answer(&req, &p, (negotiated(Format::GeoJson), None), true);

@@ -30,7 +30,8 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// 8: areas' boundaries, simplified forms and boxes (area_boundaries,
 ///    area_boundary_simplified, area_boundary_boxes).
 /// 9: statistics by group and score counts by scope (stats_groups,
-///    group_stats, score_counts).
+///    group_stats, score_counts); province_slug in the stored detail and
+///    list forms.
 pub const SCHEMA_VERSION: i64 = 9;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;

@@ -86,6 +86,7 @@ pub struct AreaDetail {
     pub id: String,
     pub name: String,
     pub province: String,
+    pub province_slug: String,
     pub municipality: String,
     pub truth_score: f64,
     pub dimensions: DimensionMap<Dimension>,
@@ -96,12 +97,13 @@ pub struct AreaDetail {
 
 /// An area's list form (docs/api.md, "List Areas") borrowed from a row as it
 /// is read: the members `AreaSummary` writes when it has no distance and no
-/// match, in its order, without an allocation for each of its five strings.
+/// match, in its order, without an allocation for each of its six strings.
 #[derive(Serialize)]
 pub struct ListForm<'a> {
     pub id: &'a str,
     pub name: &'a str,
     pub province: &'a str,
+    pub province_slug: &'a str,
     pub municipality: &'a str,
     pub truth_score: f64,
     pub updated_at: &'a str,
@@ -109,21 +111,23 @@ pub struct ListForm<'a> {
 
 impl<'r> ListForm<'r> {
     /// The list form from a row's columns id, name, province,
-    /// municipality, truth_score and updated_at, from column `first` on.
+    /// province_slug, municipality, truth_score and updated_at, from column
+    /// `first` on.
     pub fn of_row(r: &'r Row, first: usize) -> rusqlite::Result<ListForm<'r>> {
         Ok(ListForm {
             id: text(r, first)?,
             name: text(r, first + 1)?,
             province: text(r, first + 2)?,
-            municipality: text(r, first + 3)?,
-            truth_score: r.get(first + 4)?,
-            updated_at: text(r, first + 5)?,
+            province_slug: text(r, first + 3)?,
+            municipality: text(r, first + 4)?,
+            truth_score: r.get(first + 5)?,
+            updated_at: text(r, first + 6)?,
         })
     }
 }
 
 const AREAS_IN_LIST_FORM: &str = "
-    SELECT area_no, id, name, province, municipality, truth_score, updated_at
+    SELECT area_no, id, name, province, province_slug, municipality, truth_score, updated_at
     FROM areas ORDER BY area_no";
 
 /// Fills area_list_form from the areas (used at load time), with serde, as
@@ -190,7 +194,7 @@ impl ListTotals {
 }
 
 const DETAIL: &str = "
-    SELECT id, name, province, municipality, truth_score, lat, lng, updated_at
+    SELECT id, name, province, province_slug, municipality, truth_score, lat, lng, updated_at
     FROM areas WHERE area_no = ?1";
 
 const DIMENSIONS_OF_AREA: &str = "
@@ -222,14 +226,15 @@ pub fn detail_json(conn: &Connection, no: i64) -> rusqlite::Result<String> {
             id: r.get(0)?,
             name: r.get(1)?,
             province: r.get(2)?,
-            municipality: r.get(3)?,
-            truth_score: r.get(4)?,
+            province_slug: r.get(3)?,
+            municipality: r.get(4)?,
+            truth_score: r.get(5)?,
             dimensions: DimensionMap(Vec::new()),
             coordinates: Coordinates {
-                lat: r.get(5)?,
-                lng: r.get(6)?,
+                lat: r.get(6)?,
+                lng: r.get(7)?,
             },
-            updated_at: r.get(7)?,
+            updated_at: r.get(8)?,
             other_names: Vec::new(),
         })
     })?;

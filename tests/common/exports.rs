@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::client::Reply;
 
-pub const CSV_HEADER: &str = "id,name,province,municipality,truth_score,updated_at,lat,lng,\
+pub const CSV_HEADER: &str = "id,name,province,province_slug,municipality,truth_score,updated_at,lat,lng,\
     safety,infrastructure,service_delivery,market,amenities,environment,sentiment";
 
 /// The flat objects of an export in any format, in the order served, as
@@ -37,7 +37,11 @@ pub fn items(reply: &Reply, format: &str) -> Vec<Value> {
                 .map(|r| {
                     let r = r.expect("a CSV record");
                     let cell = |i: usize, name: &str| match (name, &r[i]) {
-                        ("id" | "name" | "province" | "municipality" | "updated_at", s) => json!(s),
+                        (
+                            "id" | "name" | "province" | "province_slug" | "municipality"
+                            | "updated_at",
+                            s,
+                        ) => json!(s),
                         (_, "") => Value::Null,
                         (_, s) => json!(s.parse::<f64>().expect("a number")),
                     };

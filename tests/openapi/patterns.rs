@@ -132,6 +132,41 @@ fn ids_pattern_admits_two_to_five_ids() {
     }
 }
 
+/// List's ids: 1 to 100 items, each taken as given (an unknown one is
+/// missing from the answer, not refused), as the parser takes them.
+#[test]
+fn list_ids_pattern_admits_one_to_a_hundred_ids() {
+    let pattern = pattern("/v1/areas", "ids");
+    let refused = |items: &[String]| {
+        let q = Query::parse(
+            &format!("ids={}", items.join(",").replace(' ', "+")),
+            &LIST_PARAMS,
+        )
+        .unwrap();
+        refuses(params::list(q, None).map(drop), "ids")
+    };
+    for count in [
+        0,
+        1,
+        2,
+        50,
+        LIST_IDS_MAX,
+        LIST_IDS_MAX + 1,
+        LIST_IDS_MAX + 2,
+    ] {
+        let items: Vec<String> = (0..count).map(|i| format!("area {i}")).collect();
+        let value = items.join(",");
+        let allowed = (1..=LIST_IDS_MAX).contains(&count);
+        assert_eq!(regex::is_match(&pattern, &value), allowed, "{count} ids");
+        assert_eq!(!refused(&items), allowed, "{count} ids");
+    }
+    for value in ["a,,b", ",a", "a,"] {
+        assert!(!regex::is_match(&pattern, value), "ids={value:?}");
+        let items: Vec<String> = value.split(',').map(String::from).collect();
+        assert!(refused(&items), "ids={value:?}");
+    }
+}
+
 /// Every order of every non-empty selection of `items`, comma-joined.
 pub fn orderings(items: &[&str]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();

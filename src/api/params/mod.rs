@@ -22,6 +22,9 @@ pub use stats::{StatsParams, stats};
 #[derive(Debug, PartialEq)]
 pub struct ListParams {
     pub province: Option<&'static str>,
+    /// `ids=`: the areas asked for, in the order given, distinct; paging
+    /// and sorting are then refused, and limit is their count.
+    pub ids: Option<Vec<String>>,
     pub limit: i64,
     pub offset: i64,
     pub sort: Sort,
@@ -87,10 +90,26 @@ pub fn geometry_params(
 /// own path, where `format=` is an unknown parameter like any other.
 pub fn list(mut q: Query, path_format: Option<Format>) -> Result<ListParams, ApiError> {
     let known = params_at(LIST_PATHS, path_format);
-    let [province, limit, offset, sort, order, format] =
+    let [province, limit, offset, sort, order, ids, format] =
         LIST_PARAMS.map(|name| take(&mut q, name, known));
     let [geometry, simplify] = GEOJSON_PARAMS.map(|name| take(&mut q, name, known));
     let province = province_param(province)?;
+    let ids = ids.map(|v| id_list(&v)).transpose()?;
+    if ids.is_some() {
+        let paging = [&limit, &offset, &sort, &order];
+        if let Some((name, _)) = LIST_IDS_REFUSE
+            .iter()
+            .zip(paging)
+            .find(|(_, v)| v.is_some())
+        {
+            return Err(ApiError::invalid(
+                name,
+                format!(
+                    "{name} does not apply with ids: the areas come in the order of ids, all on one page"
+                ),
+            ));
+        }
+    }
     let limit = limit
         .map(|v| query::integer("limit", &v, LIST_LIMIT_MIN, LIST_LIMIT_MAX))
         .transpose()?;
@@ -108,13 +127,33 @@ pub fn list(mut q: Query, path_format: Option<Format>) -> Result<ListParams, Api
     q.finish(known)?;
     Ok(ListParams {
         province,
-        limit: limit.unwrap_or(LIST_LIMIT_DEFAULT),
+        limit: match &ids {
+            Some(ids) => ids.len() as i64,
+            None => limit.unwrap_or(LIST_LIMIT_DEFAULT),
+        },
+        ids,
         offset: offset.unwrap_or(OFFSET_DEFAULT),
         sort: sort.unwrap_or(SORT_DEFAULT),
         order: order.unwrap_or(ORDER_DEFAULT),
         format,
         geometry,
     })
+}
+
+/// List's `ids=`: 1 to `LIST_IDS_MAX` distinct items, counted before they
+/// are read; each is taken as given, so one that is no area's id is missing
+/// from the answer, not refused.
+fn id_list(value: &str) -> Result<Vec<String>, ApiError> {
+    if value.split(',').nth(LIST_IDS_MAX).is_some() {
+        return Err(ApiError::invalid(
+            "ids",
+            format!("ids may list at most {LIST_IDS_MAX} area ids"),
+        ));
+    }
+    Ok(query::list("ids", value, LIST_IDS_MAX)?
+        .into_iter()
+        .map(str::to_string)
+        .collect())
 }
 
 /// The value of `name` if the path takes it (`known`); one it does not take

@@ -5,7 +5,9 @@
 
 use super::headers::{RATELIMIT_DRAFT, exposed, window};
 use crate::access::ratelimit::ANONYMOUS_PER_MINUTE;
-use crate::api::contract::{BBOX_NUMBERS, COMPARE_IDS_MAX, DIMENSIONS, INCLUDES, Plan};
+use crate::api::contract::{
+    BBOX_NUMBERS, COMPARE_IDS_MAX, DIMENSIONS, INCLUDES, LIST_IDS_MAX, Plan,
+};
 use crate::api::router::ALLOWED_METHODS;
 use crate::app::KEYLESS_POLICY;
 use crate::app::encoding::GZIP_MIN_BYTES;
@@ -51,7 +53,7 @@ Conventions, for every operation:
   are decoded in names and values; invalid UTF-8 is 400). A parameter that is
   unknown to the operation, or given twice, is 400. A query of more pairs
   than the operation has parameters is 400 naming the first of them that
-  is unknown or repeated, found before any value is read; a list of more items than it takes (ids {COMPARE_IDS_MAX}, include {includes},
+  is unknown or repeated, found before any value is read; a list of more items than it takes (Compare's ids {COMPARE_IDS_MAX}, List's {LIST_IDS_MAX}, include {includes},
   dimensions {dimensions}, bbox exactly {BBOX_NUMBERS}) is 400 before any item is. Integers are plain decimal
   digits with an optional leading `-`; numbers are written as JSON writes them
   (`-33.9`, `1e-05`, `2.5E1`; also `.5` and `2.`; a leading `+`, nan and inf
@@ -68,7 +70,8 @@ Conventions, for every operation:
   JSON. Errors are always the JSON error body.
 * **Paging**: every List and Search answer carries `X-Total-Count` and an
   RFC 8288 `Link` header (rel first, last, and prev and next where they
-  exist) whose URLs repeat the request's parameters with only offset changed.
+  exist) whose URLs repeat the request's parameters with only offset changed;
+  List with ids, one page, carries `X-Missing-Ids` instead of `Link`.
 * **Caching**: successful answers carry a strong ETag and
   `Cache-Control: private, max-age=60`, and `Vary: Authorization, Accept-Encoding`
   (the JSON paths of List, Search and Export: `Vary: Authorization, Accept, Accept-Encoding`);

@@ -145,7 +145,7 @@ fn area_operations() -> Value {
         "FirstAreaHistory": link("getAreaHistory", "$response.body#/data/0/id", "The history of the first area of the page."),
     });
     let list_ok = |format| {
-        success::page(
+        success::by_ids(success::page(
             ("A page of areas.", "/v1/areas"),
             [
                 "AreaPage",
@@ -156,7 +156,7 @@ fn area_operations() -> Value {
             None,
             None,
             format,
-        )
+        ))
     };
     let matched =
         json!({"match": {"tier": "exact", "other_name": null, "words": ["cape", "town"]}});
@@ -218,7 +218,7 @@ fn area_operations() -> Value {
             "/v1/areas",
             "listAreas",
             "List areas",
-            "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding).",
+            "A page of areas, optionally of one province. Sorting is stable: ties are broken by id ascending, so paging never repeats or skips an area. `name` sorts case-insensitively (ASCII folding). With ids, the areas asked for instead, in the order given, on one page without Link, and missing naming the ids not answered.",
         ),
         (Route::ListAreas, &LIST_FORMATS),
         |f| responses(list_ok(f), &["403", "404"], false),
@@ -261,7 +261,7 @@ fn area_operations() -> Value {
         |f| responses(super::stats::ok(f), &["403", "404"], false),
     );
     let Value::Object(rest) = json!({
-        "/v1/areas/compare": keyed("compareAreas", "Compare areas", &format!("{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} areas side by side, with the winner overall and per dimension. A winner has the highest score; a tie goes to the area listed first in ids."), "areas", Route::CompareAreas, responses(compare_ok, &["403"], false)),
+        "/v1/areas/compare": keyed("compareAreas", "Compare areas", &format!("{COMPARE_IDS_MIN} to {COMPARE_IDS_MAX} areas side by side, with the winner overall and per dimension. A winner has the highest score; among areas that share it, the lowest id wins, whatever the order of ids, and winner.ties names them all."), "areas", Route::CompareAreas, responses(compare_ok, &["403"], false)),
         "/v1/areas/at": keyed("getAreaAt", "The area at a point", &format!("The area at a point, in Get Area's detail form, with located saying how it was found. Every area whose boundary holds the point (edges and vertices included) qualifies, and the smallest by geodesic area answers, then the lower id; located.also lists the others. A point in no boundary but within {near_m} m of one answers the nearest such area (near_boundary). Otherwise the answer is the nearest centre within radius among the areas without a boundary (nearest), else 404 no_area_here. Search by radius and bbox still judges centres only."), "areas", Route::AreaAt, at_responses),
         "/v1/areas/{area_id}": keyed("getArea", "Get an area", &format!("One area with its dimension breakdown; optionally nearby areas, its standing nationally and in its province, its boundary, and ({history_plan} plan and above) its last {history_days} days of history. {AREAS_PATH_NOTE}"), "areas", Route::GetArea(id()), responses(area_ok, &[], false)),
         "/v1/areas/{area_id}/history": keyed("getAreaHistory", "Get an area's score history", &format!("The truth_score series of an area over a period ending on its latest history date. {history_plan_title} plan and above. {AREAS_PATH_NOTE}"), "areas", Route::AreaHistory(id()), responses(history_ok, &[], false)),
@@ -314,6 +314,7 @@ fn curl() -> Value {
         "/v1/areas": [
             keyed("/v1/areas?province=gauteng&sort=truth_score&order=desc&limit=2"),
             with("-o /dev/null -w '%header{link}\\n' ", "\"localhost:8080/v1/areas?limit=20&offset=40\"", ""),
+            keyed("/v1/areas?ids=soweto,no-such-area,stellenbosch"),
         ],
         "/v1/areas.csv": [keyed("/v1/areas.csv?province=gauteng&limit=100")],
         "/v1/areas.geojson": [
@@ -331,7 +332,10 @@ fn curl() -> Value {
         "/v1/areas/export.csv": [with("", "\"localhost:8080/v1/areas/export.csv?province=northern-cape\"", " -o northern-cape.csv")],
         "/v1/areas/export.geojson": [with("", "\"localhost:8080/v1/areas/export.geojson\"", " -o areas.geojson")],
         "/v1/areas/export.ndjson": [with("", "\"localhost:8080/v1/areas/export.ndjson\"", " -o areas.ndjson")],
-        "/v1/areas/compare": [keyed("/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market")],
+        "/v1/areas/compare": [
+            keyed("/v1/areas/compare?ids=johannesburg,pretoria,durban&dimensions=safety,market"),
+            keyed("/v1/areas/compare?ids=heidelberg-western-cape,heidelberg-gauteng&dimensions=safety"),
+        ],
         "/v1/areas/at": [keyed("/v1/areas/at?lat=-26.1076&lng=28.0567")],
         "/v1/areas/stats": [keyed("/v1/areas/stats?group_by=province&measures=truth_score,safety")],
         "/v1/areas/stats.csv": [keyed("/v1/areas/stats.csv?group_by=municipality&province=gauteng")],

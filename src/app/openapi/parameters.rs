@@ -23,6 +23,7 @@ pub fn of(route: &Route) -> Vec<Value> {
         Route::AreaAt => at(),
         Route::AreaStats(_) => stats(),
         Route::CompareAreas => joined(others(), json!({"include": compare_include()})),
+        Route::ListAreas(_) => joined(joined(others(), geometry()), list_ids()),
         _ => joined(others(), geometry()),
     };
     let one = |name: &&str| {
@@ -32,8 +33,8 @@ pub fn of(route: &Route) -> Vec<Value> {
             "the document describes {name} of {route:?}"
         );
         // Compare cannot go without ids, nor the area at a point without its point.
-        let required =
-            *name == "ids" || (*route == Route::AreaAt && *name != "radius" && *name != "include");
+        let required = (*name == "ids" && *route == Route::CompareAreas)
+            || (*route == Route::AreaAt && *name != "radius" && *name != "include");
         let mut parameter = json!({"name": name, "in": "query", "required": required, "description": description, "schema": schema});
         if *name == "format" {
             parameter["deprecated"] = json!(true);
@@ -73,6 +74,15 @@ fn others() -> Value {
         "period": [{"type": "string", "enum": periods, "default": PERIOD_DEFAULT.0}, format!("Window: the last {} or {last} days.", days.join(", "))],
         "granularity": words(&GRANULARITIES, GRANULARITY_DEFAULT, "daily points, or weekly / monthly means."),
     })
+}
+
+/// List's `ids`, which stands for its paging.
+fn list_ids() -> Value {
+    let refused = LIST_IDS_REFUSE.join(", ");
+    json!({"ids": [
+        {"type": "string", "pattern": patterns::list_ids(), "examples": ["cape-town,stellenbosch"]},
+        format!("1 to {LIST_IDS_MAX} distinct area ids, comma-separated, taken as given (no empty item, no item twice: else 400): the areas answered in the order given, all on one page. Ids no area has (malformed ones too), and those province leaves out, are listed in missing (CSV: the X-Missing-Ids header), not refused. {refused} are 400 with ids; province still filters."),
+    ]})
 }
 
 /// The members of `first`, then those of `then`.

@@ -37,6 +37,11 @@ pub fn ids() -> String {
     )
 }
 
+/// List's ids: 1 to LIST_IDS_MAX items, none empty, each taken as given.
+pub fn list_ids() -> String {
+    format!("^[^,]+(?:,[^,]+){{0,{}}}$", LIST_IDS_MAX - 1)
+}
+
 /// dimensions: 1 to all of the known names. That none repeats is said in
 /// prose: a pattern that says it needs look-ahead, which few generators read.
 pub fn dimension_list() -> String {

@@ -72,6 +72,11 @@ fn text() -> Value {
     json!({"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": r"^[^\x00-\x1f\x7f-\x9f]+$"})
 }
 
+fn province_slug() -> Value {
+    let slugs: Vec<&str> = PROVINCES.iter().map(|(slug, _)| *slug).collect();
+    json!({"type": "string", "enum": slugs, "description": "The province's slug: the value the province filter takes for it (gauteng for Gauteng)."})
+}
+
 fn province_name() -> Value {
     let names: Vec<&str> = PROVINCES.iter().map(|(_, name)| *name).collect();
     json!({"type": "string", "enum": names, "description": "Province display name (the filter slug's display form, e.g. Western Cape for western-cape)."})
@@ -99,7 +104,7 @@ fn dimension_columns() -> Value {
 /// The list form's fields, in the order answers give them: every form of an
 /// area (list, search hit, export row, feature properties) begins with them.
 fn list_form() -> Value {
-    let form = json!({"id": area_id(), "name": text(), "province": province_name(), "municipality": text(), "truth_score": score(), "updated_at": timestamp()});
+    let form = json!({"id": area_id(), "name": text(), "province": province_name(), "province_slug": province_slug(), "municipality": text(), "truth_score": score(), "updated_at": timestamp()});
     let names: Vec<&String> = form
         .as_object()
         .map(|f| f.keys().collect())
@@ -128,7 +133,20 @@ fn page(items: &str, item: &str, max: i64, min: i64, total: &str, description: &
     )
 }
 
-const LIST_TOTAL: &str = "Number of areas matching the filter (not only this page).";
+const LIST_TOTAL: &str =
+    "Number of areas matching the filter (not only this page); with ids, of the areas found.";
+
+/// A page of List with `missing`, which only an answer to ids= has.
+fn with_missing(mut page: Value) -> Value {
+    page["properties"]["missing"] = json!({
+        "type": "array",
+        "items": {"type": "string"},
+        "maxItems": LIST_IDS_MAX,
+        "uniqueItems": true,
+        "description": "Only with ids: the ids given that the answer does not hold (no area has the id, malformed ones included, or province leaves it out), in the order given. Every id given is in data or here; empty when all were found.",
+    });
+    page
+}
 const SEARCH_TOTAL: &str = "Number of matching areas (every match, not only this page).";
 
 /// A GeoJSON Feature of an area: its id, its centre, and `properties`.
@@ -196,7 +214,7 @@ fn lists() -> Value {
             "other_name": other_name,
             "words": {"type": "array", "items": {"type": "string"}, "description": "The area's words, folded as search folds them (lower case, Latin diacritics dropped), that the query's words were taken for, in the query's order; a split word gives two."},
         }})),
-        "AreaPage": page("data", "AreaSummary", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, "One page of List Areas."),
+        "AreaPage": with_missing(page("data", "AreaSummary", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, "One page of List Areas, or with ids the areas asked for, in the order given (limit is the number of ids, offset 0).")),
         "SearchPage": page("data", "SearchHit", SEARCH_LIMIT_MAX, SEARCH_LIMIT_MIN, SEARCH_TOTAL, "Search results: by relevance when q is given, else by distance when lat/lng are given, else by truth_score descending; ties by id."),
     })
 }
@@ -217,6 +235,7 @@ fn detail() -> Value {
             "id": area_id(),
             "name": text(),
             "province": province_name(),
+            "province_slug": province_slug(),
             "municipality": text(),
             "truth_score": score(),
             "dimensions": dimensions,
@@ -262,10 +281,11 @@ fn detail() -> Value {
 }
 
 /// The members an area in detail form always has.
-const DETAIL_REQUIRED: [&str; 9] = [
+const DETAIL_REQUIRED: [&str; 10] = [
     "id",
     "name",
     "province",
+    "province_slug",
     "municipality",
     "truth_score",
     "dimensions",
@@ -297,7 +317,7 @@ fn boundaries() -> Value {
         "Polygon": closed(json!({"properties": {"type": {"type": "string", "const": "Polygon"}, "coordinates": rings}})),
         "MultiPolygon": closed(json!({"properties": {"type": {"type": "string", "const": "MultiPolygon"}, "coordinates": {"type": "array", "items": rings, "minItems": 1}}})),
         "AreaBoundaryFeature": feature_of(multi_or_null(), reference("schemas", "AreaSummary"), "An area as a GeoJSON Feature with its boundary."),
-        "AreaBoundaryFeatureCollection": collection("AreaBoundaryFeature", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, "List Areas"),
+        "AreaBoundaryFeatureCollection": with_missing(collection("AreaBoundaryFeature", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, "List Areas")),
         "SearchBoundaryFeature": feature_of(multi_or_null(), reference("schemas", "SearchHit"), "A search item as a GeoJSON Feature with its boundary."),
         "SearchBoundaryFeatureCollection": collection("SearchBoundaryFeature", SEARCH_LIMIT_MAX, SEARCH_LIMIT_MIN, SEARCH_TOTAL, "Search Areas"),
     })
@@ -312,16 +332,24 @@ fn answers() -> Value {
         "Dimension name to its score: the names given in `dimensions`, else all seven.",
     );
     let by_dimension = dimension_map(
-        json!({"type": "string", "description": "Id of the compared area with the highest score in this dimension."}),
+        json!({"type": "string", "description": "Id of the compared area with the highest score in this dimension; among areas that share it, the lowest id."}),
         "Dimension name to the winning area's id, for the same dimensions as areas[].dimensions.",
+    );
+    let tied = || json!({"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": COMPARE_IDS_MAX, "uniqueItems": true, "description": "The ids of the areas that share the winning score, in the order of ids: the winner alone when nothing ties."});
+    let ties = closed(
+        json!({"description": "For the overall score and each dimension of by_dimension, the areas that share the winning score.", "properties": {
+            "overall": tied(),
+            "by_dimension": dimension_map(tied(), "Dimension name to the ids that share its winning score, for the same dimensions as by_dimension."),
+        }}),
     );
     json!({
         "ComparedArea": closed(json!({"properties": {"id": area_id(), "name": text(), "truth_score": score(), "dimensions": compared, "rank": super::stats::rank_member("compared that it has")}, "required": ["id", "name", "truth_score", "dimensions"]})),
         "Comparison": closed(json!({"properties": {
             "areas": {"type": "array", "minItems": COMPARE_IDS_MIN, "maxItems": COMPARE_IDS_MAX, "items": reference("schemas", "ComparedArea"), "description": "In the order of ids."},
             "winner": closed(json!({"properties": {
-                "overall": {"type": "string", "description": "Id of the area with the highest truth_score; a tie goes to the area listed first in ids."},
+                "overall": {"type": "string", "description": "Id of the area with the highest truth_score; among areas that share it (ties.overall), the lowest id, whatever the order of ids."},
                 "by_dimension": by_dimension,
+                "ties": ties,
             }})),
         }})),
         "AreaHistory": closed(json!({"properties": {
@@ -378,7 +406,7 @@ fn geojson() -> Value {
             "coordinates": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "[lng, lat] in degrees (RFC 7946 order: longitude first).", "examples": [[18.42322, -33.92584]]},
         }})),
         "AreaFeature": feature(reference("schemas", "AreaSummary"), "An area as a GeoJSON Feature: its id, its centre, and the list form's fields as flat properties."),
-        "AreaFeatureCollection": page("features", "AreaFeature", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, &collection("List Areas")),
+        "AreaFeatureCollection": with_missing(page("features", "AreaFeature", LIST_LIMIT_MAX, LIST_LIMIT_MIN, LIST_TOTAL, &collection("List Areas"))),
         "SearchFeature": feature(reference("schemas", "SearchHit"), "A search item as a GeoJSON Feature: its id, its centre, and the search item's fields as properties (distance_km on a geo search, match on a search with q)."),
         "SearchFeatureCollection": page("features", "SearchFeature", SEARCH_LIMIT_MAX, SEARCH_LIMIT_MIN, SEARCH_TOTAL, &collection("Search Areas")),
     })

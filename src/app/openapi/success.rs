@@ -30,6 +30,7 @@ fn page_area() -> Value {
         "id": "cape-town",
         "name": "Cape Town",
         "province": "Western Cape",
+        "province_slug": "western-cape",
         "municipality": "City of Cape Town",
         "truth_score": 5.94,
         "updated_at": "2026-11-22T00:00:00Z",
@@ -185,6 +186,14 @@ pub fn page(
     ok
 }
 
+/// A List page's headers: an answer to ids= is one page, with no Link and
+/// with X-Missing-Ids.
+pub fn by_ids(mut ok: Value) -> Value {
+    ok["headers"]["Link"] = reference("headers", "Link-optional");
+    ok["headers"]["X-Missing-Ids"] = reference("headers", "X-Missing-Ids-optional");
+    ok
+}
+
 /// The seed's Aberdeen, as the export writes it (dated, as docs/api.md's
 /// examples are, by an init on 2026-11-22).
 fn export_area() -> Value {
@@ -192,6 +201,7 @@ fn export_area() -> Value {
         "id": "aberdeen",
         "name": "Aberdeen",
         "province": "Eastern Cape",
+        "province_slug": "eastern-cape",
         "municipality": "Sarah Baartman District Municipality",
         "truth_score": 4.31,
         "updated_at": "2026-11-22T00:00:00Z",
