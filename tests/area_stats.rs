@@ -3,7 +3,7 @@
 //! statistics": every area's scores read from the file, each group's sorted
 //! whole, type-7 quantiles and the mean in exact integer hundredths, every
 //! standing counted area by area. Over the seed (every grouping and measure,
-//! every area's rank), over a small import whose answers are worked out by
+//! every area's rank), over 20,000 generated areas, over a small import whose answers are worked out by
 //! hand (ties, a missing dimension, an empty province, one municipality name
 //! in two provinces, paging), after an import that changes the scores, bad
 //! parameters, CSV, and `upgrade` from layout 8.
@@ -226,6 +226,42 @@ fn every_statistic_of_the_seed_equals_a_brute_force() {
     let app = spawn_app();
     let groups = assert_stats_equal_brute_force(app);
     assert!(groups > 50, "only {groups} groups compared");
+}
+
+/// Twenty thousand generated areas (`init --synthetic`, two days of history
+/// to keep it short): many areas a group, so that the quantiles fall between
+/// ranks and scores tie by the hundred. Every statistic, and the standing of
+/// every 40th area.
+#[test]
+fn twenty_thousand_synthetic_areas_equal_a_brute_force() {
+    let dir = crate::common::scratch_dir("area-stats-synthetic");
+    let db = dir.join("areas.db");
+    let out = run(
+        &[
+            "init",
+            "--db",
+            db.to_str().unwrap(),
+            "--synthetic",
+            "20000",
+            "--history-days",
+            "2",
+        ],
+        &[],
+        &dir,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let app = TestApp::over(db);
+    let groups = assert_stats_equal_brute_force(&app);
+    assert!(groups > 50, "only {groups} groups compared");
+    let areas = areas_of(&app.db);
+    assert_eq!(areas.len(), 20_000);
+    let mut standings = 0;
+    for id in areas.keys().step_by(40) {
+        let got = app.ok(&format!("/v1/areas/{id}?include=rank"));
+        assert_eq!(got["rank"], brute_rank(&areas, id), "{id}");
+        standings += 1;
+    }
+    assert_eq!(standings, 500);
 }
 
 #[test]
