@@ -175,6 +175,10 @@ pub fn with_extras(
     if first.is_none() && !p.nearby && !p.history && !p.boundary && !p.rank {
         return Ok(body);
     }
+    let rank = match p.rank {
+        true => Some(super::rank::of_detail(&dataset.standings, no, &body)?),
+        false => None,
+    };
     if body.pop() != Some(b'}') {
         log::error!("the stored detail of area {no} is not a JSON object");
         return Err(ApiError::Internal);
@@ -183,8 +187,7 @@ pub fn with_extras(
         body.extend_from_slice(format!(",\"{name}\":").as_bytes());
         body.extend_from_slice(json);
     }
-    if p.rank {
-        let rank = super::rank::of_area(conn, &dataset.standings, no, None)?;
+    if let Some(rank) = rank {
         append(&mut body, "rank", &rank)?;
     }
     if p.nearby {

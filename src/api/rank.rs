@@ -3,8 +3,10 @@
 //! areas that have the measure, and its percentile rank, nationally and in
 //! its province, from the dataset's score counts (data/stats/standings.rs).
 
+use std::collections::BTreeMap;
+
 use rusqlite::Connection;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::DimensionMap;
 use crate::data::stats::standings::{Scope, Standings};
@@ -35,7 +37,7 @@ const SCORES: &str = "
     SELECT dimension, score, NULL FROM area_dimensions WHERE area_no = ?1";
 
 /// The standing of area `no` in each measure it has among `wanted` (all
-/// when None), in `MEASURES` order.
+/// when None), in `MEASURES` order, its scores read from the file.
 pub fn of_area(
     conn: &Connection,
     standings: &Standings,
@@ -46,19 +48,62 @@ pub fn of_area(
     let held: Vec<(String, f64, Option<String>)> = stmt
         .query_map([no], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    let province = held
-        .first()
-        .and_then(|(_, _, slug)| slug.as_deref())
-        .and_then(Scope::province);
+    let province = held.first().and_then(|(_, _, slug)| slug.as_deref());
+    let scores: Vec<(&str, f64)> = held.iter().map(|(n, s, _)| (n.as_str(), *s)).collect();
+    places(standings, no, (province, &scores), wanted)
+}
+
+/// The scores and province an area's stored detail form holds
+/// (data/stored.rs, `AreaDetail`); the rest of the body is skipped.
+#[derive(Deserialize)]
+struct DetailScores {
+    province_slug: String,
+    truth_score: f64,
+    dimensions: BTreeMap<String, DimensionScore>,
+}
+
+#[derive(Deserialize)]
+struct DimensionScore {
+    score: f64,
+}
+
+/// The standing of area `no` in every measure it has, its scores read from
+/// its detail form `body`, which Get Area and the area at a point hold
+/// already: reading the area's dimension rows again cost more than the rest
+/// of the standing together at a million areas (bench/PROFILE.md).
+pub fn of_detail(
+    standings: &Standings,
+    no: i64,
+    body: &[u8],
+) -> ApiResult<DimensionMap<MeasureRank>> {
+    let detail: DetailScores = serde_json::from_slice(body).map_err(|e| {
+        log::error!("the stored detail of area {no} cannot be read: {e}");
+        ApiError::Internal
+    })?;
+    let scores: Vec<(&str, f64)> = std::iter::once(("truth_score", detail.truth_score))
+        .chain(detail.dimensions.iter().map(|(n, d)| (n.as_str(), d.score)))
+        .collect();
+    places(standings, no, (Some(&detail.province_slug), &scores), None)
+}
+
+/// The places of the `scores` an area has (measure name and score), in its
+/// province (a slug) and nationally, for the measures among `wanted`.
+fn places(
+    standings: &Standings,
+    no: i64,
+    (province, scores): (Option<&str>, &[(&str, f64)]),
+    wanted: Option<&[&str]>,
+) -> ApiResult<DimensionMap<MeasureRank>> {
+    let province = province.and_then(Scope::province);
     let mut out = Vec::new();
     for (m, name) in MEASURES.iter().enumerate() {
         if wanted.is_some_and(|w| !w.contains(name)) {
             continue;
         }
-        let Some((_, score, _)) = held.iter().find(|(n, ..)| n == name) else {
+        let Some(&(_, score)) = scores.iter().find(|(n, _)| n == name) else {
             continue;
         };
-        let score = hundredths(*score);
+        let score = hundredths(score);
         let place = |scope| {
             standings.of(scope, m, score).map(|s| Place {
                 position: s.position(),

@@ -475,8 +475,9 @@ fn described(schema: Value, description: &str) -> Value {
         return schema;
     };
     let mut out = json!({"type": members["type"], "description": description});
-    out.as_object_mut()
-        .map(|o| o.extend(members.into_iter().skip(1)));
+    if let Some(o) = out.as_object_mut() {
+        o.extend(members.into_iter().skip(1));
+    }
     out
 }
 
