@@ -263,6 +263,7 @@ CREATE TABLE group_stats (
     p50      INTEGER,
     p75      INTEGER,
     p90      INTEGER,
+    body     TEXT    NOT NULL,    -- the measure's JSON object as served (summary.rs, Summary::json)
     PRIMARY KEY (group_no, measure)
 ) WITHOUT ROWID;
 

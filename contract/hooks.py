@@ -12,6 +12,8 @@ can state them, so the document states them in prose:
 * No item of ids or dimensions is given twice.
 * List with ids takes none of limit, offset, sort and order: the areas come
   in the order of ids, on one page.
+* Area statistics take limit and offset with group_by=municipality only:
+  only municipality groups are paged.
 * simplify applies to boundaries: the GeoJSON paths take it with
   geometry=boundary only.
 * At the JSON paths of List, Search and Export the 200 is JSON: each other
@@ -24,7 +26,8 @@ and the server then rightly answers 400. This hook brings such a case within
 the rules before it is sent, with the smallest change that does: it drops a
 lone lat, lng or radius, adds min_score=0 (which every area meets) when no
 criterion is left, clamps or swaps bbox's numbers, drops repeated items,
-drops List's paging and sorting beside ids, drops simplify beside a Point geometry, and asks the JSON paths for json. Every check stays on, and negative data is
+drops List's paging and sorting beside ids, drops the statistics' paging
+but by municipality, drops simplify beside a Point geometry, and asks the JSON paths for json. Every check stays on, and negative data is
 never touched (a case meant to be refused is sent as generated), but for the
 JSON paths' format: a valid format's name is never what makes a case
 negative, and another format's answer is described at its own path.
@@ -106,11 +109,18 @@ def _list(query):
             query.pop(name, None)
 
 
+def _stats(query):
+    if query.get("group_by") != "municipality":
+        for name in ("limit", "offset"):
+            query.pop(name, None)
+
+
 # The paths whose format= may ask for a representation their 200 leaves to
 # another operation; Search's rules hold at each of its paths.
 JSON_PATHS = ("/v1/areas", "/v1/areas/search", "/v1/areas/export")
 SEARCH_PATHS = ("/v1/areas/search", "/v1/areas/search.csv", "/v1/areas/search.geojson")
 LIST_PATHS = ("/v1/areas", "/v1/areas.csv", "/v1/areas.geojson")
+STATS_PATHS = ("/v1/areas/stats", "/v1/areas/stats.csv")
 FORMATS = ("geojson", "csv", "ndjson")
 
 
@@ -130,16 +140,21 @@ def map_case(context, case):
         _compare(case.query)
     elif case.operation.path in LIST_PATHS:
         _list(case.query)
+    elif case.operation.path in STATS_PATHS:
+        _stats(case.query)
     return case
 
 
 @schemathesis.hook
 def before_add_examples(context, examples):
     # The examples phase fills each parameter from its schema's example,
-    # without map_case: List's examples hold ids beside limit and offset.
+    # without map_case: List's examples hold ids beside limit and offset, and
+    # the statistics' examples paging beside another grouping.
     for case in examples:
         if isinstance(case.query, dict) and case.operation.path in LIST_PATHS:
             _list(case.query)
+        if isinstance(case.query, dict) and case.operation.path in STATS_PATHS:
+            _stats(case.query)
 
 
 @schemathesis.deserializer("text/csv")

@@ -5,13 +5,13 @@
 
 use rusqlite::{Connection, params};
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+use serde_json::value::RawValue;
 
 use super::PageSpan;
 use super::render::csv_field;
 use crate::api::contract::GROUP_BYS;
 use crate::api::params::StatsParams;
-use crate::data::stats::summary::QUANTILES;
+use crate::data::stats::summary::{QUANTILES, Summary};
 use crate::data::stats::write::MUNICIPALITY;
 use crate::domain::{GroupBy, MEASURES, PROVINCES};
 use crate::error::ApiResult;
@@ -24,35 +24,70 @@ pub struct MeasureStats {
     pub values: [Option<f64>; 3 + QUANTILES.len()],
 }
 
-/// The names of `MeasureStats::values`, in order.
-pub const VALUE_NAMES: [&str; 3 + QUANTILES.len()] =
-    ["mean", "min", "max", "p10", "p25", "p50", "p75", "p90"];
+/// How one measure of one group is read from group_stats: as its numbers
+/// (`MeasureStats`, for CSV) or as the JSON object the build stored
+/// (`MeasureJson`), which JSON answers copy rather than write anew.
+pub trait Measure: Sized {
+    /// The statement that reads a group's measures: the measure's name first.
+    const READ: &'static str;
+    fn of_row(r: &rusqlite::Row) -> rusqlite::Result<Self>;
+    /// A measure the group has no row for: count 0 and nulls.
+    fn none() -> Self;
+}
 
-impl Serialize for MeasureStats {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(1 + VALUE_NAMES.len()))?;
-        map.serialize_entry("count", &self.count)?;
-        for (name, value) in VALUE_NAMES.iter().zip(&self.values) {
-            map.serialize_entry(name, value)?;
+impl Measure for MeasureStats {
+    const READ: &'static str = GROUP_STATS;
+
+    fn of_row(r: &rusqlite::Row) -> rusqlite::Result<Self> {
+        let mut values = [None; 3 + QUANTILES.len()];
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = r.get::<_, Option<i64>>(2 + i)?.map(|v| v as f64 / 100.0);
         }
-        map.end()
+        Ok(MeasureStats {
+            count: r.get(1)?,
+            values,
+        })
+    }
+
+    fn none() -> Self {
+        MeasureStats {
+            count: 0,
+            values: [None; 3 + QUANTILES.len()],
+        }
+    }
+}
+
+/// A measure's statistics as the stored JSON object (schema.sql, group_stats.body).
+pub type MeasureJson = Box<RawValue>;
+
+impl Measure for MeasureJson {
+    const READ: &'static str = GROUP_BODIES;
+
+    fn of_row(r: &rusqlite::Row) -> rusqlite::Result<Self> {
+        RawValue::from_string(r.get(1)?).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into())
+        })
+    }
+
+    fn none() -> Self {
+        RawValue::from_string(Summary::default().json()).expect("a summary's JSON is JSON")
     }
 }
 
 #[derive(Debug, Serialize)]
-pub struct Group {
+pub struct Group<M> {
     /// The province's slug, the municipality's name, or null for every area.
     pub group: Option<String>,
     /// A municipality's province (its slug); absent for the other groupings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub province: Option<String>,
-    pub measures: super::DimensionMap<MeasureStats>,
+    pub measures: super::DimensionMap<M>,
 }
 
 #[derive(Debug, Serialize)]
-pub struct Stats {
+pub struct Stats<M> {
     pub group_by: Option<&'static str>,
-    pub data: Vec<Group>,
+    pub data: Vec<Group<M>>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub page: Option<Page>,
 }
@@ -65,7 +100,7 @@ pub struct Page {
     pub offset: i64,
 }
 
-impl Stats {
+impl<M> Stats<M> {
     /// The page's span, for the Link and X-Total-Count headers.
     pub fn span(&self) -> Option<PageSpan> {
         self.page.map(|p| PageSpan {
@@ -79,6 +114,7 @@ impl Stats {
 const GROUP_STATS: &str = "
     SELECT measure, count, mean, min, max, p10, p25, p50, p75, p90
     FROM group_stats WHERE group_no = ?1";
+const GROUP_BODIES: &str = "SELECT measure, body FROM group_stats WHERE group_no = ?1";
 
 const MUNICIPALITIES: &str = "
     SELECT group_no, province_slug, municipality FROM stats_groups
@@ -99,7 +135,7 @@ fn province_group(slug: &str) -> (i64, String) {
     (1 + p as i64, slug.to_string())
 }
 
-pub fn stats(conn: &Connection, p: &StatsParams) -> ApiResult<Stats> {
+pub fn stats<M: Measure>(conn: &Connection, p: &StatsParams) -> ApiResult<Stats<M>> {
     let mut page = None;
     // (group_no, group, province) of each group shown.
     let groups: Vec<(i64, Option<String>, Option<String>)> = match p.group_by {
@@ -127,27 +163,12 @@ pub fn stats(conn: &Connection, p: &StatsParams) -> ApiResult<Stats> {
             found
         }
     };
-    let mut read = conn.prepare_cached(GROUP_STATS)?;
+    let mut read = conn.prepare_cached(M::READ)?;
     let data = groups
         .into_iter()
         .map(|(no, group, province)| {
-            let stored: Vec<(String, MeasureStats)> = read
-                .query_map([no], |r| {
-                    let hundredths = |i: usize| -> rusqlite::Result<Option<f64>> {
-                        Ok(r.get::<_, Option<i64>>(i)?.map(|v| v as f64 / 100.0))
-                    };
-                    let mut values = [None; 3 + QUANTILES.len()];
-                    for (i, v) in values.iter_mut().enumerate() {
-                        *v = hundredths(2 + i)?;
-                    }
-                    Ok((
-                        r.get(0)?,
-                        MeasureStats {
-                            count: r.get(1)?,
-                            values,
-                        },
-                    ))
-                })?
+            let mut stored: Vec<(String, Option<M>)> = read
+                .query_map([no], |r| Ok((r.get(0)?, Some(M::of_row(r)?))))?
                 .collect::<rusqlite::Result<_>>()?;
             let measures = p
                 .measures
@@ -155,16 +176,10 @@ pub fn stats(conn: &Connection, p: &StatsParams) -> ApiResult<Stats> {
                 .map(|&m| {
                     let name = MEASURES[m];
                     let found = stored
-                        .iter()
+                        .iter_mut()
                         .find(|(n, _)| n == name)
-                        .map(|(_, s)| s.clone());
-                    (
-                        name,
-                        found.unwrap_or(MeasureStats {
-                            count: 0,
-                            values: [None; 3 + QUANTILES.len()],
-                        }),
-                    )
+                        .and_then(|(_, s)| s.take());
+                    (name, found.unwrap_or_else(M::none))
                 })
                 .collect();
             Ok(Group {
@@ -222,7 +237,7 @@ pub const CSV_COLUMNS: [&str; 12] = [
 ];
 
 /// The statistics as CSV (RFC 4180, CRLF): one row per group and measure.
-pub fn csv(stats: &Stats) -> Vec<u8> {
+pub fn csv(stats: &Stats<MeasureStats>) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(CSV_COLUMNS.join(",").as_bytes());
     out.extend_from_slice(b"\r\n");

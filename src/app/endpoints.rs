@@ -69,16 +69,22 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
         )?),
         Route::AreaStats(path_format) => {
             let p = params::stats(query)?;
-            let stats = api::stats::stats(conn, &p)?;
             let chosen = Representation {
                 format: path_format.unwrap_or(Format::Json),
                 negotiated: false,
             };
-            let response = match chosen.format {
-                Format::Csv => listing::with_type(api::stats::csv(&stats), Format::Csv),
-                _ => Response::ok(&stats),
+            let (response, span) = match chosen.format {
+                Format::Csv => {
+                    let stats = api::stats::stats::<api::stats::MeasureStats>(conn, &p)?;
+                    let csv = api::stats::csv(&stats);
+                    (listing::with_type(csv, Format::Csv), stats.span())
+                }
+                _ => {
+                    let stats = api::stats::stats::<api::stats::MeasureJson>(conn, &p)?;
+                    (Response::ok(&stats), stats.span())
+                }
             };
-            match stats.span() {
+            match span {
                 Some(span) => listing::with_page_headers(req, (span, None), response, chosen),
                 None => response,
             }

@@ -129,6 +129,10 @@ fn stats() -> Value {
         "Groups: every province (all nine, empty ones with count 0), or every municipality of a province (paged, keyed by name and province). Without it, every area is one group.",
     );
     group_by[0].as_object_mut().map(|s| s.remove("default"));
+    let mut stats_offset = offset()[0].clone();
+    if let Some(schema) = stats_offset.as_object_mut() {
+        schema.remove("default");
+    }
     json!({
         "group_by": group_by,
         "measures": [
@@ -136,8 +140,10 @@ fn stats() -> Value {
             format!("Comma-separated measures, each at most once, in the order the answer gives them: {}. An unknown name is 400 naming the known ones.", MEASURES.join(", ")),
         ],
         "province": [province(false)[0].clone(), "Only the areas of this province (filter slug, as List Areas takes it)."],
-        "limit": [{"type": "integer", "minimum": STATS_LIMIT_MIN, "maximum": STATS_LIMIT_MAX, "default": STATS_LIMIT_DEFAULT, "examples": [50]}, format!("With group_by=municipality only (else 400): groups a page, {STATS_LIMIT_MIN} to {STATS_LIMIT_MAX}.{INTEGER_NOTE}")],
-        "offset": [offset()[0].clone(), format!("With group_by=municipality only (else 400): groups to skip; past the end, an empty page.{INTEGER_NOTE}")],
+        // No schema default: a generated client sends each default it is
+        // given, and limit beside another grouping is refused.
+        "limit": [{"type": "integer", "minimum": STATS_LIMIT_MIN, "maximum": STATS_LIMIT_MAX, "examples": [50]}, format!("With group_by=municipality only (else 400): groups a page, {STATS_LIMIT_MIN} to {STATS_LIMIT_MAX}, {STATS_LIMIT_DEFAULT} when not given.{INTEGER_NOTE}")],
+        "offset": [stats_offset, format!("With group_by=municipality only (else 400): groups to skip, 0 when not given; past the end, an empty page.{INTEGER_NOTE}")],
     })
 }
 

@@ -49,6 +49,31 @@ pub struct Summary {
     pub quantiles: [Option<u64>; QUANTILES.len()],
 }
 
+/// The names of a summary's values after `count`, in the order served.
+pub const VALUE_NAMES: [&str; 3 + QUANTILES.len()] =
+    ["mean", "min", "max", "p10", "p25", "p50", "p75", "p90"];
+
+impl Summary {
+    /// The values of `VALUE_NAMES`, in hundredths.
+    pub fn values(&self) -> [Option<u64>; 3 + QUANTILES.len()] {
+        let [p10, p25, p50, p75, p90] = self.quantiles;
+        [self.mean, self.min, self.max, p10, p25, p50, p75, p90]
+    }
+
+    /// The statistics as the JSON object the API serves (docs/api.md, "Area
+    /// statistics"): `count`, then each value in score points, null without
+    /// scores. Written once when the file is, and copied into each answer.
+    pub fn json(&self) -> String {
+        let mut out = serde_json::Map::new();
+        out.insert("count".into(), self.count.into());
+        for (name, value) in VALUE_NAMES.iter().zip(self.values()) {
+            let points = value.map(|v| v as f64 / 100.0);
+            out.insert((*name).into(), points.into());
+        }
+        serde_json::Value::Object(out).to_string()
+    }
+}
+
 impl Histogram {
     pub fn add(&mut self, score: u16) {
         self.0[usize::from(score)] += 1;
@@ -155,6 +180,25 @@ mod tests {
         let (lo, frac) = (h.floor() as usize, h.fract());
         let next = sorted.get(lo + 1).copied().unwrap_or(sorted[lo]);
         f64::from(sorted[lo]) + frac * (f64::from(next) - f64::from(sorted[lo]))
+    }
+
+    #[test]
+    fn a_summary_is_served_in_score_points_and_nulls_without_scores() {
+        let summary = Summary {
+            count: 3,
+            mean: Some(601),
+            min: Some(310),
+            max: Some(827),
+            quantiles: [Some(440), Some(520), Some(600), Some(690), Some(750)],
+        };
+        assert_eq!(
+            summary.json(),
+            r#"{"count":3,"mean":6.01,"min":3.1,"max":8.27,"p10":4.4,"p25":5.2,"p50":6.0,"p75":6.9,"p90":7.5}"#
+        );
+        assert_eq!(
+            Summary::default().json(),
+            r#"{"count":0,"mean":null,"min":null,"max":null,"p10":null,"p25":null,"p50":null,"p75":null,"p90":null}"#
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use rusqlite::{Statement, Transaction, params};
 
-use super::summary::{Histogram, Summary, hundredths};
+use super::summary::{Histogram, hundredths};
 use crate::domain::{DIMENSIONS, MEASURES, PROVINCES};
 
 /// Group kinds, as stats_groups.kind holds them.
@@ -47,8 +47,8 @@ pub fn write(tx: &Transaction) -> rusqlite::Result<()> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?,
         stats: tx.prepare(
-            "INSERT INTO group_stats (group_no, measure, count, mean, min, max, p10, p25, p50, p75, p90)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            "INSERT INTO group_stats (group_no, measure, count, mean, min, max, p10, p25, p50, p75, p90, body)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?,
         counts: tx.prepare(
             "INSERT INTO score_counts (scope, measure, score, lower, equal, total)
@@ -151,26 +151,22 @@ impl Rows<'_> {
             in_province
         ])?;
         for (measure, histogram) in MEASURES.iter().zip(&tallies.0) {
-            let Summary {
-                count,
-                mean,
-                min,
-                max,
-                quantiles: [p10, p25, p50, p75, p90],
-            } = histogram.summary();
+            let summary = histogram.summary();
             let n = |v: Option<u64>| v.map(|v| v as i64);
+            let [mean, min, max, p10, p25, p50, p75, p90] = summary.values().map(n);
             self.stats.execute(params![
                 group_no,
                 measure,
-                count as i64,
-                n(mean),
-                n(min),
-                n(max),
-                n(p10),
-                n(p25),
-                n(p50),
-                n(p75),
-                n(p90)
+                summary.count as i64,
+                mean,
+                min,
+                max,
+                p10,
+                p25,
+                p50,
+                p75,
+                p90,
+                summary.json()
             ])?;
         }
         Ok(())
