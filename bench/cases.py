@@ -143,6 +143,7 @@ def main(db_path, outdir):
     ]
     forgiving_cases(db, rows, cases)
     boundary_cases(db, rows, cases)
+    context_cases(db, rows, cases)
     for name, targets in cases.items():
         with open(f"{outdir}/{name}.txt", "w", encoding="utf-8") as f:
             f.write("\n".join(targets) + "\n")
@@ -193,6 +194,43 @@ def boundary_cases(db, rows, cases):
         f"/v1/areas/search.geojson?bbox={box_near(rng, JOBURG)}&geometry=boundary&simplify=250&limit=50"
         for _ in range(COUNT)
     ]
+
+
+def context_cases(db, rows, cases):
+    """Scores in context (docs/api.md, "Area statistics" and "An area's
+    standing"): statistics of every grouping, one or several measures and
+    pages of municipalities, an area's standing on Get Area and Compare, and
+    List by 100 ids. A generator of their own, so the lists above stay as they were."""
+    rng = random.Random(20261203)
+    ids = [quote(r[0], safe="") for r in rows]
+    slugs = sorted({r[2] for r in rows})
+    # kind 2: a municipality (src/data/stats/write.rs, MUNICIPALITY).
+    municipalities = db.execute("SELECT count(*) FROM stats_groups WHERE kind = 2").fetchone()[0]
+    # The measures the build stored statistics of: the truth_score and every dimension.
+    stored = [m for (m,) in db.execute("SELECT DISTINCT measure FROM group_stats ORDER BY measure")]
+
+    def measures():
+        return ",".join(rng.sample(stored, rng.choice([1, 1, 3, len(stored)])))
+
+    cases["stats_all_and_province"] = [
+        rng.choice([f"/v1/areas/stats?measures={measures()}",
+                    f"/v1/areas/stats?province={rng.choice(slugs)}&measures={measures()}",
+                    f"/v1/areas/stats?group_by=province&measures={measures()}"])
+        for _ in range(COUNT)
+    ]
+    cases["stats_municipality"] = [
+        rng.choice([
+            f"/v1/areas/stats?group_by=municipality&measures={measures()}&limit={rng.choice([20, 50, 100])}"
+            f"&offset={rng.randrange(max(municipalities, 1))}",
+            f"/v1/areas/stats?group_by=municipality&province={rng.choice(slugs)}&measures={measures()}",
+        ])
+        for _ in range(COUNT)
+    ]
+    cases["get_area_rank"] = [f"/v1/areas/{rng.choice(ids)}?include=rank" for _ in range(COUNT)]
+    cases["compare_5_rank"] = [
+        "/v1/areas/compare?include=rank&ids=" + ",".join(rng.sample(ids, 5)) for _ in range(COUNT)
+    ]
+    cases["list_ids_100"] = ["/v1/areas?ids=" + ",".join(rng.sample(ids, 100)) for _ in range(COUNT)]
 
 
 def misspell(rng, word, edits):

@@ -46,6 +46,11 @@ NAMES = {
     "area_at_nearest": "The area at a point, nearest centre (a copy without boundaries)",
     "list_geojson_boundary": "List GeoJSON geometry=boundary, 100 a page",
     "search_bbox_boundary": "Search GeoJSON bbox + geometry=boundary&simplify=250 (the explorer's view)",
+    "stats_all_and_province": "Area statistics: every area, a province, by province",
+    "stats_municipality": "Area statistics by municipality (pages, a province's)",
+    "get_area_rank": "Get Area include=rank",
+    "compare_5_rank": "Compare 5 ids include=rank",
+    "list_ids_100": "List Areas by 100 ids",
 }
 # Measured beside the cases but not one of them: the server's pipeline with no
 # key check and no body to build. Not a strict floor: it takes its own SQLite

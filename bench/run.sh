@@ -34,7 +34,8 @@ CASES=(get_area get_area_nearby list_first list_deep list_score_desc list_gauten
   search_q_prefix3 search_q_name search_geo_r10 search_geo_r50 search_q_geo_min
   search_q_heavy_geo_min search_min_score search_bbox search_province_min search_province_prefix3
   search_q_typo1 search_q_typo2 search_q_joined search_q_other_name search_q_prefix3_exact search_q_name_exact compare_5 history_1y_daily history_1y_weekly history_1y_monthly
-  area_at_inside area_at_near list_geojson_boundary search_bbox_boundary healthz)
+  area_at_inside area_at_near list_geojson_boundary search_bbox_boundary
+  stats_all_and_province stats_municipality get_area_rank compare_5_rank list_ids_100 healthz)
 
 BENCH_TAG=bench
 . "$(dirname "$0")/work.sh"

@@ -16,6 +16,13 @@ AIMED = ("get_area", "list_first")
 AT_CASES = ("area_at_inside", "area_at_near", "area_at_nearest")
 AT_P99_LIMIT_MS = 5
 AT_CPU_RATIO = 1.5
+# Scores in context: statistics' p99 at every size, include=rank's CPU a
+# request against Get Area's at the larger size, and List by 100 ids' CPU a
+# request at the smaller (docs/testing.md, "Benchmarks and contract").
+STATS_CASES = ("stats_all_and_province", "stats_municipality")
+STATS_P99_LIMIT_MS = 5
+RANK_CPU_RATIO = 1.2
+IDS_CPU_LIMIT_US = 300
 
 
 def nginx_table(w, rows, names, floor, n, small):
@@ -64,6 +71,7 @@ def write(w, meta, rows, names, ratios, growth, n, small, rss_limit, f200_limit,
     p99_limit = P99_LIMIT_MILLION_MS if int(n) >= MILLION else P99_LIMIT_MS
     p99_row(w, big, names, p99_limit, f"at {n}")
     at_point(w, rows, names, n, small)
+    in_context(w, rows, names, n, small)
     bad = sum(r["non2xx"] for r in big.values())
     sock = sum(max(r["sock"], 0) for r in big.values())
     w(f"| zero non-2xx at {n} | {bad} | {verdict(bad == 0)} |")
@@ -108,6 +116,23 @@ def at_point(w, rows, names, n, small):
             ratio = r["cpu_us"] / get["cpu_us"]
             w(f"| {names[case]}: CPU/request ≤ {AT_CPU_RATIO}x Get Area's at {small} | {r['cpu_us']} vs "
               f"{get['cpu_us']} µs: {ratio:.2f}x | {verdict(ratio <= AT_CPU_RATIO)} |")
+
+
+def in_context(w, rows, names, n, small):
+    """Scores in context's own aims: statistics' p99, include=rank's CPU
+    beside Get Area's, and List by 100 ids' CPU."""
+    stats = {c: rows[(n, c)] for c in STATS_CASES if (n, c) in rows}
+    if stats:
+        p99_row(w, stats, names, STATS_P99_LIMIT_MS, f"for area statistics at {n}")
+    get, rank = rows.get((n, "get_area")), rows.get((n, "get_area_rank"))
+    if get and rank and get["cpu_us"]:
+        ratio = rank["cpu_us"] / get["cpu_us"]
+        w(f"| {names['get_area_rank']}: CPU/request ≤ {RANK_CPU_RATIO}x Get Area's at {n} | {rank['cpu_us']} vs "
+          f"{get['cpu_us']} µs: {ratio:.2f}x | {verdict(ratio <= RANK_CPU_RATIO)} |")
+    ids = rows.get((small, "list_ids_100"))
+    if ids:
+        w(f"| {names['list_ids_100']}: CPU/request ≤ {IDS_CPU_LIMIT_US} µs at {small} | {ids['cpu_us']} µs "
+          f"| {verdict(ids['cpu_us'] <= IDS_CPU_LIMIT_US)} |")
 
 
 def p99_row(w, cases, names, limit, where):

@@ -3,9 +3,9 @@
 //! the build stored them (data/stats/): a few index lookups a request, never a
 //! pass over the areas. docs/api.md, "Area statistics", states the arithmetic.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, params};
-use serde::Serialize;
-use serde_json::value::RawValue;
 
 use super::PageSpan;
 use super::render::csv_field;
@@ -28,7 +28,9 @@ pub struct MeasureStats {
 /// (`MeasureStats`, for CSV) or as the JSON object the build stored
 /// (`MeasureJson`), which JSON answers copy rather than write anew.
 pub trait Measure: Sized {
-    /// The statement that reads a group's measures: the measure's name first.
+    /// The statement that reads the measures asked for (`?2`, a JSON array
+    /// of names) of the groups shown (`?1`, a JSON array of group_no): the
+    /// group_no and the measure's name first, then what `of_row` reads.
     const READ: &'static str;
     fn of_row(r: &rusqlite::Row) -> rusqlite::Result<Self>;
     /// A measure the group has no row for: count 0 and nulls.
@@ -36,15 +38,15 @@ pub trait Measure: Sized {
 }
 
 impl Measure for MeasureStats {
-    const READ: &'static str = GROUP_STATS;
+    const READ: &'static str = PAGE_STATS;
 
     fn of_row(r: &rusqlite::Row) -> rusqlite::Result<Self> {
         let mut values = [None; 3 + QUANTILES.len()];
         for (i, v) in values.iter_mut().enumerate() {
-            *v = r.get::<_, Option<i64>>(2 + i)?.map(|v| v as f64 / 100.0);
+            *v = r.get::<_, Option<i64>>(3 + i)?.map(|v| v as f64 / 100.0);
         }
         Ok(MeasureStats {
-            count: r.get(1)?,
+            count: r.get(2)?,
             values,
         })
     }
@@ -57,43 +59,43 @@ impl Measure for MeasureStats {
     }
 }
 
-/// A measure's statistics as the stored JSON object (schema.sql, group_stats.body).
-pub type MeasureJson = Box<RawValue>;
+/// A measure's statistics as the JSON object the build stored (schema.sql,
+/// group_stats.body, written by `Summary::json`), copied into the answer as
+/// it is: the file is ours and was checked when it was opened, so its text
+/// is not parsed again a request.
+#[derive(Debug)]
+pub struct MeasureJson(String);
 
 impl Measure for MeasureJson {
-    const READ: &'static str = GROUP_BODIES;
+    const READ: &'static str = PAGE_BODIES;
 
     fn of_row(r: &rusqlite::Row) -> rusqlite::Result<Self> {
-        RawValue::from_string(r.get(1)?).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into())
-        })
+        Ok(MeasureJson(r.get(2)?))
     }
 
     fn none() -> Self {
-        RawValue::from_string(Summary::default().json()).expect("a summary's JSON is JSON")
+        MeasureJson(Summary::default().json())
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct Group<M> {
     /// The province's slug, the municipality's name, or null for every area.
     pub group: Option<String>,
     /// A municipality's province (its slug); absent for the other groupings.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub province: Option<String>,
     pub measures: super::DimensionMap<M>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct Stats<M> {
     pub group_by: Option<&'static str>,
     pub data: Vec<Group<M>>,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub page: Option<Page>,
 }
 
 /// Where a page of municipality groups lies among them.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy)]
 pub struct Page {
     pub total: i64,
     pub limit: i64,
@@ -111,10 +113,19 @@ impl<M> Stats<M> {
     }
 }
 
-const GROUP_STATS: &str = "
-    SELECT measure, count, mean, min, max, p10, p25, p50, p75, p90
-    FROM group_stats WHERE group_no = ?1";
-const GROUP_BODIES: &str = "SELECT measure, body FROM group_stats WHERE group_no = ?1";
+/// A page's groups and measures, one statement whatever their number: each
+/// list is read once, and each (group_no, measure) pair is a lookup of
+/// group_stats' primary key.
+const PAGE_STATS: &str = "
+    SELECT s.group_no, s.measure, s.count, s.mean, s.min, s.max, s.p10, s.p25, s.p50, s.p75, s.p90
+    FROM group_stats s
+    WHERE s.group_no IN (SELECT value FROM json_each(?1))
+      AND s.measure IN (SELECT value FROM json_each(?2))";
+const PAGE_BODIES: &str = "
+    SELECT s.group_no, s.measure, s.body
+    FROM group_stats s
+    WHERE s.group_no IN (SELECT value FROM json_each(?1))
+      AND s.measure IN (SELECT value FROM json_each(?2))";
 
 const MUNICIPALITIES: &str = "
     SELECT group_no, province_slug, municipality FROM stats_groups
@@ -163,32 +174,25 @@ pub fn stats<M: Measure>(conn: &Connection, p: &StatsParams) -> ApiResult<Stats<
             found
         }
     };
-    let mut read = conn.prepare_cached(M::READ)?;
+    let names: Vec<&str> = p.measures.iter().map(|&m| MEASURES[m]).collect();
+    let mut stored = stored::<M>(conn, &groups, &names)?;
     let data = groups
         .into_iter()
         .map(|(no, group, province)| {
-            let mut stored: Vec<(String, Option<M>)> = read
-                .query_map([no], |r| Ok((r.get(0)?, Some(M::of_row(r)?))))?
-                .collect::<rusqlite::Result<_>>()?;
-            let measures = p
-                .measures
+            let measures = names
                 .iter()
-                .map(|&m| {
-                    let name = MEASURES[m];
-                    let found = stored
-                        .iter_mut()
-                        .find(|(n, _)| n == name)
-                        .and_then(|(_, s)| s.take());
+                .map(|&name| {
+                    let found = stored.remove(&(no, name.to_string()));
                     (name, found.unwrap_or_else(M::none))
                 })
                 .collect();
-            Ok(Group {
+            Group {
                 group,
                 province,
                 measures: super::DimensionMap(measures),
-            })
+            }
         })
-        .collect::<ApiResult<_>>()?;
+        .collect();
     Ok(Stats {
         group_by: p.group_by.map(|g| {
             GROUP_BYS
@@ -199,6 +203,24 @@ pub fn stats<M: Measure>(conn: &Connection, p: &StatsParams) -> ApiResult<Stats<
         data,
         page,
     })
+}
+
+/// The stored measures `names` of the groups shown, by (group_no, measure).
+fn stored<M: Measure>(
+    conn: &Connection,
+    groups: &[(i64, Option<String>, Option<String>)],
+    names: &[&str],
+) -> ApiResult<HashMap<(i64, String), M>> {
+    let nos: Vec<i64> = groups.iter().map(|g| g.0).collect();
+    let array = |v: serde_json::Value| v.to_string();
+    let arrays = (array(nos.into()), array(names.into()));
+    let mut read = conn.prepare_cached(M::READ)?;
+    let found = read
+        .query_map(params![arrays.0, arrays.1], |r| {
+            Ok(((r.get(0)?, r.get(1)?), M::of_row(r)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(found)
 }
 
 /// A page of municipality groups, of one province or of all, and how many there are.
@@ -259,4 +281,65 @@ pub fn csv(stats: &Stats<MeasureStats>) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The statistics as JSON (docs/api.md, "Area statistics"): written here
+/// rather than by serde, so that each measure's stored object goes in as it
+/// is; the shape is the contract's `AreaStats`.
+pub fn json(stats: &Stats<MeasureJson>) -> Vec<u8> {
+    let size: usize = stats
+        .data
+        .iter()
+        .map(|g| {
+            64 + g
+                .measures
+                .0
+                .iter()
+                .map(|(n, m)| n.len() + m.0.len() + 4)
+                .sum::<usize>()
+        })
+        .sum();
+    let mut out = Vec::with_capacity(64 + size);
+    out.extend_from_slice(b"{\"group_by\":");
+    json_text(&mut out, stats.group_by);
+    out.extend_from_slice(b",\"data\":[");
+    for (i, g) in stats.data.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"group\":");
+        json_text(&mut out, g.group.as_deref());
+        if let Some(province) = &g.province {
+            out.extend_from_slice(b",\"province\":");
+            json_text(&mut out, Some(province));
+        }
+        out.extend_from_slice(b",\"measures\":{");
+        for (j, (name, measure)) in g.measures.0.iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            json_text(&mut out, Some(name));
+            out.push(b':');
+            out.extend_from_slice(measure.0.as_bytes());
+        }
+        out.extend_from_slice(b"}}");
+    }
+    out.push(b']');
+    if let Some(p) = stats.page {
+        let paging = format!(
+            ",\"total\":{},\"limit\":{},\"offset\":{}",
+            p.total, p.limit, p.offset
+        );
+        out.extend_from_slice(paging.as_bytes());
+    }
+    out.push(b'}');
+    out
+}
+
+/// A JSON string, escaped by serde_json, or null.
+fn json_text(out: &mut Vec<u8>, text: Option<&str>) {
+    match text {
+        Some(t) => serde_json::to_writer(&mut *out, t).expect("writing to a Vec cannot fail"),
+        None => out.extend_from_slice(b"null"),
+    }
 }

@@ -81,7 +81,7 @@ pub fn answer(call: &Call, route: &Route, query: Query) -> ApiResult<Response> {
                 }
                 _ => {
                     let stats = api::stats::stats::<api::stats::MeasureJson>(conn, &p)?;
-                    (Response::ok(&stats), stats.span())
+                    (Response::json(200, api::stats::json(&stats)), stats.span())
                 }
             };
             match span {
