@@ -5,7 +5,7 @@
 -- (src/access/key_file.rs), which `area-scoring keys` and `plans` edit.
 
 PRAGMA application_id = 1095910721; -- 0x41524541, "AREA": marks the file as ours
-PRAGMA user_version = 9;            -- the schema version, db::SCHEMA_VERSION
+PRAGMA user_version = 10;           -- the schema version, db::SCHEMA_VERSION
 
 -- Areas. area_no is assigned in ascending id order, so ordering by area_no is
 -- ordering by id: the tie-breaker every listing uses.
@@ -84,12 +84,22 @@ CREATE TABLE area_boundary_simplified (
     PRIMARY KEY (area_no, tolerance_m)
 ) WITHOUT ROWID;
 
--- Each boundary's bounding box, the candidates of the area at a point
--- (src/data/boundary/locate.rs). The R*Tree keeps boxes in single
--- precision, rounded outward, so a box never misses its boundary.
-CREATE VIRTUAL TABLE area_boundary_boxes USING rtree (
-    area_no, min_lng, max_lng, min_lat, max_lat
+-- Each boundary's bounding box, and the grid cells its box meets once grown
+-- by the area at a point's reach beside a boundary: a point's candidates
+-- are the boundaries of its own cell at each grid level, one index seek a
+-- level (src/data/boundary/cells.rs states the grid).
+CREATE TABLE area_boundary_boxes (
+    area_no INTEGER PRIMARY KEY,
+    min_lng REAL    NOT NULL,
+    max_lng REAL    NOT NULL,
+    min_lat REAL    NOT NULL,
+    max_lat REAL    NOT NULL
 );
+CREATE TABLE area_boundary_cells (
+    cell    INTEGER NOT NULL,
+    area_no INTEGER NOT NULL,
+    PRIMARY KEY (cell, area_no)
+) WITHOUT ROWID;
 
 -- Derived tables, rebuilt from the ones above after every load -----------------
 

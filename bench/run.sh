@@ -235,7 +235,7 @@ run_nearest() {
     cp "$db" "$bare.tmp"
     python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
-c.executescript("DELETE FROM area_boundary_simplified; DELETE FROM area_boundary_boxes; DELETE FROM area_boundaries;")
+c.executescript("DELETE FROM area_boundary_simplified; DELETE FROM area_boundary_boxes; DELETE FROM area_boundary_cells; DELETE FROM area_boundaries;")
 c.commit()' "$bare.tmp"
     mv "$bare.tmp" "$bare"
   fi

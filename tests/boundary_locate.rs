@@ -475,7 +475,8 @@ fn a_file_of_layout_7_is_refused_until_upgraded() {
     crate::common::sql(
         &layout_7,
         "DROP TABLE area_boundaries; DROP TABLE area_boundary_simplified;
-         DROP TABLE area_boundary_boxes; PRAGMA user_version = 7;",
+         DROP TABLE area_boundary_boxes; DROP TABLE area_boundary_cells;
+         PRAGMA user_version = 7;",
     );
     let pools = Pools {
         requests: PoolSize::for_requests(1),

@@ -32,7 +32,9 @@ pub const APPLICATION_ID: i64 = 0x4152_4541;
 /// 9: statistics by group and score counts by scope (stats_groups,
 ///    group_stats, score_counts); province_slug in the stored detail and
 ///    list forms.
-pub const SCHEMA_VERSION: i64 = 9;
+/// 10: boundaries' grid cells (area_boundary_cells) in place of the R*Tree
+///    of their boxes.
+pub const SCHEMA_VERSION: i64 = 10;
 /// A version-2 file's label once its key tables are dropped (3's layout).
 pub const AREAS_ONLY_VERSION: i64 = 3;
 /// The first schema: `import` and `init --force` replace a file of ours from

@@ -17,8 +17,9 @@
 //!   the areas without a boundary, as search measures it (haversine, ties to
 //!   the lower area_no).
 //!
-//! Candidates come from the file's R*Tree of boxes, each box grown by
-//! `NEAR_BOUNDARY_KM`; only their boundaries are read and parsed. The areas
+//! Candidates come from the file's grid of boundary cells (cells.rs), then
+//! its boxes, each grown by `NEAR_BOUNDARY_KM`; only their boundaries are
+//! read and parsed. The areas
 //! without a boundary are known at open (`Unbounded`): none (a synthetic
 //! million), all (a file without boundaries: search's own index serves), or
 //! some (an index of their own, its size theirs).
@@ -28,19 +29,17 @@ use geo::{Coord, LineString, MultiPolygon, Polygon};
 use rusqlite::Connection;
 use serde::Serialize;
 
+use crate::data::boundary::cells;
 use crate::data::dataset::Dataset;
 use crate::data::error::DataError;
 use crate::domain::round2;
 use crate::search::index::AreaIndex;
-use crate::search::index::geo::{Circle, Disc, EARTH_RADIUS_KM, haversine_km};
+use crate::search::index::geo::{Circle, Disc, haversine_km};
 
 /// How far outside every boundary a point may lie and still be answered
 /// by the nearest boundary, in kilometres: a geocoded address on a coast
 /// or a road that a boundary follows.
 pub const NEAR_BOUNDARY_KM: f64 = 0.25;
-
-/// Kilometres in a degree of latitude on the mean Earth.
-const KM_PER_DEGREE: f64 = EARTH_RADIUS_KM * std::f64::consts::PI / 180.0;
 
 /// How an area was found at a point, as `located.by` says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -85,29 +84,16 @@ pub enum Unbounded {
     Some(Box<AreaIndex>),
 }
 
-/// How many areas have a boundary: the R*Tree's id table holds one row a
+/// How many areas have a boundary, and which: the boxes hold one row a
 /// boundary and a few bytes each, where area_boundaries' rows hold the
 /// geometry (counting them would read every page of it).
-const BOUNDARY_COUNT: &str = "SELECT count(*) FROM area_boundary_boxes_rowid";
-const BOUNDED_AREAS: &str = "SELECT rowid FROM area_boundary_boxes_rowid";
-
-/// Whether the file itself holds the boundary tables (a file of a layout
-/// before boundaries gets empty stand-ins on each connection: db.rs).
-const HAS_BOUNDARIES: &str =
-    "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'area_boundary_boxes_rowid'";
+const BOUNDARY_COUNT: &str = "SELECT count(*) FROM area_boundary_boxes";
+const BOUNDED_AREAS: &str = "SELECT area_no FROM area_boundary_boxes";
 
 impl Unbounded {
     /// Read once when a dataset opens, beside its index of every area.
     pub fn read(conn: &Connection, index: &AreaIndex) -> rusqlite::Result<(i64, Unbounded)> {
-        use rusqlite::OptionalExtension;
-        let stored = conn
-            .query_row(HAS_BOUNDARIES, [], |_| Ok(()))
-            .optional()?
-            .is_some();
-        let count: i64 = match stored {
-            true => conn.query_row(BOUNDARY_COUNT, [], |r| r.get(0))?,
-            false => 0,
-        };
+        let count: i64 = conn.query_row(BOUNDARY_COUNT, [], |r| r.get(0))?;
         let areas = index.area_count();
         if count == 0 {
             return Ok((0, Unbounded::All));
@@ -156,10 +142,14 @@ impl Unbounded {
     }
 }
 
-/// The candidates' boxes grown by `NEAR_BOUNDARY_KM` meet the point's.
+/// The boundaries filed under the point's cell at each level (?5 to ?11,
+/// cells.rs) whose boxes meet the point's box grown by `NEAR_BOUNDARY_KM`.
 const CANDIDATES: &str = "SELECT b.area_no, b.area_m2, b.geometry
-    FROM area_boundary_boxes x JOIN area_boundaries b ON b.area_no = x.area_no
-    WHERE x.min_lng <= ?2 AND x.max_lng >= ?1 AND x.min_lat <= ?4 AND x.max_lat >= ?3";
+    FROM area_boundary_cells c
+    JOIN area_boundary_boxes x ON x.area_no = c.area_no
+    JOIN area_boundaries b ON b.area_no = c.area_no
+    WHERE c.cell IN (?5, ?6, ?7, ?8, ?9, ?10, ?11)
+      AND x.min_lng <= ?2 AND x.max_lng >= ?1 AND x.min_lat <= ?4 AND x.max_lat >= ?3";
 
 impl Dataset {
     /// The area at (lat, lng), by the rules of this module's note; None when
@@ -196,20 +186,21 @@ impl Dataset {
 
 /// The boundary that holds the point, or the nearest within `NEAR_BOUNDARY_KM`.
 fn by_boundary(conn: &Connection, lat: f64, lng: f64) -> Result<Option<Located>, DataError> {
-    let grow_lat = NEAR_BOUNDARY_KM / KM_PER_DEGREE * 1.01;
-    // At the latitude farthest from the equator the grown box reaches, a
-    // degree of longitude is shortest; near a pole every longitude is near.
-    let far_lat = (lat.abs() + grow_lat).min(90.0);
-    let grow_lng = match far_lat.to_radians().cos() {
-        c if c > 1e-3 => grow_lat / c,
-        _ => 360.0,
-    };
+    let (grow_lat, grow_lng) = cells::reach(lat);
+    let [c0, c1, c2, c3, c4, c5, c6] = cells::of_point(lat, lng);
     let mut stmt = conn.prepare_cached(CANDIDATES)?;
     let mut rows = stmt.query(rusqlite::params![
         lng - grow_lng,
         lng + grow_lng,
         lat - grow_lat,
-        lat + grow_lat
+        lat + grow_lat,
+        c0,
+        c1,
+        c2,
+        c3,
+        c4,
+        c5,
+        c6
     ])?;
     let point = Coord { x: lng, y: lat };
     let mut holding: Vec<(f64, i64)> = Vec::new();

@@ -357,6 +357,7 @@ impl Boundary {
     }
 }
 
+pub mod cells;
 pub mod locate;
 pub mod simplify;
 pub mod store;

@@ -1,18 +1,19 @@
 //! Boundaries in the dataset file: writing each area's boundary, its
-//! simplified forms and its box as the area is written (schema.sql,
-//! `area_boundaries`, `area_boundary_simplified`, `area_boundary_boxes`),
+//! simplified forms, its box and its grid cells as the area is written
+//! (schema.sql, `area_boundaries`, `area_boundary_simplified`,
+//! `area_boundary_boxes`, `area_boundary_cells`),
 //! and reading its GeoJSON geometry text back (`geometry_json`).
 //!
 //! Everything is computed when the file is written, nothing per request:
 //! the geodesic area that orders overlapping boundaries, the simplified
-//! forms, the box. The text stored is the text served, so Get Area and
+//! forms, the box and its cells. The text stored is the text served, so Get Area and
 //! GeoJSON copy it as it is.
 
 use geo::{BoundingRect, GeodesicArea};
 use rusqlite::{Connection, OptionalExtension, Statement, Transaction, params};
 
-use crate::data::boundary::Boundary;
 use crate::data::boundary::simplify::simplified_forms;
+use crate::data::boundary::{Boundary, cells};
 
 /// The tolerances, in metres, each boundary is simplified at and stored
 /// with; `simplify=` takes one of these.
@@ -85,6 +86,7 @@ pub struct BoundaryRows<'t> {
     full: Statement<'t>,
     simplified: Statement<'t>,
     boxes: Statement<'t>,
+    cells: Statement<'t>,
 }
 
 impl<'t> BoundaryRows<'t> {
@@ -100,11 +102,12 @@ impl<'t> BoundaryRows<'t> {
                 "INSERT INTO area_boundary_boxes (area_no, min_lng, max_lng, min_lat, max_lat)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
             )?,
+            cells: tx.prepare("INSERT INTO area_boundary_cells (cell, area_no) VALUES (?1, ?2)")?,
         })
     }
 
     /// The boundary of area number `no`: its full form with its geodesic
-    /// area, each simplified form that differs from it, and its box.
+    /// area, each simplified form that differs from it, its box and cells.
     pub fn write(&mut self, no: i64, boundary: &Boundary) -> rusqlite::Result<()> {
         let shape = boundary.shape();
         self.full.execute(params![
@@ -119,13 +122,12 @@ impl<'t> BoundaryRows<'t> {
         }
         // A checked boundary has positions, so it has a box.
         if let Some(rect) = shape.bounding_rect() {
-            self.boxes.execute(params![
-                no,
-                rect.min().x,
-                rect.max().x,
-                rect.min().y,
-                rect.max().y
-            ])?;
+            let (min, max) = (rect.min(), rect.max());
+            self.boxes
+                .execute(params![no, min.x, max.x, min.y, max.y])?;
+            for cell in cells::of_box(min.x, max.x, min.y, max.y) {
+                self.cells.execute(params![cell, no])?;
+            }
         }
         Ok(())
     }
