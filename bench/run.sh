@@ -74,7 +74,7 @@ database() {
   layout=$(const_of src/search/matches/word_store/mod.rs LAYOUT) || return 1
   schema=$(const_of src/data/db.rs SCHEMA_VERSION) || return 1
   words=$(const_of src/search/words/vocabulary_store.rs LAYOUT) || return 1
-  hash=$({ cat schema.sql seed/za-areas.csv seed/other-names.csv src/data/synthetic.rs; echo "schema $schema layout $layout words $words"; } |
+  hash=$({ cat schema.sql seed/za-areas.csv seed/other-names.csv seed/renames.csv src/data/synthetic.rs; echo "schema $schema layout $layout words $words"; } |
     sha256sum | cut -c1-12)
   db="$DATA/areas-${n}x${DAYS}-${hash}.db"
   mkdir -p "$DATA"

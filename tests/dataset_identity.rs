@@ -190,6 +190,7 @@ fn info_prints_a_datasets_identity_and_refuses_another_file() {
     let seed = [
         fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("seed/za-areas.csv")).unwrap(),
         fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("seed/other-names.csv")).unwrap(),
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("seed/renames.csv")).unwrap(),
     ]
     .concat();
     for line in [

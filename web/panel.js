@@ -1,10 +1,12 @@
-// The area panel: name, province, municipality, other names and truth_score; for
-// an area found at a point on the map, how it was found; the dimensions as bars
-// with weight and sources; nearby areas; and, for growth keys and above, the
-// history as a chart with period and granularity switches.
+// The area panel: name, province, municipality, other names and truth_score; its
+// standing (Get Area's include=rank) in its province and nationally, with its
+// province's distribution of truth_score (Area statistics); for an area found
+// at a point on the map, how it was found; the dimensions as bars with weight
+// and sources; nearby areas; and, for growth keys and above, the history as a
+// chart with period and granularity switches.
 
 import { call, el, planAtLeast, query } from "/web/api.js";
-import { historyChart } from "/web/chart.js";
+import { distributionChart, historyChart } from "/web/chart.js";
 
 const PERIODS = ["7d", "30d", "90d", "1y"];
 const GRANULARITIES = ["daily", "weekly", "monthly"];
@@ -16,12 +18,15 @@ export class Panel {
     this.period = "30d";
     this.granularity = "daily";
     this.asked = 0;
+    // Each province's truth_score statistics, by slug: they change only with
+    // the dataset, so one answer a province serves every area of it.
+    this.stats = new Map();
   }
 
   /** Shows the area `id`; resolves to its detail (with its boundary), or null. */
   async show(id) {
     const asked = ++this.asked;
-    const answer = await call(`/v1/areas/${encodeURIComponent(id)}?include=nearby,boundary`);
+    const answer = await call(`/v1/areas/${encodeURIComponent(id)}?include=nearby,boundary,rank`);
     if (asked !== this.asked) return null; // another area was asked for since
     if (!answer.ok) { this.say(answer.message, true); return null; }
     await this.render(answer.body, []);
@@ -36,7 +41,7 @@ export class Panel {
     const asked = ++this.asked;
     const point = place(at);
     if (Math.abs(at.lat) > 90 || Math.abs(at.lng) > 180) { this.nothingAt(point, "it is off the globe"); return null; }
-    const answer = await call("/v1/areas/at" + query({ lat: round5(at.lat), lng: round5(at.lng), include: "nearby,boundary" }));
+    const answer = await call("/v1/areas/at" + query({ lat: round5(at.lat), lng: round5(at.lng), include: "nearby,boundary,rank" }));
     if (asked !== this.asked) return null;
     if (answer.status === 404 && answer.body && answer.body.error && answer.body.error.code === "no_area_here") {
       this.nothingAt(point, "no area's boundary holds it or lies within 250 m of it, and no area without a boundary has its centre within 10 km");
@@ -70,6 +75,9 @@ export class Panel {
       ...otherNames(area.other_names || []),
       el("p", {}, "truth_score ", el("span", { class: "score", id: "panel-score", text: String(area.truth_score) }), " of 10 (synthetic)"),
       toggle,
+      el("h3", { text: "Standing" }),
+      standing(area),
+      el("div", { id: "distribution" }),
       el("h3", { text: "Dimensions" }),
       dimensionBars(area.dimensions),
       el("h3", { text: "Nearby (within 25 km)" }),
@@ -77,7 +85,30 @@ export class Panel {
       el("h3", { text: "History" }),
       el("div", { id: "history" }));
     this.root.focus();
-    await this.history();
+    await Promise.all([this.distribution(), this.history()]);
+  }
+
+  /** The province's truth_score distribution with this area marked, as a chart and in words. */
+  async distribution() {
+    const area = this.area;
+    const box = this.root.querySelector("#distribution");
+    const slug = area.province_slug;
+    if (!this.stats.has(slug)) {
+      const answer = await call("/v1/areas/stats" + query({ group_by: "province", province: slug }));
+      if (!answer.ok) { box.replaceChildren(el("p", { class: "message error", text: answer.message })); return; }
+      const group = answer.body.data.find((g) => g.group === slug);
+      this.stats.set(slug, group ? group.measures.truth_score : null);
+    }
+    const s = this.stats.get(slug);
+    if (this.area !== area) return; // another area is shown since
+    if (!s || !s.count) { box.replaceChildren(el("p", { class: "small", text: `No statistics for ${area.province}.` })); return; }
+    const words = `${area.province}'s ${s.count} areas: lowest ${s.min}, 10th percentile ${s.p10}, ` +
+      `25th ${s.p25}, median ${s.p50}, 75th ${s.p75}, 90th ${s.p90}, highest ${s.max}; mean ${s.mean}.`;
+    box.replaceChildren(el("figure", { class: "dist-box", id: "panel-distribution", "data-province": slug },
+      distributionChart(s, area.truth_score, `truth_score across ${area.province}, with ${area.name}'s ${area.truth_score} marked`),
+      el("figcaption", { class: "small", id: "panel-distribution-text" },
+        `${words} The marker is ${area.name}, ${area.truth_score}. The line spans lowest to highest, ` +
+        "the band the 10th to 90th percentile, the box the 25th to 75th, the tick the median.")));
   }
 
   nearby(list) {
@@ -145,6 +176,31 @@ function located(area, point, open) {
 function otherNames(names) {
   if (!names.length) return [];
   return [el("p", { id: "panel-other-names", class: "small" }, el("strong", { text: "Also known as: " }), names.join(", "))];
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 22nd, 101st, 111th... */
+export function ordinal(n) {
+  const tens = n % 100, ones = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ones === 1 ? "st" : ones === 2 ? "nd" : ones === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
+
+/** A percentile rank (0 to 100, one decimal) as people say it: the nearest
+ *  whole percentile, within 1 to 99, since the rank is never 0 or 100 itself. */
+export function percentileWords(p) {
+  return `${ordinal(Math.min(99, Math.max(1, Math.round(p))))} percentile`;
+}
+
+/** The area's truth_score standing (include=rank) in its province and nationally, in words. */
+function standing(area) {
+  const rank = area.rank && area.rank.truth_score;
+  if (!rank) return el("p", { class: "small", id: "panel-standing", text: "No standing for this area." });
+  const one = (r, where) => el("span", { "data-percentile": r.percentile, "data-position": r.position, "data-of": r.of },
+    el("strong", { text: `${percentileWords(r.percentile)} ${where}` }), ` (${ordinal(r.position)} of ${r.of})`);
+  return el("div", {},
+    el("p", { id: "panel-standing" }, `truth_score ${area.truth_score}: `,
+      one(rank.province, `in ${area.province}`), ", ", one(rank.national, "nationally"), "."),
+    el("p", { class: "small", text: "Ranked among this dataset's areas; the seed's scores are synthetic, so this standing describes no real place." }));
 }
 
 function dimensionBars(dimensions) {

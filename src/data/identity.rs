@@ -46,12 +46,14 @@ impl Source {
         }
     }
 
-    /// The seed: SHA-256 of seed/za-areas.csv then seed/other-names.csv, as
-    /// `cat seed/za-areas.csv seed/other-names.csv | sha256sum` prints it.
+    /// The seed: SHA-256 of seed/za-areas.csv, seed/other-names.csv then
+    /// seed/renames.csv, as `cat seed/za-areas.csv seed/other-names.csv
+    /// seed/renames.csv | sha256sum` prints it.
     pub fn seed() -> Source {
         let mut hash = Sha256::new();
         hash.update(crate::data::seed::SEED_CSV.as_bytes());
         hash.update(crate::data::seed::SEED_OTHER_NAMES_CSV.as_bytes());
+        hash.update(crate::data::renames::SEED_RENAMES_CSV.as_bytes());
         Source {
             sha256: Some(hex(&hash.finalize())),
             ..Source::unhashed(SEED_SOURCE)

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use crate::data::boundary::{Boundary, read_cell};
 use crate::data::error::DataError;
+use crate::data::renames;
 use crate::domain::{DIMENSIONS, round2};
 
 /// The seed places, compiled in so that `init` needs nothing beside the binary.
@@ -83,7 +84,7 @@ pub struct Place {
     pub municipality: String,
     pub lat: f64,
     pub lng: f64,
-    /// Other names (seed/other-names.csv for the seed places).
+    /// Other names (seed/other-names.csv, then seed/renames.csv, for the seed places).
     pub other_names: Vec<String>,
 }
 
@@ -142,7 +143,33 @@ pub fn seed_places() -> Result<Vec<Place>, DataError> {
         place.other_names = crate::data::import::rules::other_names(&names, Some(&place.name))
             .map_err(|e| refuse(e.to_string()))?;
     }
+    add_renames(&mut places)?;
     Ok(places)
+}
+
+/// Adds each gazetted rename (data/renames.rs) to its place's other names,
+/// after the GeoNames ones, held to the same rules, so a name the place
+/// already has is not repeated.
+fn add_renames(places: &mut [Place]) -> Result<(), DataError> {
+    let renames = renames::read_renames(renames::SEED_RENAMES_CSV)?;
+    for (i, rename) in renames.iter().enumerate() {
+        let refuse = |why: String| DataError::Seed {
+            file: "renames",
+            line: i + 2,
+            why,
+        };
+        let place = places
+            .iter_mut()
+            .find(|p| p.id == rename.id)
+            .ok_or_else(|| refuse(format!("no seed place '{}'", rename.id)))?;
+        let added = rename
+            .other_names_for(&place.name)
+            .ok_or_else(|| refuse(format!("'{}' is neither of the rename's names", place.name)))?;
+        let names: Vec<String> = place.other_names.iter().cloned().chain(added).collect();
+        place.other_names = crate::data::import::rules::other_names(&names, Some(&place.name))
+            .map_err(|e| refuse(e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// The seed places' boundaries by id, each held to the import's rules
