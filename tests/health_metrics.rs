@@ -174,6 +174,8 @@ fn metrics_count_exactly_the_requests_made() {
             .assert_error(401, "missing_api_key");
     }
     assert_eq!(server.get_with("/v1/areas?limit=2", &[]).status, 200);
+    assert_eq!(server.get_with("/v1/areas.csv?limit=2", &[]).status, 200);
+    assert_eq!(server.get_with("/v1/areas/stats.csv", &[]).status, 200);
     assert_eq!(server.get("/healthz").status, 200);
 
     let m = scrape(server.addr);
@@ -181,6 +183,12 @@ fn metrics_count_exactly_the_requests_made() {
     assert_eq!(requests(&m, "get_area", 404), 2.0);
     assert_eq!(requests(&m, "get_area", 401), 3.0);
     assert_eq!(requests(&m, "list_areas", 200), 1.0);
+    assert_eq!(
+        requests(&m, "list_areas_csv", 200),
+        1.0,
+        "a format path is counted apart"
+    );
+    assert_eq!(requests(&m, "area_stats_csv", 200), 1.0);
     assert_eq!(requests(&m, "healthz", 200), 1.0);
     assert_eq!(requests(&m, "metrics", 200), 1.0, "the first scrape");
     let hist = |part: &str| m[&format!("area_request_duration_seconds_{part}")];

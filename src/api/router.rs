@@ -86,12 +86,12 @@ impl Route {
     /// The route's name in metrics and logs.
     pub fn label(&self) -> &'static str {
         match self {
-            Route::ListAreas(_) => "list_areas",
-            Route::SearchAreas(_) => "search_areas",
+            Route::ListAreas(f) => by_format(*f, "list_areas", FORMAT_LABELS[0]),
+            Route::SearchAreas(f) => by_format(*f, "search_areas", FORMAT_LABELS[1]),
             Route::CompareAreas => "compare_areas",
-            Route::ExportAreas(_) => "export_areas",
+            Route::ExportAreas(f) => by_format(*f, "export_areas", FORMAT_LABELS[2]),
             Route::AreaAt => "area_at",
-            Route::AreaStats(_) => "area_stats",
+            Route::AreaStats(f) => by_format(*f, "area_stats", FORMAT_LABELS[3]),
             Route::GetArea(_) => "get_area",
             Route::AreaHistory(_) => "area_history",
             Route::Key => "key",
@@ -100,6 +100,35 @@ impl Route {
             Route::Metrics => "metrics",
             Route::Page(_) | Route::PageWithSlash(_) => "page",
         }
+    }
+}
+
+/// The labels of List's, Search's, Export's and statistics' format paths,
+/// each in `Format` order after JSON: GeoJSON, CSV, NDJSON. A format path is
+/// an operation of its own, so its requests are counted apart.
+const FORMAT_LABELS: [[&str; 3]; 4] = [
+    ["list_areas_geojson", "list_areas_csv", "list_areas_ndjson"],
+    [
+        "search_areas_geojson",
+        "search_areas_csv",
+        "search_areas_ndjson",
+    ],
+    [
+        "export_areas_geojson",
+        "export_areas_csv",
+        "export_areas_ndjson",
+    ],
+    ["area_stats_geojson", "area_stats_csv", "area_stats_ndjson"],
+];
+
+/// The label of an endpoint at its own path (`None`, or JSON) or at a
+/// format's path.
+fn by_format(format: Option<Format>, own: &'static str, paths: [&'static str; 3]) -> &'static str {
+    match format {
+        None | Some(Format::Json) => own,
+        Some(Format::GeoJson) => paths[0],
+        Some(Format::Csv) => paths[1],
+        Some(Format::NdJson) => paths[2],
     }
 }
 
