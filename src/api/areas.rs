@@ -188,7 +188,8 @@ pub fn with_extras(
         body.extend_from_slice(json);
     }
     if let Some(rank) = rank {
-        append(&mut body, "rank", &rank)?;
+        body.extend_from_slice(b",\"rank\":");
+        super::rank::write_json(&mut body, &rank);
     }
     if p.nearby {
         let e = index.get(no).ok_or(ApiError::Internal)?;

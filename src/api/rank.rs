@@ -86,6 +86,41 @@ pub fn of_detail(
     places(standings, no, (Some(&detail.province_slug), &scores), None)
 }
 
+/// Writes the standing as JSON, as serde would write it (the test below
+/// holds the two together): Get Area and the area at a point append it to
+/// the stored detail, and writing it by hand is a good part of its cost
+/// saved (bench/PROFILE.md, "Scores in context").
+pub fn write_json(out: &mut Vec<u8>, rank: &DimensionMap<MeasureRank>) {
+    use std::io::Write;
+    let place = |out: &mut Vec<u8>, p: &Place| {
+        let tenths = (p.percentile * 10.0).round() as u64;
+        // Writing to a Vec cannot fail.
+        let _ = write!(
+            out,
+            "{{\"position\":{},\"of\":{},\"percentile\":{}.{}}}",
+            p.position,
+            p.of,
+            tenths / 10,
+            tenths % 10
+        );
+    };
+    out.push(b'{');
+    for (i, (name, m)) in rank.0.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = write!(out, "\"{name}\":{{\"national\":");
+        place(out, &m.national);
+        out.extend_from_slice(b",\"province\":");
+        match &m.province {
+            Some(p) => place(out, p),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.push(b'}');
+    }
+    out.push(b'}');
+}
+
 /// The places of the `scores` an area has (measure name and score), in its
 /// province (a slug) and nationally, for the measures among `wanted`.
 fn places(
@@ -124,4 +159,47 @@ fn places(
         ));
     }
     Ok(DimensionMap(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standing_is_written_as_serde_writes_it() {
+        let place = |position, of, tenths: u64| Place {
+            position,
+            of,
+            percentile: tenths as f64 / 10.0,
+        };
+        let rank = DimensionMap(vec![
+            (
+                "truth_score",
+                MeasureRank {
+                    national: place(1, 938, 999),
+                    province: Some(place(62, 62, 5)),
+                },
+            ),
+            (
+                "safety",
+                MeasureRank {
+                    national: place(500, 1_000_000, 1000),
+                    province: None,
+                },
+            ),
+            (
+                "market",
+                MeasureRank {
+                    national: place(3, 3, 0),
+                    province: Some(place(1, 1, 500)),
+                },
+            ),
+        ]);
+        let mut hand = Vec::new();
+        write_json(&mut hand, &rank);
+        assert_eq!(
+            String::from_utf8(hand).unwrap(),
+            serde_json::to_string(&rank).unwrap()
+        );
+    }
 }
