@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
-use crate::data::boundary::locate::Unbounded;
+use crate::data::boundary::locate::{Candidates, Unbounded};
 use crate::data::db::{self, Pool, PoolSize};
 use crate::data::error::DataError;
 use crate::data::file_id::{FileId, file_id, version_of};
@@ -60,8 +60,8 @@ pub struct Dataset {
     pub warnings: Vec<String>,
     /// What the file says it was made from (identity.rs), read once here.
     pub identity: Identity,
-    /// How many areas have a boundary.
-    pub boundary_count: i64,
+    /// How the area at a point reads its candidate boundaries (boundary/locate.rs).
+    pub candidates: Candidates,
     /// The areas without a boundary, for the area at a point (boundary/locate.rs).
     pub unbounded: Unbounded,
     /// Each scope's score counts, for an area's standing (api/rank.rs).
@@ -161,7 +161,8 @@ impl Dataset {
             .unwrap_or_default();
         let list_totals = ListTotals::read(&conn)?;
         let identity = identity::read(&conn);
-        let (boundary_count, unbounded) = Unbounded::read(&conn, &index)?;
+        let unbounded = Unbounded::read(&conn, &index)?;
+        let candidates = Candidates::read(&conn)?;
         let standings = Standings::read_file(path)?;
         // Debug: at info it would come before the first line, the address's.
         log::debug!(
@@ -188,7 +189,7 @@ impl Dataset {
             vocabulary,
             warnings,
             identity,
-            boundary_count,
+            candidates,
             unbounded,
             standings,
             loaded_at: crate::dates::now_unix(),

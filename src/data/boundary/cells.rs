@@ -54,6 +54,11 @@ fn place(level: usize, lat: f64, lng: f64) -> (i64, i64) {
     (at(lat, 90.0, 90.0), at(lng, 180.0, 180.0))
 }
 
+/// The cell numbers of `level`, as a half-open range.
+pub fn level_range(level: usize) -> (i64, i64) {
+    (cell(level, 0, 0), cell(level + 1, 0, 0))
+}
+
 /// The cell holding the point at each level, finest first.
 pub fn of_point(lat: f64, lng: f64) -> [i64; LEVELS] {
     std::array::from_fn(|level| {

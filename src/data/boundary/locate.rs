@@ -92,14 +92,14 @@ const BOUNDED_AREAS: &str = "SELECT area_no FROM area_boundary_boxes";
 
 impl Unbounded {
     /// Read once when a dataset opens, beside its index of every area.
-    pub fn read(conn: &Connection, index: &AreaIndex) -> rusqlite::Result<(i64, Unbounded)> {
+    pub fn read(conn: &Connection, index: &AreaIndex) -> rusqlite::Result<Unbounded> {
         let count: i64 = conn.query_row(BOUNDARY_COUNT, [], |r| r.get(0))?;
         let areas = index.area_count();
         if count == 0 {
-            return Ok((0, Unbounded::All));
+            return Ok(Unbounded::All);
         }
         if count as usize >= areas {
-            return Ok((count, Unbounded::None));
+            return Ok(Unbounded::None);
         }
         let top = (0..areas).map(|i| index.at(i).area_no).max().unwrap_or(0) as usize;
         let mut bounded = vec![0u64; top / 64 + 1];
@@ -120,10 +120,7 @@ impl Unbounded {
             .filter(|e| !is_bounded(e.area_no))
             .map(|e| (e.area_no, e.lat, e.lng, e.truth_score))
             .collect();
-        Ok((
-            count,
-            Unbounded::Some(Box::new(AreaIndex::new(without, Vec::new()))),
-        ))
+        Ok(Unbounded::Some(Box::new(AreaIndex::new(without, Vec::new()))))
     }
 
     /// The nearest centre within the circle, if any.
@@ -142,14 +139,53 @@ impl Unbounded {
     }
 }
 
-/// The boundaries filed under the point's cell at each level (?5 to ?11,
-/// cells.rs) whose boxes meet the point's box grown by `NEAR_BOUNDARY_KM`.
-const CANDIDATES: &str = "SELECT b.area_no, b.area_m2, b.geometry
-    FROM area_boundary_cells c
-    JOIN area_boundary_boxes x ON x.area_no = c.area_no
-    JOIN area_boundaries b ON b.area_no = c.area_no
-    WHERE c.cell IN (?5, ?6, ?7, ?8, ?9, ?10, ?11)
-      AND x.min_lng <= ?2 AND x.max_lng >= ?1 AND x.min_lat <= ?4 AND x.max_lat >= ?3";
+/// The statement that reads a point's candidate boundaries, for the grid
+/// levels the file files boundaries at (cells.rs): those filed under the
+/// point's cell at each level whose boxes meet the point's box grown by
+/// `NEAR_BOUNDARY_KM`. One arm a level, each an index seek, joined by UNION
+/// ALL, where `cell IN (...)` would build a temporary index each time; a
+/// file's boundaries are mostly of a size, so they take a level or two.
+#[derive(Debug, Default)]
+pub struct Candidates {
+    /// The levels with boundaries, finest first; none without boundaries.
+    levels: Vec<usize>,
+    sql: String,
+}
+
+/// Whether any boundary is filed at a level (?1 to ?2, its cell numbers).
+const LEVEL_USED: &str =
+    "SELECT 1 FROM area_boundary_cells WHERE cell >= ?1 AND cell < ?2 LIMIT 1";
+
+impl Candidates {
+    /// Read once when a dataset opens: a seek a level.
+    pub fn read(conn: &Connection) -> rusqlite::Result<Candidates> {
+        use rusqlite::OptionalExtension;
+        let mut used = conn.prepare(LEVEL_USED)?;
+        let mut levels = Vec::new();
+        for level in 0..cells::LEVELS {
+            let (from, to) = cells::level_range(level);
+            if used.query_row([from, to], |_| Ok(())).optional()?.is_some() {
+                levels.push(level);
+            }
+        }
+        let arm = |i: usize| {
+            format!(
+                "SELECT b.area_no, b.area_m2, b.geometry
+                 FROM area_boundary_cells c
+                 JOIN area_boundary_boxes x ON x.area_no = c.area_no
+                 JOIN area_boundaries b ON b.area_no = c.area_no
+                 WHERE c.cell = ?{} AND x.min_lng <= ?2 AND x.max_lng >= ?1
+                   AND x.min_lat <= ?4 AND x.max_lat >= ?3",
+                5 + i
+            )
+        };
+        let sql = (0..levels.len())
+            .map(arm)
+            .collect::<Vec<_>>()
+            .join(" UNION ALL ");
+        Ok(Candidates { levels, sql })
+    }
+}
 
 impl Dataset {
     /// The area at (lat, lng), by the rules of this module's note; None when
@@ -162,8 +198,8 @@ impl Dataset {
         lng: f64,
         radius_km: f64,
     ) -> Result<Option<Located>, DataError> {
-        if self.boundary_count > 0
-            && let Some(found) = by_boundary(conn, lat, lng)?
+        if !self.candidates.levels.is_empty()
+            && let Some(found) = by_boundary(conn, &self.candidates, lat, lng)?
         {
             return Ok(Some(found));
         }
@@ -185,23 +221,23 @@ impl Dataset {
 }
 
 /// The boundary that holds the point, or the nearest within `NEAR_BOUNDARY_KM`.
-fn by_boundary(conn: &Connection, lat: f64, lng: f64) -> Result<Option<Located>, DataError> {
+fn by_boundary(
+    conn: &Connection,
+    candidates: &Candidates,
+    lat: f64,
+    lng: f64,
+) -> Result<Option<Located>, DataError> {
     let (grow_lat, grow_lng) = cells::reach(lat);
-    let [c0, c1, c2, c3, c4, c5, c6] = cells::of_point(lat, lng);
-    let mut stmt = conn.prepare_cached(CANDIDATES)?;
-    let mut rows = stmt.query(rusqlite::params![
-        lng - grow_lng,
-        lng + grow_lng,
-        lat - grow_lat,
-        lat + grow_lat,
-        c0,
-        c1,
-        c2,
-        c3,
-        c4,
-        c5,
-        c6
-    ])?;
+    let mut stmt = conn.prepare_cached(&candidates.sql)?;
+    let grown = [lng - grow_lng, lng + grow_lng, lat - grow_lat, lat + grow_lat];
+    for (i, v) in grown.into_iter().enumerate() {
+        stmt.raw_bind_parameter(1 + i, v)?;
+    }
+    let cells = cells::of_point(lat, lng);
+    for (i, &level) in candidates.levels.iter().enumerate() {
+        stmt.raw_bind_parameter(5 + i, cells[level])?;
+    }
+    let mut rows = stmt.raw_query();
     let point = Coord { x: lng, y: lat };
     let mut holding: Vec<(f64, i64)> = Vec::new();
     let mut near: Option<(f64, i64)> = None;
