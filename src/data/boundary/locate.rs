@@ -120,7 +120,10 @@ impl Unbounded {
             .filter(|e| !is_bounded(e.area_no))
             .map(|e| (e.area_no, e.lat, e.lng, e.truth_score))
             .collect();
-        Ok(Unbounded::Some(Box::new(AreaIndex::new(without, Vec::new()))))
+        Ok(Unbounded::Some(Box::new(AreaIndex::new(
+            without,
+            Vec::new(),
+        ))))
     }
 
     /// The nearest centre within the circle, if any.
@@ -153,8 +156,7 @@ pub struct Candidates {
 }
 
 /// Whether any boundary is filed at a level (?1 to ?2, its cell numbers).
-const LEVEL_USED: &str =
-    "SELECT 1 FROM area_boundary_cells WHERE cell >= ?1 AND cell < ?2 LIMIT 1";
+const LEVEL_USED: &str = "SELECT 1 FROM area_boundary_cells WHERE cell >= ?1 AND cell < ?2 LIMIT 1";
 
 impl Candidates {
     /// Read once when a dataset opens: a seek a level.
@@ -229,7 +231,12 @@ fn by_boundary(
 ) -> Result<Option<Located>, DataError> {
     let (grow_lat, grow_lng) = cells::reach(lat);
     let mut stmt = conn.prepare_cached(&candidates.sql)?;
-    let grown = [lng - grow_lng, lng + grow_lng, lat - grow_lat, lat + grow_lat];
+    let grown = [
+        lng - grow_lng,
+        lng + grow_lng,
+        lat - grow_lat,
+        lat + grow_lat,
+    ];
     for (i, v) in grown.into_iter().enumerate() {
         stmt.raw_bind_parameter(1 + i, v)?;
     }
