@@ -86,12 +86,12 @@ impl Route {
     /// The route's name in metrics and logs.
     pub fn label(&self) -> &'static str {
         match self {
-            Route::ListAreas(f) => by_format(*f, "list_areas", FORMAT_LABELS[0]),
-            Route::SearchAreas(f) => by_format(*f, "search_areas", FORMAT_LABELS[1]),
+            Route::ListAreas(f) => by_format(*f, LIST_LABELS),
+            Route::SearchAreas(f) => by_format(*f, SEARCH_LABELS),
             Route::CompareAreas => "compare_areas",
-            Route::ExportAreas(f) => by_format(*f, "export_areas", FORMAT_LABELS[2]),
+            Route::ExportAreas(f) => by_format(*f, EXPORT_LABELS),
             Route::AreaAt => "area_at",
-            Route::AreaStats(f) => by_format(*f, "area_stats", FORMAT_LABELS[3]),
+            Route::AreaStats(f) => by_format(*f, STATS_LABELS),
             Route::GetArea(_) => "get_area",
             Route::AreaHistory(_) => "area_history",
             Route::Key => "key",
@@ -103,32 +103,43 @@ impl Route {
     }
 }
 
-/// The labels of List's, Search's, Export's and statistics' format paths,
-/// each in `Format` order after JSON: GeoJSON, CSV, NDJSON. A format path is
-/// an operation of its own, so its requests are counted apart.
-const FORMAT_LABELS: [[&str; 3]; 4] = [
-    ["list_areas_geojson", "list_areas_csv", "list_areas_ndjson"],
-    [
-        "search_areas_geojson",
-        "search_areas_csv",
-        "search_areas_ndjson",
-    ],
-    [
-        "export_areas_geojson",
-        "export_areas_csv",
-        "export_areas_ndjson",
-    ],
-    ["area_stats_geojson", "area_stats_csv", "area_stats_ndjson"],
+/// The labels of an endpoint at its own path and at each format's path, in
+/// `Format` order: JSON, GeoJSON, CSV, NDJSON. A format path is an
+/// operation of its own, so its requests are counted apart.
+type Labels = [&'static str; 4];
+const LIST_LABELS: Labels = [
+    "list_areas",
+    "list_areas_geojson",
+    "list_areas_csv",
+    "list_areas_ndjson",
+];
+const SEARCH_LABELS: Labels = [
+    "search_areas",
+    "search_areas_geojson",
+    "search_areas_csv",
+    "search_areas_ndjson",
+];
+const EXPORT_LABELS: Labels = [
+    "export_areas",
+    "export_areas_geojson",
+    "export_areas_csv",
+    "export_areas_ndjson",
+];
+const STATS_LABELS: Labels = [
+    "area_stats",
+    "area_stats_geojson",
+    "area_stats_csv",
+    "area_stats_ndjson",
 ];
 
-/// The label of an endpoint at its own path (`None`, or JSON) or at a
-/// format's path.
-fn by_format(format: Option<Format>, own: &'static str, paths: [&'static str; 3]) -> &'static str {
+/// The label of an endpoint at its own path (`None`, which answers JSON
+/// unless asked otherwise) or at a format's path.
+fn by_format(format: Option<Format>, labels: Labels) -> &'static str {
     match format {
-        None | Some(Format::Json) => own,
-        Some(Format::GeoJson) => paths[0],
-        Some(Format::Csv) => paths[1],
-        Some(Format::NdJson) => paths[2],
+        None | Some(Format::Json) => labels[0],
+        Some(Format::GeoJson) => labels[1],
+        Some(Format::Csv) => labels[2],
+        Some(Format::NdJson) => labels[3],
     }
 }
 

@@ -75,17 +75,16 @@ pub fn of_box(min_lng: f64, max_lng: f64, min_lat: f64, max_lat: f64) -> Vec<i64
     let (_, grow_lng) = reach(min_lat.abs().max(max_lat.abs()) + grow_lat);
     let (south, west) = (min_lat - grow_lat, min_lng - grow_lng);
     let (north, east) = (max_lat + grow_lat, max_lng + grow_lng);
-    for level in 0..LEVELS {
-        let (row_0, column_0) = place(level, south, west);
-        let (row_1, column_1) = place(level, north, east);
-        let fits = row_1 - row_0 < SPAN_MAX && column_1 - column_0 < SPAN_MAX;
-        if fits || level == LEVELS - 1 {
-            return (row_0..=row_1)
-                .flat_map(|row| (column_0..=column_1).map(move |column| cell(level, row, column)))
-                .collect();
-        }
-    }
-    unreachable!("the coarsest level takes every box")
+    let span = |level| (place(level, south, west), place(level, north, east));
+    let fits = |&level: &usize| {
+        let ((row_0, column_0), (row_1, column_1)) = span(level);
+        row_1 - row_0 < SPAN_MAX && column_1 - column_0 < SPAN_MAX
+    };
+    let level = (0..LEVELS).find(fits).unwrap_or(LEVELS - 1);
+    let ((row_0, column_0), (row_1, column_1)) = span(level);
+    (row_0..=row_1)
+        .flat_map(|row| (column_0..=column_1).map(move |column| cell(level, row, column)))
+        .collect()
 }
 
 #[cfg(test)]
